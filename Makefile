@@ -1,0 +1,45 @@
+# sessiondag: the two commands a newcomer needs are `make demo` and `make test`.
+GO        ?= go
+FUZZTIME  ?= 60s
+PKGS      := ./...
+
+.PHONY: all build test vet props props-long demo bench benchcmp bench-report fuzz mutants clean
+
+all: build test
+
+build:
+	$(GO) build -o bin/sessiondag ./cmd/sessiondag
+
+vet:
+	$(GO) vet $(PKGS)
+
+# Every test of the project, the property suite at its default budget included.
+test: vet
+	$(GO) test -count=1 $(PKGS)
+
+# The property suite alone (what CI of a rollout runs).
+props:
+	$(GO) test -count=1 ./props
+
+# Ten times the default checks, for nightly runs.
+props-long:
+	$(GO) test -count=1 -timeout 60m ./props -rapid.checks=1000
+
+# The main job: the rollout-readiness audit over the bundled corpus.
+demo: build
+	./bin/sessiondag audit
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./bench
+
+benchcmp:
+	scripts/benchcmp.sh flags off all
+
+fuzz:
+	scripts/fuzz.sh $(FUZZTIME)
+
+mutants:
+	scripts/mutants.sh
+
+clean:
+	rm -rf bin

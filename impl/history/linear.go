@@ -1,0 +1,189 @@
+// Package history holds the conversation walks: linear_history and its
+// companions over message lists (legacy §3.1), and get_branch over the store
+// (legacy §3.2).
+package history
+
+import "sessiondag/impl/adapter"
+
+// Msgs is a message list in seq order.
+type Msgs = []*adapter.Message
+
+// Edge returns the pointer a walk follows from a message. Legacy walks use
+// parent_id; flag B substitutes the corrected conversation predecessor.
+type Edge func(m *adapter.Message) string
+
+// ParentEdge is R's edge: the raw parent_id when it is a string.
+func ParentEdge(m *adapter.Message) string { return m.ParentID() }
+
+// IndexByID maps ids to messages; on duplicate ids the last one wins.
+func IndexByID(msgs Msgs) map[string]*adapter.Message {
+	idx := make(map[string]*adapter.Message, len(msgs))
+	for _, m := range msgs {
+		if m.ID != "" {
+			idx[m.ID] = m
+		}
+	}
+	return idx
+}
+
+// Linear is linear_history(msgs, head): from head follow edge through the id
+// index until an empty, unknown or repeated id; root first. An unknown head
+// gives an empty list.
+func Linear(msgs Msgs, head string, edge Edge) Msgs {
+	return LinearIndexed(IndexByID(msgs), head, edge)
+}
+
+// LinearIndexed is Linear over a prebuilt id index.
+func LinearIndexed(idx map[string]*adapter.Message, head string, edge Edge) Msgs {
+	if _, ok := idx[head]; !ok {
+		return Msgs{}
+	}
+	var out Msgs
+	seen := make(map[string]struct{})
+	for cur := head; cur != ""; {
+		m, ok := idx[cur]
+		if !ok {
+			break
+		}
+		if _, dup := seen[cur]; dup {
+			break
+		}
+		seen[cur] = struct{}{}
+		out = append(out, m)
+		cur = edge(m)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// siblingKey groups messages by parent_id the way Python's == does:
+// None == None, "ROOT" == "ROOT", and a missing key reads as None.
+type siblingKey struct {
+	isStr bool
+	s     string
+}
+
+func keyOf(m *adapter.Message) (siblingKey, bool) {
+	switch m.Parent.K {
+	case 0, 1: // Missing, Null
+		return siblingKey{}, true
+	case 4: // String
+		return siblingKey{true, m.Parent.S}, true
+	}
+	return siblingKey{}, false // numbers, lists…: equal only to themselves; left ungrouped
+}
+
+// Family indexes a message list once for the sibling and child helpers,
+// which the original recomputes per row (quadratic, legacy §8).
+type Family struct {
+	msgs      Msgs
+	pos       map[string]int // id → position of its first occurrence
+	byParent  map[siblingKey][]int
+	lastChild map[string]int // id → position of the last message whose parent_id is id
+}
+
+// NewFamily indexes msgs.
+func NewFamily(msgs Msgs) *Family {
+	f := &Family{
+		msgs:      msgs,
+		pos:       make(map[string]int, len(msgs)),
+		byParent:  make(map[siblingKey][]int),
+		lastChild: make(map[string]int),
+	}
+	for i, m := range msgs {
+		if _, seen := f.pos[m.ID]; !seen {
+			f.pos[m.ID] = i
+		}
+		if k, ok := keyOf(m); ok {
+			f.byParent[k] = append(f.byParent[k], i)
+			if k.isStr {
+				f.lastChild[k.s] = i
+			}
+		}
+	}
+	return f
+}
+
+// SiblingIndex is sibling_index(msgs, id): 1-based position among the
+// messages sharing its parent_id (itself included), and their count; (0, 0)
+// for an unknown id.
+func (f *Family) SiblingIndex(id string) (int, int) {
+	first, ok := f.pos[id]
+	if !ok {
+		return 0, 0
+	}
+	k, ok := keyOf(f.msgs[first])
+	if !ok {
+		return 1, 1
+	}
+	sibs := f.byParent[k]
+	// Binary search: positions are ascending.
+	lo, hi := 0, len(sibs)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if sibs[mid] < first {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo + 1, len(sibs)
+}
+
+// Siblings returns the ids of the messages sharing id's parent_id.
+func (f *Family) Siblings(id string) []string {
+	p, ok := f.pos[id]
+	if !ok {
+		return nil
+	}
+	k, ok := keyOf(f.msgs[p])
+	if !ok {
+		return []string{id}
+	}
+	var out []string
+	for _, i := range f.byParent[k] {
+		out = append(out, f.msgs[i].ID)
+	}
+	return out
+}
+
+// DeepestLeaf is deepest_leaf(msgs, id): repeatedly move to the last child;
+// stops on a leaf or a repeat.
+func (f *Family) DeepestLeaf(id string) string {
+	seen := map[string]struct{}{}
+	cur := id
+	for {
+		c, ok := f.lastChild[cur]
+		if !ok {
+			return cur
+		}
+		if _, dup := seen[cur]; dup {
+			return cur
+		}
+		seen[cur] = struct{}{}
+		cur = f.msgs[c].ID
+	}
+}
+
+// SiblingID returns the id of the k-th (1-based) sibling of id, as counted
+// by SiblingIndex.
+func (f *Family) SiblingID(id string, k int) string {
+	first, ok := f.pos[id]
+	if !ok {
+		return ""
+	}
+	key, ok := keyOf(f.msgs[first])
+	if !ok {
+		if k == 1 {
+			return id
+		}
+		return ""
+	}
+	sibs := f.byParent[key]
+	if k < 1 || k > len(sibs) {
+		return ""
+	}
+	return f.msgs[sibs[k-1]].ID
+}

@@ -1,0 +1,284 @@
+package node
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Style selects how a Value is written.
+type Style uint8
+
+const (
+	// Python is json.dumps with its defaults and ensure_ascii=False: ", " and
+	// ": " separators, non-ASCII kept. The original builds every JSON string
+	// it stores or shows this way.
+	Python Style = iota
+	// Compact is standard JSON without spaces, for tool output.
+	Compact
+)
+
+// Dumps renders v the way Python's json.dumps(v, ensure_ascii=False) does.
+func Dumps(v Value) string {
+	return string(AppendJSON(nil, v, Python))
+}
+
+// AppendJSON appends the JSON text of v in the given style.
+func AppendJSON(b []byte, v Value, style Style) []byte {
+	switch v.K {
+	case Missing, Null:
+		return append(b, "null"...)
+	case Bool:
+		if v.B {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case Number:
+		return AppendPyNumber(b, v.S)
+	case String:
+		return AppendPyString(b, v.S)
+	case Array:
+		b = append(b, '[')
+		for i := range v.A {
+			if i > 0 {
+				b = appendSep(b, ',', style)
+			}
+			b = AppendJSON(b, v.A[i], style)
+		}
+		return append(b, ']')
+	case Object:
+		b = append(b, '{')
+		if v.O != nil {
+			for i, m := range v.O.M {
+				if i > 0 {
+					b = appendSep(b, ',', style)
+				}
+				b = AppendPyString(b, m.Key)
+				b = appendSep(b, ':', style)
+				b = AppendJSON(b, m.Val, style)
+			}
+		}
+		return append(b, '}')
+	}
+	return b
+}
+
+func appendSep(b []byte, c byte, style Style) []byte {
+	b = append(b, c)
+	if style == Python {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// AppendPyString writes s as Python's json.dumps(ensure_ascii=False) does:
+// only '"', '\\' and control characters are escaped.
+func AppendPyString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			const hex = "0123456789abcdef"
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// IsIntLiteral reports whether a number literal parses as a Python int.
+func IsIntLiteral(lit string) bool {
+	return !strings.ContainsAny(lit, ".eEIN")
+}
+
+// AppendPyNumber writes a number literal as Python would print the parsed
+// value: ints unchanged, floats in repr form (1.0, 1e+16, 1e-05).
+func AppendPyNumber(b []byte, lit string) []byte {
+	if IsIntLiteral(lit) {
+		if lit == "-0" {
+			return append(b, '0')
+		}
+		return append(b, lit...)
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return append(b, lit...)
+	}
+	return AppendPyFloat(b, f)
+}
+
+// AppendPyFloat writes f as Python's float repr (which json.dumps uses).
+func AppendPyFloat(b []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(b, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(b, "-Infinity"...)
+	}
+	// Shortest round-trip digits, then Python's layout rule: exponent form
+	// when the decimal point falls outside -4 < decpt <= 16.
+	e := strconv.AppendFloat(nil, f, 'e', -1, 64)
+	neg := e[0] == '-'
+	if neg {
+		e = e[1:]
+	}
+	mant, exp, _ := strings.Cut(string(e), "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	decpt := x + 1
+	if neg {
+		b = append(b, '-')
+	}
+	if decpt > -4 && decpt <= 16 {
+		switch {
+		case decpt <= 0:
+			b = append(b, "0."...)
+			b = append(b, strings.Repeat("0", -decpt)...)
+			b = append(b, digits...)
+		case decpt >= len(digits):
+			b = append(b, digits...)
+			b = append(b, strings.Repeat("0", decpt-len(digits))...)
+			b = append(b, ".0"...)
+		default:
+			b = append(b, digits[:decpt]...)
+			b = append(b, '.')
+			b = append(b, digits[decpt:]...)
+		}
+		return b
+	}
+	b = append(b, digits[0])
+	if len(digits) > 1 {
+		b = append(b, '.')
+		b = append(b, digits[1:]...)
+	}
+	b = append(b, 'e')
+	if x < 0 {
+		b = append(b, '-')
+		x = -x
+	} else {
+		b = append(b, '+')
+	}
+	if x < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(x), 10)
+}
+
+// PyStr renders v as Python's str() of the decoded value: strings as they
+// are, containers in repr style ({'error': 'boom'}, True, None).
+func PyStr(v Value) string {
+	if v.K == String {
+		return v.S
+	}
+	return string(appendPyRepr(nil, v))
+}
+
+func appendPyRepr(b []byte, v Value) []byte {
+	switch v.K {
+	case Missing, Null:
+		return append(b, "None"...)
+	case Bool:
+		if v.B {
+			return append(b, "True"...)
+		}
+		return append(b, "False"...)
+	case Number:
+		if v.S == "NaN" {
+			return append(b, "nan"...)
+		}
+		if v.S == "Infinity" {
+			return append(b, "inf"...)
+		}
+		if v.S == "-Infinity" {
+			return append(b, "-inf"...)
+		}
+		return AppendPyNumber(b, v.S)
+	case String:
+		return appendPyStrRepr(b, v.S)
+	case Array:
+		b = append(b, '[')
+		for i := range v.A {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendPyRepr(b, v.A[i])
+		}
+		return append(b, ']')
+	case Object:
+		b = append(b, '{')
+		if v.O != nil {
+			for i, m := range v.O.M {
+				if i > 0 {
+					b = append(b, ", "...)
+				}
+				b = appendPyStrRepr(b, m.Key)
+				b = append(b, ": "...)
+				b = appendPyRepr(b, m.Val)
+			}
+		}
+		return append(b, '}')
+	}
+	return b
+}
+
+// appendPyStrRepr is Python's repr of a str: single quotes unless the text
+// holds a single quote and no double quote.
+func appendPyStrRepr(b []byte, s string) []byte {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	b = append(b, q)
+	for _, r := range s {
+		switch {
+		case r == rune(q) || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r < 0x20 || r == 0x7f:
+			const hex = "0123456789abcdef"
+			b = append(b, '\\', 'x', hex[r>>4], hex[r&0xf])
+		default:
+			b = append(b, string(r)...)
+		}
+	}
+	return append(b, q)
+}
+
+// MarshalJSON lets views embed values in encoding/json documents.
+func (v Value) MarshalJSON() ([]byte, error) {
+	if v.K == Number && (v.S == "NaN" || v.S == "Infinity" || v.S == "-Infinity") {
+		return []byte(strconv.Quote(v.S)), nil // standard JSON has no such literal
+	}
+	return AppendJSON(nil, v, Compact), nil
+}
+
+// MarshalJSON writes the object with its keys in order.
+func (o *Obj) MarshalJSON() ([]byte, error) { return ObjV(o).MarshalJSON() }

@@ -1,0 +1,310 @@
+package node
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// SyntaxError locates malformed JSON by byte offset.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
+}
+
+// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+const maxDepth = 10000
+
+// Parse decodes one JSON document, keeping object key order and number
+// literals. Like Python's json module it accepts NaN, Infinity and -Infinity,
+// and rejects invalid UTF-8 (Python cannot decode such a file at all).
+func Parse(data []byte) (Value, error) {
+	p := parser{b: data}
+	p.ws()
+	v, err := p.value(0)
+	if err != nil {
+		return Value{}, err
+	}
+	p.ws()
+	if p.i != len(p.b) {
+		return Value{}, p.errf("trailing data")
+	}
+	return v, nil
+}
+
+type parser struct {
+	b []byte
+	i int
+}
+
+func (p *parser) errf(format string, args ...any) error {
+	return &SyntaxError{Offset: p.i, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) ws() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (Value, error) {
+	if depth > maxDepth {
+		return Value{}, p.errf("nesting deeper than %d", maxDepth)
+	}
+	if p.i >= len(p.b) {
+		return Value{}, p.errf("unexpected end of input")
+	}
+	switch c := p.b[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		return Str(s), err
+	case c == 't':
+		return BoolV(true), p.lit("true")
+	case c == 'f':
+		return BoolV(false), p.lit("false")
+	case c == 'n':
+		return NullV(), p.lit("null")
+	case c == 'N':
+		return Num("NaN"), p.lit("NaN")
+	case c == 'I':
+		return Num("Infinity"), p.lit("Infinity")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	default:
+		return Value{}, p.errf("unexpected character %q", c)
+	}
+}
+
+func (p *parser) lit(word string) error {
+	if len(p.b)-p.i < len(word) || string(p.b[p.i:p.i+len(word)]) != word {
+		return p.errf("invalid literal")
+	}
+	p.i += len(word)
+	return nil
+}
+
+func (p *parser) number() (Value, error) {
+	start := p.i
+	if p.b[p.i] == '-' {
+		p.i++
+		if p.i < len(p.b) && p.b[p.i] == 'I' {
+			if err := p.lit("Infinity"); err != nil {
+				return Value{}, err
+			}
+			return Num("-Infinity"), nil
+		}
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.i < len(p.b) && p.b[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		return Value{}, p.errf("invalid number")
+	}
+	if p.i < len(p.b) && p.b[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return Value{}, p.errf("invalid number")
+		}
+	}
+	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return Value{}, p.errf("invalid number")
+		}
+	}
+	return Num(string(p.b[start:p.i])), nil
+}
+
+func (p *parser) str() (string, error) {
+	p.i++ // opening quote
+	start := p.i
+	// Fast path: no escapes, valid UTF-8, no control characters.
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		if c == '"' {
+			s := p.b[start:p.i]
+			p.i++
+			if !utf8.Valid(s) {
+				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
+			}
+			return string(s), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		p.i++
+	}
+	buf := make([]byte, 0, p.i-start+16)
+	buf = append(buf, p.b[start:p.i]...)
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			if !utf8.Valid(buf) {
+				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
+			}
+			return string(buf), nil
+		case c < 0x20:
+			return "", p.errf("control character in string")
+		case c == '\\':
+			p.i++
+			if p.i >= len(p.b) {
+				return "", p.errf("unterminated escape")
+			}
+			e := p.b[p.i]
+			p.i++
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, err := p.hex4()
+				if err != nil {
+					return "", err
+				}
+				if utf16.IsSurrogate(r) && p.i+6 <= len(p.b) && p.b[p.i] == '\\' && p.b[p.i+1] == 'u' {
+					save := p.i
+					p.i += 2
+					r2, err := p.hex4()
+					if err == nil {
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							buf = utf8.AppendRune(buf, d)
+							continue
+						}
+					}
+					p.i = save
+				}
+				buf = utf8.AppendRune(buf, r) // a lone surrogate becomes U+FFFD
+			default:
+				return "", p.errf("invalid escape \\%c", e)
+			}
+		default:
+			buf = append(buf, c)
+			p.i++
+		}
+	}
+	return "", p.errf("unterminated string")
+}
+
+func (p *parser) hex4() (rune, error) {
+	if p.i+4 > len(p.b) {
+		return 0, p.errf("short \\u escape")
+	}
+	n, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 32)
+	if err != nil {
+		return 0, p.errf("invalid \\u escape")
+	}
+	p.i += 4
+	return rune(n), nil
+}
+
+func (p *parser) array(depth int) (Value, error) {
+	p.i++
+	p.ws()
+	var a []Value
+	if p.i < len(p.b) && p.b[p.i] == ']' {
+		p.i++
+		return Arr([]Value{}), nil
+	}
+	for {
+		p.ws()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return Value{}, err
+		}
+		a = append(a, v)
+		p.ws()
+		if p.i >= len(p.b) {
+			return Value{}, p.errf("unterminated array")
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return Arr(a), nil
+		default:
+			return Value{}, p.errf("expected , or ] in array")
+		}
+	}
+}
+
+func (p *parser) object(depth int) (Value, error) {
+	p.i++
+	p.ws()
+	o := &Obj{}
+	if p.i < len(p.b) && p.b[p.i] == '}' {
+		p.i++
+		return ObjV(o), nil
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != '"' {
+			return Value{}, p.errf("expected object key")
+		}
+		k, err := p.str()
+		if err != nil {
+			return Value{}, err
+		}
+		p.ws()
+		if p.i >= len(p.b) || p.b[p.i] != ':' {
+			return Value{}, p.errf("expected : after key")
+		}
+		p.i++
+		p.ws()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return Value{}, err
+		}
+		// Python's json keeps the last of duplicate keys, at the first
+		// key's position.
+		o.Set(k, v)
+		p.ws()
+		if p.i >= len(p.b) {
+			return Value{}, p.errf("unterminated object")
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return ObjV(o), nil
+		default:
+			return Value{}, p.errf("expected , or } in object")
+		}
+	}
+}

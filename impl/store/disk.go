@@ -1,0 +1,253 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sessiondag/impl/node"
+)
+
+// MaxFileSize bounds one history or meta file. Larger files are refused with
+// an error rather than read into memory.
+var MaxFileSize int64 = 256 << 20
+
+// FileName is a node's history file name: seq padded to at least four digits,
+// the first letter of the role, the id.
+func FileName(n *node.Node) string {
+	letter := "_"
+	if n.Role != "" {
+		letter = n.Role[:1]
+	}
+	return fmt.Sprintf("%04d-%s-%s.json", n.Seq, letter, n.ID)
+}
+
+// ValidateID refuses ids that cannot safely become part of a file name.
+func ValidateID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("empty node id")
+	case id == "." || id == "..":
+		return fmt.Errorf("node id %q is a path element", id)
+	case strings.ContainsAny(id, "/\\\x00"):
+		return fmt.Errorf("node id %q holds a path separator or NUL", id)
+	case len(id) > 200:
+		return fmt.Errorf("node id of %d bytes is too long for a file name", len(id))
+	}
+	return nil
+}
+
+// Open loads a session directory cold (legacy §2.1 "reading back"): every
+// history/*.json file, ordered by its parsed seq (ties by file name), then
+// meta.json. It never writes. Files that cannot be used are listed in
+// Problems with the reason; a directory with neither meta.json nor history/
+// is not a session and is an error.
+func Open(dir string) (*Store, error) {
+	s := New(filepath.Base(dir))
+	s.Dir = dir
+	hist := filepath.Join(dir, "history")
+	entries, herr := os.ReadDir(hist)
+	if herr != nil && !errors.Is(herr, fs.ErrNotExist) {
+		return nil, fmt.Errorf("open session %s: %w", dir, herr)
+	}
+	meta, merr := readFile(dir, "meta.json")
+	if herr != nil && errors.Is(merr, fs.ErrNotExist) {
+		return nil, fmt.Errorf("open session %s: no meta.json and no history/: not a session directory", dir)
+	}
+
+	type loaded struct {
+		name string
+		n    *node.Node
+	}
+	var files []loaded
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") {
+			if strings.HasSuffix(name, ".tmp") {
+				s.Problems = append(s.Problems, Problem{File: "history/" + name, Err: errors.New("leftover temporary file of an interrupted write (ignored)")})
+			}
+			continue
+		}
+		rel := "history/" + name
+		data, err := readFile(dir, rel)
+		if err != nil {
+			s.Problems = append(s.Problems, Problem{File: rel, Err: err})
+			continue
+		}
+		n, err := node.Decode(data)
+		if err != nil {
+			s.Problems = append(s.Problems, Problem{File: rel, Err: err})
+			continue
+		}
+		files = append(files, loaded{name, n})
+	}
+	// ReadDir is sorted by name: that is the original's lexical order.
+	lexical := make([]*node.Node, len(files))
+	for i := range files {
+		lexical[i] = files[i].n
+	}
+	sort.SliceStable(files, func(i, j int) bool { return files[i].n.Seq < files[j].n.Seq })
+	for i := range files {
+		if files[i].n != lexical[i] {
+			s.LexicalMisorder = true
+		}
+		s.indexAlways(files[i].n)
+	}
+
+	switch {
+	case merr == nil:
+		v, err := node.Parse(meta)
+		if err != nil || v.K != node.Object {
+			if err == nil {
+				err = errors.New("not a JSON object")
+			}
+			s.Problems = append(s.Problems, Problem{File: "meta.json", Err: err})
+			break
+		}
+		s.Meta = v.O
+		if id := s.Meta.Get("id"); id.K == node.String && id.S != "" {
+			s.ID = id.S
+		}
+		head := s.Meta.Get("head_id")
+		if !head.Truthy() {
+			head = s.Meta.Get("last_node_id")
+		}
+		switch head.K {
+		case node.String, node.Null, node.Missing:
+			s.head = head.Str()
+		default:
+			s.Problems = append(s.Problems, Problem{File: "meta.json", Err: &node.FieldError{Field: "head_id", Msg: "not a string"}})
+		}
+	case errors.Is(merr, fs.ErrNotExist):
+		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: errors.New("missing: no stored head")})
+	default:
+		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: merr})
+	}
+	return s, nil
+}
+
+// readFile reads a regular file below dir, refusing symlinks that leave the
+// session directory and files over MaxFileSize.
+func readFile(dir, rel string) ([]byte, error) {
+	p := filepath.Join(dir, rel)
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, fmt.Errorf("broken link: %w", err)
+		}
+		root, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return nil, err
+		}
+		if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("link points outside the session directory (%s)", target)
+		}
+		if fi, err = os.Stat(p); err != nil {
+			return nil, err
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("file of %d bytes exceeds the limit of %d", fi.Size(), MaxFileSize)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+}
+
+func (s *Store) writeNode(n *node.Node) error {
+	dir := filepath.Join(s.Dir, "history")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write node %s: %w", n.ID, err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, FileName(n)), n.Encode()); err != nil {
+		return fmt.Errorf("write node %s: %w", n.ID, err)
+	}
+	return nil
+}
+
+func (s *Store) writeMetaFile() error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return fmt.Errorf("write meta of %s: %w", s.ID, err)
+	}
+	b := node.AppendIndent(nil, node.ObjV(s.Meta), "")
+	if err := WriteFileAtomic(filepath.Join(s.Dir, "meta.json"), append(b, '\n')); err != nil {
+		return fmt.Errorf("write meta of %s: %w", s.ID, err)
+	}
+	return nil
+}
+
+// crashPoint, when set by a test, is called between the steps of an atomic
+// write; returning an error stops the write there, as a crash would.
+var crashPoint func(step string) error
+
+// WriteFileAtomic writes data to path so that a crash at any point leaves
+// either the old file or the new one: a temporary file beside it, fsync,
+// rename over the target, fsync of the directory.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	step := func(name string) error {
+		if crashPoint != nil {
+			return crashPoint(name)
+		}
+		return nil
+	}
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err == nil {
+		err = step("write")
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = step("sync")
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := step("rename"); err != nil {
+		return err
+	}
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// SeqFromName parses the seq prefix of a history file name.
+func SeqFromName(name string) (int64, bool) {
+	pre, _, ok := strings.Cut(name, "-")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(pre, 10, 64)
+	return n, err == nil
+}

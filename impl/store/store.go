@@ -1,0 +1,122 @@
+// Package store holds one session: its nodes in append order, the indexes the
+// readers need (by id, children by conversation predecessor and by caller),
+// the head pointer, and the on-disk directory behind them.
+package store
+
+import (
+	"fmt"
+
+	"sessiondag/impl/node"
+)
+
+// Store is one session. Readers treat it as read-only; writers append and
+// update through its methods, which keep the indexes and the files in step.
+type Store struct {
+	ID  string
+	Dir string // "" keeps the session in memory only
+
+	nodes    []*node.Node          // nodes_by_seq: append order
+	pos      map[*node.Node]int    // position in nodes, for in-place updates
+	byID     map[string]*node.Node // last wins on duplicate ids
+	byPred   map[string][]*node.Node
+	byCaller map[string][]*node.Node
+	head     string
+	nextSeq  int64
+
+	// Meta is meta.json as read or written, keys in order. Its head_id is
+	// rewritten from the in-memory head on every session-level write.
+	Meta *node.Obj
+
+	// Problems lists the files a cold load could not use. The original
+	// skips them silently; here each one is kept with its reason.
+	Problems []Problem
+	// LexicalMisorder is set when the original's lexical file order would
+	// have appended nodes out of seq order (seq ≥ 10000, target §1.8).
+	LexicalMisorder bool
+}
+
+// Problem is one file of a session directory that could not be used.
+type Problem struct {
+	File string
+	Err  error
+}
+
+func (p Problem) Error() string { return fmt.Sprintf("%s: %v", p.File, p.Err) }
+
+// New makes an empty in-memory session.
+func New(id string) *Store {
+	s := &Store{ID: id}
+	s.reset()
+	s.Meta = &node.Obj{}
+	return s
+}
+
+func (s *Store) reset() {
+	s.nodes = nil
+	s.pos = make(map[*node.Node]int)
+	s.byID = make(map[string]*node.Node)
+	s.byPred = make(map[string][]*node.Node)
+	s.byCaller = make(map[string][]*node.Node)
+	s.head = ""
+	s.nextSeq = 0
+}
+
+// Nodes returns the nodes in append order. The slice must not be modified.
+func (s *Store) Nodes() []*node.Node { return s.nodes }
+
+// Len is the number of nodes, duplicates included.
+func (s *Store) Len() int { return len(s.nodes) }
+
+// Get returns the node with id (the last one appended on duplicates).
+func (s *Store) Get(id string) (*node.Node, bool) {
+	n, ok := s.byID[id]
+	return n, ok
+}
+
+// Head is the in-memory head pointer.
+func (s *Store) Head() string { return s.head }
+
+// NextSeq is the seq the next append without one will get.
+func (s *Store) NextSeq() int64 { return s.nextSeq }
+
+// ConvChildren returns the nodes whose metadata.parent_id was id when they
+// were appended (children_by_predecessor).
+func (s *Store) ConvChildren(id string) []*node.Node { return s.byPred[id] }
+
+// CallChildren returns the nodes whose called_by was id when they were
+// appended (children_by_caller).
+func (s *Store) CallChildren(id string) []*node.Node { return s.byCaller[id] }
+
+// index adds n to every in-memory index, as SessionMemoryIndex.append does.
+// It reports false when the id is already present (appends are idempotent).
+func (s *Store) index(n *node.Node) bool {
+	if _, dup := s.byID[n.ID]; dup {
+		return false
+	}
+	s.indexAlways(n)
+	return true
+}
+
+// indexAlways is the rebuild path, which keeps duplicate ids in the seq list.
+func (s *Store) indexAlways(n *node.Node) {
+	if n.Seq < 0 {
+		n.Seq = s.nextSeq
+		s.nextSeq++
+	} else if n.Seq >= s.nextSeq {
+		s.nextSeq = n.Seq + 1
+	}
+	s.pos[n] = len(s.nodes)
+	s.nodes = append(s.nodes, n)
+	s.byID[n.ID] = n
+	if p := n.ParentID(); p != "" {
+		s.byPred[p] = append(s.byPred[p], n)
+	}
+	if n.CalledBy != "" {
+		s.byCaller[n.CalledBy] = append(s.byCaller[n.CalledBy], n)
+	}
+}
+
+// hasCaller is the shim's caller test for the head rule of an append.
+func hasCaller(n *node.Node) bool {
+	return n.CalledBy != "" || n.Metadata.Get("caller").Truthy()
+}

@@ -1,0 +1,157 @@
+// Package webui holds what the web UI builds from messages: tool folding
+// (aggregate_tool_messages), runtime cards and their execution trees, spawn
+// origin, and the load pipeline that puts them together.
+package webui
+
+import (
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/node"
+)
+
+// Aggregate is aggregate_tool_messages (legacy §3.4): every tool row whose
+// caller is a known assistant is folded into that assistant's tool_calls and
+// dropped; the rest stay in place as orphans. Assistants with blocks in their
+// extra get a blocks key. The input messages are not changed: assistants
+// that gain keys are copies.
+func Aggregate(msgs []*adapter.Message) []*adapter.Message {
+	if len(msgs) == 0 {
+		return msgs
+	}
+	// lastAsst is the original's parents map (last wins on duplicate ids);
+	// copied holds the copy of each one that received a tool call.
+	out := make([]*adapter.Message, 0, len(msgs))
+	copied := make(map[string]*adapter.Message)
+	lastAsst := make(map[string]*adapter.Message, len(msgs)/2)
+	for _, m := range msgs {
+		if m.Role == "assistant" && m.ID != "" {
+			lastAsst[m.ID] = m
+		}
+	}
+	for _, m := range msgs {
+		if m.Role == "tool" {
+			target := ToolTarget(m)
+			if a, ok := lastAsst[target]; ok {
+				c := copied[target]
+				if c == nil {
+					c = a.Copy()
+					copied[target] = c
+				}
+				appendToolCall(c, m)
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	for i, m := range out {
+		if m.Role != "assistant" || m.ID == "" {
+			continue
+		}
+		if c := copied[m.ID]; c != nil && lastAsst[m.ID] == m {
+			m = c
+			out[i] = c
+		}
+		if blocks := extraBlocks(m); blocks.Truthy() {
+			if copied[m.ID] != m {
+				m = m.Copy()
+				out[i] = m
+			}
+			m.Set("blocks", blocks)
+		}
+	}
+	return out
+}
+
+// ToolTarget is the assistant a tool row belongs to: top-level called_by or
+// parent_id, else extra.tool_use.called_by.
+func ToolTarget(m *adapter.Message) string {
+	if t := m.Get("called_by"); t.Truthy() {
+		return t.Str()
+	}
+	if m.Parent.Truthy() {
+		return m.Parent.Str()
+	}
+	return ToolUse(m).Get("called_by").Str()
+}
+
+// ToolUse is the parsed extra.tool_use of a tool row (nil when absent).
+func ToolUse(m *adapter.Message) *node.Obj {
+	if tu := adapter.CachedToolUse(m); tu != nil {
+		return tu
+	}
+	extra := parseExtra(m.Get("extra"))
+	if extra.K != node.Object {
+		return nil
+	}
+	tu := extra.O.Get("tool_use")
+	if tu.K != node.Object {
+		return nil
+	}
+	return tu.O
+}
+
+// parseExtra decodes an extra value: a JSON string, or an object as is.
+func parseExtra(v node.Value) node.Value {
+	switch v.K {
+	case node.String:
+		if v.S == "" {
+			return node.Value{}
+		}
+		p, err := node.Parse([]byte(v.S))
+		if err != nil {
+			return node.Value{}
+		}
+		return p
+	case node.Object:
+		return v
+	}
+	return node.Value{}
+}
+
+func appendToolCall(a, tool *adapter.Message) {
+	args := ToolUse(tool).Get("arguments")
+	var input node.Value
+	switch args.K {
+	case node.Missing, node.Null:
+		input = node.Str("")
+	case node.String:
+		input = args
+	default:
+		input = node.Str(node.Dumps(args))
+	}
+	fn := tool.Get("function")
+	if !fn.Truthy() {
+		fn = node.Str("")
+	}
+	call := node.NewObj(5)
+	call.M = append(call.M,
+		node.Member{Key: "tool_call_id", Val: node.Str(tool.ID)},
+		node.Member{Key: "tool", Val: fn},
+		node.Member{Key: "input", Val: input},
+		node.Member{Key: "result", Val: tool.Get("content")},
+		node.Member{Key: "is_error", Val: node.BoolV(tool.Get("is_error").Truthy())},
+	)
+	calls := a.Get("tool_calls")
+	if calls.K != node.Array {
+		calls = node.Arr(nil)
+	}
+	calls.A = append(calls.A, node.ObjV(call))
+	a.Set("tool_calls", calls)
+}
+
+// extraBlocks is the blocks list of an assistant's extra, parsed fresh so the
+// copy shown is never shared with the stored value.
+func extraBlocks(m *adapter.Message) node.Value {
+	extra := m.Get("extra")
+	if !extra.Truthy() {
+		return node.Value{}
+	}
+	p := parseExtra(extra)
+	if p.K != node.Object {
+		return node.Value{}
+	}
+	b := p.O.Get("blocks")
+	if extra.K == node.Object {
+		b = b.DeepClone()
+	}
+	return b
+}

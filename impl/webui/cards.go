@@ -1,0 +1,209 @@
+package webui
+
+import (
+	"strconv"
+
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/node"
+	"sessiondag/impl/store"
+)
+
+// CardRules decides which pointers the runtime-card pass follows.
+type CardRules struct {
+	// ChildrenOf returns the key under which a message is a child of
+	// another in the card's "drop" walk, or "" for none. R keys by the
+	// top-level called_by (ROOT ignored).
+	ChildrenOf func(m *adapter.Message) string
+	// Target is the pointer that decides whether a tool row is a top-level
+	// run: R uses called_by, else parent_id.
+	Target func(m *adapter.Message) string
+}
+
+// LegacyCardRules are R's rules (legacy §3.6, commit 476aa8f6).
+var LegacyCardRules = CardRules{
+	ChildrenOf: func(m *adapter.Message) string {
+		if cb := m.Get("called_by"); cb.Truthy() && cb.Str() != node.RootID {
+			return cb.Str()
+		}
+		return ""
+	},
+	Target: func(m *adapter.Message) string {
+		if cb := m.Get("called_by"); cb.Truthy() {
+			return cb.Str()
+		}
+		return m.ParentID()
+	},
+}
+
+// RebuildCards is _rebuild_runtime_cards(chain, all): every top-level
+// function row of the chain becomes a runtime card with its execution tree,
+// and the rows the card absorbs (its transitive children) are dropped when
+// they come after it.
+func RebuildCards(chain, all []*adapter.Message, s *store.Store, tree *TreeIndex, rules CardRules) []*adapter.Message {
+	roleOf := make(map[string]string, len(all))
+	children := make(map[string][]string)
+	for _, m := range all {
+		roleOf[m.ID] = m.Role
+		if p := rules.ChildrenOf(m); p != "" {
+			children[p] = append(children[p], m.ID)
+		}
+	}
+	drop := make(map[string]struct{})
+	out := make([]*adapter.Message, 0, len(chain))
+	for _, row := range chain {
+		if _, gone := drop[row.ID]; gone {
+			continue
+		}
+		if row.Role != "tool" || roleOf[rules.Target(row)] == "assistant" {
+			out = append(out, row)
+			continue
+		}
+		out = append(out, card(row, tree))
+		stack := append([]string(nil), children[row.ID]...)
+		for len(stack) > 0 {
+			id := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if _, seen := drop[id]; seen {
+				continue
+			}
+			drop[id] = struct{}{}
+			stack = append(stack, children[id]...)
+		}
+	}
+	return out
+}
+
+func card(row *adapter.Message, tree *TreeIndex) *adapter.Message {
+	c := row.Copy()
+	status := row.Get("status")
+	if !status.Truthy() {
+		if row.Get("is_error").Truthy() {
+			status = node.Str("error")
+		} else {
+			status = node.Str("done")
+		}
+	}
+	fn := row.Get("function")
+	c.Set("role", node.Str("assistant"))
+	c.Set("type", node.Str("status"))
+	c.Set("display", node.Str("runtime"))
+	c.Set("function", fn)
+	c.Set("content", row.Get("content"))
+	c.Set("status", status)
+	c.Set("context_tree", tree.Tree(row.ID))
+	c.Set("parent_id", node.Str(""))
+	return c
+}
+
+// TreeIndex groups the session's nodes by node called_by, in seq order, for
+// the execution trees of runtime cards (legacy §2.5). It is built once per
+// load, not once per card.
+type TreeIndex struct {
+	byID map[string]*node.Node
+	kids map[string][]*node.Node
+}
+
+// NewTreeIndex indexes the stored nodes.
+func NewTreeIndex(s *store.Store) *TreeIndex {
+	nodes := sortedBySeq(s.Nodes())
+	t := &TreeIndex{byID: make(map[string]*node.Node, len(nodes)), kids: make(map[string][]*node.Node)}
+	for _, n := range nodes {
+		t.byID[n.ID] = n
+		t.kids[n.CalledBy] = append(t.kids[n.CalledBy], n)
+	}
+	return t
+}
+
+// Tree is the execution tree rooted at id; null for an unknown id. The
+// original recurses without a guard and fails on a cycle; here a node that is
+// already on the path is not expanded again.
+func (t *TreeIndex) Tree(id string) node.Value {
+	n, ok := t.byID[id]
+	if !ok {
+		return node.NullV()
+	}
+	onPath := map[string]bool{}
+	return t.tree(n, onPath)
+}
+
+func (t *TreeIndex) tree(n *node.Node, onPath map[string]bool) node.Value {
+	o := node.NewObj(8)
+	o.Set("path", node.Str(n.ID))
+	name := n.Name
+	if name == "" {
+		name = n.Role
+	}
+	if name == "" {
+		name = "node"
+	}
+	o.Set("name", node.Str(name))
+	status := n.Meta("status")
+	if !status.Truthy() {
+		status = node.Str("completed")
+	}
+	o.Set("status", status)
+	if d := n.Meta("duration_seconds"); d.K == node.Number {
+		if f, err := strconv.ParseFloat(d.S, 64); err == nil {
+			o.Set("duration_ms", node.Num(strconv.FormatInt(int64(f*1000), 10)))
+		}
+	}
+	if status.K == node.String && status.S == "error" {
+		switch {
+		case n.Output.Truthy():
+			o.Set("error", node.Str(node.PyStr(n.Output)))
+		case n.Meta("error").Truthy():
+			o.Set("error", node.Str(node.PyStr(n.Meta("error"))))
+		default:
+			o.Set("error", node.Str(""))
+		}
+	}
+	if n.Role == node.RoleLLM {
+		o.Set("node_type", node.Str("exec"))
+		p := node.NewObj(1)
+		p.Set("_content", node.Str(asText(n.Input)))
+		o.Set("params", node.ObjV(p))
+		o.Set("raw_reply", node.Str(asText(n.Output)))
+	} else {
+		if n.Input.K == node.Object {
+			p := n.Input.O.Clone()
+			p.Delete("runtime")
+			p.Delete("callback")
+			o.Set("params", node.ObjV(p))
+		}
+		out := n.Output
+		if out.K != node.String {
+			out = node.Str(node.Dumps(n.Output))
+		}
+		o.Set("output", out)
+	}
+	kids := t.kids[n.ID]
+	if len(kids) > 0 && !onPath[n.ID] {
+		onPath[n.ID] = true
+		arr := make([]node.Value, 0, len(kids))
+		for _, k := range kids {
+			if onPath[k.ID] {
+				continue
+			}
+			arr = append(arr, t.tree(k, onPath))
+		}
+		delete(onPath, n.ID)
+		if len(arr) > 0 {
+			o.Set("children", node.Arr(arr))
+		}
+	}
+	return node.ObjV(o)
+}
+
+// asText renders an exec node's input or output: none → "", a string as
+// is, containers as JSON, other scalars as Python's str().
+func asText(v node.Value) string {
+	switch v.K {
+	case node.Missing, node.Null:
+		return ""
+	case node.String:
+		return v.S
+	case node.Object, node.Array:
+		return node.Dumps(v)
+	}
+	return node.PyStr(v)
+}

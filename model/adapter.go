@@ -1,0 +1,88 @@
+package model
+
+// Adapter node → message (`_node_to_msg`, legacy §2.3), applied on every read.
+// A message is an ordered *Object.
+
+// NodeToMsg turns one node into the message dict the original builds.
+func NodeToMsg(n *Node, sid string) *Object {
+	// "Start from a copy of metadata with status defaulted to done."
+	meta := DeepCopy(n.meta()).(*Object)
+	if !meta.Has("status") {
+		meta.Set("status", "done")
+	}
+	overlay := func(m *Object) {
+		for _, f := range meta.Fields {
+			m.Set(f.Key, f.Val)
+		}
+	}
+	switch n.Role {
+	case "user":
+		// {id, session_id, role, content, parent_id: called_by, caller, timestamp}
+		// + all metadata, so metadata.parent_id (even null) wins over called_by.
+		m := NewObject("id", n.ID, "session_id", sid, "role", "user",
+			"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy,
+			"caller", n.CalledBy, "timestamp", n.CreatedAt)
+		overlay(m)
+		return m
+	case "code":
+		// pop metadata.called_by (m_cb) and metadata.tool_call_id.
+		mcb, _ := meta.Del("called_by")
+		tcid, _ := meta.Del("tool_call_id")
+		toolUse := NewObject("name", n.Name, "arguments", Or(DeepCopy(n.Input), &Object{}),
+			"called_by", Or(mcb, ""))
+		if Truthy(tcid) { // "tool_call_id?": only when set
+			toolUse.Set("tool_call_id", tcid)
+		}
+		extra := NewObject("tool_use", toolUse)
+		// "…metadata.extra": the leftover extra keys the msg→node adapter put
+		// there (§2.2) are merged after tool_use. Not in the conformance data:
+		// a non-object metadata.extra is dropped, never overlaid (it would
+		// replace the extra string).
+		if me, ok := meta.Del("extra"); ok {
+			if mo, ok := me.(*Object); ok {
+				for _, f := range mo.Fields {
+					extra.Set(f.Key, f.Val)
+				}
+			}
+		}
+		// content = output if it is a string, else JSON-encoded output.
+		content, ok := n.Output.(string)
+		if !ok {
+			content = PyDumps(n.Output)
+		}
+		m := NewObject("id", n.ID, "session_id", sid, "role", "tool", "content", content,
+			"parent_id", n.CalledBy, "caller", Or(Or(n.CalledBy, mcb), ""),
+			"timestamp", n.CreatedAt, "function", n.Name, "extra", PyDumps(extra))
+		overlay(m) // status, is_error, expose, …
+		return m
+	case "llm":
+		role, _ := meta.Del("role")
+		m := NewObject("id", n.ID, "session_id", sid, "role", Or(role, "assistant"),
+			"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy,
+			"caller", n.CalledBy, "timestamp", n.CreatedAt, "token_model", n.Name)
+		overlay(m) // metadata.parent_id wins
+		// Only llm messages get a top-level called_by key (§2.3, target §1 item 3).
+		if n.CalledBy != "" {
+			m.Set("called_by", n.CalledBy)
+		}
+		return m
+	}
+	// Other roles: "minimal dict with parent_id: called_by, no metadata
+	// overlay". Its exact keys are not given; this model uses the common
+	// base keys (no role writes such nodes).
+	return NewObject("id", n.ID, "session_id", sid, "role", n.Role,
+		"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy, "timestamp", n.CreatedAt)
+}
+
+// getMessages is `get_messages(sid)` (§2.1): the adapter over nodes_by_seq,
+// skipping ROOT (`display=root`) and rewound nodes.
+func getMessages(s *Session) []*Object {
+	var out []*Object
+	for _, n := range s.Nodes {
+		if n.isRootNode() || n.isRewound() {
+			continue
+		}
+		out = append(out, NodeToMsg(n, s.ID))
+	}
+	return out
+}
