@@ -84,6 +84,11 @@ func compare(old, new *sideData, alpha, thresholdPct float64) *report {
 			continue
 		}
 		better := unitDirection(k.Unit, old.units, new.units)
+		if gatedUnits[k.Unit] {
+			// The rule is "larger is worse" for these, whatever a
+			// Unit metadata line may claim.
+			better = -1
+		}
 		rep.rows = append(rep.rows, judge(k, ov, nv, better, thresholds, thresholdPct))
 	}
 	return rep

@@ -88,8 +88,12 @@ func (s *sideData) add(res *benchfmt.Result) {
 	for _, v := range res.Values {
 		// NaN or ±Inf would poison the medians and the rank test.
 		if math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
+			unit := v.Unit
+			if v.OrigUnit != "" {
+				unit = v.OrigUnit // say it as the file says it
+			}
 			file, line := res.Pos()
-			s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: ignoring non-finite value %v %s", file, line, v.Value, v.Unit))
+			s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: ignoring non-finite value %v %s", file, line, v.Value, unit))
 			continue
 		}
 		k := seriesKey{Pkg: pkg, Name: name, Unit: v.Unit}

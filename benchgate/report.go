@@ -1,6 +1,7 @@
 package benchgate
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -28,7 +29,10 @@ func writeTable(w io.Writer, rep *report) {
 		fmt.Fprintln(w, "no benchmark present in both files")
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	// Rendered into a buffer so the padding tabwriter leaves before an
+	// empty last column can be trimmed: CI logs and diffs stay clean.
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
 	pkg := "\x00" // no package seen yet
 	for _, r := range rep.rows {
 		// One header per package, as benchstat prints one table per
@@ -52,6 +56,11 @@ func writeTable(w io.Writer, rep *report) {
 			strings.Join(rowNotes(r, rep.alpha), "; "))
 	}
 	tw.Flush()
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if line != "" {
+			io.WriteString(w, strings.TrimRight(line, " \n")+"\n")
+		}
+	}
 }
 
 // rowNotes puts the too-few warning first: it is the one that changes

@@ -17,9 +17,13 @@ func renderContext(s *Session) []string {
 		return out
 	}
 	// visible = nodes with seq <= head_seq (the chain: pre-frame is empty).
+	// The graph holds one node per id (Graph.add rejects duplicate ids, §1):
+	// a later duplicate is left out.
 	var chain []*Node
+	inGraph := map[string]bool{}
 	for _, n := range s.Nodes {
-		if n.Seq <= headSeq {
+		if n.Seq <= headSeq && !inGraph[n.ID] {
+			inGraph[n.ID] = true
 			chain = append(chain, n)
 		}
 	}
@@ -46,7 +50,7 @@ func renderContext(s *Session) []string {
 	for _, n := range chain {
 		switch {
 		case n.Role == "llm" && ioOwner[n.CalledBy]:
-		case llmOwner[n.ID] && n.Role == "code":
+		case llmOwner[n.ID]:
 		case n.Role == "code" && llmOwner[n.CalledBy]:
 		default:
 			out = append(out, n.ID)

@@ -1,0 +1,63 @@
+// Package lane classifies nodes into the conversation lane (what a user sees
+// as a chat row) and the call lane (tool rows and function internals, which
+// fold into their caller). Flag A's writers and adapter both need it.
+package lane
+
+import "sessiondag/impl/node"
+
+// Lookup finds a node by id.
+type Lookup func(id string) (*node.Node, bool)
+
+// IsConv reports whether n is a conversation-lane node (docs/target.md §2):
+// user turns, chat replies, top-level function runs, standalone error rows,
+// attach pointers. ROOT, tool rows, function internals and ask_user rows are
+// not.
+func IsConv(n *node.Node, get Lookup) bool {
+	if n.IsRoot() {
+		return false
+	}
+	switch n.Role {
+	case node.RoleUser:
+		// ask_user rows carry their question as input and hang off a function.
+		return n.Input.K == node.Null || n.Input.K == node.Missing || n.CalledBy == "" || n.CalledBy == node.RootID
+	case node.RoleLLM:
+		if n.Metadata.Get("function").Str() == "attach" || n.Metadata.Get("role").Str() == "system" {
+			return true
+		}
+		if n.CalledBy == "" || n.CalledBy == node.RootID {
+			return true
+		}
+		c, ok := get(n.CalledBy)
+		return ok && c.Role == node.RoleUser && IsConv(c, get)
+	case node.RoleCode:
+		if n.Metadata.Get("called_by").Truthy() {
+			return false // a legacy tool row: its edge lives in metadata
+		}
+		return n.CalledBy == "" || n.CalledBy == node.RootID
+	}
+	return false
+}
+
+// Anchor climbs from id over called_by to the nearest conversation-lane
+// node: the conversation position a head on a tool row or a function
+// internal stands for. It returns "ROOT" for an empty session position
+// (no head, ROOT, or a climb that reaches no such node).
+func Anchor(id string, get Lookup) string {
+	seen := map[string]bool{}
+	for id != "" && id != node.RootID && !seen[id] {
+		seen[id] = true
+		n, ok := get(id)
+		if !ok {
+			break
+		}
+		if IsConv(n, get) {
+			return n.ID
+		}
+		next := n.CalledBy
+		if next == "" {
+			next = n.Metadata.Get("called_by").Str()
+		}
+		id = next
+	}
+	return node.RootID
+}

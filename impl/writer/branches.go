@@ -1,0 +1,144 @@
+package writer
+
+import (
+	"fmt"
+
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/history"
+	"sessiondag/impl/lane"
+	"sessiondag/impl/node"
+	"sessiondag/impl/store"
+)
+
+// branchIDs is get_branch(sid) from the in-memory head, as ids.
+func branchIDs(s *store.Store) []string {
+	var ids []string
+	for _, n := range history.BranchNodes(s, "") {
+		if !n.IsRoot() && !n.IsRewound() {
+			ids = append(ids, n.ID)
+		}
+	}
+	return ids
+}
+
+// Retry reruns the turn of message of (legacy §3.8): climb to its user; if
+// that user has no assistant reply yet, just move the head back to it;
+// otherwise write a new user row with the same parent. newID names that row.
+func (w *Writer) Retry(of, newID string) error { return w.rerun("retry", of, newID, "", false) }
+
+// Edit is a retry with new text; it always writes a new user row.
+func (w *Writer) Edit(of, newID, text string) error { return w.rerun("edit", of, newID, text, true) }
+
+func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
+	if err := w.needIdle(what); err != nil {
+		return err
+	}
+	msgs := messagesByID(w.S)
+	u, ok := climbToUser(msgs, of)
+	if !ok {
+		return fmt.Errorf("%w: %s of %q: no user message above it", ErrState, what, of)
+	}
+	if !edit && !hasAssistantChild(w.S, u.ID) {
+		if err := w.S.SetHead(u.ID); err != nil {
+			return err
+		}
+		w.setClient(u.ID)
+		w.pending = &turn{user: u.ID, source: "web"}
+		return nil
+	}
+	if newID == "" {
+		return fmt.Errorf("%w: %s of %q writes a new user row and needs its id", ErrState, what, of)
+	}
+	if !edit {
+		text = u.Get("content").Str()
+	}
+	md := meta("source", node.Str("web"), "parent_id", u.Get("parent_id"), "forked_from", node.Str(u.ID))
+	if edit {
+		md.Set("edit_of", node.Str(u.ID))
+	}
+	// Under A the new row takes the source turn's predecessor.
+	pred := node.RootID
+	if src, ok := w.S.Get(u.ID); ok {
+		if p := src.Metadata.Get("predecessor"); p.K == node.String {
+			pred = p.S
+		} else if p := src.ParentID(); p != "" {
+			pred = lane.Anchor(p, w.S.Get)
+		}
+	}
+	w.predecessor(md, pred)
+	if err := w.add(&node.Node{ID: newID, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(newID); err != nil {
+		return err
+	}
+	w.setClient(newID)
+	w.pending = &turn{user: newID, source: "web"}
+	return nil
+}
+
+func messagesByID(s *store.Store) map[string]*adapter.Message {
+	idx := make(map[string]*adapter.Message, s.Len())
+	for _, n := range s.Nodes() {
+		if !n.IsRoot() && !n.IsRewound() {
+			idx[n.ID] = adapter.ToMessage(s.ID, n)
+		}
+	}
+	return idx
+}
+
+// climbToUser follows message parent_id from id to the nearest user row.
+func climbToUser(msgs map[string]*adapter.Message, id string) (*adapter.Message, bool) {
+	seen := map[string]bool{}
+	for id != "" && !seen[id] {
+		seen[id] = true
+		m, ok := msgs[id]
+		if !ok {
+			return nil, false
+		}
+		if m.Role == "user" {
+			return m, true
+		}
+		id = m.ParentID()
+	}
+	return nil, false
+}
+
+// hasAssistantChild reports whether an assistant message has parent_id id.
+func hasAssistantChild(s *store.Store, id string) bool {
+	for _, n := range s.Nodes() {
+		if n.IsRoot() || n.IsRewound() {
+			continue
+		}
+		m := adapter.ToMessage(s.ID, n)
+		if m.Role == "assistant" && m.ParentID() == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Checkout makes any node the head (the WebSocket checkout, target §1.9).
+func (w *Writer) Checkout(id string) error {
+	if err := w.needIdle("checkout"); err != nil {
+		return err
+	}
+	if _, ok := w.S.Get(id); !ok {
+		return fmt.Errorf("%w: checkout of unknown node %q", ErrState, id)
+	}
+	if err := w.S.SetHead(id); err != nil {
+		return err
+	}
+	w.setClient(id)
+	return nil
+}
+
+// Reload syncs the browser's head with the store's.
+func (w *Writer) Reload() error {
+	if h := w.S.Head(); h != "" {
+		w.setClient(h)
+	} else {
+		w.clientHead = nil
+	}
+	return nil
+}

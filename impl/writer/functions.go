@@ -1,0 +1,127 @@
+package writer
+
+import (
+	"fmt"
+
+	"sessiondag/impl/node"
+)
+
+// Fn enters an @agentic_function called by the model: from the open reply,
+// or nested in the innermost running function (from its exec call's tool
+// loop when viaExec).
+func (w *Writer) Fn(id, name, args, expose string, viaExec bool) error {
+	caller := ""
+	switch {
+	case len(w.frames) > 0:
+		f := w.frames[len(w.frames)-1]
+		caller = f.id
+		if viaExec {
+			if f.lastExec == "" {
+				return fmt.Errorf("%w: fn via-exec needs an exec call in the running function", ErrState)
+			}
+			caller = f.lastExec
+		}
+	case w.reply != nil:
+		if viaExec {
+			return fmt.Errorf("%w: fn via-exec needs a running function", ErrState)
+		}
+		caller = w.reply.id
+	default:
+		return fmt.Errorf("%w: fn needs an open reply or a running function", ErrState)
+	}
+	return w.enter(id, name, args, expose, caller, false)
+}
+
+// Manual runs a function from the UI's Run button: called by ROOT.
+func (w *Writer) Manual(id, name, args, expose string) error {
+	if err := w.needIdle("manual"); err != nil {
+		return err
+	}
+	if err := w.ensureRoot(); err != nil {
+		return err
+	}
+	return w.enter(id, name, args, expose, node.RootID, true)
+}
+
+func (w *Writer) enter(id, name, args, expose, caller string, manual bool) error {
+	in, err := parseArgs("function args", args)
+	if err != nil {
+		return err
+	}
+	in = in.CloneCap(1)
+	in.Set("runtime", node.Str("<Runtime>"))
+	if expose == "" {
+		expose = "io"
+	}
+	md := meta("expose", node.Str(expose), "status", node.Str("running"))
+	if manual {
+		w.predecessor(md, w.storeAnchor())
+	}
+	if err := w.add(&node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(in), Output: node.NullV(), CalledBy: caller, Metadata: md}); err != nil {
+		return err
+	}
+	w.frames = append(w.frames, &frame{id: id, manual: manual})
+	return nil
+}
+
+// Exec is one internal model call of the innermost running function.
+func (w *Writer) Exec(id, prompt, reply string) error {
+	f, err := w.needFrame("exec")
+	if err != nil {
+		return err
+	}
+	md := meta("status", node.Str("completed"), "prompt_text", node.Str(prompt))
+	in := node.ObjV(meta("system", node.Str("be brief")))
+	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Name: "model-x", Input: in, Output: node.Str(reply), CalledBy: f.id, Metadata: md}); err != nil {
+		return err
+	}
+	f.lastExec = id
+	return nil
+}
+
+// Ask records an ask_user question of the innermost running function.
+func (w *Writer) Ask(id, question, answer string) error {
+	f, err := w.needFrame("ask")
+	if err != nil {
+		return err
+	}
+	status := "answered"
+	if answer == "" {
+		status = "unanswered"
+	}
+	in := node.ObjV(meta("question", node.Str(question)))
+	return w.add(&node.Node{ID: id, Role: node.RoleUser, Input: in, Output: node.Str(answer), CalledBy: f.id, Metadata: meta("status", node.Str(status))})
+}
+
+// End leaves the innermost running function with a JSON output, or with an
+// error when errMsg is set. A manual run then becomes the head.
+func (w *Writer) End(output, errMsg string) error {
+	f, err := w.needFrame("end")
+	if err != nil {
+		return err
+	}
+	out := node.NullV()
+	status := "completed"
+	if errMsg != "" {
+		out = node.ObjV(meta("error", node.Str(errMsg)))
+		status = "error"
+	} else if output != "" {
+		v, err := node.Parse([]byte(output))
+		if err != nil {
+			return fmt.Errorf("end output: %w", err)
+		}
+		out = v
+	}
+	err = w.S.Update(f.id, func(n *node.Node) {
+		n.Output = out
+		n.Metadata.Update(meta("status", node.Str(status), "duration_seconds", node.Num("0.5")))
+	})
+	if err != nil {
+		return err
+	}
+	w.frames = w.frames[:len(w.frames)-1]
+	if f.manual {
+		return w.S.SetHead(f.id)
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package writer
+
+import (
+	"fmt"
+
+	"sessiondag/impl/node"
+)
+
+// Script writes a caller-less row of a script session (legacy §6 #26): a
+// top-level function ("fn") or model call ("exec"). The append moves the
+// head; meta.json is written.
+func (w *Writer) Script(what, id, name string) error {
+	if err := w.needIdle("script"); err != nil {
+		return err
+	}
+	var n *node.Node
+	switch what {
+	case "fn":
+		md := meta("expose", node.Str("io"), "status", node.Str("completed"))
+		w.predecessor(md, w.storeAnchor())
+		n = &node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(&node.Obj{}), Output: node.Str("ok"), Metadata: md}
+	case "exec":
+		md := meta("status", node.Str("completed"))
+		w.predecessor(md, w.storeAnchor())
+		n = &node.Node{ID: id, Role: node.RoleLLM, Name: "model-x", Output: node.Str("script reply"), Metadata: md}
+	default:
+		return fmt.Errorf("script what=%q: want fn or exec", what)
+	}
+	if err := w.add(n); err != nil {
+		return err
+	}
+	return w.S.WriteMeta()
+}
+
+// LegacyUser writes a user row through append_message (legacy §2.2): no
+// caller; parent is an id, "null" for an explicit null, or "" for none.
+func (w *Writer) LegacyUser(id, text, parent string) error {
+	if err := w.needIdle("legacy-user"); err != nil {
+		return err
+	}
+	md := &node.Obj{}
+	switch parent {
+	case "":
+	case "null":
+		md.Set("parent_id", node.NullV())
+	default:
+		md.Set("parent_id", node.Str(parent))
+	}
+	if err := w.add(&node.Node{ID: id, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
+		return err
+	}
+	return w.S.WriteMeta()
+}
+
+// LegacyReply writes an assistant row through append_message.
+func (w *Writer) LegacyReply(id, text, parent string) error {
+	if err := w.needIdle("legacy-reply"); err != nil {
+		return err
+	}
+	md := &node.Obj{}
+	if parent != "" {
+		md.Set("parent_id", node.Str(parent))
+	}
+	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Output: node.Str(text), Metadata: md}); err != nil {
+		return err
+	}
+	return w.S.WriteMeta()
+}
+
+// Orphan writes a tool row whose caller is missing or dangling.
+func (w *Writer) Orphan(id, name, caller string) error {
+	if err := w.needIdle("orphan"); err != nil {
+		return err
+	}
+	md := meta("tool_call_id", node.Str(id), "is_error", node.BoolV(false))
+	if err := w.add(&node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(&node.Obj{}), Output: node.Str("orphan"), CalledBy: caller, Metadata: md}); err != nil {
+		return err
+	}
+	return w.S.WriteMeta()
+}
+
+// Rewind hides a node from reads.
+func (w *Writer) Rewind(id string) error {
+	if _, ok := w.S.Get(id); !ok {
+		return fmt.Errorf("%w: rewind of unknown node %q", ErrState, id)
+	}
+	return w.S.Update(id, func(n *node.Node) { n.Metadata.Set("rewound", node.BoolV(true)) })
+}

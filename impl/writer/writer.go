@@ -1,0 +1,192 @@
+// Package writer writes sessions the way the original's turn writers do
+// (legacy §3.8, §4, §6): the web and dispatcher turns, replies with tool rows
+// and blocks, functions, retries, spawns, errors, crashes, script rows and
+// legacy adapter writes. Under flag A they also persist each
+// conversation-lane node's predecessor (docs/target.md §2).
+//
+// A Writer keeps the state a running server has beside the store: the
+// browser's in-memory head, the pending turn, the open reply and the stack of
+// running functions. Every method checks that it applies in that state and
+// returns an error naming what is missing otherwise.
+package writer
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"sessiondag/impl/flags"
+	"sessiondag/impl/node"
+	"sessiondag/impl/store"
+)
+
+// BaseTime is the created_at of the first node; each append adds 1.5 s.
+const BaseTime = 1782000000.0
+
+// Writer writes one session.
+type Writer struct {
+	S     *store.Store
+	Flags flags.Set
+
+	clientHead *string // nil: the browser has no head yet
+	pending    *turn
+	reply      *reply
+	frames     []*frame
+	ticks      int
+}
+
+type turn struct {
+	user   string
+	source string
+}
+
+type reply struct {
+	id     string
+	calls  []node.Value
+	blocks []node.Value
+	texts  []string
+}
+
+type frame struct {
+	id       string
+	manual   bool
+	lastExec string
+}
+
+// ErrState is returned when an operation does not apply in the current state.
+var ErrState = errors.New("operation does not apply now")
+
+// New starts a session. With dir != "" every write goes to disk.
+func New(sessionID, dir string, fl flags.Set) (*Writer, error) {
+	if err := fl.Validate(); err != nil {
+		return nil, err
+	}
+	s := store.New(sessionID)
+	s.Dir = dir
+	t := node.Num(pyFloat(BaseTime))
+	s.Meta = &node.Obj{M: []node.Member{
+		{Key: "id", Val: node.Str(sessionID)},
+		{Key: "agent_id", Val: node.Str("main")},
+		{Key: "title", Val: node.Str("generated")},
+		{Key: "source", Val: node.Str("web")},
+		{Key: "created_at", Val: t},
+		{Key: "updated_at", Val: t},
+		{Key: "head_id", Val: node.Str("")},
+		{Key: "status", Val: node.Str("idle")},
+		{Key: "branches", Val: node.ObjV(&node.Obj{})},
+		{Key: "merged_heads", Val: node.Arr([]node.Value{})},
+	}}
+	w := &Writer{S: s, Flags: fl}
+	if dir != "" {
+		if err := s.WriteMeta(); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// ClientHead is the browser's in-memory head ("" and false when it has none).
+func (w *Writer) ClientHead() (string, bool) {
+	if w.clientHead == nil {
+		return "", false
+	}
+	return *w.clientHead, true
+}
+
+// Busy reports whether a turn, reply or function is in progress.
+func (w *Writer) Busy() bool { return w.pending != nil || w.reply != nil || len(w.frames) > 0 }
+
+func (w *Writer) setClient(id string) { w.clientHead = &id }
+
+func (w *Writer) now() node.Value {
+	v := node.Num(pyFloat(BaseTime + 1.5*float64(w.ticks)))
+	return v
+}
+
+func pyFloat(f float64) string { return string(node.AppendPyFloat(nil, f)) }
+
+// add appends a new node with the next timestamp.
+func (w *Writer) add(n *node.Node) error {
+	if _, dup := w.S.Get(n.ID); dup {
+		return fmt.Errorf("%w: node id %q is already stored", ErrState, n.ID)
+	}
+	n.CreatedAt = w.now()
+	n.Seq = -1
+	if n.Input.K == node.Missing {
+		n.Input = node.NullV()
+	}
+	if n.Output.K == node.Missing {
+		n.Output = node.NullV()
+	}
+	if n.Reads.K == node.Missing {
+		n.Reads = node.Arr([]node.Value{})
+	}
+	if n.Metadata == nil {
+		n.Metadata = &node.Obj{}
+	}
+	ok, err := w.S.Append(n)
+	if err != nil {
+		return err
+	}
+	if ok {
+		w.ticks++
+	}
+	return nil
+}
+
+func (w *Writer) ensureRoot() error {
+	if _, ok := w.S.Get(node.RootID); ok {
+		return nil
+	}
+	return w.add(&node.Node{
+		ID: node.RootID, Role: node.RoleUser, Output: node.Str(""),
+		Metadata: meta("display", node.Str("root")),
+	})
+}
+
+// meta builds a metadata object from key, value pairs.
+func meta(kv ...any) *node.Obj {
+	o := node.NewObj(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.M = append(o.M, node.Member{Key: kv[i].(string), Val: kv[i+1].(node.Value)})
+	}
+	return o
+}
+
+func (w *Writer) needIdle(what string) error {
+	if w.Busy() {
+		return fmt.Errorf("%w: %s needs no turn, reply or function in progress", ErrState, what)
+	}
+	return nil
+}
+
+func (w *Writer) needReply(what string) error {
+	if w.reply == nil {
+		return fmt.Errorf("%w: %s needs an open reply", ErrState, what)
+	}
+	return nil
+}
+
+func (w *Writer) needFrame(what string) (*frame, error) {
+	if len(w.frames) == 0 {
+		return nil, fmt.Errorf("%w: %s needs a running function", ErrState, what)
+	}
+	return w.frames[len(w.frames)-1], nil
+}
+
+// parseArgs decodes a JSON object argument ("" is the empty object).
+func parseArgs(what, text string) (*node.Obj, error) {
+	if text == "" {
+		return &node.Obj{}, nil
+	}
+	v, err := node.Parse([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	if v.K != node.Object {
+		return nil, fmt.Errorf("%s: not a JSON object", what)
+	}
+	return v.O, nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

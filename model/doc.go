@@ -1,0 +1,21 @@
+// Package model holds the reference models of sessiondag.
+//
+// The legacy model's reading half (this file set) computes what the original
+// system R (docs/legacy-system.md) shows for a session given its nodes:
+//
+//	ReadSessionDir(dir) → *Session   (read.go: history/*.json + meta.json)
+//	LegacyView(session) → View       (view.go: the docs/views.md contract)
+//
+// It is written plainly from the prose of legacy-system.md, rule by rule,
+// with no indexes (quadratic is fine), and shares no code with impl/:
+//
+//	json.go       ordered JSON values, Python json.dumps / str()
+//	node.go       Node, Session
+//	adapter.go    node → message (§2.3), get_messages (§2.1)
+//	history.go    linear_history, siblings, deepest_leaf (§3.1)
+//	branch.go     get_branch (§3.2)
+//	render.go     render_context (§3.3)
+//	aggregate.go  aggregate_tool_messages (§3.4)
+//	load.go       handle_load_session steps 2–10 (§3.5)
+//	cards.go      _rebuild_runtime_cards and context_tree (§3.6, §2.5)
+package model
