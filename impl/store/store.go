@@ -120,3 +120,20 @@ func (s *Store) indexAlways(n *node.Node) {
 func hasCaller(n *node.Node) bool {
 	return n.CalledBy != "" || n.Metadata.Get("caller").Truthy()
 }
+
+// PersistedHead is the head meta.json holds (head_id, else last_node_id).
+func (s *Store) PersistedHead() string {
+	h := s.Meta.Get("head_id")
+	if !h.Truthy() {
+		h = s.Meta.Get("last_node_id")
+	}
+	return h.Str()
+}
+
+// AtPersistedHead returns a read-only copy of s whose head is the persisted
+// one: what a cold load of the directory would see. It shares the indexes.
+func (s *Store) AtPersistedHead() *Store {
+	c := *s
+	c.head = s.PersistedHead()
+	return &c
+}

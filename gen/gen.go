@@ -1,0 +1,283 @@
+package gen
+
+import (
+	"fmt"
+
+	"sessiondag/ops"
+)
+
+// Options shape what a generator draws.
+type Options struct {
+	// Legacy allows the ops that write legacy-shaped rows (legacy-user,
+	// legacy-reply, orphan, legacy tool edges, script rows).
+	Legacy bool
+	// FlagFlips allows `flag` ops (data written before and after a
+	// rollout step in one session). Flips only ever move forward along
+	// the rollout path.
+	FlagFlips bool
+	// StartFlags is the writers' flag set at the start (index into the
+	// rollout path: 0 off … 4 all), used to order flips.
+	StartStep int
+}
+
+// Gen is a generator with the shadow state it needs to draw valid ops.
+type Gen struct {
+	opt   Options
+	st    shadow
+	Tally *Tally
+}
+
+// New makes a generator.
+func New(opt Options) *Gen {
+	g := &Gen{opt: opt, Tally: NewTally()}
+	g.st = newShadow(opt.StartStep)
+	return g
+}
+
+// Nodes is how many nodes the ops drawn so far write.
+func (g *Gen) Nodes() int { return g.st.nodeCount }
+
+// Script draws ops until n ops have been drawn.
+func (g *Gen) Script(src Source, n int) []ops.Op {
+	out := make([]ops.Op, 0, n)
+	for len(out) < n {
+		out = append(out, g.Next(src))
+	}
+	return out
+}
+
+// ScriptNodes draws ops until they write at least n nodes, then closes any
+// turn in progress so the session ends idle.
+func (g *Gen) ScriptNodes(src Source, n int) []ops.Op {
+	var out []ops.Op
+	for g.st.nodeCount < n {
+		out = append(out, g.Next(src))
+	}
+	return append(out, g.Finish()...)
+}
+
+// Finish returns the ops that end whatever is in progress: open functions
+// end, an open reply is done, a pending turn gets its reply.
+func (g *Gen) Finish() []ops.Op {
+	var out []ops.Op
+	for len(g.st.frames) > 0 {
+		out = append(out, g.apply(ops.End{Output: `"ok"`}))
+	}
+	if g.st.pending != "" && g.st.reply == "" {
+		out = append(out, g.apply(ops.Reply{}))
+	}
+	if g.st.reply != "" {
+		out = append(out, g.apply(ops.Done{}))
+	}
+	return out
+}
+
+// choice is one candidate op kind with its weight.
+type choice struct {
+	kind   string
+	weight int
+}
+
+// Next draws one op that is valid now and advances the shadow state.
+func (g *Gen) Next(src Source) ops.Op {
+	cands := g.candidates()
+	total := 0
+	for _, c := range cands {
+		total += c.weight
+	}
+	pick := src.IntN(total, "op")
+	kind := cands[len(cands)-1].kind
+	for _, c := range cands {
+		if pick < c.weight {
+			kind = c.kind
+			break
+		}
+		pick -= c.weight
+	}
+	return g.apply(g.draw(src, kind))
+}
+
+// candidates lists the op kinds valid in the current state, in a fixed
+// order: the simplest first, since rapid shrinks choices towards zero.
+func (g *Gen) candidates() []choice {
+	s := &g.st
+	var c []choice
+	add := func(kind string, w int) { c = append(c, choice{kind, w}) }
+	switch {
+	case len(s.frames) > 0:
+		add("end", 6)
+		add("exec", 6)
+		add("fn", 2)
+		if s.frames[len(s.frames)-1].lastExec != "" {
+			add("fn-via-exec", 2)
+		}
+		add("ask", 1)
+		add("crash", 1)
+	case s.reply != "":
+		add("done", 6)
+		add("tool", 8)
+		add("say", 3)
+		add("think", 2)
+		add("fn", 2)
+		add("task", 1)
+		add("cancel", 1)
+		add("error-folded", 1)
+		add("crash", 1)
+		if g.opt.Legacy {
+			add("tool-legacy", 1)
+		}
+	case s.pending != "":
+		add("reply", 12)
+		add("error-standalone", 1)
+		add("crash", 1)
+	default:
+		add("user", 10)
+		add("manual", 3)
+		add("reload", 3)
+		add("dispatch", 2)
+		if len(s.retryTargets()) > 0 {
+			add("retry", 2)
+			add("edit", 1)
+		}
+		if len(s.nodes) > 0 {
+			add("checkout", 2)
+		}
+		add("fork-root", 1)
+		add("spawn", 1)
+		if g.opt.Legacy {
+			add("script", 1)
+			add("legacy-user", 1)
+			if len(s.nodes) > 0 {
+				add("legacy-reply", 1)
+				add("rewind", 1)
+			}
+			add("orphan", 1)
+		}
+		if g.opt.FlagFlips && s.step < 4 {
+			add("flag", 1)
+		}
+	}
+	return c
+}
+
+var (
+	texts     = []string{"hello", "list files", "thanks", "café ☕", "why?", "line one\nline two", `say "hi"`}
+	toolNames = []string{"bash", "read_file", "web_search", "grep"}
+	toolArgs  = []string{`{"cmd": "ls"}`, `{"q": "café"}`, `{"path": "/tmp/a", "n": 2}`, `{}`, `{"x": [1, 2.5, null, true]}`}
+	results   = []string{"ok", "error: not found", "2 files", "résultat"}
+	fnNames   = []string{"word_count", "plan_next", "gui_step", "summarize"}
+	fnArgs    = []string{`{"text": "hi"}`, `{}`, `{"n": 3}`}
+	outputs   = []string{`2`, `"two words"`, `{"k": "v"}`, `null`, `2.0`, `[1, "a"]`}
+	exposes   = []string{"", "io", "llm", "full"}
+)
+
+func pickStr(src Source, label string, from []string) string { return from[src.IntN(len(from), label)] }
+
+func (g *Gen) draw(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
+	case "user":
+		return ops.UserWeb{ID: s.id8(), Text: pickStr(src, "text", texts)}
+	case "dispatch":
+		parent := ""
+		switch src.IntN(3, "dispatch parent") {
+		case 1:
+			parent = "none"
+		case 2:
+			if len(s.nodes) > 0 {
+				parent = s.nodes[src.IntN(len(s.nodes), "parent id")]
+			}
+		}
+		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: parent}
+	case "fork-root":
+		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts)}
+	case "reply":
+		return ops.Reply{}
+	case "think":
+		return ops.Think{Text: "thinking about it"}
+	case "say":
+		return ops.Say{Text: pickStr(src, "say", texts)}
+	case "tool", "tool-legacy":
+		return ops.Tool{CallID: s.callID(), Name: pickStr(src, "tool", toolNames), Args: pickStr(src, "args", toolArgs),
+			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == "tool-legacy"}
+	case "done":
+		return ops.Done{}
+	case "cancel":
+		return ops.Cancel{}
+	case "error-folded":
+		return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"}
+	case "error-standalone":
+		return ops.ErrorStandalone{ID: s.id12(), Type: "ProviderError", Msg: "provider down"}
+	case "crash":
+		return ops.Crash{}
+	case "fn", "fn-via-exec":
+		return ops.Fn{ID: s.id12(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs),
+			Expose: pickStr(src, "expose", exposes), ViaExec: kind == "fn-via-exec"}
+	case "manual":
+		return ops.Manual{ID: s.id12(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
+	case "exec":
+		return ops.Exec{ID: s.id12(), Prompt: "count the words", Reply: "inner reply"}
+	case "ask":
+		ans := ""
+		if src.IntN(2, "answered") == 0 {
+			ans = "yes"
+		}
+		return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: ans}
+	case "end":
+		if src.IntN(5, "fn error") == 0 {
+			return ops.End{Error: "boom"}
+		}
+		return ops.End{Output: pickStr(src, "output", outputs)}
+	case "retry":
+		t := s.retryTargets()
+		return ops.Retry{Of: t[src.IntN(len(t), "retry of")], ID: s.id8()}
+	case "edit":
+		t := s.retryTargets()
+		return ops.Edit{Of: t[src.IntN(len(t), "edit of")], ID: s.id8(), Text: pickStr(src, "text", texts)}
+	case "checkout":
+		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
+	case "reload":
+		return ops.Reload{}
+	case "spawn":
+		mode := "inherit"
+		if src.IntN(2, "spawn mode") == 1 {
+			mode = "clean"
+		}
+		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper"}
+	case "task":
+		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout", Async: src.IntN(3, "async") == 0}
+	case "script":
+		what := "fn"
+		if src.IntN(2, "script what") == 1 {
+			what = "exec"
+		}
+		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
+	case "legacy-user":
+		parent := ""
+		switch src.IntN(3, "legacy parent") {
+		case 1:
+			parent = "null"
+		case 2:
+			if len(s.nodes) > 0 {
+				parent = s.nodes[src.IntN(len(s.nodes), "parent id")]
+			}
+		}
+		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: parent}
+	case "legacy-reply":
+		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: s.nodes[src.IntN(len(s.nodes), "parent id")]}
+	case "orphan":
+		caller := ""
+		if src.IntN(2, "orphan caller") == 1 {
+			caller = "gone_" + s.id8()
+		}
+		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: caller}
+	case "rewind":
+		return ops.Rewind{ID: s.nodes[src.IntN(len(s.nodes), "rewind")]}
+	case "flag":
+		return ops.Flag{Set: rolloutNames[s.step+1]}
+	}
+	panic(fmt.Sprintf("gen: unknown kind %q", kind))
+}
+
+// rolloutNames spells the rollout path's configs.
+var rolloutNames = []string{"off", "A", "A,B", "A,B,C", "all"}

@@ -1,0 +1,39 @@
+// Package gen generates op scripts that are valid step by step: a small
+// shadow of the writer's state decides which ops apply, and a Source of
+// random choices picks among them. The same generator feeds the property
+// tests (rapid draws, so failures shrink), the `sessiondag gen` command and
+// the benchmark workloads (a seeded PCG, so a seed always gives the same
+// script).
+package gen
+
+import (
+	"math/rand/v2"
+
+	"pgregory.net/rapid"
+)
+
+// Source supplies the generator's choices.
+type Source interface {
+	// IntN returns a number in [0, n).
+	IntN(n int, label string) int
+}
+
+// Seeded is a Source from a fixed seed: the same seed, the same script.
+type Seeded struct{ r *rand.Rand }
+
+// NewSeeded makes a seeded Source.
+func NewSeeded(seed uint64) *Seeded {
+	return &Seeded{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// IntN implements Source.
+func (s *Seeded) IntN(n int, _ string) int { return s.r.IntN(n) }
+
+// Rapid is a Source drawing from a rapid.T, so rapid records and shrinks
+// every choice.
+type Rapid struct{ T *rapid.T }
+
+// IntN implements Source.
+func (r Rapid) IntN(n int, label string) int {
+	return rapid.IntRange(0, n-1).Draw(r.T, label)
+}

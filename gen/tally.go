@@ -1,0 +1,91 @@
+package gen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Shapes of legacy §5 and §6 the generator must reach.
+const (
+	ShapeRootUsers         = "two ROOT-parented users (L4)"
+	ShapeManualFirst       = "function before the first chat turn (L2)"
+	ShapeManualRow         = "manual runs in a row (L1)"
+	ShapeHeadOnManual      = "head on a manual run after chat (L3)"
+	ShapeUserAfterManual   = "user parented to a manual run (§5.2 dropped user)"
+	ShapeReloadAfterManual = "reload after a manual run (variant A)"
+	ShapeRetryFirst        = "retry of the first turn"
+	ShapeRetry             = "retry or edit writing a new user"
+	ShapeSubAgent          = "sub-agent"
+	ShapeCleanSpawn        = "clean sub-agent root"
+	ShapeCrashOnTool       = "crash leaving the head on a tool row"
+	ShapeNested3           = "functions nested three deep"
+	ShapeError             = "failed turn"
+	ShapeScript            = "caller-less script row"
+	ShapeLegacy            = "adapter-written legacy row"
+	ShapeOrphan            = "orphan tool row"
+	ShapeRewind            = "rewound node"
+	ShapeFlagFlip          = "flag flipped mid-session"
+)
+
+// Required are the shapes a default-sized run must produce at least once.
+var Required = []string{
+	ShapeRootUsers, ShapeManualFirst, ShapeManualRow, ShapeHeadOnManual, ShapeUserAfterManual,
+	ShapeRetryFirst, ShapeSubAgent, ShapeCrashOnTool, ShapeNested3,
+}
+
+// Tally counts op kinds and shapes over one or many generated scripts.
+type Tally struct {
+	Ops    map[string]int
+	Shapes map[string]int
+}
+
+// NewTally makes an empty tally.
+func NewTally() *Tally { return &Tally{Ops: map[string]int{}, Shapes: map[string]int{}} }
+
+// Op counts an op kind.
+func (t *Tally) Op(kind string) { t.Ops[kind]++ }
+
+// Shape counts a shape.
+func (t *Tally) Shape(name string) { t.Shapes[name]++ }
+
+// Add merges another tally in.
+func (t *Tally) Add(o *Tally) {
+	for k, v := range o.Ops {
+		t.Ops[k] += v
+	}
+	for k, v := range o.Shapes {
+		t.Shapes[k] += v
+	}
+}
+
+// Missing lists the required shapes never produced, in Required's order.
+func (t *Tally) Missing(required []string) []string {
+	var out []string
+	for _, s := range required {
+		if t.Shapes[s] == 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// String renders the tally sorted by name.
+func (t *Tally) String() string {
+	var b strings.Builder
+	for _, m := range []struct {
+		title string
+		m     map[string]int
+	}{{"ops", t.Ops}, {"shapes", t.Shapes}} {
+		keys := make([]string, 0, len(m.m))
+		for k := range m.m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		fmt.Fprintf(&b, "%s:\n", m.title)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "  %-50s %d\n", k, m.m[k])
+		}
+	}
+	return b.String()
+}
