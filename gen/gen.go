@@ -122,10 +122,13 @@ func (g *Gen) candidates() []choice {
 		add("task", 1)
 		add("cancel", 1)
 		add("error-folded", 1)
-		add("crash", 1)
 		if g.opt.Legacy {
-			add("tool-legacy", 1)
+			add("tool-legacy", 2)
+			if g.st.lastLegacyTool {
+				add("crash", 4) // a crash right after a legacy tool leaves the head on it
+			}
 		}
+		add("crash", 1)
 	case s.pending != "":
 		add("reply", 12)
 		add("error-standalone", 1)

@@ -19,6 +19,9 @@ type Loaded struct {
 	Messages     []*adapter.Message
 	All          []*adapter.Message
 	Chain        []*adapter.Message
+	// BeforeCards is the chain before the runtime-card pass (for the
+	// property that the pass never drops a user row).
+	BeforeCards []*adapter.Message
 }
 
 // Load runs the load pipeline over a session under a flag set.
@@ -51,6 +54,7 @@ func Load(s *store.Store, fl flags.Set) *Loaded {
 	}
 	chain = spliceAttach(chain, all)
 	chain = spliceRuntimeRows(chain, all)
+	l.BeforeCards = chain
 	chain = RebuildCards(chain, all, s, NewTreeIndex(s), LegacyCardRules)
 	l.Chain = siblingInfo(chain, all)
 	return l

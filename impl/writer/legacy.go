@@ -57,10 +57,7 @@ func (w *Writer) LegacyReply(id, text, parent string) error {
 	if err := w.needIdle("legacy-reply"); err != nil {
 		return err
 	}
-	md := &node.Obj{}
-	if parent != "" {
-		md.Set("parent_id", node.Str(parent))
-	}
+	md := meta("parent_id", node.Str(parent))
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Output: node.Str(text), Metadata: md}); err != nil {
 		return err
 	}

@@ -1,0 +1,743 @@
+package model
+
+// The legacy model's writing half: op script → nodes and persisted head,
+// following ops/README.md (flags off) rule by rule. One case per op: first
+// the validity checks, then the writes, in the README's order. Plain slices,
+// no indexes; the reading half (get_branch, get_messages) is reused on the
+// model's own state where the README needs it.
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"sessiondag/ops"
+)
+
+// DefaultSessionID is the session id when a script has no `session` op.
+const DefaultSessionID = "local_0000000000"
+
+// frame is one open function (README: the frame stack).
+type frame struct {
+	id       string
+	manual   bool   // pushed by `manual`: its `end` does set_head(F)
+	lastExec string // the frame's last `exec` id (for `fn via-exec`)
+}
+
+// LegacyRun is the writer state of ops/README.md for one session.
+type LegacyRun struct {
+	sid     string
+	nodes   []*Node // the store, in append order (= seq order)
+	memHead string  // the store's in-memory head
+	meta    *Object // meta.json as last written: head_id is the persisted head
+	applied int     // ops applied so far (`session` must be the first)
+
+	ch    string // client head CH …
+	chSet bool   // … null while false
+
+	pending    string // pending turn P ("" = none)
+	pendingSrc string // its source: "web" or "cli"
+	reply      string // open reply R ("" = none)
+	blocks     []any  // R's blocks
+	toolCalls  []any  // R's tool calls
+	frames     []frame
+}
+
+// NewLegacy starts an empty session (no nodes, meta written, CH null).
+func NewLegacy(sessionID string) *LegacyRun {
+	r := &LegacyRun{}
+	r.setSession(sessionID)
+	return r
+}
+
+// setSession is the `session` op's meta (README: session).
+func (r *LegacyRun) setSession(id string) {
+	r.sid = id
+	r.meta = NewObject("id", id, "agent_id", "main", "title", "generated", "source", "web",
+		"created_at", Float(1782000000.0), "updated_at", Float(1782000000.0), "head_id", "",
+		"status", "idle", "branches", &Object{}, "merged_heads", []any{})
+}
+
+// Legacy runs a script and returns the view after every op.
+func Legacy(script []ops.Op) ([]View, error) {
+	r := NewLegacy(DefaultSessionID)
+	var views []View
+	for i, op := range script {
+		if err := r.Apply(op); err != nil {
+			return views, fmt.Errorf("op %d (%s): %w", i+1, ops.Format(op), err)
+		}
+		views = append(views, r.View())
+	}
+	return views, nil
+}
+
+// ----------------------------------------------------------- state access
+
+// Session is the store as a reader sees it: copies of the nodes in append
+// order, HeadID = the persisted head (meta head_id), Meta = meta.json.
+func (r *LegacyRun) Session() *Session {
+	s := &Session{ID: r.sid, HeadID: r.meta.Str("head_id"), Meta: DeepCopy(r.meta).(*Object)}
+	for _, n := range r.nodes {
+		c := *n
+		c.Input, c.Output, c.Reads = DeepCopy(n.Input), DeepCopy(n.Output), DeepCopy(n.Reads)
+		c.Metadata = DeepCopy(n.Metadata).(*Object)
+		s.Nodes = append(s.Nodes, &c)
+	}
+	return s
+}
+
+// View is LegacyView(Session()): the views at the persisted head.
+func (r *LegacyRun) View() View { return LegacyView(r.Session()) }
+
+// ClientHead is CH; ok is false while it is null.
+func (r *LegacyRun) ClientHead() (string, bool) { return r.ch, r.chSet }
+
+// InMemoryHead is the store's in-memory head ("" before any).
+func (r *LegacyRun) InMemoryHead() string { return r.memHead }
+
+// Busy: a turn is pending, a reply is open or a function frame is open.
+func (r *LegacyRun) Busy() bool { return r.pending != "" || r.reply != "" || len(r.frames) > 0 }
+
+// Pending is the pending turn's user id ("" = none).
+func (r *LegacyRun) Pending() string { return r.pending }
+
+// OpenReply is the open reply's id ("" = none).
+func (r *LegacyRun) OpenReply() string { return r.reply }
+
+// Frames lists the open function ids, outermost first.
+func (r *LegacyRun) Frames() []string {
+	var out []string
+	for _, f := range r.frames {
+		out = append(out, f.id)
+	}
+	return out
+}
+
+// FrameHasExec: the innermost frame has an exec (so `fn via-exec` applies).
+func (r *LegacyRun) FrameHasExec() bool {
+	return len(r.frames) > 0 && r.frames[len(r.frames)-1].lastExec != ""
+}
+
+// -------------------------------------------------------- store helpers
+
+// node is the store's node with this id, nil if none.
+func (r *LegacyRun) node(id string) *Node {
+	for _, n := range r.nodes {
+		if n.ID == id {
+			return n
+		}
+	}
+	return nil
+}
+
+// state is the store as the reading half sees it, at the in-memory head
+// (for the dispatcher's INHERIT and the retry climb). Not a copy.
+func (r *LegacyRun) state() *Session {
+	return &Session{ID: r.sid, Nodes: r.nodes, HeadID: r.memHead, Meta: r.meta}
+}
+
+// appendNode is the legacy append (README helpers): idempotent by id; the
+// k-th new node gets seq k and created_at 1782000000.0 + 1.5·k; a node whose
+// called_by is "" becomes the in-memory head.
+func (r *LegacyRun) appendNode(id, role, name string, input, output any, calledBy string, meta *Object) {
+	if r.node(id) != nil {
+		return
+	}
+	k := len(r.nodes) // one node per new append, so the count is both seq and clock tick
+	r.nodes = append(r.nodes, &Node{ID: id, CreatedAt: Float(1782000000.0 + 1.5*float64(k)), Seq: k,
+		Role: role, Name: name, Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: meta})
+	if calledBy == "" {
+		r.memHead = id
+	}
+}
+
+// ensureRoot appends ROOT if no node has that id (its append moves the head).
+func (r *LegacyRun) ensureRoot() {
+	r.appendNode("ROOT", "user", "", nil, "", "", NewObject("display", "root"))
+}
+
+// writeMeta persists the in-memory head.
+func (r *LegacyRun) writeMeta() { r.meta.Set("head_id", r.memHead) }
+
+// setHead sets the in-memory head and writes meta.
+func (r *LegacyRun) setHead(id string) {
+	r.memHead = id
+	r.writeMeta()
+}
+
+// setCH sets the client head; "" is null.
+func (r *LegacyRun) setCH(id string) { r.ch, r.chSet = id, id != "" }
+
+// endTurn: no pending turn, no open reply.
+func (r *LegacyRun) endTurn() {
+	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls = "", "", "", nil, nil
+}
+
+// ------------------------------------------------------ validity checks
+
+func (r *LegacyRun) needIdle() error {
+	switch {
+	case r.pending != "":
+		return fmt.Errorf("a turn is pending (%s)", r.pending)
+	case r.reply != "":
+		return fmt.Errorf("a reply is open (%s)", r.reply)
+	case len(r.frames) > 0:
+		return fmt.Errorf("a function is open (%s)", r.frames[len(r.frames)-1].id)
+	}
+	return nil
+}
+
+func (r *LegacyRun) needReply() error {
+	if r.reply == "" {
+		return fmt.Errorf("no open reply")
+	}
+	return nil
+}
+
+func (r *LegacyRun) needFrame() error {
+	if len(r.frames) == 0 {
+		return fmt.Errorf("no open function")
+	}
+	return nil
+}
+
+// newIDs: every id is non-empty, not ROOT, not in the store, and the op's
+// ids are distinct.
+func (r *LegacyRun) newIDs(ids ...string) error {
+	for i, id := range ids {
+		switch {
+		case id == "":
+			return fmt.Errorf("missing id")
+		case id == "ROOT":
+			return fmt.Errorf("id ROOT is reserved")
+		case r.node(id) != nil:
+			return fmt.Errorf("id %q already exists", id)
+		}
+		for _, prev := range ids[:i] {
+			if prev == id {
+				return fmt.Errorf("id %q used twice", id)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *LegacyRun) existing(id string) error {
+	if id == "" || r.node(id) == nil {
+		return fmt.Errorf("no node %q", id)
+	}
+	return nil
+}
+
+// jsonObject parses an op's JSON object literal (args).
+func jsonObject(text string) (*Object, error) {
+	v, err := ParseJSON([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("args %q: %w", text, err)
+	}
+	o, ok := v.(*Object)
+	if !ok || o == nil {
+		return nil, fmt.Errorf("args %q is not a JSON object", text)
+	}
+	return o, nil
+}
+
+// ------------------------------------------------------------------ Apply
+
+// Apply runs one op. An op that does not apply in the current state (README
+// "Validity") returns an error and changes nothing: every case checks first
+// and writes after.
+func (r *LegacyRun) Apply(op ops.Op) error {
+	if err := r.apply(op); err != nil {
+		return err
+	}
+	r.applied++
+	return nil
+}
+
+func (r *LegacyRun) apply(op ops.Op) error {
+	switch op := op.(type) {
+	case ops.Session:
+		if r.applied > 0 {
+			return fmt.Errorf("session may only be the first op")
+		}
+		if op.ID != "" {
+			r.setSession(op.ID)
+		}
+
+	case ops.UserWeb:
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		r.ensureRoot()
+		meta := NewObject("source", "web")
+		if r.chSet {
+			meta.Set("parent_id", r.ch)
+		}
+		r.appendNode(op.ID, "user", "", nil, op.Text, "ROOT", meta)
+		r.setHead(op.ID)
+		r.setCH(op.ID)
+		r.pending, r.pendingSrc = op.ID, "web"
+
+	case ops.UserDispatch:
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		r.dispatch(op.ID, op.Text, op.Parent)
+
+	case ops.ForkRoot:
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		r.dispatch(op.ID, op.Text, "none")
+
+	case ops.Reply:
+		if r.pending == "" {
+			return fmt.Errorf("no pending turn")
+		}
+		if r.reply != "" {
+			return fmt.Errorf("a reply is open (%s)", r.reply)
+		}
+		id := r.pending + "_reply"
+		if err := r.newIDs(id); err != nil {
+			return err
+		}
+		r.appendNode(id, "llm", "", nil, "", r.pending, NewObject("parent_id", r.pending,
+			"source", r.pendingSrc, "status", "running", "worker_id", "w1"))
+		r.setHead(id)
+		r.reply = id
+
+	case ops.Think:
+		if err := r.needReply(); err != nil {
+			return err
+		}
+		r.blocks = append(r.blocks, NewObject("type", "thinking", "text", op.Text))
+
+	case ops.Say:
+		if err := r.needReply(); err != nil {
+			return err
+		}
+		r.blocks = append(r.blocks, NewObject("type", "text", "text", op.Text))
+
+	case ops.Tool:
+		if err := r.needReply(); err != nil {
+			return err
+		}
+		id := r.reply + "_t_" + op.CallID
+		args, err := jsonObject(op.Args)
+		if err := firstErr(r.newIDs(id), err); err != nil {
+			return err
+		}
+		meta := NewObject("tool_call_id", op.CallID, "is_error", op.Error)
+		calledBy := r.reply
+		if op.Legacy {
+			calledBy = ""
+			meta.Set("called_by", r.reply)
+		}
+		r.appendNode(id, "code", op.Name, args, op.Result, calledBy, meta)
+		r.addToolCall(op.CallID, op.Name, args, op.Result, op.Error)
+
+	case ops.Done:
+		if err := r.needReply(); err != nil {
+			return err
+		}
+		r.finish("completed")
+
+	case ops.Cancel:
+		if err := r.needReply(); err != nil {
+			return err
+		}
+		r.finish("cancelled")
+
+	case ops.ErrorFolded:
+		if err := r.needReply(); err != nil {
+			return err
+		}
+		n := r.node(r.reply)
+		n.Output = "[error] " + op.Type + ": " + op.Msg
+		n.meta().Set("status", "error")
+		n.meta().Set("error", op.Msg)
+		n.meta().Set("error_type", op.Type)
+		r.meta.Set("status", "failed")
+		r.setHead(r.reply)
+		r.endTurn()
+
+	case ops.ErrorStandalone:
+		if r.pending == "" || r.reply != "" {
+			return fmt.Errorf("needs a pending turn without a reply")
+		}
+		if err := r.newIDs(op.ID); err != nil {
+			return err
+		}
+		r.appendNode(op.ID, "llm", "", nil, "[error] "+op.Type+": "+op.Msg, "",
+			NewObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
+		r.meta.Set("status", "failed")
+		r.setHead(op.ID)
+		r.endTurn()
+
+	case ops.Crash:
+		r.writeMeta()
+		r.endTurn()
+		r.frames = nil
+
+	case ops.Fn:
+		if r.reply == "" && len(r.frames) == 0 {
+			return fmt.Errorf("no open reply or function")
+		}
+		args, err := jsonObject(op.Args)
+		if err := firstErr(r.newIDs(op.ID), err); err != nil {
+			return err
+		}
+		calledBy := r.reply
+		if len(r.frames) > 0 {
+			calledBy = r.frames[len(r.frames)-1].id
+		}
+		if op.ViaExec {
+			if !r.FrameHasExec() {
+				return fmt.Errorf("via-exec: the innermost function has no exec")
+			}
+			calledBy = r.frames[len(r.frames)-1].lastExec
+		}
+		r.appendFn(op.ID, op.Name, args, op.Expose, calledBy)
+		r.frames = append(r.frames, frame{id: op.ID})
+
+	case ops.Manual:
+		args, err := jsonObject(op.Args)
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID), err); err != nil {
+			return err
+		}
+		r.ensureRoot()
+		r.appendFn(op.ID, op.Name, args, op.Expose, "ROOT")
+		r.frames = append(r.frames, frame{id: op.ID, manual: true})
+
+	case ops.Exec:
+		if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		f := &r.frames[len(r.frames)-1]
+		r.appendNode(op.ID, "llm", "model-x", NewObject("system", "be brief"), op.Reply, f.id,
+			NewObject("status", "completed", "prompt_text", op.Prompt))
+		f.lastExec = op.ID
+
+	case ops.Ask:
+		if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		status := "answered"
+		if op.Answer == "" {
+			status = "unanswered"
+		}
+		r.appendNode(op.ID, "user", "", NewObject("question", op.Question), op.Answer,
+			r.frames[len(r.frames)-1].id, NewObject("status", status))
+
+	case ops.End:
+		if err := r.needFrame(); err != nil {
+			return err
+		}
+		var output any // default null
+		status := "completed"
+		if op.Error != "" {
+			output, status = NewObject("error", op.Error), "error"
+		} else if op.Output != "" {
+			v, err := ParseJSON([]byte(op.Output))
+			if err != nil {
+				return fmt.Errorf("output %q: %w", op.Output, err)
+			}
+			output = v
+		}
+		f := r.frames[len(r.frames)-1]
+		r.frames = r.frames[:len(r.frames)-1]
+		n := r.node(f.id)
+		n.Output = output
+		n.meta().Set("status", status)
+		n.meta().Set("duration_seconds", Float(0.5))
+		if f.manual {
+			r.setHead(f.id)
+		}
+
+	case ops.Retry:
+		return r.retry(op.Of, op.ID, nil, false)
+
+	case ops.Edit:
+		return r.retry(op.Of, op.ID, op.Text, true)
+
+	case ops.Checkout:
+		if err := firstErr(r.needIdle(), r.existing(op.ID)); err != nil {
+			return err
+		}
+		r.setHead(op.ID)
+		r.setCH(op.ID)
+
+	case ops.Reload:
+		r.setCH(r.memHead)
+
+	case ops.Spawn:
+		if op.Mode != "inherit" && op.Mode != "clean" {
+			return fmt.Errorf("spawn mode %q is not inherit or clean", op.Mode)
+		}
+		if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
+			return err
+		}
+		r.ensureRoot()
+		cmdMeta := NewObject("source", "web", "function", "task")
+		if r.chSet {
+			cmdMeta.Set("parent_id", r.ch)
+		}
+		r.appendNode(op.Cmd, "user", "", nil, "/spawn "+op.Text, "ROOT", cmdMeta)
+		r.setHead(op.Cmd)
+		r.setCH(op.Cmd)
+		subMeta := NewObject("parent_id", op.Cmd, "source", "agent_spawn")
+		if op.Mode == "clean" {
+			subMeta = NewObject("source", "agent_spawn")
+		}
+		r.subAgent(op.ID, op.Text, subMeta)
+		attachCaller := op.Cmd
+		if p, ok := cmdMeta.Val("parent_id").(string); ok && p != "" {
+			attachCaller = p
+		}
+		r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, NewObject(
+			"display", "runtime", "function", "attach", "is_error", false,
+			"attach", r.attachInfo(op.ID, op.Label, op.Text, false)))
+
+	case ops.Task:
+		if err := r.needReply(); err != nil {
+			return err
+		}
+		toolID := r.reply + "_t_" + op.CallID
+		if err := r.newIDs(op.ID, op.ID+"_reply", op.Attach, toolID); err != nil {
+			return err
+		}
+		result := "(done)"
+		if op.Async {
+			result = "(running)"
+		}
+		r.subAgent(op.ID, op.Text, NewObject("parent_id", r.reply, "source", "agent_spawn"))
+		r.appendNode(op.Attach, "llm", "", nil, result, "", NewObject("parent_id", r.reply,
+			"display", "runtime", "function", "attach", "is_error", false,
+			"attach", r.attachInfo(op.ID, op.Label, op.Text, op.Async)))
+		r.setHead(op.ID + "_reply")
+		args := NewObject("prompt", op.Text)
+		r.appendNode(toolID, "code", "task", args, result, r.reply,
+			NewObject("tool_call_id", op.CallID, "is_error", false))
+		r.addToolCall(op.CallID, "task", args, result, false)
+
+	case ops.Script:
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		switch op.What {
+		case "fn":
+			r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
+				NewObject("expose", "io", "status", "completed"))
+		case "exec":
+			r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", NewObject("status", "completed"))
+		default:
+			return fmt.Errorf("script what=%q is not fn or exec", op.What)
+		}
+		r.writeMeta()
+
+	case ops.LegacyUser:
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		meta := &Object{}
+		switch op.Parent {
+		case "":
+		case "null":
+			meta.Set("parent_id", nil)
+		default:
+			meta.Set("parent_id", op.Parent)
+		}
+		r.appendNode(op.ID, "user", "", nil, op.Text, "", meta)
+		r.writeMeta()
+
+	case ops.LegacyReply:
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		r.appendNode(op.ID, "llm", "", nil, op.Text, "", NewObject("parent_id", op.Parent))
+		r.writeMeta()
+
+	case ops.Orphan:
+		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+			return err
+		}
+		r.appendNode(op.ID, "code", op.Name, &Object{}, "orphan", op.Caller,
+			NewObject("tool_call_id", op.ID, "is_error", false))
+		r.writeMeta()
+
+	case ops.Rewind:
+		if err := r.existing(op.ID); err != nil {
+			return err
+		}
+		r.node(op.ID).meta().Set("rewound", true)
+
+	case ops.Flag:
+		// The legacy model writes with every flag off: nothing to do.
+
+	default:
+		return fmt.Errorf("unknown op %T", op)
+	}
+	return nil
+}
+
+// dispatch is a dispatcher turn (README: dispatch). parent: "" INHERIT,
+// "none" omitted, else that id.
+func (r *LegacyRun) dispatch(id, text, parent string) {
+	r.ensureRoot()
+	meta := NewObject("source", "cli")
+	switch parent {
+	case "none":
+	case "":
+		// INHERIT: last id of get_branch(in-memory head), else last id of
+		// get_messages, else the in-memory head (omitted if "").
+		p := r.memHead
+		if br := getBranch(r.state(), r.memHead); len(br) > 0 {
+			p = msgID(br[len(br)-1])
+		} else if ms := getMessages(r.state()); len(ms) > 0 {
+			p = msgID(ms[len(ms)-1])
+		}
+		if p != "" {
+			meta.Set("parent_id", p)
+		}
+	default:
+		meta.Set("parent_id", parent)
+	}
+	r.appendNode(id, "user", "", nil, text, "ROOT", meta)
+	r.pending, r.pendingSrc = id, "cli"
+}
+
+// addToolCall records a tool call on the open reply: the call and a block of
+// the same keys plus type "tool".
+func (r *LegacyRun) addToolCall(callID, name string, args *Object, result string, isError bool) {
+	call := func() *Object {
+		return NewObject("id", callID, "tool_call_id", callID, "tool", name,
+			"input", PyDumps(args), "result", result, "is_error", isError)
+	}
+	r.toolCalls = append(r.toolCalls, call())
+	block := call()
+	block.Set("type", "tool")
+	r.blocks = append(r.blocks, block)
+}
+
+// finish is `done` / `cancel`: fill R, set_head(R), CH := R for a web turn.
+func (r *LegacyRun) finish(status string) {
+	var text strings.Builder
+	for _, b := range r.blocks {
+		if b := b.(*Object); b.Val("type") == "text" {
+			text.WriteString(b.Str("text"))
+		}
+	}
+	n := r.node(r.reply)
+	n.Output = pyStrip(text.String())
+	calls, blocks := r.toolCalls, r.blocks
+	if calls == nil {
+		calls = []any{}
+	}
+	if blocks == nil {
+		blocks = []any{}
+	}
+	m := n.meta()
+	m.Set("status", status)
+	m.Set("model", "model-x")
+	m.Set("provider", "p")
+	m.Set("token_model", "model-x")
+	m.Set("extra", PyDumps(NewObject("tool_calls", calls, "blocks", blocks)))
+	r.setHead(r.reply)
+	if r.pendingSrc == "web" {
+		r.setCH(r.reply)
+	}
+	r.endTurn()
+}
+
+// appendFn appends a function entry row (README: fn): input = args plus
+// "runtime": "<Runtime>", output null, status running.
+func (r *LegacyRun) appendFn(id, name string, args *Object, expose, calledBy string) {
+	if expose == "" {
+		expose = "io"
+	}
+	input := DeepCopy(args).(*Object)
+	input.Set("runtime", "<Runtime>")
+	r.appendNode(id, "code", name, input, nil, calledBy, NewObject("expose", expose, "status", "running"))
+}
+
+// subAgent writes a sub-agent turn: user S (caller ROOT) and S_reply, then
+// set_head(S_reply).
+func (r *LegacyRun) subAgent(id, text string, meta *Object) {
+	r.appendNode(id, "user", "", nil, text, "ROOT", meta)
+	r.appendNode(id+"_reply", "llm", "", nil, "sub done", id, NewObject("parent_id", id, "status", "completed"))
+	r.setHead(id + "_reply")
+}
+
+func (r *LegacyRun) attachInfo(sub, label, prompt string, running bool) *Object {
+	a := NewObject("session_id", r.sid, "head_id", sub+"_reply", "label", label, "prompt", prompt)
+	if running {
+		a.Set("status", "running")
+	}
+	return a
+}
+
+// retry is `retry` and `edit` (README). text is the edit's new text.
+func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
+	if err := firstErr(r.needIdle(), r.existing(of)); err != nil {
+		return err
+	}
+	// Climb message parent_id from X to the nearest user row (get_messages).
+	msgs := getMessages(r.state())
+	byID := indexByID(msgs)
+	var u *Object
+	seen := map[string]bool{}
+	for cur := of; byID[cur] != nil && !seen[cur]; {
+		seen[cur] = true
+		if byID[cur].Val("role") == "user" {
+			u = byID[cur]
+			break
+		}
+		cur, _ = byID[cur].Val("parent_id").(string)
+	}
+	if u == nil {
+		return fmt.Errorf("no user message above %q", of)
+	}
+	uid := msgID(u)
+	hasAssistant := false
+	for _, m := range msgs {
+		if m.Val("role") == "assistant" && m.Val("parent_id") == uid {
+			hasAssistant = true
+		}
+	}
+	if !edit && !hasAssistant {
+		r.setHead(uid)
+		r.setCH(uid)
+		r.pending, r.pendingSrc = uid, "web"
+		return nil
+	}
+	if err := r.newIDs(newID); err != nil {
+		return err
+	}
+	if !edit {
+		text = DeepCopy(u.Val("content"))
+	}
+	meta := NewObject("source", "web", "parent_id", DeepCopy(u.Val("parent_id")), "forked_from", uid)
+	if edit {
+		meta.Set("edit_of", uid)
+	}
+	r.appendNode(newID, "user", "", nil, text, "", meta)
+	r.setHead(newID)
+	r.setCH(newID)
+	r.pending, r.pendingSrc = newID, "web"
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pyStrip is Python's str.strip(): Unicode whitespace plus U+001C..U+001F.
+func pyStrip(s string) string {
+	return strings.TrimFunc(s, func(c rune) bool { return unicode.IsSpace(c) || c >= 0x1c && c <= 0x1f })
+}

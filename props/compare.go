@@ -1,0 +1,48 @@
+package props
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"sessiondag/internal/jsoncmp"
+)
+
+// sections are the parts of a view, compared in this order so the first
+// difference reported is the most basic one.
+var sections = []string{"stored_head", "head_id", "fallback_used", "messages", "all", "chain", "branch", "render"}
+
+// viewDiff compares two views (any values that marshal to the view
+// document) and returns the first differing section with a go-cmp diff
+// (-want +got), or "" when they agree.
+func viewDiff(want, got any) (section, diff string) {
+	w, err := sectionsOf(want)
+	if err != nil {
+		return "marshal", err.Error()
+	}
+	g, err := sectionsOf(got)
+	if err != nil {
+		return "marshal", err.Error()
+	}
+	for _, s := range sections {
+		if d := jsoncmp.Diff(w[s], g[s]); d != "" {
+			return s, d
+		}
+	}
+	return "", ""
+}
+
+func sectionsOf(v any) (map[string]any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	d, err := jsoncmp.Decode(b)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := d.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("view is not an object")
+	}
+	return m, nil
+}

@@ -1,0 +1,64 @@
+package props
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"sessiondag/driver"
+	"sessiondag/gen"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/webui"
+	"sessiondag/model"
+	"sessiondag/ops"
+)
+
+// TestP9Determinism: the same op script gives byte-identical views, from the
+// implementation under every config and from the model, also when the script
+// is printed and parsed back first (a replay).
+func TestP9Determinism(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := gen.New(gen.Options{Legacy: true, FlagFlips: true})
+		script := g.Script(gen.Rapid{T: t}, rapid.IntRange(1, 60).Draw(t, "ops"))
+		replayed, err := ops.ParseString(ops.String(script))
+		if err != nil {
+			t.Fatalf("parse back: %v", err)
+		}
+		for _, fl := range flags.Rollout {
+			a, b := implViewBytes(t, script, fl), implViewBytes(t, replayed, fl)
+			if !bytes.Equal(a, b) {
+				report(t, "TestP9Determinism", script, "flags "+fl.String()+": two runs of one script differ", string(a)+"\n---\n"+string(b))
+			}
+		}
+		m1, m2 := modelViewBytes(t, script), modelViewBytes(t, replayed)
+		if !bytes.Equal(m1, m2) {
+			report(t, "TestP9Determinism", script, "model: two runs of one script differ", "")
+		}
+	})
+}
+
+func implViewBytes(t *rapid.T, script []ops.Op, fl flags.Set) []byte {
+	r, err := driver.Build(script, "", fl)
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	b, err := json.Marshal(webui.Views(r.W.S.AtPersistedHead(), fl))
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return b
+}
+
+func modelViewBytes(t *rapid.T, script []ops.Op) []byte {
+	views, err := model.Legacy(script)
+	if err != nil {
+		t.Fatalf("model: %v", err)
+	}
+	b, err := json.Marshal(views)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return b
+}
