@@ -39,8 +39,8 @@ func report(t *rapid.T, name string, script []ops.Op, what, diff string) {
 	if path != "" {
 		repro = fmt.Sprintf("go run ./cmd/sessiondag replay %s", strings.TrimPrefix(path, "../"))
 	}
-	t.Fatalf("%s after op %d\nscript (%d ops):\n%s\nfirst differing view %s (-want +got):\n%s\nreplay: %s",
-		what, len(script), len(script), indent(ops.String(script)), what, diff, repro)
+	t.Fatalf("%s, after op %d\nscript (%d ops):\n%s\n(-want +got):\n%s\nreplay: %s",
+		what, len(script), len(script), indent(ops.String(script)), diff, repro)
 }
 
 func indent(s string) string {

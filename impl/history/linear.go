@@ -3,7 +3,10 @@
 // (legacy §3.2).
 package history
 
-import "sessiondag/impl/adapter"
+import (
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/mutant"
+)
 
 // Msgs is a message list in seq order.
 type Msgs = []*adapter.Message
@@ -45,7 +48,10 @@ func LinearIndexed(idx map[string]*adapter.Message, head string, edge Edge) Msgs
 		if !ok {
 			break
 		}
-		if _, dup := seen[cur]; dup {
+		if _, dup := seen[cur]; dup && !mutant.On(mutant.NoCycleGuard) {
+			break
+		}
+		if len(out) > 4*len(idx)+4 { // the mutant's loop would never end
 			break
 		}
 		seen[cur] = struct{}{}

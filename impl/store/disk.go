@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sessiondag/impl/mutant"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,7 +93,9 @@ func Open(dir string) (*Store, error) {
 	for i := range files {
 		lexical[i] = files[i].n
 	}
-	sort.SliceStable(files, func(i, j int) bool { return files[i].n.Seq < files[j].n.Seq })
+	if !mutant.On(mutant.LexicalOrder) {
+		sort.SliceStable(files, func(i, j int) bool { return files[i].n.Seq < files[j].n.Seq })
+	}
 	for i := range files {
 		if files[i].n != lexical[i] {
 			s.LexicalMisorder = true

@@ -104,3 +104,7 @@ func (s *Store) WriteMeta() error {
 	}
 	return s.writeMetaFile()
 }
+
+// SetNextSeq makes the next append without a seq take n (a session that
+// continues numbering from elsewhere, e.g. past 9999).
+func (s *Store) SetNextSeq(n int64) { s.nextSeq = n }

@@ -5,6 +5,7 @@ package webui
 
 import (
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -39,6 +40,9 @@ func Aggregate(msgs []*adapter.Message) []*adapter.Message {
 				appendToolCall(c, m)
 				continue
 			}
+			if mutant.On(mutant.DropOrphans) {
+				continue
+			}
 		}
 		out = append(out, m)
 	}
@@ -69,6 +73,9 @@ func ToolTarget(m *adapter.Message) string {
 	}
 	if m.Parent.Truthy() {
 		return m.Parent.Str()
+	}
+	if mutant.On(mutant.AggNoExtraEdge) {
+		return ""
 	}
 	return ToolUse(m).Get("called_by").Str()
 }

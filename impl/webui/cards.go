@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"sessiondag/impl/mutant"
 	"strconv"
 
 	"sessiondag/impl/adapter"
@@ -22,6 +23,9 @@ type CardRules struct {
 // LegacyCardRules are R's rules (legacy §3.6, commit 476aa8f6).
 var LegacyCardRules = CardRules{
 	ChildrenOf: func(m *adapter.Message) string {
+		if mutant.On(mutant.CardsByParent) {
+			return m.ParentID()
+		}
 		if cb := m.Get("called_by"); cb.Truthy() && cb.Str() != node.RootID {
 			return cb.Str()
 		}

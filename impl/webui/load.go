@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"sessiondag/impl/mutant"
 	"slices"
 
 	"sessiondag/impl/adapter"
@@ -46,7 +47,11 @@ func Load(s *store.Store, fl flags.Set) *Loaded {
 	} else {
 		chain = slices.Clone(all)
 	}
-	if !fl.Has(flags.C) && len(chain) < len(all) {
+	trigger := len(chain) < len(all)
+	if mutant.On(mutant.FallbackV1) {
+		trigger = head != "" && len(chain) < 3 && len(all) > 3
+	}
+	if !fl.Has(flags.C) && trigger {
 		if br := history.Branch(s, ""); len(br) > len(chain) {
 			chain = br
 			l.FallbackUsed = true
