@@ -2,7 +2,11 @@
 // sees, and messages back into nodes (legacy §2.2, §2.3).
 package adapter
 
-import "sessiondag/impl/node"
+import (
+	"sync/atomic"
+
+	"sessiondag/impl/node"
+)
 
 // Message is one message dict. F holds every key in order; ID, Role and
 // Parent cache the keys readers look up on every row. Code that changes
@@ -13,8 +17,28 @@ type Message struct {
 	Parent node.Value // the parent_id value: Missing, Null or a string (other kinds possible in corrupt data)
 	F      *node.Obj
 
+	// Legacy is the parent_id R shows (the called_by copy for rows without a
+	// recorded conversation parent). It equals Parent unless flag A
+	// corrected the visible one; readers that use parent_id as a call edge
+	// read this.
+	Legacy node.Value
+	// CalledBy is the node's call edge (for a legacy tool row, the edge
+	// recorded in its metadata); Pred its conversation predecessor under
+	// flag A ("" outside the conversation lane). Flag D's readers use only
+	// these two.
+	CalledBy string
+	Pred     string
+	IsConv   bool
+
 	toolUse *node.Obj // the tool_use object the adapter serialised into extra
 }
+
+// parentReads counts every read of a parent_id value by a reader. Flag D
+// retires parent_id: under D the count of a load must stay zero.
+var parentReads atomic.Int64
+
+// ParentReads is the number of parent_id reads so far.
+func ParentReads() int64 { return parentReads.Load() }
 
 // CachedToolUse returns the tool_use object of a tool message built by
 // ToMessage, saving readers a parse of the extra string it came from.
@@ -24,6 +48,7 @@ func CachedToolUse(m *Message) *node.Obj { return m.toolUse }
 func New(f *node.Obj) *Message {
 	m := &Message{F: f}
 	m.refresh()
+	m.Legacy = m.Parent
 	return m
 }
 
@@ -44,8 +69,33 @@ func (m *Message) Set(key string, v node.Value) {
 	}
 }
 
-// ParentID is the parent_id when it is a string, else "".
-func (m *Message) ParentID() string { return m.Parent.Str() }
+// ParentID is the visible parent_id when it is a string, else "" (a
+// counted read).
+func (m *Message) ParentID() string {
+	parentReads.Add(1)
+	return m.Parent.Str()
+}
+
+// ParentValue is the visible parent_id value (a counted read).
+func (m *Message) ParentValue() node.Value {
+	parentReads.Add(1)
+	return m.Parent
+}
+
+// LegacyParentID is R's parent_id when it is a string, else "" (a counted
+// read).
+func (m *Message) LegacyParentID() string {
+	parentReads.Add(1)
+	return m.Legacy.Str()
+}
+
+// Correct sets the visible parent_id to the conversation predecessor (flag
+// A), keeping R's value in Legacy.
+func (m *Message) Correct(pred string) {
+	m.Pred, m.IsConv = pred, true
+	m.F.Set("parent_id", node.Str(pred))
+	m.Parent = node.Str(pred)
+}
 
 // Copy is a shallow copy (Python's dict(m)): values are shared, keys are not.
 func (m *Message) Copy() *Message {

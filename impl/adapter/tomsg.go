@@ -47,6 +47,10 @@ func ToMessage(sessionID string, n *node.Node) *Message {
 		overlay(f, meta, codeConsumed)
 		m := New(f)
 		m.toolUse = tu
+		m.CalledBy = n.CalledBy
+		if m.CalledBy == "" {
+			m.CalledBy = mcb.Str()
+		}
 		return m
 	case node.RoleLLM:
 		role := meta.Get("role")
@@ -73,7 +77,9 @@ func ToMessage(sessionID string, n *node.Node) *Message {
 			node.Member{Key: "timestamp", Val: n.CreatedAt},
 		)
 	}
-	return New(f)
+	m := New(f)
+	m.CalledBy = n.CalledBy
+	return m
 }
 
 // Keys the role's builder pops from the metadata copy before the overlay.

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -98,4 +99,22 @@ func (r *rootIndex) before(seq int64) *node.Node {
 		return nil
 	}
 	return r.roots[i-1]
+}
+
+// BranchWalk is the get_branch walk under a flag set: R's three edge rules,
+// or with flag B the corrected conversation predecessors (preds).
+func BranchWalk(s *store.Store, head string, preds *lane.Preds) []*node.Node {
+	if preds == nil {
+		return BranchNodes(s, head)
+	}
+	if head == "" {
+		head = s.Head()
+	}
+	var out []*node.Node
+	for _, id := range preds.Walk(head) {
+		if n, ok := s.Get(id); ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ package history
 import (
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/mutant"
+	"sessiondag/impl/node"
 )
 
 // Msgs is a message list in seq order.
@@ -15,8 +16,10 @@ type Msgs = []*adapter.Message
 // parent_id; flag B substitutes the corrected conversation predecessor.
 type Edge func(m *adapter.Message) string
 
-// ParentEdge is R's edge: the raw parent_id when it is a string.
-func ParentEdge(m *adapter.Message) string { return m.ParentID() }
+// ParentEdge is R's edge: the raw parent_id when it is a string. Under flag
+// A the visible parent_id is corrected but R's walk keeps its own value, so
+// this reads that.
+func ParentEdge(m *adapter.Message) string { return m.LegacyParentID() }
 
 // IndexByID maps ids to messages; on duplicate ids the last one wins.
 func IndexByID(msgs Msgs) map[string]*adapter.Message {
@@ -71,29 +74,39 @@ type siblingKey struct {
 	s     string
 }
 
-func keyOf(m *adapter.Message) (siblingKey, bool) {
-	switch m.Parent.K {
-	case 0, 1: // Missing, Null
+func keyOf(v node.Value) (siblingKey, bool) {
+	switch v.K {
+	case node.Missing, node.Null:
 		return siblingKey{}, true
-	case 4: // String
-		return siblingKey{true, m.Parent.S}, true
+	case node.String:
+		return siblingKey{true, v.S}, true
 	}
 	return siblingKey{}, false // numbers, lists…: equal only to themselves; left ungrouped
 }
+
+// SiblingKey reads the pointer that groups a message with its siblings.
+type SiblingKey func(m *adapter.Message) node.Value
+
+// ParentKey is R's sibling key: the visible parent_id.
+func ParentKey(m *adapter.Message) node.Value { return m.ParentValue() }
 
 // Family indexes a message list once for the sibling and child helpers,
 // which the original recomputes per row (quadratic, legacy §8).
 type Family struct {
 	msgs      Msgs
+	keys      []siblingKey
+	keyed     []bool
 	pos       map[string]int // id → position of its first occurrence
 	byParent  map[siblingKey][]int
 	lastChild map[string]int // id → position of the last message whose parent_id is id
 }
 
-// NewFamily indexes msgs.
-func NewFamily(msgs Msgs) *Family {
+// NewFamily indexes msgs, grouping them by key.
+func NewFamily(msgs Msgs, key SiblingKey) *Family {
 	f := &Family{
 		msgs:      msgs,
+		keys:      make([]siblingKey, len(msgs)),
+		keyed:     make([]bool, len(msgs)),
 		pos:       make(map[string]int, len(msgs)),
 		byParent:  make(map[siblingKey][]int),
 		lastChild: make(map[string]int),
@@ -102,7 +115,8 @@ func NewFamily(msgs Msgs) *Family {
 		if _, seen := f.pos[m.ID]; !seen {
 			f.pos[m.ID] = i
 		}
-		if k, ok := keyOf(m); ok {
+		if k, ok := keyOf(key(m)); ok {
+			f.keys[i], f.keyed[i] = k, true
 			f.byParent[k] = append(f.byParent[k], i)
 			if k.isStr {
 				f.lastChild[k.s] = i
@@ -120,7 +134,7 @@ func (f *Family) SiblingIndex(id string) (int, int) {
 	if !ok {
 		return 0, 0
 	}
-	k, ok := keyOf(f.msgs[first])
+	k, ok := f.keys[first], f.keyed[first]
 	if !ok {
 		return 1, 1
 	}
@@ -144,7 +158,7 @@ func (f *Family) Siblings(id string) []string {
 	if !ok {
 		return nil
 	}
-	k, ok := keyOf(f.msgs[p])
+	k, ok := f.keys[p], f.keyed[p]
 	if !ok {
 		return []string{id}
 	}
@@ -180,7 +194,7 @@ func (f *Family) SiblingID(id string, k int) string {
 	if !ok {
 		return ""
 	}
-	key, ok := keyOf(f.msgs[first])
+	key, ok := f.keys[first], f.keyed[first]
 	if !ok {
 		if k == 1 {
 			return id

@@ -5,6 +5,7 @@ package webui
 
 import (
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
 	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
@@ -15,6 +16,11 @@ import (
 // extra get a blocks key. The input messages are not changed: assistants
 // that gain keys are copies.
 func Aggregate(msgs []*adapter.Message) []*adapter.Message {
+	return RulesFor(flags.Off, nil).Aggregate(msgs)
+}
+
+// Aggregate is aggregate_tool_messages under these rules.
+func (r Rules) Aggregate(msgs []*adapter.Message) []*adapter.Message {
 	if len(msgs) == 0 {
 		return msgs
 	}
@@ -30,7 +36,7 @@ func Aggregate(msgs []*adapter.Message) []*adapter.Message {
 	}
 	for _, m := range msgs {
 		if m.Role == "tool" {
-			target := ToolTarget(m)
+			target := r.ToolTarget(m)
 			if a, ok := lastAsst[target]; ok {
 				c := copied[target]
 				if c == nil {
@@ -65,20 +71,8 @@ func Aggregate(msgs []*adapter.Message) []*adapter.Message {
 	return out
 }
 
-// ToolTarget is the assistant a tool row belongs to: top-level called_by or
-// parent_id, else extra.tool_use.called_by.
-func ToolTarget(m *adapter.Message) string {
-	if t := m.Get("called_by"); t.Truthy() {
-		return t.Str()
-	}
-	if m.Parent.Truthy() {
-		return m.Parent.Str()
-	}
-	if mutant.On(mutant.AggNoExtraEdge) {
-		return ""
-	}
-	return ToolUse(m).Get("called_by").Str()
-}
+// ToolTarget is R's rule for the assistant a tool row belongs to.
+func ToolTarget(m *adapter.Message) string { return RulesFor(flags.Off, nil).ToolTarget(m) }
 
 // ToolUse is the parsed extra.tool_use of a tool row (nil when absent).
 func ToolUse(m *adapter.Message) *node.Obj {

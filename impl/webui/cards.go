@@ -1,7 +1,6 @@
 package webui
 
 import (
-	"sessiondag/impl/mutant"
 	"strconv"
 
 	"sessiondag/impl/adapter"
@@ -9,46 +8,16 @@ import (
 	"sessiondag/impl/store"
 )
 
-// CardRules decides which pointers the runtime-card pass follows.
-type CardRules struct {
-	// ChildrenOf returns the key under which a message is a child of
-	// another in the card's "drop" walk, or "" for none. R keys by the
-	// top-level called_by (ROOT ignored).
-	ChildrenOf func(m *adapter.Message) string
-	// Target is the pointer that decides whether a tool row is a top-level
-	// run: R uses called_by, else parent_id.
-	Target func(m *adapter.Message) string
-}
-
-// LegacyCardRules are R's rules (legacy §3.6, commit 476aa8f6).
-var LegacyCardRules = CardRules{
-	ChildrenOf: func(m *adapter.Message) string {
-		if mutant.On(mutant.CardsByParent) {
-			return m.ParentID()
-		}
-		if cb := m.Get("called_by"); cb.Truthy() && cb.Str() != node.RootID {
-			return cb.Str()
-		}
-		return ""
-	},
-	Target: func(m *adapter.Message) string {
-		if cb := m.Get("called_by"); cb.Truthy() {
-			return cb.Str()
-		}
-		return m.ParentID()
-	},
-}
-
 // RebuildCards is _rebuild_runtime_cards(chain, all): every top-level
 // function row of the chain becomes a runtime card with its execution tree,
 // and the rows the card absorbs (its transitive children) are dropped when
 // they come after it.
-func RebuildCards(chain, all []*adapter.Message, s *store.Store, tree *TreeIndex, rules CardRules) []*adapter.Message {
+func (r Rules) RebuildCards(chain, all []*adapter.Message, tree *TreeIndex) []*adapter.Message {
 	roleOf := make(map[string]string, len(all))
 	children := make(map[string][]string)
 	for _, m := range all {
 		roleOf[m.ID] = m.Role
-		if p := rules.ChildrenOf(m); p != "" {
+		if p := r.childOf(m); p != "" {
 			children[p] = append(children[p], m.ID)
 		}
 	}
@@ -58,7 +27,7 @@ func RebuildCards(chain, all []*adapter.Message, s *store.Store, tree *TreeIndex
 		if _, gone := drop[row.ID]; gone {
 			continue
 		}
-		if row.Role != "tool" || roleOf[rules.Target(row)] == "assistant" {
+		if row.Role != "tool" || roleOf[r.cardTarget(row)] == "assistant" {
 			out = append(out, row)
 			continue
 		}

@@ -1,12 +1,13 @@
 package webui
 
 import (
-	"sessiondag/impl/mutant"
 	"slices"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/history"
+	"sessiondag/impl/lane"
+	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -25,10 +26,31 @@ type Loaded struct {
 	BeforeCards []*adapter.Message
 }
 
+// reader is one load's inputs: the session, its flag set and the pointer
+// rules that follow from it.
+type reader struct {
+	s     *store.Store
+	fl    flags.Set
+	rules Rules
+	preds *lane.Preds
+}
+
+func newReader(s *store.Store, fl flags.Set) *reader {
+	r := &reader{s: s, fl: fl}
+	if fl.Has(flags.A) {
+		r.preds = lane.NewPreds(s)
+	}
+	r.rules = RulesFor(fl, r.preds)
+	return r
+}
+
 // Load runs the load pipeline over a session under a flag set.
-func Load(s *store.Store, fl flags.Set) *Loaded {
-	raw := Messages(s)
-	all := Aggregate(raw)
+func Load(s *store.Store, fl flags.Set) *Loaded { return newReader(s, fl).load() }
+
+func (r *reader) load() *Loaded {
+	s := r.s
+	raw := r.messages()
+	all := r.rules.Aggregate(raw)
 	l := &Loaded{SessionID: s.ID, StoredHead: s.Head(), Messages: raw, All: all}
 
 	// Step 3: the stored head, else the last message.
@@ -37,51 +59,100 @@ func Load(s *store.Store, fl flags.Set) *Loaded {
 		head = all[len(all)-1].ID
 	}
 	allIdx := history.IndexByID(all)
-	head = fixHead(head, raw, allIdx)
-	l.HeadID = head
+	head = r.fixHead(head, raw, allIdx)
 
-	// Steps 5–6: linear history, then R's "incomplete" fallback.
+	// Steps 5–6: the chain, then R's "incomplete" fallback.
 	var chain []*adapter.Message
-	if head != "" {
+	switch {
+	case r.walksPreds() && head != "":
+		head, chain = r.predChain(head, allIdx)
+	case head != "":
 		chain = history.LinearIndexed(allIdx, head, history.ParentEdge)
-	} else {
+	default:
 		chain = slices.Clone(all)
 	}
+	l.HeadID = head
 	trigger := len(chain) < len(all)
 	if mutant.On(mutant.FallbackV1) {
 		trigger = head != "" && len(chain) < 3 && len(all) > 3
 	}
-	if !fl.Has(flags.C) && trigger {
-		if br := history.Branch(s, ""); len(br) > len(chain) {
+	if (!r.fl.Has(flags.C) || mutant.On(mutant.StepCKeeps)) && trigger {
+		if br := r.branch(""); len(br) > len(chain) {
 			chain = br
 			l.FallbackUsed = true
 		}
 	}
-	chain = spliceAttach(chain, all)
-	chain = spliceRuntimeRows(chain, all)
+	chain = r.splice(chain, all, r.attachParentOf)
+	chain = r.splice(chain, all, r.runtimeRowParentOf)
 	l.BeforeCards = chain
-	chain = RebuildCards(chain, all, s, NewTreeIndex(s), LegacyCardRules)
-	l.Chain = siblingInfo(chain, all)
+	chain = r.rules.RebuildCards(chain, all, NewTreeIndex(s))
+	l.Chain = r.siblingInfo(chain, all)
 	return l
 }
 
-// Messages is get_messages: the adapter over every node in append order,
-// ROOT and rewound nodes skipped.
-func Messages(s *store.Store) []*adapter.Message {
-	out := make([]*adapter.Message, 0, s.Len())
-	for _, n := range s.Nodes() {
+// walksPreds reports whether the chain walks flag A's predecessors (flag B).
+func (r *reader) walksPreds() bool {
+	return r.fl.Has(flags.B) && r.preds != nil && !mutant.On(mutant.StepBIgnored)
+}
+
+// predChain is flag B's chain: the predecessor path from the head's
+// conversation anchor, through rewound nodes, shown as the aggregated rows
+// on it. The head becomes that anchor.
+func (r *reader) predChain(head string, allIdx map[string]*adapter.Message) (string, []*adapter.Message) {
+	ids := r.preds.Walk(head)
+	chain := make([]*adapter.Message, 0, len(ids))
+	for _, id := range ids {
+		if m, ok := allIdx[id]; ok {
+			chain = append(chain, m)
+		}
+	}
+	if len(ids) > 0 {
+		head = ids[len(ids)-1]
+	}
+	return head, chain
+}
+
+// messages is get_messages: the adapter over every node in append order,
+// ROOT and rewound nodes skipped; under flag A conversation rows show their
+// predecessor as parent_id.
+func (r *reader) messages() []*adapter.Message {
+	return r.toMessages(r.s.Nodes())
+}
+
+func (r *reader) toMessages(nodes []*node.Node) []*adapter.Message {
+	out := make([]*adapter.Message, 0, len(nodes))
+	for _, n := range nodes {
 		if n.IsRoot() || n.IsRewound() {
 			continue
 		}
-		out = append(out, adapter.ToMessage(s.ID, n))
+		m := adapter.ToMessage(r.s.ID, n)
+		if r.preds != nil {
+			if p, ok := r.preds.Of(n.ID); ok {
+				m.Correct(p)
+			}
+		}
+		out = append(out, m)
 	}
 	return out
 }
 
+// branch is get_branch(head) as messages: R's walk, or the predecessor walk
+// under flag B.
+func (r *reader) branch(head string) []*adapter.Message {
+	var preds *lane.Preds
+	if r.walksPreds() {
+		preds = r.preds
+	}
+	return r.toMessages(history.BranchWalk(r.s, head, preds))
+}
+
+// Messages is get_messages with every flag off.
+func Messages(s *store.Store) []*adapter.Message { return newReader(s, flags.Off).messages() }
+
 // fixHead is step 4: a head that is not a shown row (a folded tool row after
-// a crash, say) climbs raw parent_id, at most 100 hops, to the first id that
-// is shown; if none is reached the head is kept.
-func fixHead(head string, raw []*adapter.Message, allIdx map[string]*adapter.Message) string {
+// a crash, say) climbs its edge, at most 100 hops, to the first id that is
+// shown; if none is reached the head is kept.
+func (r *reader) fixHead(head string, raw []*adapter.Message, allIdx map[string]*adapter.Message) string {
 	if head == "" {
 		return head
 	}
@@ -95,7 +166,7 @@ func fixHead(head string, raw []*adapter.Message, allIdx map[string]*adapter.Mes
 		if !ok {
 			break
 		}
-		p := m.ParentID()
+		p := r.rules.fixEdge(m)
 		if p == "" || p == cur {
 			break
 		}
@@ -107,31 +178,25 @@ func fixHead(head string, raw []*adapter.Message, allIdx map[string]*adapter.Mes
 	return head
 }
 
-// spliceAttach is step 7: attach pointers not on the chain go right after
-// their parent (called_by, else parent_id) when it is, ordered by timestamp.
-func spliceAttach(chain, all []*adapter.Message) []*adapter.Message {
-	return splice(chain, all, func(m *adapter.Message) (string, bool) {
-		if m.Get("function").Str() != "attach" {
-			return "", false
-		}
-		if cb := m.Get("called_by"); cb.Truthy() {
-			return cb.Str(), true
-		}
-		return m.ParentID(), true
-	})
+// attachParentOf selects attach pointers for step 7 and says where they go.
+func (r *reader) attachParentOf(m *adapter.Message) (string, bool) {
+	if m.Get("function").Str() != "attach" {
+		return "", false
+	}
+	return r.rules.attachParent(m), true
 }
 
-// spliceRuntimeRows is step 8: legacy runtime status rows, keyed by parent_id.
-func spliceRuntimeRows(chain, all []*adapter.Message) []*adapter.Message {
-	return splice(chain, all, func(m *adapter.Message) (string, bool) {
-		if m.Get("type").Str() != "status" || m.Get("display").Str() != "runtime" {
-			return "", false
-		}
-		return m.ParentID(), true
-	})
+// runtimeRowParentOf selects legacy runtime status rows for step 8.
+func (r *reader) runtimeRowParentOf(m *adapter.Message) (string, bool) {
+	if m.Get("type").Str() != "status" || m.Get("display").Str() != "runtime" {
+		return "", false
+	}
+	return r.rules.runtimeRowParent(m), true
 }
 
-func splice(chain, all []*adapter.Message, parentOf func(*adapter.Message) (string, bool)) []*adapter.Message {
+// splice puts rows that are not on the chain right after their parent when
+// the parent is, ordered by timestamp (steps 7 and 8).
+func (r *reader) splice(chain, all []*adapter.Message, parentOf func(*adapter.Message) (string, bool)) []*adapter.Message {
 	inChain := make(map[string]struct{}, len(chain))
 	for _, m := range chain {
 		inChain[m.ID] = struct{}{}
@@ -177,8 +242,8 @@ func byTimestamp(a, b *adapter.Message) int {
 
 // siblingInfo is step 10: sibling position over the aggregated list, and the
 // deepest leaf of each neighbouring sibling. Chain rows are copied.
-func siblingInfo(chain, all []*adapter.Message) []*adapter.Message {
-	fam := history.NewFamily(all)
+func (r *reader) siblingInfo(chain, all []*adapter.Message) []*adapter.Message {
+	fam := history.NewFamily(all, r.rules.siblingKey)
 	out := make([]*adapter.Message, len(chain))
 	for i, row := range chain {
 		c := row.Copy()

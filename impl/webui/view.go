@@ -3,7 +3,6 @@ package webui
 import (
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/history"
 	"sessiondag/impl/render"
 	"sessiondag/impl/store"
 )
@@ -23,7 +22,8 @@ type View struct {
 
 // Views computes every view of a session under a flag set, at its head.
 func Views(s *store.Store, fl flags.Set) View {
-	l := Load(s, fl)
+	r := newReader(s, fl)
+	l := r.load()
 	return View{
 		SessionID:    l.SessionID,
 		StoredHead:   l.StoredHead,
@@ -32,7 +32,7 @@ func Views(s *store.Store, fl flags.Set) View {
 		Messages:     nonNilMsgs(l.Messages),
 		All:          nonNilMsgs(l.All),
 		Chain:        nonNilMsgs(l.Chain),
-		Branch:       nonNilMsgs(history.Branch(s, s.Head())),
+		Branch:       nonNilMsgs(r.branch(s.Head())),
 		Render:       render.Context(s.Nodes(), -1, -1, render.NoRange),
 	}
 }

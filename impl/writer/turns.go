@@ -6,6 +6,7 @@ import (
 
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
+	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -35,7 +36,11 @@ func (w *Writer) WebUser(id, text string) error {
 	if ch, ok := w.ClientHead(); ok {
 		md.Set("parent_id", node.Str(ch))
 	}
-	w.predecessor(md, w.storeAnchor())
+	pred := w.storeAnchor()
+	if ch, ok := w.ClientHead(); ok && mutant.On(mutant.StepAWrongPred) {
+		pred = lane.Anchor(ch, w.S.Get)
+	}
+	w.predecessor(md, pred)
 	if err := w.add(&node.Node{ID: id, Role: node.RoleUser, Output: node.Str(text), CalledBy: node.RootID, Metadata: md}); err != nil {
 		return err
 	}

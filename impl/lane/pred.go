@@ -1,0 +1,108 @@
+package lane
+
+import (
+	"sessiondag/impl/node"
+	"sessiondag/impl/store"
+)
+
+// Preds is flag A's conversation predecessor of every conversation-lane node
+// of a session: the one its writer stored (metadata.predecessor), or for
+// legacy nodes one derived from what the legacy fields say. Roots map to
+// "ROOT". Nodes outside the conversation lane have no entry.
+type Preds struct {
+	pred   map[string]string
+	isConv map[string]bool
+	get    Lookup
+}
+
+// Derivation rules for legacy nodes (no stored predecessor), settled by the
+// properties (model/README.md, "Legacy derivation"):
+//   - a recorded metadata.parent_id is trusted: the predecessor is its
+//     anchor ("ROOT" stays a root);
+//   - a root that cannot be a deliberate fork continues the previous
+//     conversation row in seq order: manual and script runs, caller-less
+//     rows, web users typed while the browser had no head, adapter-written
+//     users without a parent_id key;
+//   - a root that the data marks as a fork stays one: dispatcher users
+//     without a parent (parent=None), sub-agent roots (source agent_spawn),
+//     adapter-written users with an explicit null parent_id;
+//   - attach pointers hang off their caller (the fork anchor).
+func NewPreds(s *store.Store) *Preds {
+	p := &Preds{pred: make(map[string]string), isConv: make(map[string]bool), get: s.Get}
+	prev := node.RootID
+	for _, n := range s.Nodes() {
+		if !IsConv(n, s.Get) {
+			continue
+		}
+		p.isConv[n.ID] = true
+		p.pred[n.ID] = p.derive(n, prev)
+		prev = n.ID
+	}
+	return p
+}
+
+func (p *Preds) derive(n *node.Node, prev string) string {
+	if v := n.Metadata.Get("predecessor"); v.K == node.String && v.S != "" {
+		return v.S
+	}
+	if n.Metadata.Get("spawn_root").Truthy() {
+		return node.RootID
+	}
+	if par := n.Metadata.Get("parent_id"); par.Truthy() {
+		if par.K != node.String {
+			return node.RootID
+		}
+		return Anchor(par.S, p.get)
+	}
+	if n.Metadata.Get("function").Str() == "attach" {
+		return Anchor(n.CalledBy, p.get)
+	}
+	if n.Role == node.RoleUser {
+		switch n.Metadata.Get("source").Str() {
+		case "cli", "agent_spawn":
+			return node.RootID // a deliberate root-level fork, or a sub-agent root
+		}
+		if v := n.Metadata.Get("parent_id"); v.K == node.Null {
+			return node.RootID // an explicit null: advance_head's root fork
+		}
+	}
+	return prev
+}
+
+// Of returns the predecessor of a conversation-lane node ("ROOT" for a
+// root) and whether id is one.
+func (p *Preds) Of(id string) (string, bool) {
+	v, ok := p.pred[id]
+	return v, ok
+}
+
+// IsConv reports whether id is a conversation-lane node.
+func (p *Preds) IsConv(id string) bool { return p.isConv[id] }
+
+// Walk follows predecessors from the anchor of head to its root, root first,
+// through every node (rewound ones included); a repeat or an unknown id ends
+// it. It returns the ids walked.
+func (p *Preds) Walk(head string) []string {
+	start := Anchor(head, p.get)
+	if start == node.RootID {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for cur := start; cur != "" && cur != node.RootID && !seen[cur]; {
+		if _, ok := p.get(cur); !ok {
+			break
+		}
+		seen[cur] = true
+		out = append(out, cur)
+		next, ok := p.pred[cur]
+		if !ok {
+			break
+		}
+		cur = next
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
