@@ -107,7 +107,11 @@ func (g *Gen) candidates() []choice {
 	case len(s.frames) > 0:
 		add("end", 6)
 		add("exec", 6)
-		add("fn", 2)
+		if len(s.frames) < 3 {
+			add("fn", 4) // reach functions nested three deep
+		} else {
+			add("fn", 1)
+		}
 		if s.frames[len(s.frames)-1].lastExec != "" {
 			add("fn-via-exec", 2)
 		}
@@ -136,7 +140,11 @@ func (g *Gen) candidates() []choice {
 	default:
 		add("user", 10)
 		add("manual", 3)
-		add("reload", 3)
+		if s.isManual(s.head) && s.client != s.head {
+			add("reload", 8) // variant A of legacy §4: the page reloads after a run
+		} else {
+			add("reload", 3)
+		}
 		add("dispatch", 2)
 		if len(s.retryTargets()) > 0 {
 			add("retry", 2)

@@ -11,28 +11,28 @@ import (
 // valid ops: what is in progress, which ids exist, where the heads are.
 // Every list is in creation order, never map order.
 type shadow struct {
-	counter   uint64
-	root      bool
-	head      string // the store's in-memory head
-	client    string // the browser's head ("" = none)
-	pending   string
-	source    string
-	reply     string
-	frames    []*sframe
-	nodes     []string          // every node id, in write order
-	retryable []string          // user rows and chat replies
-	userOf    map[string]string // chat reply → its user
-	isUser    map[string]bool
-	asst      map[string][]string // parent_id → assistant messages under it
-	rewound   map[string]bool
-	manuals   map[string]bool
-	parentOf  map[string]string
-	step      int // position on the rollout path (for flag flips)
-	nodeCount int
-	turns     int
-	manualRun int // consecutive manual runs since the last chat turn
-	chatDone  bool
-	lastTool  string
+	counter        uint64
+	root           bool
+	head           string // the store's in-memory head
+	client         string // the browser's head ("" = none)
+	pending        string
+	source         string
+	reply          string
+	frames         []*sframe
+	nodes          []string          // every node id, in write order
+	retryable      []string          // user rows and chat replies
+	userOf         map[string]string // chat reply → its user
+	isUser         map[string]bool
+	asst           map[string][]string // parent_id → assistant messages under it
+	rewound        map[string]bool
+	manuals        map[string]bool
+	parentOf       map[string]string
+	step           int // position on the rollout path (for flag flips)
+	nodeCount      int
+	turns          int
+	manualRun      int // consecutive manual runs since the last chat turn
+	chatDone       bool
+	lastTool       string
 	lastLegacyTool bool
 }
 

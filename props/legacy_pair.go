@@ -2,6 +2,7 @@ package props
 
 import (
 	"pgregory.net/rapid"
+	"sessiondag/harness"
 
 	"sessiondag/driver"
 	"sessiondag/gen"
@@ -49,7 +50,7 @@ func (p *legacyPair) step(t *rapid.T) {
 func (p *legacyPair) checkFidelity(t *rapid.T) {
 	iv := webui.Views(p.impl.W.S.AtPersistedHead(), flags.Off)
 	mv := p.model.View()
-	if s, d := viewDiff(mv, iv); s != "" {
+	if s, d := harness.ViewDiff(mv, iv); s != "" {
 		report(t, p.name, p.script, "impl (flags off) differs from model.Legacy in view "+s, d)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sessiondag/harness"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -74,7 +75,7 @@ func TestP1ColdFidelity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("model read: %v", err)
 		}
-		if s, d := viewDiff(model.LegacyView(ms), webui.Views(cold, flags.Off)); s != "" {
+		if s, d := harness.ViewDiff(model.LegacyView(ms), webui.Views(cold, flags.Off)); s != "" {
 			report(t, "TestP1ColdFidelity", script, fmt.Sprintf("cold load (first seq %d, corruptions %q) differs from the model's reading in view %s", firstSeq, notes, s), d)
 		}
 	})

@@ -2,6 +2,7 @@ package props
 
 import (
 	"fmt"
+	"sessiondag/harness"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -27,7 +28,7 @@ func TestP5NoDroppedUsers(t *testing.T) {
 				for _, m := range l.BeforeCards {
 					if m.Role == "user" && !after[m.ID] {
 						report(t, s.name, s.script, fmt.Sprintf("flags %s: the card pass dropped user row %s", fl, m.ID),
-							fmt.Sprintf("chain before cards: %v\nchain after: %v", ids(l.BeforeCards), ids(l.Chain)))
+							fmt.Sprintf("chain before cards: %v\nchain after: %v", harness.IDs(l.BeforeCards), harness.IDs(l.Chain)))
 					}
 				}
 			}

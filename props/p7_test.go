@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"sessiondag/harness"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -44,7 +45,7 @@ func TestP7PersistenceRoundTrip(t *testing.T) {
 				report(t, s.name, s.script, "cold head differs", fmt.Sprintf("live %q, cold %q", live.Head(), cold.Head()))
 			}
 			for _, fl := range []flags.Set{flags.Off, flags.All} {
-				if sec, d := viewDiff(webui.Views(live, fl), webui.Views(cold, fl)); sec != "" {
+				if sec, d := harness.ViewDiff(webui.Views(live, fl), webui.Views(cold, fl)); sec != "" {
 					report(t, s.name, s.script, fmt.Sprintf("flags %s: cold view %s differs from the live one", fl, sec), d)
 				}
 			}

@@ -1,4 +1,4 @@
-package props
+package harness
 
 import (
 	"encoding/json"
@@ -7,14 +7,14 @@ import (
 	"sessiondag/internal/jsoncmp"
 )
 
-// sections are the parts of a view, compared in this order so the first
+// Sections are the parts of a view, compared in this order so the first
 // difference reported is the most basic one.
-var sections = []string{"stored_head", "head_id", "fallback_used", "messages", "all", "chain", "branch", "render"}
+var Sections = []string{"stored_head", "head_id", "fallback_used", "messages", "all", "chain", "branch", "render"}
 
-// viewDiff compares two views (any values that marshal to the view
+// ViewDiff compares two views (any values that marshal to the view
 // document) and returns the first differing section with a go-cmp diff
 // (-want +got), or "" when they agree.
-func viewDiff(want, got any) (section, diff string) {
+func ViewDiff(want, got any) (section, diff string) {
 	w, err := sectionsOf(want)
 	if err != nil {
 		return "marshal", err.Error()
@@ -23,7 +23,7 @@ func viewDiff(want, got any) (section, diff string) {
 	if err != nil {
 		return "marshal", err.Error()
 	}
-	for _, s := range sections {
+	for _, s := range Sections {
 		if d := jsoncmp.Diff(w[s], g[s]); d != "" {
 			return s, d
 		}

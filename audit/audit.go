@@ -1,0 +1,154 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"sessiondag/harness"
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
+	"sessiondag/impl/webui"
+	"sessiondag/model"
+	"sessiondag/ops"
+)
+
+// ScriptName is the op script `sessiondag gen` leaves beside a session it
+// wrote; with it the audit knows the intended conversation exactly.
+const ScriptName = "session.ops"
+
+// Verdicts of a rollout step.
+const (
+	Unchanged  = "unchanged"
+	Fix        = "fix"
+	Regression = "regression"
+)
+
+// Config is one config's load of a session.
+type Config struct {
+	Flags    string `json:"flags"`
+	HeadID   string `json:"head_id"`
+	ChainLen int    `json:"chain_len"`
+	Fallback bool   `json:"fallback_used"`
+	// Distance from the intended conversation; -1 when the session has no
+	// op script to say what was intended.
+	Distance int `json:"distance"`
+}
+
+// Step is what one rollout step changes.
+type Step struct {
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Verdict string `json:"verdict"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// Session is the audit of one session directory.
+type Session struct {
+	Dir        string   `json:"dir"`
+	ID         string   `json:"session_id"`
+	Nodes      int      `json:"nodes"`
+	Intended   bool     `json:"intended"` // an op script gave the intended view
+	Configs    []Config `json:"configs"`
+	Steps      []Step   `json:"steps"`
+	Violations []string `json:"violations"`
+	Notes      []string `json:"notes,omitempty"`
+	Error      string   `json:"error,omitempty"`
+}
+
+// Failed reports whether the session has a regression, a violation or
+// could not be audited.
+func (s *Session) Failed() bool {
+	if s.Error != "" || len(s.Violations) > 0 {
+		return true
+	}
+	for _, st := range s.Steps {
+		if st.Verdict == Regression {
+			return true
+		}
+	}
+	return false
+}
+
+// One audits a session directory. It opens every file read-only.
+func One(dir string) *Session {
+	rep := &Session{Dir: dir, Violations: []string{}}
+	st, err := store.Open(dir)
+	if err != nil {
+		rep.Error = err.Error()
+		return rep
+	}
+	rep.ID, rep.Nodes = st.ID, st.Len()
+	for _, p := range st.Problems {
+		rep.Violations = append(rep.Violations, "unreadable: "+p.Error())
+	}
+	if st.LexicalMisorder {
+		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
+	}
+	var want *model.TargetView
+	if tv, err := intended(dir); err != nil {
+		rep.Notes = append(rep.Notes, "op script ignored: "+err.Error())
+	} else if tv != nil {
+		want, rep.Intended = tv, true
+	}
+
+	var prev *webui.Loaded
+	for i, fl := range flags.Rollout {
+		before := adapter.ParentReads()
+		l := webui.Load(st, fl)
+		reads := adapter.ParentReads() - before
+		c := Config{Flags: fl.String(), HeadID: l.HeadID, ChainLen: len(l.Chain), Fallback: l.FallbackUsed, Distance: -1}
+		if want != nil {
+			c.Distance = harness.Distance(harness.Project(l.Chain), want.Chain)
+		}
+		rep.Configs = append(rep.Configs, c)
+		for _, v := range invariants(l) {
+			rep.Violations = append(rep.Violations, fl.String()+": "+v)
+		}
+		if fl.Has(flags.D) && reads != 0 {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d reads of parent_id under flag D", fl, reads))
+		}
+		if prev != nil {
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, prev, l, rep.Configs[i-1], c))
+		}
+		prev = l
+	}
+	return rep
+}
+
+// intended replays the op script beside a session, if there is one.
+func intended(dir string) (*model.TargetView, error) {
+	f, err := os.Open(filepath.Join(dir, ScriptName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	script, err := ops.Parse(f, filepath.Join(dir, ScriptName))
+	if err != nil {
+		return nil, err
+	}
+	sid := driverSession(script)
+	r := model.NewTarget(sid)
+	for i, op := range script {
+		if err := r.Apply(op); err != nil {
+			return nil, fmt.Errorf("op %d: %w", i+1, err)
+		}
+	}
+	v := r.View()
+	return &v, nil
+}
+
+func driverSession(script []ops.Op) string {
+	if len(script) > 0 {
+		if s, ok := script[0].(ops.Session); ok && s.ID != "" {
+			return s.ID
+		}
+	}
+	return model.DefaultSessionID
+}

@@ -1,0 +1,58 @@
+// Package audit is the rollout-readiness report: it finds session
+// directories, loads each under every config of the rollout path, checks the
+// invariants and says what each step changes. It never writes to what it
+// reads.
+package audit
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Find returns every session directory at or below the roots, sorted: a
+// directory holding history/ or meta.json. It does not descend into a
+// session directory, and it does not follow symbolic links.
+func Find(roots []string) ([]string, error) {
+	var out []string
+	for _, root := range roots {
+		fi, err := os.Stat(root)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, &fs.PathError{Op: "audit", Path: root, Err: errors.New("not a directory")}
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() {
+				return nil
+			}
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if isSession(p) {
+				out = append(out, p)
+				return filepath.SkipDir
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func isSession(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "history")); err == nil && fi.IsDir() {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(dir, "meta.json"))
+	return err == nil
+}

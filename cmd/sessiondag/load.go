@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/node"
+	"sessiondag/impl/store"
+	"sessiondag/impl/webui"
+)
+
+func cmdLoad(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("load", stderr)
+	fl := flags.Off
+	fs.Var(&fl, "flags", "rollout flags: off, all, or a list such as A,B")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "usage: sessiondag load DIR [--flags F] [--json]")
+		return 2
+	}
+	s, err := store.Open(pos[0])
+	if err != nil {
+		return fail(stderr, "load", err)
+	}
+	for _, p := range s.Problems {
+		fmt.Fprintf(stderr, "sessiondag load: %s: %s\n", pos[0], p.Error())
+	}
+	l := webui.Load(s, fl)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(map[string]any{
+			"session_id": l.SessionID, "head_id": l.HeadID, "fallback_used": l.FallbackUsed,
+			"flags": fl.String(), "chain": nonNil(l.Chain), "all": nonNil(l.All),
+		})
+		if err != nil {
+			return fail(stderr, "load", err)
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "session %s  head %s  flags %s  %d of %d rows shown", l.SessionID, l.HeadID, fl, len(l.Chain), len(l.All))
+	if l.FallbackUsed {
+		fmt.Fprint(stdout, "  (get_branch fallback)")
+	}
+	fmt.Fprintln(stdout)
+	for _, m := range l.Chain {
+		transcriptRow(stdout, m)
+	}
+	return 0
+}
+
+func nonNil(m []*adapter.Message) []*adapter.Message {
+	if m == nil {
+		return []*adapter.Message{}
+	}
+	return m
+}
+
+// transcriptRow prints one chat row as a reader would see it.
+func transcriptRow(w io.Writer, m *adapter.Message) {
+	who := m.Role
+	if m.Get("type").Str() == "status" && m.Get("display").Str() == "runtime" {
+		who = "run " + m.Get("function").Str()
+	} else if m.Get("function").Str() == "attach" {
+		who = "sub-agent"
+	}
+	sib := ""
+	if t := m.Get("sibling_total"); t.K != 0 && t.S != "1" && t.S != "0" {
+		sib = fmt.Sprintf("  [%s/%s]", m.Get("sibling_index").S, t.S)
+	}
+	fmt.Fprintf(w, "\n%s %s%s\n", who, m.ID, sib)
+	if text := strings.TrimSpace(contentText(m)); text != "" {
+		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(text, "\n", "\n  "))
+	}
+	for _, c := range m.Get("tool_calls").A {
+		status := "ok"
+		if c.O.Get("is_error").Truthy() {
+			status = "error"
+		}
+		fmt.Fprintf(w, "  · %s %s → %s (%s)\n", c.O.Get("tool").Str(), c.O.Get("input").Str(), oneLine(c.O.Get("result").Str()), status)
+	}
+}
+
+func contentText(m *adapter.Message) string {
+	c := m.Get("content")
+	if c.K == node.String {
+		return c.S
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}

@@ -1,0 +1,109 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"sessiondag/driver"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/webui"
+	"sessiondag/internal/jsoncmp"
+	"sessiondag/model"
+	"sessiondag/ops"
+)
+
+// Mismatch is the first place a replay found the implementation wrong.
+type Mismatch struct {
+	Step    int    // 1-based op number
+	Op      string // the op, as a script line
+	Against string // which model disagreed
+	Section string // which view
+	Diff    string // go-cmp diff, -want +got
+}
+
+func (m *Mismatch) String() string {
+	return fmt.Sprintf("after op %d (%s): %s, view %s differs (-want +got):\n%s", m.Step, m.Op, m.Against, m.Section, m.Diff)
+}
+
+// Replay builds a session from a script through the implementation's
+// writers with flag set fl and checks every view after every op: against
+// model.Legacy when fl is off, against model.Target when fl is all. For the
+// configs in between it checks that the loaded chain is no further from the
+// intended one than R's (the rollout rule of P3).
+func Replay(script []ops.Op, fl flags.Set) (*Mismatch, error) {
+	var first ops.Op
+	if len(script) > 0 {
+		first = script[0]
+	}
+	run, err := driver.Start(first, "", fl)
+	if err != nil {
+		return nil, err
+	}
+	sid := run.W.S.ID
+	leg := model.NewLegacy(sid)
+	tgt := model.NewTarget(sid)
+	for i, op := range script {
+		if err := run.Apply(op); err != nil {
+			return nil, fmt.Errorf("op %d (%s): %w", i+1, ops.Format(op), err)
+		}
+		if err := leg.Apply(op); err != nil {
+			return nil, fmt.Errorf("op %d (%s): model.Legacy refuses it: %w", i+1, ops.Format(op), err)
+		}
+		if err := tgt.Apply(op); err != nil {
+			return nil, fmt.Errorf("op %d (%s): model.Target refuses it: %w", i+1, ops.Format(op), err)
+		}
+		st := run.W.S.AtPersistedHead()
+		mm := &Mismatch{Step: i + 1, Op: ops.Format(op)}
+		switch fl {
+		case flags.Off:
+			if s, d := ViewDiff(leg.View(), webui.Views(st, fl)); s != "" {
+				mm.Against, mm.Section, mm.Diff = "model.Legacy", s, d
+				return mm, nil
+			}
+		case flags.All:
+			if d := TargetDiff(tgt.View(), webui.Load(st, fl)); d != "" {
+				mm.Against, mm.Section, mm.Diff = "model.Target", "chain", d
+				return mm, nil
+			}
+		default:
+			want := tgt.View().Chain
+			got := Distance(Project(webui.Load(st, fl).Chain), want)
+			base := Distance(Project(webui.Load(st, flags.Off).Chain), want)
+			if got > base {
+				mm.Against, mm.Section = "model.Target", "chain"
+				mm.Diff = fmt.Sprintf("flags %s put the chain %d rows from the intended one; flags off: %d", fl, got, base)
+				return mm, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// TargetDiff compares a load with the intended view: the head and the
+// projected chain ("" when they agree).
+func TargetDiff(want model.TargetView, l *webui.Loaded) string {
+	got := model.TargetView{HeadID: l.HeadID, Chain: Project(l.Chain)}
+	if got.Chain == nil {
+		got.Chain = []model.TargetRow{}
+	}
+	if want.Chain == nil {
+		want.Chain = []model.TargetRow{}
+	}
+	w, err := roundTrip(want)
+	if err != nil {
+		return err.Error()
+	}
+	g, err := roundTrip(got)
+	if err != nil {
+		return err.Error()
+	}
+	return jsoncmp.Diff(w, g)
+}
+
+func roundTrip(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return jsoncmp.Decode(b)
+}

@@ -1,0 +1,329 @@
+package model
+
+// The target model: the intended conversation, from the op log
+// (ops/README.md, "Intent: the conversation each op means"). It keeps its own
+// tree of conversation rows, each with an intended parent (IP), and never
+// reads parent_id or called_by. Writer state (the store's in-memory head H,
+// the persisted head, which ids exist, the pending turn, the open reply, the
+// frame stack, validity) comes from an embedded LegacyRun: that is what the
+// op log *did*, not a reading of parent_id.
+
+import (
+	"fmt"
+
+	"sessiondag/ops"
+)
+
+// TargetRow is one row of the intended chain, projected for comparison.
+type TargetRow struct {
+	ID    string   `json:"id"`
+	Kind  string   `json:"kind"` // "card" (a top-level function run) or "row"
+	Calls []string `json:"calls,omitempty"`
+}
+
+// TargetView is the intended conversation at the persisted head.
+type TargetView struct {
+	HeadID string      `json:"head_id"` // anchor of the persisted head, "" if none
+	Chain  []TargetRow `json:"chain"`
+}
+
+// tRow is a conversation row of the model's own tree.
+type tRow struct {
+	id        string
+	ip        string // intended parent: another conversation row, "" = a root
+	card      bool   // a top-level function run (manual, script fn, caller-less orphan)
+	user      bool   // a user turn (the retry/edit climb stops here)
+	attach    bool   // an attach pointer: ip is the row it is spliced after
+	spawnRoot bool   // a clean spawn's sub user (IP none, never glued)
+	calls     []string
+}
+
+// TargetRun is the intent of one session, op by op.
+type TargetRun struct {
+	leg     *LegacyRun        // writer state and validity
+	rows    []*tRow           // conversation rows in seq (append) order
+	byID    map[string]*tRow  // … by id
+	anchor  map[string]string // non-conversation nodes → their conversation row ("" = none)
+	rewound map[string]bool   // rewind targets (any node)
+}
+
+// NewTarget starts an empty session.
+func NewTarget(sessionID string) *TargetRun {
+	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{},
+		anchor: map[string]string{}, rewound: map[string]bool{}}
+}
+
+// Target runs a script and returns the intended view after every op.
+func Target(script []ops.Op) ([]TargetView, error) {
+	r := NewTarget(DefaultSessionID)
+	var views []TargetView
+	for i, op := range script {
+		if err := r.Apply(op); err != nil {
+			return views, fmt.Errorf("op %d (%s): %w", i+1, ops.Format(op), err)
+		}
+		views = append(views, r.View())
+	}
+	return views, nil
+}
+
+// Legacy is the embedded writer state (read it, do not Apply to it).
+func (r *TargetRun) Legacy() *LegacyRun { return r.leg }
+
+// IntendedParent is a conversation row's IP ("" for a root); ok is false
+// for anything that is not a conversation row. An attach row's IP is the
+// row it is spliced after.
+func (r *TargetRun) IntendedParent(id string) (string, bool) {
+	if t := r.byID[id]; t != nil {
+		return t.ip, true
+	}
+	return "", false
+}
+
+// IsConversationRow: id is a row of the intended tree (attach rows included).
+func (r *TargetRun) IsConversationRow(id string) bool { return r.byID[id] != nil }
+
+// Anchor is anchor(id) of ops/README.md: the conversation row id stands for,
+// "" for none ("", ROOT, an unknown id, an orphan with a dangling caller).
+func (r *TargetRun) Anchor(id string) string {
+	if r.byID[id] != nil {
+		return id
+	}
+	return r.anchor[id]
+}
+
+// add appends a conversation row.
+func (r *TargetRun) add(t *tRow) {
+	r.rows = append(r.rows, t)
+	r.byID[t.id] = t
+}
+
+// prevRow is "the previous conversation row in seq order": the last row
+// written before this op, rewound and attach rows included; "" if none.
+func (r *TargetRun) prevRow() string {
+	if len(r.rows) == 0 {
+		return ""
+	}
+	return r.rows[len(r.rows)-1].id
+}
+
+// turnOf climbs IPs from anchor(x) to the nearest user turn ("" if none):
+// the turn a retry/edit of x reruns, read on the intended tree.
+func (r *TargetRun) turnOf(x string) string {
+	seen := map[string]bool{}
+	for cur := r.Anchor(x); cur != "" && !seen[cur]; {
+		seen[cur] = true
+		t := r.byID[cur]
+		if t == nil {
+			return ""
+		}
+		if t.user {
+			return cur
+		}
+		cur = t.ip
+	}
+	return ""
+}
+
+func (r *TargetRun) addCall(reply, id string) {
+	if t := r.byID[reply]; t != nil {
+		t.calls = append(t.calls, id)
+	}
+}
+
+// Apply runs one op: the embedded legacy writer checks validity and moves the
+// writer state; a refused op changes nothing here either. Then the op's
+// conversation rows are added per the Intent table, with H = the in-memory
+// head before the op.
+func (r *TargetRun) Apply(op ops.Op) error {
+	h := r.leg.InMemoryHead()
+	pending := r.leg.Pending()
+	reply := r.leg.OpenReply()
+	frames := r.leg.Frames()
+	var newRow string // retry/edit: the new row's id, if it did not exist before
+	switch op := op.(type) {
+	case ops.Retry:
+		if r.leg.node(op.ID) == nil {
+			newRow = op.ID
+		}
+	case ops.Edit:
+		if r.leg.node(op.ID) == nil {
+			newRow = op.ID
+		}
+	}
+	if err := r.leg.Apply(op); err != nil {
+		return err
+	}
+	aH := r.Anchor(h)
+	// top is anchor(outermost open frame): where function internals belong.
+	top := ""
+	if len(frames) > 0 {
+		top = r.Anchor(frames[0])
+	}
+
+	switch op := op.(type) {
+	case ops.UserWeb:
+		r.add(&tRow{id: op.ID, ip: aH, user: true})
+
+	case ops.UserDispatch:
+		ip := aH // INHERIT
+		switch op.Parent {
+		case "":
+		case "none":
+			ip = ""
+		default:
+			ip = r.Anchor(op.Parent)
+		}
+		r.add(&tRow{id: op.ID, ip: ip, user: true})
+
+	case ops.ForkRoot:
+		r.add(&tRow{id: op.ID, user: true})
+
+	case ops.Reply:
+		r.add(&tRow{id: pending + "_reply", ip: pending})
+
+	case ops.Tool:
+		id := reply + "_t_" + op.CallID
+		r.anchor[id] = reply
+		r.addCall(reply, id)
+
+	case ops.ErrorStandalone:
+		r.add(&tRow{id: op.ID, ip: pending})
+
+	case ops.Fn:
+		if len(frames) == 0 { // called by the model: folds into the reply
+			r.anchor[op.ID] = reply
+			r.addCall(reply, op.ID)
+		} else {
+			r.anchor[op.ID] = top
+		}
+
+	case ops.Manual:
+		r.add(&tRow{id: op.ID, ip: aH, card: true})
+
+	case ops.Exec:
+		r.anchor[op.ID] = top
+
+	case ops.Ask:
+		r.anchor[op.ID] = top
+
+	case ops.Retry:
+		r.retry(op.Of, newRow)
+
+	case ops.Edit:
+		r.retry(op.Of, newRow)
+
+	case ops.Spawn:
+		r.add(&tRow{id: op.Cmd, ip: aH, user: true})
+		sub := &tRow{id: op.ID, ip: op.Cmd, user: true}
+		if op.Mode == "clean" {
+			sub.ip, sub.spawnRoot = "", true
+		}
+		r.add(sub)
+		r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
+		at := aH // C's parent if C had one, else C
+		if at == "" {
+			at = op.Cmd
+		}
+		r.add(&tRow{id: op.Attach, ip: at, attach: true})
+
+	case ops.Task:
+		r.add(&tRow{id: op.ID, ip: reply, user: true})
+		r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
+		r.add(&tRow{id: op.Attach, ip: reply, attach: true})
+		id := reply + "_t_" + op.CallID
+		r.anchor[id] = reply
+		r.addCall(reply, id)
+
+	case ops.Script:
+		r.add(&tRow{id: op.ID, ip: aH, card: op.What == "fn"})
+
+	case ops.LegacyUser:
+		ip := ""
+		switch op.Parent {
+		case "":
+			ip = r.prevRow()
+		case "null":
+		default:
+			ip = r.Anchor(op.Parent)
+		}
+		r.add(&tRow{id: op.ID, ip: ip, user: true})
+
+	case ops.LegacyReply:
+		r.add(&tRow{id: op.ID, ip: r.Anchor(op.Parent)})
+
+	case ops.Orphan:
+		if op.Caller == "" {
+			r.add(&tRow{id: op.ID, ip: r.prevRow(), card: true})
+		} else {
+			r.anchor[op.ID] = "" // known, but stands for no conversation row
+		}
+
+	case ops.Rewind:
+		r.rewound[op.ID] = true
+
+		// session, think, say, done, cancel, error-folded, crash, end,
+		// checkout, reload, flag: no conversation row.
+	}
+	return nil
+}
+
+// retry adds N (when the writer wrote it) as a sibling of the turn it reruns.
+func (r *TargetRun) retry(of, n string) {
+	if n == "" || r.leg.node(n) == nil {
+		return // no new row: the head moved back to U, nothing is added
+	}
+	ip := ""
+	if u := r.turnOf(of); u != "" {
+		ip = r.byID[u].ip
+	}
+	r.add(&tRow{id: n, ip: ip, user: true})
+}
+
+// View is the intended conversation at the persisted head h: the IP path
+// from anchor(h) to its root, root first, rewound rows left out (walked
+// through); attach rows spliced right after their anchor when it is on the
+// path (several: seq order).
+func (r *TargetRun) View() TargetView {
+	a := r.Anchor(r.leg.meta.Str("head_id"))
+	v := TargetView{HeadID: a, Chain: []TargetRow{}}
+	var path []string
+	seen := map[string]bool{}
+	for cur := a; cur != "" && !seen[cur] && r.byID[cur] != nil; cur = r.byID[cur].ip {
+		seen[cur] = true
+		path = append(path, cur)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	shown := map[string]bool{}
+	emit := func(t *tRow) {
+		if shown[t.id] || r.rewound[t.id] {
+			return
+		}
+		shown[t.id] = true
+		row := TargetRow{ID: t.id, Kind: "row"}
+		if t.card {
+			row.Kind = "card"
+		}
+		for _, c := range t.calls {
+			if !r.rewound[c] {
+				row.Calls = append(row.Calls, c)
+			}
+		}
+		v.Chain = append(v.Chain, row)
+	}
+	for i, id := range path {
+		t := r.byID[id]
+		// An attach row on the path follows its anchor (its IP), where the
+		// splice below already placed it in seq order.
+		if !(t.attach && i > 0 && path[i-1] == t.ip) {
+			emit(t)
+		}
+		for _, at := range r.rows {
+			if at.attach && at.ip == id {
+				emit(at)
+			}
+		}
+	}
+	return v
+}

@@ -1,0 +1,528 @@
+package model
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/ops"
+)
+
+// Tests of the target model. Every expected chain is derived by hand from
+// ops/README.md's Intent table (IPs written next to the scripts), never by
+// running the code.
+
+// tRun applies a script op by op (each must apply) and returns the run and
+// the view after every op.
+func tRun(t *testing.T, text string) (*TargetRun, []TargetView) {
+	t.Helper()
+	script, err := ops.ParseString(text)
+	require.NoError(t, err)
+	r := NewTarget(DefaultSessionID)
+	var views []TargetView
+	for _, op := range script {
+		require.NoError(t, r.Apply(op), ops.Format(op))
+		views = append(views, r.View())
+	}
+	all, err := Target(script)
+	require.NoError(t, err)
+	require.Equal(t, views, all, "Target(script) = view after every op")
+	return r, views
+}
+
+func tr(id string, calls ...string) TargetRow { return TargetRow{ID: id, Kind: "row", Calls: calls} }
+func tc(id string) TargetRow                  { return TargetRow{ID: id, Kind: "card"} }
+
+func chain(rows ...TargetRow) []TargetRow {
+	if rows == nil {
+		return []TargetRow{}
+	}
+	return rows
+}
+
+func assertIP(t *testing.T, r *TargetRun, id, want string) {
+	t.Helper()
+	ip, ok := r.IntendedParent(id)
+	assert.True(t, ok, "%s is a conversation row", id)
+	assert.Equal(t, want, ip, "IP(%s)", id)
+}
+
+// §4 worked example: u1 (IP none), a1 (IP u1, calls t1), F (card, IP
+// anchor(a1) = a1), u3 (IP anchor(H) = F in both variants: the store's
+// in-memory head is F after `end` whether or not the client reloaded), a3.
+func TestTargetWorkedExample(t *testing.T) {
+	for _, variant := range []struct {
+		name   string
+		reload bool
+	}{{"A", true}, {"B", false}} {
+		t.Run(variant.name, func(t *testing.T) {
+			r, views := tRun(t, workedScript(variant.reload))
+			want := chain(tr(u1), tr(a1, t1), tc(fF), tr(u3), tr(a3))
+			last := views[len(views)-1]
+			assert.Equal(t, TargetView{HeadID: a3, Chain: want}, last)
+			assertIP(t, r, u1, "")
+			assertIP(t, r, a1, u1)
+			assertIP(t, r, fF, a1)
+			assertIP(t, r, u3, fF)
+			assertIP(t, r, a3, u3)
+			for _, id := range []string{"ROOT", t1, fx} {
+				assert.False(t, r.IsConversationRow(id), id)
+			}
+			assert.Equal(t, a1, r.Anchor(t1))
+			assert.Equal(t, fF, r.Anchor(fx), "a function internal → its top-level run")
+			assert.Equal(t, "", r.Anchor("ROOT"))
+
+			// Intermediate views (ops: 0 session, 1 user, 2 reply, 3 think,
+			// 4 say, 5 tool, 6 say, 7 done, 8 manual, 9 exec, 10 end).
+			assert.Equal(t, TargetView{Chain: chain()}, views[0], "no head yet")
+			assert.Equal(t, TargetView{HeadID: u1, Chain: chain(tr(u1))}, views[1])
+			assert.Equal(t, TargetView{HeadID: a1, Chain: chain(tr(u1), tr(a1))}, views[2])
+			assert.Equal(t, TargetView{HeadID: a1, Chain: chain(tr(u1), tr(a1, t1))}, views[5],
+				"the tool row folds into its reply; the head stays on a1")
+			assert.Equal(t, TargetView{HeadID: a1, Chain: chain(tr(u1), tr(a1, t1))}, views[9],
+				"F is running: the persisted head is still a1")
+			assert.Equal(t, TargetView{HeadID: fF, Chain: chain(tr(u1), tr(a1, t1), tc(fF))}, views[10])
+		})
+	}
+}
+
+// §5.1 L1: three manual runs chain: F1 (IP none), F2 (IP F1), F3 (IP F2).
+func TestTargetL1ThreeManualRuns(t *testing.T) {
+	r, views := tRun(t, `
+manual id=F1 name=fn args={}
+end output="\"ok\""
+manual id=F2 name=fn args={}
+end output="\"ok\""
+manual id=F3 name=fn args={}
+end output="\"ok\""
+`)
+	assert.Equal(t, TargetView{HeadID: "F3", Chain: chain(tc("F1"), tc("F2"), tc("F3"))}, views[len(views)-1])
+	assertIP(t, r, "F1", "")
+	assertIP(t, r, "F2", "F1")
+}
+
+// L2: a function before the first chat turn: F (IP none), u1 (IP F).
+func TestTargetL2FunctionBeforeFirstTurn(t *testing.T) {
+	_, views := tRun(t, `
+manual id=F name=fn args={}
+end
+user id=u1 text=hi
+reply
+say text=hello
+done
+`)
+	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tc("F"), tr("u1"), tr("u1_reply"))},
+		views[len(views)-1])
+}
+
+// L3: the head on a ROOT function after chat: F (IP a1).
+func TestTargetL3HeadOnFunctionAfterChat(t *testing.T) {
+	_, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+manual id=F name=fn args={}
+end output=1
+`)
+	assert.Equal(t, TargetView{HeadID: "F", Chain: chain(tr("u1"), tr("u1_reply"), tc("F"))}, views[len(views)-1])
+}
+
+// L4: "two ROOT-parented users". A dispatcher turn leaves CH null, so the
+// legacy web user u2 gets no parent_id (ROOT); its intent is to continue
+// after u1_reply (IP = anchor(H) = u1_reply). A deliberate fork-root stays a
+// root.
+func TestTargetL4TwoRootParentedUsers(t *testing.T) {
+	t.Run("continuation", func(t *testing.T) {
+		r, views := tRun(t, `
+dispatch id=u1 text=hi
+reply
+done
+user id=u2 text=again
+reply
+done
+`)
+		assert.False(t, r.Legacy().node("u2").Metadata.Has("parent_id"), "legacy: ROOT-parented")
+		assert.Equal(t, TargetView{HeadID: "u2_reply",
+			Chain: chain(tr("u1"), tr("u1_reply"), tr("u2"), tr("u2_reply"))}, views[len(views)-1])
+	})
+	t.Run("fork-root", func(t *testing.T) {
+		r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+fork-root id=u2 text=again
+reply
+done
+`)
+		assertIP(t, r, "u2", "")
+		assert.Equal(t, TargetView{HeadID: "u2_reply", Chain: chain(tr("u2"), tr("u2_reply"))}, views[len(views)-1])
+	})
+}
+
+// §5.2: chat after a manual function keeps its user rows.
+func TestTargetUserRowsAfterManualFunction(t *testing.T) {
+	_, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+manual id=F name=fn args={}
+exec id=Fx prompt=p reply=r
+end output=1
+reload
+user id=u3 text=thanks
+reply
+done
+`)
+	assert.Equal(t, TargetView{HeadID: "u3_reply",
+		Chain: chain(tr("u1"), tr("u1_reply"), tc("F"), tr("u3"), tr("u3_reply"))}, views[len(views)-1])
+}
+
+// retry/edit write a sibling of the turn they rerun: IP(N) = IP(U). The head
+// on the new branch shows only it.
+func TestTargetRetryEditSiblings(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+user id=u2 text=two
+reply
+done
+retry of=u2 id=u2b
+reply
+done
+edit of=u2_reply id=u2c text=other
+reply
+done
+retry of=u1_reply id=u1b
+`)
+	assertIP(t, r, "u2", "u1_reply")
+	assertIP(t, r, "u2b", "u1_reply")
+	assertIP(t, r, "u2c", "u1_reply") // edit of the reply climbs to u2
+	assertIP(t, r, "u1b", "")         // retry of the first turn: a root
+	assert.Equal(t, TargetView{HeadID: "u2b_reply",
+		Chain: chain(tr("u1"), tr("u1_reply"), tr("u2b"), tr("u2b_reply"))}, views[8])
+	assert.Equal(t, TargetView{HeadID: "u2c_reply",
+		Chain: chain(tr("u1"), tr("u1_reply"), tr("u2c"), tr("u2c_reply"))}, views[11])
+	assert.Equal(t, TargetView{HeadID: "u1b", Chain: chain(tr("u1b"))}, views[12])
+}
+
+// A retry that writes no row (the turn has no assistant reply) adds nothing.
+func TestTargetRetryWithoutNewRow(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+error-standalone id=E type=RuntimeError msg=boom
+retry of=u1 id=u1b
+reply
+done
+`)
+	assertIP(t, r, "E", "u1")
+	assert.False(t, r.IsConversationRow("u1b"))
+	assert.Equal(t, TargetView{HeadID: "E", Chain: chain(tr("u1"), tr("E"))}, views[1])
+	assert.Equal(t, TargetView{HeadID: "u1", Chain: chain(tr("u1"))}, views[2])
+	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply"))}, views[4])
+}
+
+// checkout to an old node, then a new turn forks there (IP = anchor(H)).
+func TestTargetCheckoutThenTurn(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+user id=u2 text=two
+reply
+done
+checkout id=u1_reply
+user id=u3 text=three
+reply
+done
+`)
+	assertIP(t, r, "u3", "u1_reply")
+	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply"))}, views[6])
+	assert.Equal(t, TargetView{HeadID: "u3_reply",
+		Chain: chain(tr("u1"), tr("u1_reply"), tr("u3"), tr("u3_reply"))}, views[len(views)-1])
+}
+
+// checkout of a function internal: anchor = the reply its top-level run
+// belongs to; the next turn continues there.
+func TestTargetCheckoutFunctionInternal(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+fn id=G name=analyze args={}
+exec id=Gx prompt=p reply=r
+fn id=H name=helper args={} via-exec
+ask id=Q question=why answer=because
+end
+end
+tool call=c1 name=bash args={} result=ok
+done
+checkout id=H
+user id=u2 text=next
+`)
+	assert.Equal(t, "u1_reply", r.Anchor("H"))
+	assert.Equal(t, "u1_reply", r.Anchor("Q"), "ask rows are function internals")
+	assert.False(t, r.IsConversationRow("Q"))
+	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply", "G", "u1_reply_t_c1"))},
+		views[10], "calls: fn G and tool c1 in seq order; H is nested, not a call of the reply")
+	assertIP(t, r, "u2", "u1_reply")
+}
+
+// A clean spawn: C (IP u1_reply), S a spawn root, S_reply (IP S); the view
+// at S_reply is [S, S_reply] only. A is spliced after u1_reply (C's parent).
+func TestTargetSpawnClean(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+spawn mode=clean cmd=C id=S attach=A text=go label=L
+checkout id=u1_reply
+`)
+	assertIP(t, r, "C", "u1_reply")
+	assertIP(t, r, "S", "")
+	assert.True(t, r.byID["S"].spawnRoot)
+	assert.Equal(t, TargetView{HeadID: "S_reply", Chain: chain(tr("S"), tr("S_reply"))}, views[3])
+	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply"), tr("A"))}, views[4])
+}
+
+// An inherit spawn: the path runs through C, A right after its anchor.
+func TestTargetSpawnInherit(t *testing.T) {
+	t.Run("after chat", func(t *testing.T) {
+		r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+spawn mode=inherit cmd=C id=S attach=A text=go label=L
+user id=u2 text=next
+`)
+		assertIP(t, r, "S", "C")
+		assert.Equal(t, TargetView{HeadID: "S_reply",
+			Chain: chain(tr("u1"), tr("u1_reply"), tr("A"), tr("C"), tr("S"), tr("S_reply"))}, views[3])
+		assertIP(t, r, "u2", "S_reply")
+	})
+	t.Run("fresh session", func(t *testing.T) {
+		// C has no parent: A is spliced right after C.
+		_, views := tRun(t, `spawn mode=inherit cmd=C id=S attach=A text=go label=L`)
+		assert.Equal(t, TargetView{HeadID: "S_reply",
+			Chain: chain(tr("C"), tr("A"), tr("S"), tr("S_reply"))}, views[0])
+	})
+	t.Run("head on the attach row", func(t *testing.T) {
+		r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+spawn mode=inherit cmd=C1 id=S1 attach=A1 text=go label=L
+checkout id=u1_reply
+spawn mode=clean cmd=C2 id=S2 attach=A2 text=go label=L
+checkout id=A1
+user id=u2 text=next
+`)
+		// Both attach rows hang after u1_reply, in seq order.
+		assert.Equal(t, TargetView{HeadID: "A1",
+			Chain: chain(tr("u1"), tr("u1_reply"), tr("A1"), tr("A2"))}, views[6])
+		assertIP(t, r, "u2", "A1")
+		assert.Equal(t, TargetView{HeadID: "u2",
+			Chain: chain(tr("u1"), tr("u1_reply"), tr("A1"), tr("A2"), tr("u2"))}, views[7])
+	})
+}
+
+// The task tool: S (IP R), S_reply (IP S), A after R; the task tool row is
+// one of R's calls. Once the head returns to R, S is off the path.
+func TestTargetTask(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+say text=spawning
+task call=c1 id=S attach=A text=sub label=L
+done
+`)
+	assertIP(t, r, "S", "u1_reply")
+	assertIP(t, r, "S_reply", "S")
+	assert.Equal(t, "u1_reply", r.Anchor("u1_reply_t_c1"))
+	assert.Equal(t, TargetView{HeadID: "S_reply", Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c1"),
+		tr("A"), tr("S"), tr("S_reply"))}, views[3])
+	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c1"),
+		tr("A"))}, views[4])
+}
+
+// Crash with the head on a legacy tool row: the persisted head is the tool
+// row, its anchor the reply; the next turn continues after the reply.
+func TestTargetCrashHeadOnToolRow(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+tool call=c1 name=bash args={} result=ok legacy
+crash
+`)
+	assert.Equal(t, "u1_reply_t_c1", r.Legacy().Session().HeadID, "persisted head = the tool row")
+	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c1"))}, views[3])
+	require.NoError(t, r.Apply(ops.UserWeb{ID: "u2", Text: "again"}))
+	assertIP(t, r, "u2", "u1_reply")
+}
+
+// A rewound row is hidden but walked through; a rewound call is not shown.
+func TestTargetRewind(t *testing.T) {
+	_, views := tRun(t, `
+user id=u1 text=hi
+reply
+tool call=c1 name=bash args={} result=ok
+tool call=c2 name=bash args={} result=ok
+done
+user id=u2 text=two
+reply
+done
+rewind id=u2
+rewind id=u1_reply_t_c1
+`)
+	assert.Equal(t, TargetView{HeadID: "u2_reply",
+		Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c1", "u1_reply_t_c2"), tr("u2_reply"))}, views[8])
+	assert.Equal(t, TargetView{HeadID: "u2_reply",
+		Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c2"), tr("u2_reply"))}, views[9])
+}
+
+// A caller-less script session chains every row (IP = anchor(H)).
+func TestTargetScriptSession(t *testing.T) {
+	r, views := tRun(t, `
+script what=fn id=X1 name=f
+script what=exec id=X2
+script what=fn id=X3 name=g
+`)
+	assertIP(t, r, "X1", "")
+	assertIP(t, r, "X2", "X1")
+	assert.Equal(t, TargetView{HeadID: "X3", Chain: chain(tc("X1"), tr("X2"), tc("X3"))}, views[2])
+}
+
+// legacy-user: parent=null stays a root; no key → the previous conversation
+// row in seq order; parent=X → anchor(X).
+func TestTargetLegacyUser(t *testing.T) {
+	r, views := tRun(t, `
+legacy-user id=L1 text=a
+legacy-reply id=A1 text=b parent=L1
+legacy-user id=L2 text=c parent=null
+legacy-reply id=A2 text=d parent=L2
+legacy-user id=L3 text=e
+legacy-reply id=A3 text=f parent=L3
+`)
+	assertIP(t, r, "L1", "")
+	assertIP(t, r, "L2", "")
+	assertIP(t, r, "L3", "A2")
+	assert.Equal(t, TargetView{HeadID: "A2", Chain: chain(tr("L2"), tr("A2"))}, views[3])
+	assert.Equal(t, TargetView{HeadID: "A3", Chain: chain(tr("L2"), tr("A2"), tr("L3"), tr("A3"))}, views[5])
+}
+
+// Orphans: caller-less → a card after the previous conversation row (a
+// rewound one included); with a dangling caller → no conversation row.
+func TestTargetOrphans(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+rewind id=u1_reply
+orphan id=O name=bash
+orphan id=O2 name=bash caller=gone
+`)
+	assertIP(t, r, "O", "u1_reply")
+	assert.Equal(t, TargetView{HeadID: "O", Chain: chain(tr("u1"), tc("O"))}, views[4])
+	assert.False(t, r.IsConversationRow("O2"))
+	assert.Equal(t, "", r.Anchor("O2"))
+	assert.Equal(t, views[4], views[5], "a dangling-caller orphan does not move the head")
+}
+
+// dispatch: INHERIT = anchor(H), parent=X = anchor(X), none = a root. A
+// dispatch does not move the head until its reply.
+func TestTargetDispatch(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+tool call=c1 name=bash args={} result=ok
+done
+dispatch id=d1 text=two
+reply
+done
+dispatch id=d2 text=three parent=u1_reply_t_c1
+reply
+done
+dispatch id=d3 text=four parent=none
+`)
+	assertIP(t, r, "d1", "u1_reply")
+	assertIP(t, r, "d2", "u1_reply")
+	assertIP(t, r, "d3", "")
+	assert.Equal(t, views[3], views[4], "no head move on dispatch")
+	assert.Equal(t, TargetView{HeadID: "d2_reply",
+		Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c1"), tr("d2"), tr("d2_reply"))}, views[9])
+}
+
+// Folded error: the next web turn continues after the failed reply (legacy
+// makes it a sibling of the reply).
+func TestTargetAfterFoldedError(t *testing.T) {
+	r, _ := tRun(t, `
+user id=u5 text=x
+reply
+error-folded type=RuntimeError msg=boom
+user id=u6 text=y
+`)
+	assertIP(t, r, "u6", "u5_reply")
+	assert.Equal(t, "u5", r.Legacy().node("u6").Metadata.Val("parent_id"), "legacy: a sibling of the reply")
+}
+
+// Flags do not change intent: the same script with and without flag ops.
+func TestTargetFlagsDoNotChangeIntent(t *testing.T) {
+	plain := workedScript(false)
+	_, a := tRun(t, plain)
+	script, err := ops.ParseString(plain)
+	require.NoError(t, err)
+	var flagged []ops.Op
+	for i, op := range script {
+		flagged = append(flagged, op)
+		if i%3 == 1 {
+			flagged = append(flagged, ops.Flag{Set: "A,B"})
+		}
+	}
+	b, err := Target(flagged)
+	require.NoError(t, err)
+	var drop []TargetView
+	for i, op := range flagged {
+		if _, ok := op.(ops.Flag); !ok {
+			drop = append(drop, b[i])
+		}
+	}
+	assert.Equal(t, a, drop)
+}
+
+// An invalid op is refused and changes nothing.
+func TestTargetInvalidOp(t *testing.T) {
+	r, _ := tRun(t, `user id=u1 text=hi`)
+	before := r.View()
+	assert.Error(t, r.Apply(ops.UserWeb{ID: "u2", Text: "x"}), "a turn is pending")
+	assert.False(t, r.IsConversationRow("u2"))
+	assert.Equal(t, before, r.View())
+	views, err := Target([]ops.Op{ops.UserWeb{ID: "u1"}, ops.Done{}})
+	assert.Error(t, err)
+	assert.Len(t, views, 1)
+}
+
+// Walks are guarded against cycles (cannot arise from ops; forced here).
+func TestTargetCycleGuard(t *testing.T) {
+	r, _ := tRun(t, `
+user id=u1 text=hi
+reply
+done
+`)
+	r.byID["u1"].ip = "u1_reply"
+	v := r.View()
+	assert.Equal(t, "u1_reply", v.HeadID)
+	assert.Equal(t, chain(tr("u1"), tr("u1_reply")), v.Chain)
+	assert.Equal(t, "", r.turnOf("nope"))
+	assert.Equal(t, "u1", r.turnOf("u1_reply"))
+}
+
+func TestTargetViewJSON(t *testing.T) {
+	b, err := json.Marshal(TargetView{Chain: chain()})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"head_id": "", "chain": []}`, string(b))
+	b, err = json.Marshal(TargetView{HeadID: "a", Chain: chain(tr("u"), tr("a", "t"), tc("F"))})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"head_id": "a", "chain": [{"id": "u", "kind": "row"},
+		{"id": "a", "kind": "row", "calls": ["t"]}, {"id": "F", "kind": "card"}]}`, string(b))
+}
