@@ -35,6 +35,25 @@ func classify(from, to flags.Set, a, b *webui.Loaded, ca, cb Config) Step {
 		return st
 	}
 	lost := missing(pa, pb)
+	// Rows R showed only because its get_branch fallback glued an earlier
+	// root on (rule 3, legacy §3.2) are not the conversation's: a step that
+	// walks the recorded predecessors and drops them is fixing the view.
+	var unglued int
+	if a.FallbackUsed {
+		onLinear := map[string]bool{}
+		for _, m := range a.Linear {
+			onLinear[m.ID] = true
+		}
+		kept := lost[:0]
+		for _, r := range lost {
+			if onLinear[r.ID] {
+				kept = append(kept, r)
+			} else {
+				unglued++
+			}
+		}
+		lost = kept
+	}
 	var lostImportant []string
 	for _, r := range lost {
 		if r.Kind == "card" || isUser(a, r.ID) {
@@ -51,6 +70,9 @@ func classify(from, to flags.Set, a, b *webui.Loaded, ca, cb Config) Step {
 	default:
 		st.Verdict = Fix
 		st.Detail = fmt.Sprintf("chain %d → %d rows", len(pa), len(pb))
+		if unglued > 0 {
+			st.Detail += fmt.Sprintf(", %d rows R's fallback glued from another root dropped", unglued)
+		}
 	}
 	return st
 }
@@ -59,10 +81,15 @@ func same(a, b []model.TargetRow) bool {
 	return harness.Distance(a, b) == 0 && len(a) == len(b)
 }
 
+// missing lists the rows of a that b neither shows nor folds into a row it
+// shows.
 func missing(a, b []model.TargetRow) []model.TargetRow {
 	in := map[string]bool{}
 	for _, r := range b {
 		in[r.ID] = true
+		for _, c := range r.Calls {
+			in[c] = true
+		}
 	}
 	var out []model.TargetRow
 	for _, r := range a {

@@ -17,12 +17,15 @@ type Preds struct {
 
 // Derivation rules for legacy nodes (no stored predecessor), settled by the
 // properties (model/README.md, "Legacy derivation"):
+//   - a retry or edit (forked_from) takes the predecessor of the turn it
+//     reruns;
 //   - a recorded metadata.parent_id is trusted: the predecessor is its
 //     anchor ("ROOT" stays a root);
 //   - a root that cannot be a deliberate fork continues the previous
-//     conversation row in seq order: manual and script runs, caller-less
-//     rows, web users typed while the browser had no head, adapter-written
-//     users without a parent_id key;
+//     conversation row in seq order (reset by ROOT's creation, which moves
+//     the head): manual and script runs, caller-less rows, web users typed
+//     while the browser had no head, adapter-written users without a
+//     parent_id key;
 //   - a root that the data marks as a fork stays one: dispatcher users
 //     without a parent (parent=None), sub-agent roots (source agent_spawn),
 //     adapter-written users with an explicit null parent_id;
@@ -31,6 +34,12 @@ func NewPreds(s *store.Store) *Preds {
 	p := &Preds{pred: make(map[string]string), isConv: make(map[string]bool), get: s.Get}
 	prev := node.RootID
 	for _, n := range s.Nodes() {
+		if n.IsRoot() {
+			// Creating ROOT moves the head to it: the next turn starts
+			// a conversation rather than continuing an earlier script.
+			prev = node.RootID
+			continue
+		}
 		if !IsConv(n, s.Get) {
 			continue
 		}
@@ -47,6 +56,13 @@ func (p *Preds) derive(n *node.Node, prev string) string {
 	}
 	if n.Metadata.Get("spawn_root").Truthy() {
 		return node.RootID
+	}
+	// A retry or edit is a sibling of the turn it reruns: its copied
+	// parent_id may be only the called_by-derived "ROOT" of that turn.
+	if src := n.Metadata.Get("forked_from"); src.K == node.String {
+		if p, ok := p.pred[src.S]; ok {
+			return p
+		}
 	}
 	if par := n.Metadata.Get("parent_id"); par.Truthy() {
 		if par.K != node.String {

@@ -21,6 +21,8 @@ type Loaded struct {
 	Messages     []*adapter.Message
 	All          []*adapter.Message
 	Chain        []*adapter.Message
+	// Linear is the chain before the get_branch fallback.
+	Linear []*adapter.Message
 	// BeforeCards is the chain before the runtime-card pass (for the
 	// property that the pass never drops a user row).
 	BeforeCards []*adapter.Message
@@ -72,6 +74,7 @@ func (r *reader) load() *Loaded {
 		chain = slices.Clone(all)
 	}
 	l.HeadID = head
+	l.Linear = chain
 	trigger := len(chain) < len(all)
 	if mutant.On(mutant.FallbackV1) {
 		trigger = head != "" && len(chain) < 3 && len(all) > 3

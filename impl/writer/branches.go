@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
 	"sessiondag/impl/history"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
@@ -56,16 +57,15 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	if edit {
 		md.Set("edit_of", node.Str(u.ID))
 	}
-	// Under A the new row takes the source turn's predecessor.
-	pred := node.RootID
-	if src, ok := w.S.Get(u.ID); ok {
-		if p := src.Metadata.Get("predecessor"); p.K == node.String {
-			pred = p.S
-		} else if p := src.ParentID(); p != "" {
-			pred = lane.Anchor(p, w.S.Get)
+	// Under A the new row takes the source turn's predecessor (derived,
+	// for a turn written before the rollout).
+	if w.Flags.Has(flags.A) {
+		pred, ok := lane.NewPreds(w.S).Of(u.ID)
+		if !ok {
+			pred = node.RootID
 		}
+		w.predecessor(md, pred)
 	}
-	w.predecessor(md, pred)
 	if err := w.add(&node.Node{ID: newID, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
 		return err
 	}
