@@ -29,3 +29,15 @@ func TestGeneratedScriptsAreValidAndStable(t *testing.T) {
 		require.Equal(t, text, ops.String(again), "seed %d is not deterministic", seed)
 	}
 }
+
+// Many seeds, long scripts: the writers accept every op drawn.
+func TestGeneratorNeverDrawsInvalidOps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	for seed := uint64(100); seed < 1100; seed++ {
+		script := gen.New(gen.Options{Legacy: seed%2 == 0}).Script(gen.NewSeeded(seed), 150)
+		_, err := driver.Build(script, "", flags.Off)
+		require.NoError(t, err, "seed %d", seed)
+	}
+}

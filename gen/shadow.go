@@ -25,6 +25,7 @@ type shadow struct {
 	isUser         map[string]bool
 	asst           map[string][]string // parent_id → assistant messages under it
 	rewound        map[string]bool
+	written        map[string]bool
 	manuals        map[string]bool
 	parentOf       map[string]string
 	step           int // position on the rollout path (for flag flips)
@@ -45,7 +46,7 @@ type sframe struct {
 func newShadow(step int) shadow {
 	return shadow{
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
-		rewound: map[string]bool{}, manuals: map[string]bool{},
+		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
 		parentOf: map[string]string{}, step: step,
 	}
 }
@@ -68,6 +69,7 @@ func (s *shadow) callID() string {
 }
 
 func (s *shadow) write(id string, callerless bool) {
+	s.written[id] = true
 	s.nodes = append(s.nodes, id)
 	s.nodeCount++
 	if callerless {
@@ -315,7 +317,9 @@ func (s *shadow) retryTargets() []string {
 		if !s.isUser[u] {
 			u = s.userOf[id]
 		}
-		if !s.rewound[id] && !s.rewound[u] {
+		// A retry of a turn whose reply was rewound reruns it without a
+		// new row, and the rerun would write that reply's id again.
+		if !s.rewound[id] && !s.rewound[u] && (s.hasAssistant(u) || !s.written[u+"_reply"]) {
 			out = append(out, id)
 		}
 	}
