@@ -133,9 +133,18 @@ func (r *TargetRun) addCall(reply, id string) {
 // Apply runs one op: the embedded legacy writer checks validity and moves the
 // writer state; a refused op changes nothing here either. Then the op's
 // conversation rows are added per the Intent table, with H = the in-memory
-// head before the op.
+// head before the op (after ensureRoot, for the ops that run it).
 func (r *TargetRun) Apply(op ops.Op) error {
 	h := r.leg.InMemoryHead()
+	// Ops that create ROOT first move the head there (ensureRoot): the
+	// turn they write starts a conversation instead of continuing rows of
+	// an earlier script.
+	switch op.(type) {
+	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Manual, ops.Spawn:
+		if r.leg.node("ROOT") == nil {
+			h = "ROOT"
+		}
+	}
 	pending := r.leg.Pending()
 	reply := r.leg.OpenReply()
 	frames := r.leg.Frames()
@@ -284,7 +293,7 @@ func (r *TargetRun) retry(of, n string) {
 // through); attach rows spliced right after their anchor when it is on the
 // path (several: seq order).
 func (r *TargetRun) View() TargetView {
-	a := r.Anchor(r.leg.meta.Str("head_id"))
+	a := r.Anchor(r.viewHead())
 	v := TargetView{HeadID: a, Chain: []TargetRow{}}
 	var path []string
 	seen := map[string]bool{}
@@ -319,11 +328,28 @@ func (r *TargetRun) View() TargetView {
 		if !(t.attach && i > 0 && path[i-1] == t.ip) {
 			emit(t)
 		}
+		// Attach rows follow a shown anchor; a rewound anchor hides them too.
 		for _, at := range r.rows {
-			if at.attach && at.ip == id {
+			if at.attach && at.ip == id && !r.rewound[id] {
 				emit(at)
 			}
 		}
 	}
 	return v
+}
+
+// viewHead is the head the browser loads at: the persisted one, or with none
+// persisted yet the latest node a reader can see (ROOT and rewound nodes
+// excluded), as the load falls back to the last message (legacy §3.5 step 3).
+func (r *TargetRun) viewHead() string {
+	if h := r.leg.meta.Str("head_id"); h != "" {
+		return h
+	}
+	for i := len(r.leg.nodes) - 1; i >= 0; i-- {
+		n := r.leg.nodes[i]
+		if n.ID != "ROOT" && !n.isRewound() {
+			return n.ID
+		}
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"sessiondag/driver"
 	"sessiondag/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/ops"
@@ -14,6 +15,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", stderr)
 	fl := flags.Off
 	fs.Var(&fl, "flags", "rollout flags for writing and reading: off, all, or a list such as A,B")
+	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--flags F]")
@@ -27,6 +29,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	script, err := ops.Parse(f, pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
+	}
+	if *out != "" {
+		if _, err := os.Stat(*out); err == nil {
+			return fail(stderr, "replay", fmt.Errorf("%s exists; refusing to write into it", *out))
+		}
+		if _, err := driver.Build(script, *out, fl); err != nil {
+			return fail(stderr, "replay", err)
+		}
 	}
 	mm, err := harness.Replay(script, fl)
 	if err != nil {

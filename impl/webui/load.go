@@ -94,13 +94,12 @@ func (r *reader) load() *Loaded {
 }
 
 // walksPreds reports whether the chain walks flag A's predecessors (flag B).
-func (r *reader) walksPreds() bool {
-	return r.fl.Has(flags.B) && r.preds != nil && !mutant.On(mutant.StepBIgnored)
-}
+func (r *reader) walksPreds() bool { return r.rules.Walks }
 
 // predChain is flag B's chain: the predecessor path from the head's
 // conversation anchor, through rewound nodes, shown as the aggregated rows
-// on it. The head becomes that anchor.
+// on it. The head becomes that anchor ("" when it has none, e.g. an orphan
+// tool row).
 func (r *reader) predChain(head string, allIdx map[string]*adapter.Message) (string, []*adapter.Message) {
 	ids := r.preds.Walk(head)
 	chain := make([]*adapter.Message, 0, len(ids))
@@ -109,10 +108,10 @@ func (r *reader) predChain(head string, allIdx map[string]*adapter.Message) (str
 			chain = append(chain, m)
 		}
 	}
-	if len(ids) > 0 {
-		head = ids[len(ids)-1]
+	if len(ids) == 0 {
+		return "", chain // the head stands for no conversation row
 	}
-	return head, chain
+	return ids[len(ids)-1], chain
 }
 
 // messages is get_messages: the adapter over every node in append order,

@@ -15,10 +15,16 @@ import (
 type Rules struct {
 	Flags flags.Set
 	Preds *lane.Preds // flag A's predecessors; nil when A is off
+	// Walks is set when the chain follows the predecessors (flag B): the
+	// rows placed around it (attach pointers, card internals) then follow
+	// them too.
+	Walks bool
 }
 
 // RulesFor returns the rules of a flag set. preds may be nil when A is off.
-func RulesFor(fl flags.Set, preds *lane.Preds) Rules { return Rules{Flags: fl, Preds: preds} }
+func RulesFor(fl flags.Set, preds *lane.Preds) Rules {
+	return Rules{Flags: fl, Preds: preds, Walks: preds != nil && fl.Has(flags.B) && !mutant.On(mutant.StepBIgnored)}
+}
 
 func (r Rules) d() bool { return r.Flags.Has(flags.D) && !mutant.On(mutant.StepDReadsParent) }
 
@@ -54,10 +60,15 @@ func (r Rules) cardTarget(m *adapter.Message) string {
 }
 
 // childOf is the key under which the card pass absorbs a row: the top-level
-// called_by, ROOT ignored (R, commit 476aa8f6).
+// called_by, ROOT ignored (R, commit 476aa8f6). Under flag A conversation
+// rows (an attach pointer whose fork anchor is a run, say) are not absorbed
+// once the chain walks predecessors (flag B).
 func (r Rules) childOf(m *adapter.Message) string {
 	if mutant.On(mutant.CardsByParent) {
 		return m.ParentID()
+	}
+	if r.Walks && m.IsConv {
+		return "" // a conversation row is never a run's internal
 	}
 	if cb := m.Get("called_by"); cb.Truthy() && cb.Str() != node.RootID {
 		return cb.Str()
@@ -76,13 +87,15 @@ func (r Rules) fixEdge(m *adapter.Message) string {
 	return m.LegacyParentID()
 }
 
-// attachParent is where an attach pointer is spliced.
+// attachParent is where an attach pointer is spliced: R uses its caller or
+// parent_id; once the chain walks predecessors (flag B) its predecessor,
+// the row the spawn was issued from.
 func (r Rules) attachParent(m *adapter.Message) string {
+	if r.Walks && m.IsConv {
+		return m.Pred
+	}
 	if cb := m.Get("called_by"); cb.Truthy() {
 		return cb.Str()
-	}
-	if r.d() {
-		return m.Pred
 	}
 	return m.ParentID()
 }

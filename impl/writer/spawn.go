@@ -25,7 +25,8 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string) error {
 	if ch, ok := w.ClientHead(); ok {
 		md.Set("parent_id", node.Str(ch))
 	}
-	w.predecessor(md, w.storeAnchor())
+	from := w.storeAnchor() // where the spawn was issued: C's and the attach's predecessor
+	w.predecessor(md, from)
 	if err := w.add(&node.Node{ID: cmd, Role: node.RoleUser, Output: node.Str("/spawn " + text), CalledBy: node.RootID, Metadata: md}); err != nil {
 		return err
 	}
@@ -51,7 +52,10 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string) error {
 		anchor = c.ParentID()
 	}
 	amd := w.attachMeta(sub, text, label, false)
-	w.predecessor(amd, anchor)
+	if from == node.RootID {
+		from = cmd // a spawn that starts the conversation hangs off its command row
+	}
+	w.predecessor(amd, from)
 	return w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("(done)"), CalledBy: anchor, Metadata: amd})
 }
 
