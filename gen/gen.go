@@ -15,9 +15,15 @@ type Options struct {
 	// rollout step in one session). Flips only ever move forward along
 	// the rollout path.
 	FlagFlips bool
-	// StartFlags is the writers' flag set at the start (index into the
+	// StartStep is the writers' flag set at the start (index into the
 	// rollout path: 0 off … 4 all), used to order flips.
 	StartStep int
+	// SyncedBrowser keeps the browser in step with the store: a web turn
+	// or spawn is only drawn after a reload when something else (a manual
+	// run, another client's turn, a script row) moved the head. Legacy
+	// data typed in a stale browser records a parent its user never
+	// meant, which no migration can recover (model/README.md).
+	SyncedBrowser bool
 }
 
 // Gen is a generator with the shadow state it needs to draw valid ops.
@@ -138,9 +144,12 @@ func (g *Gen) candidates() []choice {
 		add("error-standalone", 1)
 		add("crash", 1)
 	default:
-		add("user", 10)
+		stale := g.opt.SyncedBrowser && s.client != s.head
+		if !stale {
+			add("user", 10)
+		}
 		add("manual", 3)
-		if s.isManual(s.head) && s.client != s.head {
+		if stale || s.isManual(s.head) && s.client != s.head {
 			add("reload", 8) // variant A of legacy §4: the page reloads after a run
 		} else {
 			add("reload", 3)
@@ -154,7 +163,9 @@ func (g *Gen) candidates() []choice {
 			add("checkout", 2)
 		}
 		add("fork-root", 1)
-		add("spawn", 1)
+		if !stale {
+			add("spawn", 1)
+		}
 		if g.opt.Legacy {
 			add("script", 1)
 			add("legacy-user", 1)

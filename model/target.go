@@ -97,15 +97,6 @@ func (r *TargetRun) add(t *tRow) {
 	r.byID[t.id] = t
 }
 
-// prevRow is "the previous conversation row in seq order": the last row
-// written before this op, rewound and attach rows included; "" if none.
-func (r *TargetRun) prevRow() string {
-	if len(r.rows) == 0 {
-		return ""
-	}
-	return r.rows[len(r.rows)-1].id
-}
-
 // turnOf climbs IPs from anchor(x) to the nearest user turn ("" if none):
 // the turn a retry/edit of x reruns, read on the intended tree.
 func (r *TargetRun) turnOf(x string) string {
@@ -250,7 +241,7 @@ func (r *TargetRun) Apply(op ops.Op) error {
 		ip := ""
 		switch op.Parent {
 		case "":
-			ip = r.prevRow()
+			ip = aH // no parent recorded: it continues where the head was
 		case "null":
 		default:
 			ip = r.Anchor(op.Parent)
@@ -262,7 +253,7 @@ func (r *TargetRun) Apply(op ops.Op) error {
 
 	case ops.Orphan:
 		if op.Caller == "" {
-			r.add(&tRow{id: op.ID, ip: r.prevRow(), card: true})
+			r.add(&tRow{id: op.ID, ip: aH, card: true})
 		} else {
 			r.anchor[op.ID] = "" // known, but stands for no conversation row
 		}

@@ -32,8 +32,8 @@ type dataKind struct {
 // The three kinds of data every rollout property runs on.
 var (
 	writtenOn  = dataKind{"written with the flags on", flags.All, gen.Options{Legacy: true, StartStep: 4}, false}
-	writtenOff = dataKind{"written with the flags off (migration)", flags.Off, gen.Options{Legacy: true}, true}
-	flipped    = dataKind{"flags flipped mid-session", flags.Off, gen.Options{Legacy: true, FlagFlips: true}, true}
+	writtenOff = dataKind{"written with the flags off (migration)", flags.Off, gen.Options{Legacy: true, SyncedBrowser: true}, true}
+	flipped    = dataKind{"flags flipped mid-session", flags.Off, gen.Options{Legacy: true, FlagFlips: true, SyncedBrowser: true}, true}
 	dataKinds  = []dataKind{writtenOn, writtenOff, flipped}
 )
 
@@ -53,7 +53,7 @@ func newRolloutRun(t *rapid.T, name string, kind dataKind) *rolloutRun {
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	return &rolloutRun{name: name, kind: kind, gen: gen.New(kind.opt), impl: r, target: model.NewTarget(driver.DefaultSession)}
+	return &rolloutRun{name: name + "-" + kind.slug(), kind: kind, gen: gen.New(kind.opt), impl: r, target: model.NewTarget(driver.DefaultSession)}
 }
 
 func (r *rolloutRun) step(t *rapid.T) {
@@ -104,4 +104,15 @@ func rowIDs(rows []model.TargetRow) []string {
 		}
 	}
 	return out
+}
+
+// slug names a data kind in file names.
+func (k dataKind) slug() string {
+	switch {
+	case !k.legacy:
+		return "flags-on"
+	case k.opt.FlagFlips:
+		return "flipped"
+	}
+	return "migration"
 }

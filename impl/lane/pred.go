@@ -21,11 +21,11 @@ type Preds struct {
 //     reruns;
 //   - a recorded metadata.parent_id is trusted: the predecessor is its
 //     anchor ("ROOT" stays a root);
-//   - a root that cannot be a deliberate fork continues the previous
-//     conversation row in seq order (reset by ROOT's creation, which moves
-//     the head): manual and script runs, caller-less rows, web users typed
-//     while the browser had no head, adapter-written users without a
-//     parent_id key;
+//   - a root that cannot be a deliberate fork continues the conversation
+//     row the head was on: the last one before it in seq order that moved
+//     the head (see movesHead; ROOT's creation resets it): manual and
+//     script runs, caller-less rows, web users typed while the browser had
+//     no head, adapter-written users without a parent_id key;
 //   - a root that the data marks as a fork stays one: dispatcher users
 //     without a parent (parent=None), sub-agent roots (source agent_spawn),
 //     adapter-written users with an explicit null parent_id;
@@ -45,7 +45,9 @@ func NewPreds(s *store.Store) *Preds {
 		}
 		p.isConv[n.ID] = true
 		p.pred[n.ID] = p.derive(n, prev)
-		prev = n.ID
+		if movesHead(n) {
+			prev = n.ID
+		}
 	}
 	return p
 }
@@ -83,6 +85,22 @@ func (p *Preds) derive(n *node.Node, prev string) string {
 		}
 	}
 	return prev
+}
+
+// movesHead reports whether writing a conversation row made it the session's
+// head, as far as the legacy fields tell: a caller-less append does, and so
+// do the writers' set_head calls after web turns, replies and runs. Rows a
+// dispatcher or a sub-agent writes under ROOT do not (their reply does), nor
+// do attach pointers (the spawn restores the head).
+func movesHead(n *node.Node) bool {
+	if n.Metadata.Get("function").Str() == "attach" {
+		return false
+	}
+	if n.Role == node.RoleUser && n.CalledBy == node.RootID {
+		src := n.Metadata.Get("source").Str()
+		return src == "web" || src == ""
+	}
+	return true
 }
 
 // Of returns the predecessor of a conversation-lane node ("ROOT" for a

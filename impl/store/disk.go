@@ -57,6 +57,14 @@ func Open(dir string) (*Store, error) {
 	if herr != nil && !errors.Is(herr, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open session %s: %w", dir, herr)
 	}
+	if herr == nil {
+		// history/ itself may be a link: never read a directory outside
+		// the session through it.
+		if err := checkLink(dir, hist); err != nil {
+			s.Problems = append(s.Problems, Problem{File: "history/", Err: fmt.Errorf("%w: no node read", err)})
+			entries = nil
+		}
+	}
 	meta, merr := readFile(dir, "meta.json")
 	if herr != nil && errors.Is(merr, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open session %s: no meta.json and no history/: not a session directory", dir)
@@ -132,6 +140,9 @@ func Open(dir string) (*Store, error) {
 	default:
 		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: merr})
 	}
+	if _, err := os.Lstat(filepath.Join(dir, "meta.json.tmp")); err == nil {
+		s.Problems = append(s.Problems, Problem{File: "meta.json.tmp", Err: errors.New("leftover temporary file of an interrupted write (ignored)")})
+	}
 	return s, nil
 }
 
@@ -144,16 +155,8 @@ func readFile(dir, rel string) ([]byte, error) {
 		return nil, err
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			return nil, fmt.Errorf("broken link: %w", err)
-		}
-		root, err := filepath.EvalSymlinks(dir)
-		if err != nil {
+		if err := checkLink(dir, p); err != nil {
 			return nil, err
-		}
-		if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return nil, fmt.Errorf("link points outside the session directory (%s)", target)
 		}
 		if fi, err = os.Stat(p); err != nil {
 			return nil, err
@@ -173,7 +176,36 @@ func readFile(dir, rel string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }
 
+// checkLink refuses a path below dir that is a symbolic link leading out of
+// dir, or to nothing. Other paths pass.
+func checkLink(dir, p string) error {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return fmt.Errorf("broken link: %w", err)
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	if r, err := filepath.Rel(root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("link points outside the session directory (%s)", target)
+	}
+	return nil
+}
+
 func (s *Store) writeNode(n *node.Node) error {
+	// A node read from disk may carry any id: it must not become a path
+	// (Update rewrites loaded nodes).
+	if err := ValidateID(n.ID); err != nil {
+		return fmt.Errorf("write node: %w", err)
+	}
+	if name := FileName(n); strings.ContainsAny(name, "/\\\x00") {
+		return fmt.Errorf("write node %s: file name %q holds a path separator or NUL", n.ID, name)
+	}
 	dir := filepath.Join(s.Dir, "history")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write node %s: %w", n.ID, err)
@@ -200,9 +232,17 @@ func (s *Store) writeMetaFile() error {
 // nothing else should.
 var SyncWrites = true
 
-// crashPoint, when set by a test, is called between the steps of an atomic
-// write; returning an error stops the write there, as a crash would.
+// crashPoint, when set by a test, is called after each step of an atomic
+// write ("write", "sync", "rename"); returning an error stops the write
+// there. A *Crash error simulates the process dying: nothing is cleaned up,
+// so a temporary file stays behind as a real crash leaves it; any other
+// error is a failed step, after which the temporary file is removed.
 var crashPoint func(step string) error
+
+// Crash is the error a crashPoint returns to simulate a crash at a step.
+type Crash struct{ Step string }
+
+func (c *Crash) Error() string { return "simulated crash after step " + c.Step }
 
 // WriteFileAtomic writes data to path so that a crash at any point leaves
 // either the old file or the new one: a temporary file beside it, fsync,
@@ -232,7 +272,9 @@ func WriteFileAtomic(path string, data []byte) error {
 		err = step("sync")
 	}
 	if err != nil {
-		os.Remove(tmp)
+		if c := (*Crash)(nil); !errors.As(err, &c) {
+			os.Remove(tmp)
+		}
 		return err
 	}
 	if err := os.Rename(tmp, path); err != nil {

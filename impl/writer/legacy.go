@@ -3,6 +3,7 @@ package writer
 import (
 	"fmt"
 
+	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
 )
 
@@ -34,18 +35,25 @@ func (w *Writer) Script(what, id, name string) error {
 
 // LegacyUser writes a user row through append_message (legacy §2.2): no
 // caller; parent is an id, "null" for an explicit null, or "" for none.
+// Under flag A the rollout-aware append_message also records the
+// predecessor: the parent's anchor, a root for an explicit null, else where
+// the head is.
 func (w *Writer) LegacyUser(id, text, parent string) error {
 	if err := w.needIdle("legacy-user"); err != nil {
 		return err
 	}
 	md := &node.Obj{}
+	pred := w.storeAnchor()
 	switch parent {
 	case "":
 	case "null":
 		md.Set("parent_id", node.NullV())
+		pred = node.RootID
 	default:
 		md.Set("parent_id", node.Str(parent))
+		pred = lane.Anchor(parent, w.S.Get)
 	}
+	w.predecessor(md, pred)
 	if err := w.add(&node.Node{ID: id, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
 		return err
 	}
@@ -58,6 +66,7 @@ func (w *Writer) LegacyReply(id, text, parent string) error {
 		return err
 	}
 	md := meta("parent_id", node.Str(parent))
+	w.predecessor(md, lane.Anchor(parent, w.S.Get))
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Output: node.Str(text), Metadata: md}); err != nil {
 		return err
 	}
@@ -70,6 +79,9 @@ func (w *Writer) Orphan(id, name, caller string) error {
 		return err
 	}
 	md := meta("tool_call_id", node.Str(id), "is_error", node.BoolV(false))
+	if caller == "" {
+		w.predecessor(md, w.storeAnchor()) // a caller-less row is a top-level run
+	}
 	if err := w.add(&node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(&node.Obj{}), Output: node.Str("orphan"), CalledBy: caller, Metadata: md}); err != nil {
 		return err
 	}

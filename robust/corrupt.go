@@ -1,0 +1,837 @@
+// Package robust damages session directories the way crashes, concurrent
+// writers, other tools and hostile users do, and (in its tests) checks that
+// every reader survives what it finds, loses nothing and says what it found.
+//
+// The generator works on a copy of a directory the driver wrote: it picks
+// files and fields with a gen.Source, so a seed (gen.NewSeeded) always gives
+// the same damage and rapid (gen.Rapid) can draw and shrink it. Each
+// corruption is recorded as an Applied value with the file it touched, and
+// the files it made unusable are kept with the phrase a reader's problem
+// report must contain (Unusable).
+package robust
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sessiondag/gen"
+	"sessiondag/impl/node"
+)
+
+// Kind names one way a session directory can be damaged.
+type Kind string
+
+// The kinds of damage. The comment says what a reader must make of it.
+const (
+	// Pointers: the file stays a valid node; the walks must terminate.
+	DanglingParent Kind = "dangling-parent" // metadata.parent_id → an id no file has
+	DanglingCaller Kind = "dangling-caller" // called_by → an id no file has
+	ParentCycle    Kind = "parent-cycle"    // 1–3 nodes whose parent_ids form a cycle
+	CallerCycle    Kind = "caller-cycle"    // 1–3 nodes whose called_bys form a cycle
+	UnknownHead    Kind = "unknown-head"    // meta.json head_id → an id no file has
+
+	// Numbering: valid files; the load keeps every one of them.
+	DuplicateID  Kind = "duplicate-id"  // a second file with the same id (different output)
+	DuplicateSeq Kind = "duplicate-seq" // a node renumbered to another node's seq
+	BigSeq       Kind = "seq-10000"     // a node renumbered to seq ≥ 10000 (5-digit prefix)
+	OddName      Kind = "odd-name"      // a file renamed to a name with spaces, unicode or invalid UTF-8
+
+	// Contents that are valid JSON but unusual.
+	HugeOutput   Kind = "huge-output"   // an output string of 256 KiB … 2 MiB
+	NULEscaped   Kind = "nul-escaped"   // \u0000 inside strings
+	HostileID    Kind = "hostile-id"    // an id holding "..", "/", "\\" or NUL
+	MissingField Kind = "missing-field" // a field other than id removed
+	DeepNesting  Kind = "deep-nesting"  // an output nested 50 or 5000 deep
+	LinkInside   Kind = "link-inside"   // a symlink in history/ to another node file of the session
+
+	// Damage that makes a file unusable: it must be listed in Problems.
+	Truncated    Kind = "truncated"     // a file cut short (a non-atomic writer's crash)
+	EmptyFile    Kind = "empty-file"    // a file of zero bytes
+	HalfWritten  Kind = "half-written"  // *.json.tmp beside a file, holding half a new version
+	TmpLeftover  Kind = "tmp-leftover"  // *.json.tmp of a node never renamed into place
+	MetaTmp      Kind = "meta-tmp"      // meta.json.tmp beside meta.json
+	InvalidJSON  Kind = "invalid-json"  // a syntax error spliced in
+	NULRaw       Kind = "nul-raw"       // a raw NUL byte inside a string
+	InvalidUTF8  Kind = "invalid-utf8"  // a raw invalid UTF-8 sequence inside a string
+	WrongType    Kind = "wrong-type"    // a field of the wrong JSON type
+	NotObject    Kind = "not-object"    // a file whose top level is not an object
+	MissingID    Kind = "missing-id"    // the id field removed (or null, or "")
+	TooDeep      Kind = "too-deep"      // an output nested 20000 deep (beyond the parser's bound)
+	DirNamedJSON Kind = "dir-json"      // a directory called *.json in history/
+	LinkOutside  Kind = "link-outside"  // a symlink in history/ to a node file outside the session
+	LinkBroken   Kind = "link-broken"   // a symlink in history/ to nothing
+
+	// The session's skeleton.
+	MissingMeta    Kind = "missing-meta"    // meta.json removed
+	BrokenMeta     Kind = "broken-meta"     // meta.json truncated, not an object, or head_id of the wrong type
+	MissingHistory Kind = "missing-history" // history/ removed
+)
+
+// Kinds is every kind.
+var Kinds = []Kind{
+	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
+	DuplicateID, DuplicateSeq, BigSeq, OddName,
+	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, LinkInside,
+	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
+	WrongType, NotObject, MissingID, TooDeep, DirNamedJSON, LinkOutside, LinkBroken,
+	MissingMeta, BrokenMeta, MissingHistory,
+}
+
+// ModelKinds are the kinds the independent reader (model.ReadSessionDir)
+// treats as the implementation does: it loads the same files, in the same
+// order, with the same head. Left out: wrong-typed fields other than id and
+// seq (the model reads them as empty values, the implementation refuses the
+// file), a missing seq or created_at (the model skips / keeps null, the
+// implementation numbers / defaults them), links leaving the directory (the
+// model follows them), and a missing or unparsable meta.json (the model
+// cannot read the session at all).
+var ModelKinds = []Kind{
+	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
+	DuplicateID, DuplicateSeq, BigSeq, OddName,
+	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, LinkInside,
+	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
+	MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory,
+}
+
+// Applied is one corruption done to a directory.
+type Applied struct {
+	Kind Kind
+	File string // the file touched, relative to the session directory
+	Note string // what was done
+}
+
+func (a Applied) String() string {
+	if a.File == "" {
+		return fmt.Sprintf("%s (%s)", a.Kind, a.Note)
+	}
+	return fmt.Sprintf("%s %s (%s)", a.Kind, a.File, a.Note)
+}
+
+// Phrases the readers' problem reports contain for each sort of damage.
+const (
+	PhraseJSON      = "invalid JSON"
+	PhraseTmp       = "temporary file"
+	PhraseRegular   = "not a regular file"
+	PhraseOutside   = "outside the session directory"
+	PhraseBroken    = "broken link"
+	PhraseNotObject = "not"
+	PhraseMissing   = "missing"
+)
+
+// Corrupter damages one session directory.
+type Corrupter struct {
+	Dir string
+	src gen.Source
+	// unusable maps a file (relative path) to the phrase its problem
+	// report must contain.
+	unusable map[string]string
+	applied  []Applied
+	fresh    int
+	// ForModel restricts the choices inside a kind to those both readers
+	// treat alike (MissingField never removes seq or created_at).
+	ForModel bool
+}
+
+// New makes a Corrupter for the session directory dir.
+func New(dir string, src gen.Source) *Corrupter {
+	return &Corrupter{Dir: dir, src: src, unusable: map[string]string{}}
+}
+
+// Corrupt applies n corruptions with kinds drawn from kinds (nil: Kinds) to
+// the session directory dir.
+func Corrupt(dir string, src gen.Source, kinds []Kind, n int) ([]Applied, error) {
+	c := New(dir, src)
+	for i := 0; i < n; i++ {
+		if _, err := c.Apply(kinds); err != nil {
+			return c.Applied(), err
+		}
+	}
+	return c.Applied(), nil
+}
+
+// Applied lists the corruptions done so far, in order.
+func (c *Corrupter) Applied() []Applied { return c.applied }
+
+// Unusable returns the files the corruptions made unusable (relative
+// paths), each with a phrase the problem reported for it must contain.
+func (c *Corrupter) Unusable() map[string]string {
+	out := make(map[string]string, len(c.unusable))
+	for k, v := range c.unusable {
+		out[k] = v
+	}
+	return out
+}
+
+// Apply draws a kind from kinds (nil: Kinds) and applies it. A kind that
+// finds nothing to work on (no usable node file left, say) is recorded with
+// the note "nothing to do".
+func (c *Corrupter) Apply(kinds []Kind) (Applied, error) {
+	if len(kinds) == 0 {
+		kinds = Kinds
+	}
+	return c.ApplyKind(kinds[c.src.IntN(len(kinds), "corruption kind")])
+}
+
+// ApplyKind applies one corruption of kind k.
+func (c *Corrupter) ApplyKind(k Kind) (Applied, error) {
+	a, err := c.apply(k)
+	a.Kind = k
+	if err != nil {
+		return a, fmt.Errorf("corrupt %s: %s: %w", c.Dir, k, err)
+	}
+	c.applied = append(c.applied, a)
+	return a, nil
+}
+
+var errNothing = errors.New("nothing to do")
+
+func (c *Corrupter) apply(k Kind) (Applied, error) {
+	a, err := c.do(k)
+	if errors.Is(err, errNothing) {
+		return Applied{Note: "nothing to do"}, nil
+	}
+	return a, err
+}
+
+func (c *Corrupter) do(k Kind) (Applied, error) {
+	switch k {
+	case DanglingParent, DanglingCaller:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		target := c.freshID("gone")
+		setPointer(o, k == DanglingParent, target)
+		return Applied{File: f, Note: "→ " + target}, c.writeNode(f, o)
+	case ParentCycle, CallerCycle:
+		return c.cycle(k == ParentCycle)
+	case UnknownHead:
+		o, err := c.meta()
+		if err != nil {
+			return Applied{}, err
+		}
+		target := c.freshID("nowhere")
+		o.Set("head_id", node.Str(target))
+		return Applied{File: "meta.json", Note: "head_id → " + target}, c.writeMeta(o)
+	case DuplicateID:
+		return c.duplicateID()
+	case DuplicateSeq:
+		return c.duplicateSeq()
+	case BigSeq:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		seq := 10000 + c.src.IntN(100000, "big seq")
+		o.Set("seq", node.Num(strconv.Itoa(seq)))
+		nf, err := c.renumber(f, o)
+		return Applied{File: nf, Note: fmt.Sprintf("seq → %d", seq)}, err
+	case OddName:
+		f, _, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		names := []string{"0003-u-with space.json", "0004-u-ünïcode☕.json", "0005-u-\xff\xfe.json", ".json", "-.json", "0006-u-x.json.json"}
+		nf := "history/" + names[c.src.IntN(len(names), "odd name")]
+		if c.exists(nf) {
+			return Applied{}, errNothing
+		}
+		return Applied{File: nf, Note: "renamed from " + f}, os.Rename(c.path(f), c.path(nf))
+	case HugeOutput:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		size := (256 << 10) << c.src.IntN(4, "huge size")
+		o.Set("output", node.Str(hugeText(size)))
+		return Applied{File: f, Note: fmt.Sprintf("output of %d bytes", size)}, c.writeNode(f, o)
+	case NULEscaped:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		switch c.src.IntN(3, "nul where") {
+		case 0:
+			o.Set("output", node.Str("before\x00after"))
+		case 1:
+			o.Set("name", node.Str("\x00"))
+		default:
+			metaObj(o).Set("nul\x00key", node.Str("v\x00"))
+		}
+		return Applied{File: f, Note: `\u0000 in strings`}, c.writeNode(f, o)
+	case HostileID:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		ids := []string{"../x", "a/b", "..", ".", "x\x00y", "/etc/passwd", `..\..\x`, "ROOT/../../escape", strings.Repeat("a", 300)}
+		id := ids[c.src.IntN(len(ids), "hostile id")]
+		o.Set("id", node.Str(id))
+		return Applied{File: f, Note: fmt.Sprintf("id → %q", id)}, c.writeNode(f, o)
+	case MissingField:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		fields := []string{"name", "input", "output", "called_by", "reads", "metadata", "role", "created_at", "seq"}
+		if c.ForModel {
+			fields = fields[:7]
+		}
+		field := fields[c.src.IntN(len(fields), "missing field")]
+		o.Delete(field)
+		return Applied{File: f, Note: "without " + field}, c.writeNode(f, o)
+	case DeepNesting:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		depth := []int{50, 5000}[c.src.IntN(2, "depth")]
+		return Applied{File: f, Note: fmt.Sprintf("output nested %d deep", depth)}, c.writeNodeWithOutput(f, o, nested(depth))
+	case LinkInside:
+		f, _, err := c.pickNode("target")
+		if err != nil {
+			return Applied{}, err
+		}
+		nf := "history/" + c.freshSeqName("u", c.freshID("alias"))
+		return Applied{File: nf, Note: "link to " + f}, os.Symlink(filepath.Base(f), c.path(nf))
+
+	case Truncated:
+		f, data, err := c.pickFile("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		// Every proper prefix of an object text without its closing brace
+		// is invalid JSON; the files end in "}\n", so cut at most len-2.
+		cut := c.src.IntN(len(data)-1, "cut")
+		c.unusable[f] = PhraseJSON
+		return Applied{File: f, Note: fmt.Sprintf("cut to %d of %d bytes", cut, len(data))}, os.WriteFile(c.path(f), data[:cut], 0o644)
+	case EmptyFile:
+		f, _, err := c.pickFile("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		c.unusable[f] = PhraseJSON
+		return Applied{File: f, Note: "0 bytes"}, os.WriteFile(c.path(f), nil, 0o644)
+	case HalfWritten:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		o.Set("output", node.Str("the new version"))
+		data := encode(o)
+		tmp := f + ".tmp"
+		c.unusable[tmp] = PhraseTmp
+		return Applied{File: tmp, Note: "half of a new version beside " + f}, os.WriteFile(c.path(tmp), data[:len(data)/2], 0o644)
+	case TmpLeftover:
+		if !c.isDir("history") {
+			return Applied{}, errNothing
+		}
+		id := c.freshID("never")
+		o := newNode(id, 9000+int64(c.fresh))
+		tmp := "history/" + fileName(9000+int64(c.fresh), "u", id) + ".tmp"
+		c.unusable[tmp] = PhraseTmp
+		return Applied{File: tmp, Note: "a complete node never renamed into place"}, os.WriteFile(c.path(tmp), encode(o), 0o644)
+	case MetaTmp:
+		if !c.exists("meta.json") {
+			return Applied{}, errNothing
+		}
+		data, err := os.ReadFile(c.path("meta.json"))
+		if err != nil {
+			return Applied{}, err
+		}
+		c.unusable["meta.json.tmp"] = PhraseTmp
+		return Applied{File: "meta.json.tmp", Note: "half of a meta write"}, os.WriteFile(c.path("meta.json.tmp"), data[:len(data)/2], 0o644)
+	case InvalidJSON:
+		f, data, err := c.pickFile("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		var bad []byte
+		var note string
+		switch c.src.IntN(4, "syntax error") {
+		case 0:
+			bad, note = bytes.Replace(data, []byte(`": `), []byte(`"; `), 1), "a key's colon → ;"
+		case 1:
+			bad, note = append([]byte("x"), data...), "a stray byte before the object"
+		case 2:
+			bad, note = append(append([]byte{}, data...), ",}"...), "trailing data"
+		default:
+			bad, note = bytes.Replace(data, []byte("{"), []byte("{,"), 1), "a comma after {"
+		}
+		c.unusable[f] = PhraseJSON
+		return Applied{File: f, Note: note}, os.WriteFile(c.path(f), bad, 0o644)
+	case NULRaw, InvalidUTF8:
+		f, data, err := c.pickFile("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		// Inside the id's string: the first string value of the file.
+		at := bytes.Index(data, []byte(`"id": "`))
+		if at < 0 {
+			return Applied{}, errNothing
+		}
+		at += len(`"id": "`)
+		ins := []byte{0}
+		if k == InvalidUTF8 {
+			seqs := [][]byte{{0xff}, {0xc3}, {0xed, 0xa0, 0x80}, {0xf4, 0x90, 0x80, 0x80}}
+			ins = seqs[c.src.IntN(len(seqs), "invalid utf-8")]
+		}
+		bad := append(append(append([]byte{}, data[:at]...), ins...), data[at:]...)
+		c.unusable[f] = PhraseJSON
+		return Applied{File: f, Note: fmt.Sprintf("bytes %q in the id", ins)}, os.WriteFile(c.path(f), bad, 0o644)
+	case WrongType:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		type wrong struct {
+			field string
+			val   string
+		}
+		choices := []wrong{
+			{"seq", `"3"`}, {"seq", `1.5`}, {"seq", `null`}, {"seq", `{}`}, {"seq", `99999999999999999999`},
+			{"id", `7`}, {"id", `["a"]`}, {"id", `true`},
+			{"created_at", `"yesterday"`}, {"created_at", `[]`},
+			{"role", `5`}, {"name", `[]`}, {"called_by", `{"id": "x"}`}, {"metadata", `[]`}, {"metadata", `"x"`},
+		}
+		w := choices[c.src.IntN(len(choices), "wrong type")]
+		v, _ := node.Parse([]byte(w.val))
+		o.Set(w.field, v)
+		c.unusable[f] = fmt.Sprintf("field %q", w.field)
+		return Applied{File: f, Note: w.field + " = " + w.val}, c.writeRaw(f, encode(o))
+	case NotObject:
+		f, _, err := c.pickFile("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		tops := []string{`[1, 2]`, `"a string"`, `null`, `42`}
+		top := tops[c.src.IntN(len(tops), "top level")]
+		c.unusable[f] = PhraseNotObject
+		return Applied{File: f, Note: "top level " + top}, os.WriteFile(c.path(f), []byte(top+"\n"), 0o644)
+	case MissingID:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		switch c.src.IntN(3, "how") {
+		case 0:
+			o.Delete("id")
+		case 1:
+			o.Set("id", node.NullV())
+		default:
+			o.Set("id", node.Str(""))
+		}
+		c.unusable[f] = `field "id"`
+		return Applied{File: f, Note: "no usable id"}, c.writeRaw(f, encode(o))
+	case TooDeep:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		c.unusable[f] = PhraseJSON
+		return Applied{File: f, Note: "output nested 20000 deep"}, c.writeNodeWithOutput(f, o, nested(20000))
+	case DirNamedJSON:
+		if !c.isDir("history") {
+			return Applied{}, errNothing
+		}
+		nf := "history/" + c.freshSeqName("u", c.freshID("dir"))
+		c.unusable[nf] = PhraseRegular
+		return Applied{File: nf, Note: "a directory"}, os.Mkdir(c.path(nf), 0o755)
+	case LinkOutside:
+		if !c.isDir("history") {
+			return Applied{}, errNothing
+		}
+		id := c.freshID("outside")
+		outside := filepath.Join(filepath.Dir(filepath.Clean(c.Dir)), id+".json")
+		if err := os.WriteFile(outside, encode(newNode(id, 8000)), 0o644); err != nil {
+			return Applied{}, err
+		}
+		nf := "history/" + fileName(8000, "u", id)
+		c.unusable[nf] = PhraseOutside
+		return Applied{File: nf, Note: "link to " + outside}, os.Symlink(outside, c.path(nf))
+	case LinkBroken:
+		if !c.isDir("history") {
+			return Applied{}, errNothing
+		}
+		nf := "history/" + c.freshSeqName("u", c.freshID("broken"))
+		c.unusable[nf] = PhraseBroken
+		return Applied{File: nf, Note: "link to nothing"}, os.Symlink("does-not-exist.json", c.path(nf))
+
+	case MissingMeta:
+		if !c.exists("meta.json") {
+			return Applied{}, errNothing
+		}
+		c.unusable["meta.json"] = PhraseMissing
+		return Applied{File: "meta.json"}, os.Remove(c.path("meta.json"))
+	case BrokenMeta:
+		data, err := os.ReadFile(c.path("meta.json"))
+		if err != nil {
+			return Applied{}, errNothing
+		}
+		switch c.src.IntN(3, "broken meta") {
+		case 0:
+			c.unusable["meta.json"] = PhraseJSON
+			return Applied{File: "meta.json", Note: "cut short"}, os.WriteFile(c.path("meta.json"), data[:len(data)/2], 0o644)
+		case 1:
+			c.unusable["meta.json"] = PhraseNotObject
+			return Applied{File: "meta.json", Note: "a list"}, os.WriteFile(c.path("meta.json"), []byte("[]\n"), 0o644)
+		default:
+			o, err := c.meta()
+			if err != nil {
+				return Applied{}, err
+			}
+			o.Set("head_id", node.Num("5"))
+			c.unusable["meta.json"] = `field "head_id"`
+			return Applied{File: "meta.json", Note: "head_id 5"}, c.writeMeta(o)
+		}
+	case MissingHistory:
+		if !c.isDir("history") {
+			return Applied{}, errNothing
+		}
+		for f := range c.unusable {
+			if strings.HasPrefix(f, "history/") {
+				delete(c.unusable, f)
+			}
+		}
+		return Applied{File: "history/"}, os.RemoveAll(c.path("history"))
+	}
+	return Applied{}, fmt.Errorf("unknown kind %q", k)
+}
+
+// cycle makes 1–3 nodes point at each other in a ring.
+func (c *Corrupter) cycle(parent bool) (Applied, error) {
+	files := c.usableFiles()
+	if len(files) == 0 {
+		return Applied{}, errNothing
+	}
+	k := 1 + c.src.IntN(min(3, len(files)), "cycle length")
+	var picked []string
+	used := map[string]bool{}
+	for len(picked) < k {
+		f := files[c.src.IntN(len(files), "cycle member")]
+		if used[f] {
+			break // shorter ring: fewer draws to shrink
+		}
+		used[f] = true
+		picked = append(picked, f)
+	}
+	objs := make([]*node.Obj, len(picked))
+	ids := make([]string, len(picked))
+	for i, f := range picked {
+		o, err := c.readNode(f)
+		if err != nil {
+			return Applied{}, err
+		}
+		objs[i], ids[i] = o, o.Get("id").Str()
+	}
+	for i, o := range objs {
+		setPointer(o, parent, ids[(i+1)%len(ids)])
+		if err := c.writeNode(picked[i], o); err != nil {
+			return Applied{}, err
+		}
+	}
+	return Applied{File: picked[0], Note: fmt.Sprintf("ring %q", ids)}, nil
+}
+
+func (c *Corrupter) duplicateID() (Applied, error) {
+	f, o, err := c.pickNode("original")
+	if err != nil {
+		return Applied{}, err
+	}
+	seq, _ := strconv.ParseInt(o.Get("seq").S, 10, 64)
+	if c.src.IntN(2, "same seq") == 1 {
+		seq = c.maxSeq() + 1
+	}
+	o.Set("seq", node.Num(strconv.FormatInt(seq, 10)))
+	o.Set("output", node.Str(fmt.Sprintf("duplicate %d", c.fresh)))
+	c.fresh++
+	name := "history/" + fileName(seq, roleLetter(o), o.Get("id").Str())
+	if c.exists(name) {
+		name = "history/" + fileName(seq, "z", o.Get("id").Str()) // same seq and id: another name
+		if c.exists(name) {
+			return Applied{}, errNothing
+		}
+	}
+	return Applied{File: name, Note: fmt.Sprintf("copy of %s at seq %d", f, seq)}, c.writeRaw(name, encode(o))
+}
+
+func (c *Corrupter) duplicateSeq() (Applied, error) {
+	files := c.usableFiles()
+	if len(files) < 2 {
+		return Applied{}, errNothing
+	}
+	a := files[c.src.IntN(len(files), "renumbered")]
+	b := files[c.src.IntN(len(files), "seq of")]
+	if a == b {
+		return Applied{}, errNothing
+	}
+	oa, err := c.readNode(a)
+	if err != nil {
+		return Applied{}, err
+	}
+	ob, err := c.readNode(b)
+	if err != nil {
+		return Applied{}, err
+	}
+	oa.Set("seq", ob.Get("seq"))
+	nf, err := c.renumber(a, oa)
+	return Applied{File: nf, Note: fmt.Sprintf("seq of %s → %s (that of %s)", a, ob.Get("seq").S, b)}, err
+}
+
+// renumber writes o under the name its seq gives (if free) and removes f.
+func (c *Corrupter) renumber(f string, o *node.Obj) (string, error) {
+	seq, _ := strconv.ParseInt(o.Get("seq").S, 10, 64)
+	nf := "history/" + fileName(seq, roleLetter(o), o.Get("id").Str())
+	if strings.ContainsAny(o.Get("id").Str(), "/\\\x00") || nf != f && c.exists(nf) {
+		nf = f // keep the old name: readers go by the contents
+	}
+	if err := c.writeRaw(nf, encode(o)); err != nil {
+		return "", err
+	}
+	if nf != f {
+		return nf, os.Remove(c.path(f))
+	}
+	return nf, nil
+}
+
+// Files and names.
+
+func (c *Corrupter) path(rel string) string { return filepath.Join(c.Dir, filepath.FromSlash(rel)) }
+
+func (c *Corrupter) exists(rel string) bool {
+	_, err := os.Lstat(c.path(rel))
+	return err == nil
+}
+
+func (c *Corrupter) isDir(rel string) bool {
+	fi, err := os.Stat(c.path(rel))
+	return err == nil && fi.IsDir()
+}
+
+// usableFiles lists the regular history/*.json files not yet damaged, in
+// name order.
+func (c *Corrupter) usableFiles() []string {
+	entries, err := os.ReadDir(c.path("history"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		f := "history/" + e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		if _, bad := c.unusable[f]; bad {
+			continue
+		}
+		if _, err := c.readNode(f); err != nil {
+			continue
+		}
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (c *Corrupter) pickFile(label string) (string, []byte, error) {
+	files := c.usableFiles()
+	if len(files) == 0 {
+		return "", nil, errNothing
+	}
+	f := files[c.src.IntN(len(files), label)]
+	data, err := os.ReadFile(c.path(f))
+	return f, data, err
+}
+
+func (c *Corrupter) pickNode(label string) (string, *node.Obj, error) {
+	files := c.usableFiles()
+	if len(files) == 0 {
+		return "", nil, errNothing
+	}
+	f := files[c.src.IntN(len(files), label)]
+	o, err := c.readNode(f)
+	return f, o, err
+}
+
+// readNode parses a history file that is still a usable node object.
+func (c *Corrupter) readNode(f string) (*node.Obj, error) {
+	data, err := os.ReadFile(c.path(f))
+	if err != nil {
+		return nil, err
+	}
+	v, err := node.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if v.K != node.Object || v.O.Get("seq").K != node.Number || v.O.Get("id").K != node.String {
+		return nil, errors.New("not a node")
+	}
+	return v.O, nil
+}
+
+func (c *Corrupter) writeNode(f string, o *node.Obj) error { return c.writeRaw(f, encode(o)) }
+
+// writeNodeWithOutput writes o with an output given as JSON text (too deep
+// for the encoder's value to matter).
+func (c *Corrupter) writeNodeWithOutput(f string, o *node.Obj, output string) error {
+	o.Set("output", node.Str("\x01placeholder\x01"))
+	data := encode(o)
+	data = bytes.Replace(data, []byte(`"\u0001placeholder\u0001"`), []byte(output), 1)
+	return c.writeRaw(f, data)
+}
+
+// writeRaw replaces a file's bytes; a symlink is replaced, never followed.
+func (c *Corrupter) writeRaw(f string, data []byte) error {
+	p := c.path(f)
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+func (c *Corrupter) meta() (*node.Obj, error) {
+	data, err := os.ReadFile(c.path("meta.json"))
+	if err != nil {
+		return nil, errNothing
+	}
+	v, err := node.Parse(data)
+	if err != nil || v.K != node.Object {
+		return nil, errNothing
+	}
+	return v.O, nil
+}
+
+func (c *Corrupter) writeMeta(o *node.Obj) error { return c.writeRaw("meta.json", encode(o)) }
+
+func (c *Corrupter) freshID(prefix string) string {
+	c.fresh++
+	return fmt.Sprintf("%s-%d", prefix, c.fresh)
+}
+
+func (c *Corrupter) freshSeqName(letter, id string) string {
+	return fileName(c.maxSeq()+1, letter, id)
+}
+
+func (c *Corrupter) maxSeq() int64 {
+	var m int64 = -1
+	for _, f := range c.usableFiles() {
+		if o, err := c.readNode(f); err == nil {
+			if s, err := strconv.ParseInt(o.Get("seq").S, 10, 64); err == nil && s > m {
+				m = s
+			}
+		}
+	}
+	return m
+}
+
+func fileName(seq int64, letter, id string) string {
+	return fmt.Sprintf("%04d-%s-%s.json", seq, letter, id)
+}
+
+func roleLetter(o *node.Obj) string {
+	if r := o.Get("role").Str(); r != "" {
+		return r[:1]
+	}
+	return "_"
+}
+
+func setPointer(o *node.Obj, parent bool, target string) {
+	if parent {
+		metaObj(o).Set("parent_id", node.Str(target))
+	} else {
+		o.Set("called_by", node.Str(target))
+	}
+}
+
+// metaObj returns the node's metadata object, adding one if needed.
+func metaObj(o *node.Obj) *node.Obj {
+	if m := o.Get("metadata"); m.K == node.Object {
+		return m.O
+	}
+	m := &node.Obj{}
+	o.Set("metadata", node.ObjV(m))
+	return m
+}
+
+func newNode(id string, seq int64) *node.Obj {
+	o := &node.Obj{}
+	o.Set("id", node.Str(id))
+	o.Set("created_at", node.Num("1782000000.0"))
+	o.Set("seq", node.Num(strconv.FormatInt(seq, 10)))
+	o.Set("role", node.Str("user"))
+	o.Set("name", node.Str(""))
+	o.Set("input", node.NullV())
+	o.Set("output", node.Str("from elsewhere"))
+	o.Set("called_by", node.Str(""))
+	o.Set("reads", node.Arr([]node.Value{}))
+	o.Set("metadata", node.ObjV(&node.Obj{}))
+	return o
+}
+
+// encode writes a node object as the original does: indent 2, non-ASCII kept.
+func encode(o *node.Obj) []byte {
+	return append(node.AppendIndent(nil, node.ObjV(o), ""), '\n')
+}
+
+func hugeText(size int) string {
+	const line = "a line of tool output, ünïcode ☕, \"quoted\", tab\there\n"
+	var b strings.Builder
+	b.Grow(size + len(line))
+	for b.Len() < size {
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func nested(depth int) string {
+	return strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth)
+}
+
+// CopyDir copies the tree at src to dst (which must not exist): regular
+// files, directories and symbolic links (as links).
+func CopyDir(dst, src string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.Create(to)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}

@@ -1,0 +1,235 @@
+package robust
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"sessiondag/driver"
+	"sessiondag/gen"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
+	"sessiondag/impl/webui"
+)
+
+// fataler is what testing.T and rapid.T have in common.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+}
+
+// build writes a generated session of nops ops under parent/<default id>
+// (the directory name is the session id, as the model reader assumes).
+func build(t fataler, parent string, src gen.Source, nops int) string {
+	t.Helper()
+	dir := filepath.Join(parent, driver.DefaultSession)
+	script := gen.New(gen.Options{Legacy: true}).Script(src, nops)
+	if _, err := driver.Build(script, dir, flags.Off); err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	return dir
+}
+
+// within runs f and fails if it panics or does not return within d.
+func within(t fataler, d time.Duration, what string, f func()) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+			}
+		}()
+		f()
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	case <-time.After(d):
+		t.Fatalf("%s did not return within %v", what, d)
+	}
+}
+
+// readAll loads a directory cold and computes every view under flags off
+// and all (and the load pipeline's own result), failing on a panic or a
+// hang. It returns the store (nil when Open refused the directory), Open's
+// error, and the marshalled views.
+func readAll(t fataler, dir string) (*store.Store, error, [][]byte) {
+	t.Helper()
+	var s *store.Store
+	var openErr error
+	var views [][]byte
+	within(t, 20*time.Second, "load of "+dir, func() {
+		s, openErr = store.Open(dir)
+		if openErr != nil {
+			return
+		}
+		for _, fl := range []flags.Set{flags.Off, flags.All} {
+			webui.Load(s, fl)
+			v := webui.Views(s, fl)
+			b, err := json.Marshal(v)
+			if err != nil {
+				panic(fmt.Sprintf("flags %s: views do not marshal: %v", fl, err))
+			}
+			views = append(views, b)
+		}
+	})
+	return s, openErr, views
+}
+
+// checkAccounted checks that every history/*.json file was either loaded or
+// reported, and that every problem names a file that is there.
+func checkAccounted(t fataler, dir string, s *store.Store) {
+	t.Helper()
+	entries, _ := os.ReadDir(filepath.Join(dir, "history"))
+	var jsonFiles int
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") {
+			jsonFiles++
+		}
+	}
+	seen := map[string]bool{}
+	var historyProblems int
+	for _, p := range s.Problems {
+		if seen[p.File] {
+			t.Fatalf("%s reported twice: %v", p.File, s.Problems)
+		}
+		seen[p.File] = true
+		if p.Err == nil || !strings.HasPrefix(p.Error(), p.File+": ") {
+			t.Fatalf("problem %q does not name its file", p.Error())
+		}
+		if strings.HasPrefix(p.File, "history/") && strings.HasSuffix(p.File, ".json") {
+			historyProblems++
+		}
+		if _, err := os.Lstat(filepath.Join(dir, p.File)); err != nil && p.File != "meta.json" {
+			t.Fatalf("problem names %s, which is not in the directory", p.File)
+		}
+	}
+	if historyProblems == 0 && seen["history/"] {
+		return // history/ itself refused: no file of it is read
+	}
+	if jsonFiles != s.Len()+historyProblems {
+		t.Fatalf("%d history/*.json files, but %d loaded + %d reported: something was skipped silently (problems %v)",
+			jsonFiles, s.Len(), historyProblems, s.Problems)
+	}
+}
+
+// checkProblems checks that the problems are exactly the unusable files,
+// each report containing its phrase.
+func checkProblems(t fataler, s *store.Store, unusable map[string]string) {
+	t.Helper()
+	got := map[string]string{}
+	for _, p := range s.Problems {
+		got[p.File] = p.Error()
+	}
+	for f, phrase := range unusable {
+		msg, ok := got[f]
+		if !ok {
+			t.Fatalf("%s is unusable but not reported (problems %v)", f, s.Problems)
+		}
+		if !strings.Contains(msg, phrase) {
+			t.Fatalf("problem %q does not say %q", msg, phrase)
+		}
+	}
+	for f, msg := range got {
+		if _, ok := unusable[f]; !ok {
+			t.Fatalf("unexpected problem %q", msg)
+		}
+	}
+}
+
+// fileState is one entry of a directory snapshot.
+type fileState struct {
+	mode  fs.FileMode
+	mtime time.Time
+	size  int64
+	sum   [32]byte
+	link  string
+}
+
+// snapshot records every entry below root: mode, mtime, size, content hash,
+// link target.
+func snapshot(t fataler, root string) map[string]fileState {
+	t.Helper()
+	out := map[string]fileState{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		st := fileState{mode: fi.Mode(), mtime: fi.ModTime(), size: fi.Size()}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			st.link, _ = os.Readlink(p)
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			st.sum = sha256.Sum256(data)
+		}
+		out[p] = st
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("snapshot: %v", err)
+	}
+	return out
+}
+
+// sameSnapshot reports the first difference between two snapshots.
+func sameSnapshot(a, b map[string]fileState) error {
+	var keys []string
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		x, okx := a[k]
+		y, oky := b[k]
+		switch {
+		case !okx:
+			return fmt.Errorf("%s appeared", k)
+		case !oky:
+			return fmt.Errorf("%s disappeared", k)
+		case x.mode != y.mode || !x.mtime.Equal(y.mtime) || x.size != y.size || x.sum != y.sum || x.link != y.link:
+			return fmt.Errorf("%s changed", k)
+		}
+	}
+	return nil
+}
+
+var errNotSession = errors.New("not a session directory")
+
+// documentedOpenError reports whether Open's refusal of dir is documented:
+// neither meta.json nor history/ (or history/ not a directory).
+func documentedOpenError(dir string, err error) bool {
+	if !strings.Contains(err.Error(), dir) {
+		return false
+	}
+	_, merr := os.Lstat(filepath.Join(dir, "meta.json"))
+	fi, herr := os.Stat(filepath.Join(dir, "history"))
+	if herr == nil && !fi.IsDir() {
+		return true
+	}
+	return merr != nil && herr != nil && strings.Contains(err.Error(), errNotSession.Error())
+}
