@@ -33,9 +33,9 @@ type Config struct {
 	HeadID   string `json:"head_id"`
 	ChainLen int    `json:"chain_len"`
 	Fallback bool   `json:"fallback_used"`
-	// Distance from the intended conversation; -1 when the session has no
-	// op script to say what was intended.
-	Distance int `json:"distance"`
+	// Gap to the intended conversation (rows missing, rows wrong); nil
+	// when the session has no op script to say what was intended.
+	Gap *harness.Gap `json:"gap,omitempty"`
 }
 
 // Step is what one rollout step changes.
@@ -88,21 +88,21 @@ func One(dir string) *Session {
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
 	}
-	var want *model.TargetView
-	if tv, err := intended(dir); err != nil {
+	want, strict, err := intended(dir)
+	if err != nil {
 		rep.Notes = append(rep.Notes, "op script ignored: "+err.Error())
-	} else if tv != nil {
-		want, rep.Intended = tv, true
 	}
+	rep.Intended = want != nil
 
 	var prev *webui.Loaded
 	for i, fl := range flags.Rollout {
 		before := adapter.ParentReads()
 		l := webui.Load(st, fl)
 		reads := adapter.ParentReads() - before
-		c := Config{Flags: fl.String(), HeadID: l.HeadID, ChainLen: len(l.Chain), Fallback: l.FallbackUsed, Distance: -1}
+		c := Config{Flags: fl.String(), HeadID: l.HeadID, ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
 		if want != nil {
-			c.Distance = harness.Distance(harness.Project(l.Chain), want.Chain)
+			g := harness.ViewGap(project(l), *want)
+			c.Gap = &g
 		}
 		rep.Configs = append(rep.Configs, c)
 		for _, v := range invariants(l) {
@@ -112,36 +112,52 @@ func One(dir string) *Session {
 			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d reads of parent_id under flag D", fl, reads))
 		}
 		if prev != nil {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, prev, l, rep.Configs[i-1], c))
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, prev, l, want, strict))
 		}
 		prev = l
 	}
 	return rep
 }
 
-// intended replays the op script beside a session, if there is one.
-func intended(dir string) (*model.TargetView, error) {
+// intended replays the op script beside a session, if there is one. strict
+// is set when the whole session was written with the flags on (the script
+// starts by turning them on): then every change must be a fix by
+// harness.Gap; data written before the rollout is judged by the no-lost-
+// message rule (props, TestP3RolloutSafety).
+func intended(dir string) (view *model.TargetView, strict bool, err error) {
 	f, err := os.Open(filepath.Join(dir, ScriptName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	script, err := ops.Parse(f, filepath.Join(dir, ScriptName))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	sid := driverSession(script)
-	r := model.NewTarget(sid)
+	r := model.NewTarget(driverSession(script))
 	for i, op := range script {
 		if err := r.Apply(op); err != nil {
-			return nil, fmt.Errorf("op %d: %w", i+1, err)
+			return nil, false, fmt.Errorf("op %d: %w", i+1, err)
 		}
 	}
+	for _, op := range script {
+		if _, ok := op.(ops.Session); ok {
+			continue
+		}
+		if fo, ok := op.(ops.Flag); ok && fo.Set == "all" {
+			strict = true
+		}
+		break
+	}
 	v := r.View()
-	return &v, nil
+	return &v, strict, nil
+}
+
+func project(l *webui.Loaded) model.TargetView {
+	return model.TargetView{HeadID: l.HeadID, Chain: harness.Project(l.Chain)}
 }
 
 func driverSession(script []ops.Op) string {

@@ -17,20 +17,23 @@ import (
 // step that loses a user row or a runtime card, or reorders the rows both
 // show, is a regression; other changes are fixes only if they keep every
 // row the previous config showed.
-func classify(from, to flags.Set, a, b *webui.Loaded, ca, cb Config) Step {
+func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool) Step {
 	st := Step{From: from.String(), To: to.String()}
 	pa, pb := harness.Project(a.Chain), harness.Project(b.Chain)
 	if a.HeadID == b.HeadID && same(pa, pb) {
 		st.Verdict = Unchanged
 		return st
 	}
-	if ca.Distance >= 0 {
-		if cb.Distance < ca.Distance {
+	if want != nil {
+		va, vb := project(a), project(b)
+		ga, gb := harness.ViewGap(va, *want), harness.ViewGap(vb, *want)
+		fix := gb.Less(ga)
+		if !strict {
+			fix = gb.Missing < ga.Missing || gb.Missing == ga.Missing && harness.KeepsShownRight(va, vb, *want)
+		}
+		st.Verdict, st.Detail = Regression, fmt.Sprintf("gap to the intended view %s → %s", ga, gb)
+		if fix {
 			st.Verdict = Fix
-			st.Detail = fmt.Sprintf("distance to the intended view %d → %d", ca.Distance, cb.Distance)
-		} else {
-			st.Verdict = Regression
-			st.Detail = fmt.Sprintf("the view changed but moved %d → %d from the intended one", ca.Distance, cb.Distance)
 		}
 		return st
 	}

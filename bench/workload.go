@@ -8,11 +8,17 @@
 package bench
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"go/build"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
+	"time"
 
 	"sessiondag/driver"
 	"sessiondag/gen"
@@ -67,48 +73,34 @@ func Configs() ([]Config, error) {
 	return []Config{{Name: "off", Flags: flags.Off}, {Name: "all", Flags: flags.All}}, nil
 }
 
-// Workload is one generated session.
+// Workload is one generated session, stored on disk and loaded in memory.
 type Workload struct {
-	Size   int      // nodes asked of the generator
-	Seed   uint64   // generator seed
-	Script []ops.Op // the ops, a session op first
-	// Store is the session in memory as a cold load would see it: the
-	// writers' store at the head meta.json holds. Readers must not change it.
+	Size int    // nodes asked of the generator
+	Seed uint64 // generator seed
+	// Dir is the session directory (history/, meta.json) the writers wrote,
+	// plus script.txt, the ops that wrote it. It is a cached fixture:
+	// benchmarks read it and never write to it.
+	Dir string
+	// Store is Dir loaded cold (store.Open): the session as the web UI holds
+	// it in memory, at the head meta.json stores. Readers must not change it.
 	Store *store.Store
 	// Nodes is the number of stored nodes (ROOT and rewound ones included):
 	// the n of ns/node and allocs/node.
 	Nodes int
-
-	diskOnce sync.Once
-	dir      string
-	diskErr  error
+	// Built is how long building the fixture took in this process (0 when
+	// it came from the cache).
+	Built time.Duration
 }
 
 var (
 	mu        sync.Mutex
 	workloads = map[int]*Workload{}
-	tmpRoot   string
+	tmpCache  string // the per-process cache directory when caching is off
 )
 
 // SessionID names a generated session after its seed, as `sessiondag gen`
 // does (the web's local_<10 hex> form).
 func SessionID(seed uint64) string { return fmt.Sprintf("local_%010x", seed&0xffffffffff) }
-
-// Get returns the workload of a size, building it in memory on first use.
-// Later calls in the same process return the same workload.
-func Get(size int) (*Workload, error) {
-	mu.Lock()
-	defer mu.Unlock()
-	if w, ok := workloads[size]; ok {
-		return w, nil
-	}
-	w, err := build(size, Seed)
-	if err != nil {
-		return nil, err
-	}
-	workloads[size] = w
-	return w, nil
-}
 
 // Script draws the script of a workload: a session op, then the generator's
 // ops until at least size nodes are written.
@@ -117,56 +109,244 @@ func Script(size int, seed uint64) []ops.Op {
 	return append([]ops.Op{ops.Session{ID: SessionID(seed)}}, g.ScriptNodes(gen.NewSeeded(seed), size)...)
 }
 
-func build(size int, seed uint64) (*Workload, error) {
-	script := Script(size, seed)
-	run, err := driver.Build(script, "", WriterFlags)
-	if err != nil {
-		return nil, fmt.Errorf("bench workload of %d nodes (seed %d): %w", size, seed, err)
-	}
-	st := run.W.S.AtPersistedHead()
-	return &Workload{Size: size, Seed: seed, Script: script, Store: st, Nodes: st.Len()}, nil
-}
-
-// Dir returns the workload's session directory (history/ and meta.json),
-// written on first use under a temporary directory that Cleanup removes.
-// fsync is turned off while it is written: the files are throwaway fixtures.
-func (w *Workload) Dir() (string, error) {
-	w.diskOnce.Do(func() {
-		mu.Lock()
-		if tmpRoot == "" {
-			tmpRoot, w.diskErr = os.MkdirTemp("", "sessiondag-bench-")
-		}
-		root := tmpRoot
-		mu.Unlock()
-		if w.diskErr != nil {
-			return
-		}
-		dir := filepath.Join(root, fmt.Sprintf("%s-%d", SessionID(w.Seed), w.Size))
-		prev := store.SyncWrites
-		store.SyncWrites = false
-		_, err := driver.Build(w.Script, dir, WriterFlags)
-		store.SyncWrites = prev
-		if err != nil {
-			w.diskErr = fmt.Errorf("bench workload of %d nodes on disk: %w", w.Size, err)
-			return
-		}
-		w.dir = dir
-	})
-	return w.dir, w.diskErr
-}
-
-// Cleanup removes the session directories written by Dir.
-func Cleanup() {
+// Get returns the workload of a size: its fixture from the cache, built
+// first if the cache has none for the current sources, then loaded. Later
+// calls in the same process return the same workload.
+func Get(size int) (*Workload, error) {
 	mu.Lock()
 	defer mu.Unlock()
-	if tmpRoot != "" {
-		os.RemoveAll(tmpRoot)
-		tmpRoot = ""
+	if w, ok := workloads[size]; ok {
+		return w, nil
 	}
-	for _, w := range workloads {
-		w.dir = ""
-		w.diskOnce = sync.Once{}
+	dir, built, err := fixture(size, Seed)
+	if err != nil {
+		return nil, err
 	}
+	st, err := store.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("bench workload of %d nodes: %w", size, err)
+	}
+	if len(st.Problems) > 0 {
+		return nil, fmt.Errorf("bench workload of %d nodes: %s: %v (remove the directory to rebuild it)", size, dir, st.Problems[0])
+	}
+	if st.Len() < size {
+		return nil, fmt.Errorf("bench workload of %d nodes: %s holds only %d nodes (remove it to rebuild it)", size, dir, st.Len())
+	}
+	w := &Workload{Size: size, Seed: Seed, Dir: dir, Store: st, Nodes: st.Len(), Built: built}
+	workloads[size] = w
+	return w, nil
+}
+
+// CacheEnv names the environment variable that sets the fixture cache
+// directory; "off" keeps fixtures in a temporary directory that Cleanup
+// removes.
+const CacheEnv = "SESSIONDAG_BENCH_CACHE"
+
+// CacheDir is where fixtures are kept across processes: $SESSIONDAG_BENCH_CACHE,
+// else sessiondag-bench under the user's cache directory.
+//
+// Fixtures are cached because building them is slow: the writers' retry and
+// edit and the generator's retry-target list each scan the whole session per
+// op, so a 100k-node session takes minutes to write. A fixture's directory
+// name carries a hash of the sources that produce it (see fixtureKey); a
+// change to any of them builds a new one and removes the stale ones.
+func CacheDir() (string, error) {
+	if v := os.Getenv(CacheEnv); v != "" && v != "off" {
+		return v, nil
+	} else if v == "off" {
+		mu2.Lock()
+		defer mu2.Unlock()
+		if tmpCache == "" {
+			d, err := os.MkdirTemp("", "sessiondag-bench-")
+			if err != nil {
+				return "", err
+			}
+			tmpCache = d
+		}
+		return tmpCache, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("bench fixture cache: %w (set %s)", err, CacheEnv)
+	}
+	return filepath.Join(base, "sessiondag-bench"), nil
+}
+
+var mu2 sync.Mutex
+
+// Cleanup removes the temporary fixture directory of a process that runs
+// with SESSIONDAG_BENCH_CACHE=off. The shared cache is left alone.
+func Cleanup() {
+	mu2.Lock()
+	defer mu2.Unlock()
+	if tmpCache != "" {
+		os.RemoveAll(tmpCache)
+		tmpCache = ""
+	}
+}
+
+// fixture returns the directory of a workload's session, building it when
+// the cache has none. It reports how long a build took.
+func fixture(size int, seed uint64) (string, time.Duration, error) {
+	cache, err := CacheDir()
+	if err != nil {
+		return "", 0, err
+	}
+	key, err := fixtureKey(size, seed)
+	if err != nil {
+		return "", 0, err
+	}
+	prefix := fmt.Sprintf("seed%d-nodes%d-", seed, size)
+	dir := filepath.Join(cache, prefix+key)
+	if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
+		return dir, 0, nil
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return "", 0, err
+	}
+	start := time.Now()
+	tmp, err := os.MkdirTemp(cache, "building-")
+	if err != nil {
+		return "", 0, err
+	}
+	defer os.RemoveAll(tmp) // left over only when the rename below did not happen
+	if err := Write(filepath.Join(tmp, "session"), size, seed); err != nil {
+		return "", 0, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "session", doneFile), []byte(key+"\n"), 0o644); err != nil {
+		return "", 0, err
+	}
+	// Stale fixtures of the same size and seed (older sources) go first.
+	if old, _ := filepath.Glob(filepath.Join(cache, prefix+"*")); len(old) > 0 {
+		for _, o := range old {
+			os.RemoveAll(o)
+		}
+	}
+	if err := os.Rename(filepath.Join(tmp, "session"), dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, doneFile)); serr == nil {
+			return dir, time.Since(start), nil // another process won the race
+		}
+		return "", 0, err
+	}
+	return dir, time.Since(start), nil
+}
+
+// doneFile marks a complete fixture directory.
+const doneFile = "fixture.done"
+
+// ScriptFile is the file of a fixture directory holding its ops, one a line.
+const ScriptFile = "script.txt"
+
+// Write builds a workload's session in dir through the writers (fsync off:
+// the files are throwaway fixtures) and saves its script beside it.
+func Write(dir string, size int, seed uint64) error {
+	script := Script(size, seed)
+	prev := store.SyncWrites
+	store.SyncWrites = false
+	_, err := driver.Build(script, dir, WriterFlags)
+	store.SyncWrites = prev
+	if err != nil {
+		return fmt.Errorf("bench workload of %d nodes (seed %d): %w", size, seed, err)
+	}
+	text := fmt.Sprintf("# sessiondag gen --seed %d --nodes %d --flags %s\n%s", seed, size, WriterFlags, ops.String(script))
+	return os.WriteFile(filepath.Join(dir, ScriptFile), []byte(text), 0o644)
+}
+
+// fixtureKey hashes everything a fixture's bytes depend on: its parameters
+// and the Go sources of the module packages that generate and write it
+// (driver and gen with their transitive imports inside the module).
+func fixtureKey(size int, seed uint64) (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	pkgs, err := fixtureSources(root)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "v1 size=%d seed=%d legacy=%v writer=%s\n", size, seed, Legacy, WriterFlags)
+	for _, p := range pkgs {
+		files, err := filepath.Glob(filepath.Join(root, p, "*.go"))
+		if err != nil {
+			return "", err
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(strings.TrimPrefix(f, root)), len(b))
+			h.Write(b)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// fixtureSources lists, relative to the module root, the packages whose
+// sources produce a fixture: driver and gen and their imports inside the
+// module, transitively.
+func fixtureSources(root string) ([]string, error) {
+	const mod = "sessiondag/"
+	seen := map[string]bool{}
+	queue := []string{"driver", "gen"}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		bp, err := build.ImportDir(filepath.Join(root, p), 0)
+		if err != nil {
+			return nil, fmt.Errorf("bench fixture sources: %w", err)
+		}
+		for _, imp := range bp.Imports {
+			if strings.HasPrefix(imp, mod) {
+				queue = append(queue, strings.TrimPrefix(imp, mod))
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ModuleRoot finds the sessiondag module's root directory from the working
+// directory (go test runs in the package directory; go run where it is
+// started).
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && modfile(b) == "sessiondag" {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("bench: not inside the sessiondag module")
+		}
+		dir = parent
+	}
+}
+
+func modfile(b []byte) string {
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+			return f[1]
+		}
+	}
+	return ""
 }
 
 // ReadFiles reads every history file and meta.json of a session directory
@@ -217,12 +397,19 @@ func (m Mix) Share(part int) float64 {
 	return float64(part) / float64(m.Nodes)
 }
 
-// Mix classifies the workload's nodes.
-func (w *Workload) Mix() Mix {
+// Mix classifies the workload's nodes, and counts the ops of its script.
+func (w *Workload) Mix() (Mix, error) {
 	st := w.Store
-	m := Mix{Nodes: st.Len(), Ops: len(w.Script), OpKinds: map[string]int{}}
-	for _, op := range w.Script {
-		m.OpKinds[opKind(op)]++
+	m := Mix{Nodes: st.Len(), OpKinds: map[string]int{}}
+	text, err := os.ReadFile(filepath.Join(w.Dir, ScriptFile))
+	if err != nil {
+		return m, err
+	}
+	for _, line := range strings.Split(string(text), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+			m.Ops++
+			m.OpKinds[f[0]]++
+		}
 	}
 	isRun := func(n *node.Node) bool { return n.Role == node.RoleCode && !n.Metadata.Has("tool_call_id") }
 	preds := lane.NewPreds(st)
@@ -270,7 +457,7 @@ func (w *Workload) Mix() Mix {
 			m.Forks += k - 1
 		}
 	}
-	return m
+	return m, nil
 }
 
 // SortedOpKinds lists the op kinds by count, most frequent first.
@@ -286,12 +473,4 @@ func (m Mix) SortedOpKinds() []string {
 		return keys[i] < keys[j]
 	})
 	return keys
-}
-
-func opKind(op ops.Op) string {
-	s := fmt.Sprintf("%T", op)
-	if i := len("ops."); len(s) > i && s[:i] == "ops." {
-		return s[i:]
-	}
-	return s
 }

@@ -24,6 +24,10 @@ type Options struct {
 	// data typed in a stale browser records a parent its user never
 	// meant, which no migration can recover (model/README.md).
 	SyncedBrowser bool
+	// Only, when not empty, restricts the draw to these op kinds (as named
+	// in candidates, e.g. "user", "reply", "manual"); a state where none of
+	// them applies falls back to the ops that end what is in progress.
+	Only []string
 }
 
 // Gen is a generator with the shadow state it needs to draw valid ops.
@@ -177,6 +181,19 @@ func (g *Gen) candidates() []choice {
 		}
 		if g.opt.FlagFlips && s.step < 4 {
 			add("flag", 1)
+		}
+	}
+	if len(g.opt.Only) > 0 {
+		var kept []choice
+		for _, ch := range c {
+			for _, k := range g.opt.Only {
+				if ch.kind == k {
+					kept = append(kept, ch)
+				}
+			}
+		}
+		if len(kept) > 0 {
+			return kept
 		}
 	}
 	return c

@@ -40,6 +40,7 @@ func Replay(script []ops.Op, fl flags.Set) (*Mismatch, error) {
 		return nil, err
 	}
 	sid := run.W.S.ID
+	legacyWrites := fl == flags.Off // model.Legacy describes data written with every flag off
 	leg := model.NewLegacy(sid)
 	tgt := model.NewTarget(sid)
 	for i, op := range script {
@@ -52,15 +53,21 @@ func Replay(script []ops.Op, fl flags.Set) (*Mismatch, error) {
 		if err := tgt.Apply(op); err != nil {
 			return nil, fmt.Errorf("op %d (%s): model.Target refuses it: %w", i+1, ops.Format(op), err)
 		}
+		if f, ok := op.(ops.Flag); ok && f.Set != "off" {
+			legacyWrites = false
+		}
 		st := run.W.S.AtPersistedHead()
 		mm := &Mismatch{Step: i + 1, Op: ops.Format(op)}
-		switch fl {
-		case flags.Off:
+		switch {
+		case fl == flags.Off && !legacyWrites:
+			// Rows written with flags on carry fields R never wrote; the
+			// rollout rule below still applies to what R shows of them.
+		case fl == flags.Off:
 			if s, d := ViewDiff(leg.View(), webui.Views(st, fl)); s != "" {
 				mm.Against, mm.Section, mm.Diff = "model.Legacy", s, d
 				return mm, nil
 			}
-		case flags.All:
+		case fl == flags.All:
 			if d := TargetDiff(tgt.View(), webui.Load(st, fl)); d != "" {
 				mm.Against, mm.Section, mm.Diff = "model.Target", "chain", d
 				return mm, nil

@@ -66,8 +66,8 @@ func printSession(w io.Writer, s *audit.Session) {
 	var lens []string
 	for _, c := range s.Configs {
 		d := ""
-		if c.Distance >= 0 {
-			d = fmt.Sprintf(" d=%d", c.Distance)
+		if c.Gap != nil {
+			d = fmt.Sprintf(" (-%d/!%d)", c.Gap.Missing, c.Gap.Wrong)
 		}
 		lens = append(lens, fmt.Sprintf("%s:%d%s", c.Flags, c.ChainLen, d))
 	}

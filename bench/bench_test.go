@@ -1,0 +1,264 @@
+package bench
+
+// The load-pipeline benchmarks of docs/target.md §7. Each runs on the
+// workloads of 1k, 10k and 100k nodes, under the reader flag sets off and
+// all (or the one set of $SESSIONDAG_BENCH_FLAGS, named flags=cur):
+//
+//	BenchmarkAggregate/nodes=N/flags=F      aggregate_tool_messages over get_messages' rows
+//	BenchmarkLinearHistory/nodes=N/flags=F  linear_history from the load's head (flag B: the predecessor walk)
+//	BenchmarkGetBranch/nodes=N/flags=F      the get_branch walk from the stored head (flag B: predecessors)
+//	BenchmarkRuntimeCards/nodes=N/flags=F   _rebuild_runtime_cards with its tree index
+//	BenchmarkLoad/nodes=N/flags=F           the whole in-memory load (webui.Load)
+//	BenchmarkColdLoad/nodes=N/flags=F       store.Open + webui.Load
+//	BenchmarkColdLoad/nodes=N/open-only     store.Open alone (read + parse + index)
+//	BenchmarkColdLoad/nodes=N/read-files-only  the floor: read every file, parse nothing
+//	BenchmarkPreds/nodes=N/flags=F          flag A's predecessor derivation (only for sets with A)
+//
+// Inputs of a stage (messages, the chain before the card pass…) come from
+// one untimed webui.Load, so every stage sees what it sees inside a load.
+// Every benchmark reports ns/node: time per op divided by the stored nodes.
+// Workloads are built once and cached across runs (workload.go), so the
+// first run after a change to the writers or the generator is slow.
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/history"
+	"sessiondag/impl/lane"
+	"sessiondag/impl/store"
+	"sessiondag/impl/webui"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
+}
+
+// stage is one workload under one reader config, with the inputs each
+// pipeline stage gets inside a load.
+type stage struct {
+	w      *Workload
+	fl     flags.Set
+	preds  *lane.Preds // nil unless the set has flag A
+	rules  webui.Rules
+	loaded *webui.Loaded
+}
+
+var (
+	stagesMu sync.Mutex
+	stages   = map[string]*stage{}
+	logged   = map[int]bool{}
+)
+
+// workload returns the workload of a size, failing the benchmark if it
+// cannot be had.
+func workload(b *testing.B, size int) *Workload {
+	b.Helper()
+	w, err := Get(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	stagesMu.Lock()
+	defer stagesMu.Unlock()
+	if w.Built > 0 && !logged[size] {
+		logged[size] = true
+		b.Logf("built the %d-node fixture in %v (cached in %s)", size, w.Built.Round(1e6), w.Dir)
+	}
+	return w
+}
+
+func getStage(b *testing.B, size int, c Config) *stage {
+	b.Helper()
+	w := workload(b, size)
+	stagesMu.Lock()
+	defer stagesMu.Unlock()
+	key := fmt.Sprintf("%d/%d", size, c.Flags)
+	if s, ok := stages[key]; ok {
+		return s
+	}
+	s := &stage{w: w, fl: c.Flags}
+	if c.Flags.Has(flags.A) {
+		s.preds = lane.NewPreds(w.Store)
+	}
+	s.rules = webui.RulesFor(c.Flags, s.preds)
+	s.loaded = webui.Load(w.Store, c.Flags)
+	stages[key] = s
+	return s
+}
+
+// walkPreds is the predecessor set a walk uses: flag B's, else none.
+func (s *stage) walkPreds() *lane.Preds {
+	if s.rules.Walks {
+		return s.preds
+	}
+	return nil
+}
+
+// each runs body as nodes=N/flags=F sub-benchmarks, reporting allocations
+// and ns/node. body must time only its b.Loop.
+func each(b *testing.B, needA bool, body func(b *testing.B, s *stage)) {
+	configs, err := Configs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range Sizes {
+		b.Run(fmt.Sprintf("nodes=%d", size), func(b *testing.B) {
+			for _, c := range configs {
+				if needA && !c.Flags.Has(flags.A) {
+					continue
+				}
+				b.Run("flags="+c.Name, func(b *testing.B) {
+					s := getStage(b, size, c)
+					b.ReportAllocs()
+					body(b, s)
+					perNode(b, s.w.Nodes)
+				})
+			}
+		})
+	}
+}
+
+// perNode reports time per op per stored node.
+func perNode(b *testing.B, nodes int) {
+	if b.N > 0 && nodes > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
+	}
+}
+
+var sink any
+
+func BenchmarkAggregate(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		raw := s.loaded.Messages
+		for b.Loop() {
+			sink = s.rules.Aggregate(raw)
+		}
+	})
+}
+
+func BenchmarkLinearHistory(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		all, head := s.loaded.All, s.loaded.HeadID
+		preds := s.walkPreds()
+		for b.Loop() {
+			sink = linear(all, head, preds)
+		}
+	})
+}
+
+// linear is the load's chain step: linear_history over the aggregated rows,
+// or under flag B the predecessor walk shown as those rows (as webui's
+// predChain does).
+func linear(all []*adapter.Message, head string, preds *lane.Preds) []*adapter.Message {
+	idx := history.IndexByID(all)
+	if preds == nil {
+		return history.LinearIndexed(idx, head, history.ParentEdge)
+	}
+	ids := preds.Walk(head)
+	chain := make([]*adapter.Message, 0, len(ids))
+	for _, id := range ids {
+		if m, ok := idx[id]; ok {
+			chain = append(chain, m)
+		}
+	}
+	return chain
+}
+
+func BenchmarkGetBranch(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		st, preds := s.w.Store, s.walkPreds()
+		for b.Loop() {
+			sink = history.BranchWalk(st, "", preds)
+		}
+	})
+}
+
+func BenchmarkRuntimeCards(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		st, chain, all := s.w.Store, s.loaded.BeforeCards, s.loaded.All
+		for b.Loop() {
+			sink = s.rules.RebuildCards(chain, all, webui.NewTreeIndex(st))
+		}
+	})
+}
+
+func BenchmarkLoad(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		st := s.w.Store
+		for b.Loop() {
+			sink = webui.Load(st, s.fl)
+		}
+	})
+}
+
+func BenchmarkPreds(b *testing.B) {
+	each(b, true, func(b *testing.B, s *stage) {
+		st := s.w.Store
+		for b.Loop() {
+			sink = lane.NewPreds(st)
+		}
+	})
+}
+
+func BenchmarkColdLoad(b *testing.B) {
+	configs, err := Configs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range Sizes {
+		b.Run(fmt.Sprintf("nodes=%d", size), func(b *testing.B) {
+			for _, c := range configs {
+				b.Run("flags="+c.Name, func(b *testing.B) {
+					w := workload(b, size)
+					b.ReportAllocs()
+					for b.Loop() {
+						st, err := openStore(w.Dir)
+						if err != nil {
+							b.Fatal(err)
+						}
+						sink = webui.Load(st, c.Flags)
+					}
+					perNode(b, w.Nodes)
+				})
+			}
+			b.Run("open-only", func(b *testing.B) {
+				w := workload(b, size)
+				b.ReportAllocs()
+				for b.Loop() {
+					st, err := openStore(w.Dir)
+					if err != nil {
+						b.Fatal(err)
+					}
+					sink = st
+				}
+				perNode(b, w.Nodes)
+			})
+			b.Run("read-files-only", func(b *testing.B) {
+				w := workload(b, size)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := ReadFiles(w.Dir); err != nil {
+						b.Fatal(err)
+					}
+				}
+				perNode(b, w.Nodes)
+			})
+		})
+	}
+}
+
+// openStore is the cold load's store.Open; a fixture file it cannot use
+// would make the timing meaningless, so it is an error here.
+func openStore(dir string) (*store.Store, error) {
+	st, err := store.Open(dir)
+	if err == nil && len(st.Problems) > 0 {
+		err = fmt.Errorf("%s: %v", dir, st.Problems[0])
+	}
+	return st, err
+}
