@@ -18,11 +18,14 @@ type Options struct {
 	// StartStep is the writers' flag set at the start (index into the
 	// rollout path: 0 off … 4 all), used to order flips.
 	StartStep int
-	// SyncedBrowser keeps the browser in step with the store: a web turn
-	// or spawn is only drawn after a reload when something else (a manual
-	// run, another client's turn, a script row) moved the head. Legacy
-	// data typed in a stale browser records a parent its user never
-	// meant, which no migration can recover (model/README.md).
+	// SyncedBrowser draws only legacy data whose conversation edges are
+	// recorded: a web turn or spawn only after a reload when something
+	// else (a manual run, another client's turn, a script row) moved the
+	// head, and after a checkout no row that records no parent (a manual
+	// run, a script row, an adapter row without parent_id) before a turn
+	// that does. Data outside these rules records a parent its user never
+	// meant, or none, and no migration can recover the intent
+	// (model/README.md, "Legacy derivation").
 	SyncedBrowser bool
 	// Only, when not empty, restricts the draw to these op kinds (as named
 	// in candidates, e.g. "user", "reply", "manual"); a state where none of
@@ -149,10 +152,15 @@ func (g *Gen) candidates() []choice {
 		add("crash", 1)
 	default:
 		stale := g.opt.SyncedBrowser && s.client != s.head
+		// After a checkout the head stands where no row records it: the
+		// next row must say where it attaches (see Options.SyncedBrowser).
+		unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
 		if !stale {
 			add("user", 10)
 		}
-		add("manual", 3)
+		if !unrecorded {
+			add("manual", 3)
+		}
 		if stale || s.isManual(s.head) && s.client != s.head {
 			add("reload", 8) // variant A of legacy §4: the page reloads after a run
 		} else {
@@ -170,7 +178,7 @@ func (g *Gen) candidates() []choice {
 		if !stale {
 			add("spawn", 1)
 		}
-		if g.opt.Legacy {
+		if g.opt.Legacy && !unrecorded {
 			add("script", 1)
 			add("legacy-user", 1)
 			if len(s.nodes) > 0 {

@@ -35,6 +35,7 @@ type shadow struct {
 	chatDone       bool
 	lastTool       string
 	lastLegacyTool bool
+	unrecordedHead bool // a checkout moved the head; no row records it yet
 }
 
 type sframe struct {
@@ -184,6 +185,7 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 			}
 		}
 	case ops.Retry, ops.Edit:
+		s.unrecordedHead = false // the new row (or the head's move back) is recorded
 		of, id, edit := "", "", false
 		if r, ok := op.(ops.Retry); ok {
 			of, id = r.Of, r.ID
@@ -212,12 +214,14 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 		t.Shape(ShapeRetry)
 	case ops.Checkout:
 		s.head, s.client = o.ID, o.ID
+		s.unrecordedHead = true
 	case ops.Reload:
 		s.client = s.head
 		if s.isManual(s.head) {
 			t.Shape(ShapeReloadAfterManual)
 		}
 	case ops.Spawn:
+		s.unrecordedHead = false
 		s.ensureRoot()
 		s.write(o.Cmd, false)
 		s.isUser[o.Cmd] = true
@@ -277,6 +281,7 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 }
 
 func (s *shadow) startTurn(id, parent, source string) {
+	s.unrecordedHead = false
 	s.write(id, false)
 	s.isUser[id] = true
 	s.retryable = append(s.retryable, id)

@@ -27,7 +27,7 @@ func TestP1ColdFidelity(t *testing.T) {
 	store.SyncWrites = false
 	defer func() { store.SyncWrites = true }()
 	rapid.Check(t, func(t *rapid.T) {
-		parent, err := os.MkdirTemp("", "sessiondag-cold-")
+		parent, err := os.MkdirTemp(scratch(), "sessiondag-cold-")
 		if err != nil {
 			t.Fatalf("temp dir: %v", err)
 		}

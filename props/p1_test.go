@@ -44,3 +44,13 @@ func fullBudget() bool {
 	n, err := strconv.Atoi(f.Value.String())
 	return err != nil || n >= 100
 }
+
+// FuzzSessionOps runs P1's state machine from fuzzer bytes (rapid.MakeFuzz):
+// `go test -fuzz FuzzSessionOps ./props` explores op sequences with
+// coverage guidance; crashers land in testdata/fuzz/FuzzSessionOps.
+func FuzzSessionOps(f *testing.F) {
+	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
+		p := newLegacyPair(t, "FuzzSessionOps", gen.Options{Legacy: true})
+		t.Repeat(map[string]func(*rapid.T){"op": p.step, "": p.checkFidelity})
+	}))
+}

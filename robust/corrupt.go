@@ -53,21 +53,21 @@ const (
 	LinkInside   Kind = "link-inside"   // a symlink in history/ to another node file of the session
 
 	// Damage that makes a file unusable: it must be listed in Problems.
-	Truncated    Kind = "truncated"     // a file cut short (a non-atomic writer's crash)
-	EmptyFile    Kind = "empty-file"    // a file of zero bytes
-	HalfWritten  Kind = "half-written"  // *.json.tmp beside a file, holding half a new version
-	TmpLeftover  Kind = "tmp-leftover"  // *.json.tmp of a node never renamed into place
-	MetaTmp      Kind = "meta-tmp"      // meta.json.tmp beside meta.json
-	InvalidJSON  Kind = "invalid-json"  // a syntax error spliced in
-	NULRaw       Kind = "nul-raw"       // a raw NUL byte inside a string
-	InvalidUTF8  Kind = "invalid-utf8"  // a raw invalid UTF-8 sequence inside a string
-	WrongType    Kind = "wrong-type"    // a field of the wrong JSON type
-	NotObject    Kind = "not-object"    // a file whose top level is not an object
-	MissingID    Kind = "missing-id"    // the id field removed (or null, or "")
-	TooDeep      Kind = "too-deep"      // an output nested 20000 deep (beyond the parser's bound)
-	DirNamedJSON Kind = "dir-json"      // a directory called *.json in history/
-	LinkOutside  Kind = "link-outside"  // a symlink in history/ to a node file outside the session
-	LinkBroken   Kind = "link-broken"   // a symlink in history/ to nothing
+	Truncated    Kind = "truncated"    // a file cut short (a non-atomic writer's crash)
+	EmptyFile    Kind = "empty-file"   // a file of zero bytes
+	HalfWritten  Kind = "half-written" // *.json.tmp beside a file, holding half a new version
+	TmpLeftover  Kind = "tmp-leftover" // *.json.tmp of a node never renamed into place
+	MetaTmp      Kind = "meta-tmp"     // meta.json.tmp beside meta.json
+	InvalidJSON  Kind = "invalid-json" // a syntax error spliced in
+	NULRaw       Kind = "nul-raw"      // a raw NUL byte inside a string
+	InvalidUTF8  Kind = "invalid-utf8" // a raw invalid UTF-8 sequence inside a string
+	WrongType    Kind = "wrong-type"   // a field of the wrong JSON type
+	NotObject    Kind = "not-object"   // a file whose top level is not an object
+	MissingID    Kind = "missing-id"   // the id field removed (or null, or "")
+	TooDeep      Kind = "too-deep"     // an output nested 20000 deep (beyond the parser's bound)
+	DirNamedJSON Kind = "dir-json"     // a directory called *.json in history/
+	LinkOutside  Kind = "link-outside" // a symlink in history/ to a node file outside the session
+	LinkBroken   Kind = "link-broken"  // a symlink in history/ to nothing
 
 	// The session's skeleton.
 	MissingMeta    Kind = "missing-meta"    // meta.json removed
@@ -122,7 +122,7 @@ const (
 	PhraseRegular   = "not a regular file"
 	PhraseOutside   = "outside the session directory"
 	PhraseBroken    = "broken link"
-	PhraseNotObject = "not"
+	PhraseNotObject = "object"
 	PhraseMissing   = "missing"
 )
 
@@ -135,6 +135,8 @@ type Corrupter struct {
 	unusable map[string]string
 	applied  []Applied
 	fresh    int
+	// links maps a file a symlink of LinkInside points at to the links.
+	links map[string][]string
 	// ForModel restricts the choices inside a kind to those both readers
 	// treat alike (MissingField never removes seq or created_at).
 	ForModel bool
@@ -142,7 +144,7 @@ type Corrupter struct {
 
 // New makes a Corrupter for the session directory dir.
 func New(dir string, src gen.Source) *Corrupter {
-	return &Corrupter{Dir: dir, src: src, unusable: map[string]string{}}
+	return &Corrupter{Dir: dir, src: src, unusable: map[string]string{}, links: map[string][]string{}}
 }
 
 // Corrupt applies n corruptions with kinds drawn from kinds (nil: Kinds) to
@@ -241,7 +243,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		}
 		names := []string{"0003-u-with space.json", "0004-u-ünïcode☕.json", "0005-u-\xff\xfe.json", ".json", "-.json", "0006-u-x.json.json"}
 		nf := "history/" + names[c.src.IntN(len(names), "odd name")]
-		if c.exists(nf) {
+		if c.exists(nf) || len(c.links[f]) > 0 {
 			return Applied{}, errNothing
 		}
 		return Applied{File: nf, Note: "renamed from " + f}, os.Rename(c.path(f), c.path(nf))
@@ -268,7 +270,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		}
 		return Applied{File: f, Note: `\u0000 in strings`}, c.writeNode(f, o)
 	case HostileID:
-		f, o, err := c.pickNode("victim")
+		f, o, err := c.pickNodeFor("victim")
 		if err != nil {
 			return Applied{}, err
 		}
@@ -277,7 +279,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		o.Set("id", node.Str(id))
 		return Applied{File: f, Note: fmt.Sprintf("id → %q", id)}, c.writeNode(f, o)
 	case MissingField:
-		f, o, err := c.pickNode("victim")
+		f, o, err := c.pickNodeFor("victim")
 		if err != nil {
 			return Applied{}, err
 		}
@@ -301,6 +303,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 			return Applied{}, err
 		}
 		nf := "history/" + c.freshSeqName("u", c.freshID("alias"))
+		c.links[f] = append(c.links[f], nf)
 		return Applied{File: nf, Note: "link to " + f}, os.Symlink(filepath.Base(f), c.path(nf))
 
 	case Truncated:
@@ -311,14 +314,14 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		// Every proper prefix of an object text without its closing brace
 		// is invalid JSON; the files end in "}\n", so cut at most len-2.
 		cut := c.src.IntN(len(data)-1, "cut")
-		c.unusable[f] = PhraseJSON
+		c.markUnusable(f, PhraseJSON)
 		return Applied{File: f, Note: fmt.Sprintf("cut to %d of %d bytes", cut, len(data))}, os.WriteFile(c.path(f), data[:cut], 0o644)
 	case EmptyFile:
 		f, _, err := c.pickFile("victim")
 		if err != nil {
 			return Applied{}, err
 		}
-		c.unusable[f] = PhraseJSON
+		c.markUnusable(f, PhraseJSON)
 		return Applied{File: f, Note: "0 bytes"}, os.WriteFile(c.path(f), nil, 0o644)
 	case HalfWritten:
 		f, o, err := c.pickNode("victim")
@@ -328,7 +331,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		o.Set("output", node.Str("the new version"))
 		data := encode(o)
 		tmp := f + ".tmp"
-		c.unusable[tmp] = PhraseTmp
+		c.markUnusable(tmp, PhraseTmp)
 		return Applied{File: tmp, Note: "half of a new version beside " + f}, os.WriteFile(c.path(tmp), data[:len(data)/2], 0o644)
 	case TmpLeftover:
 		if !c.isDir("history") {
@@ -337,7 +340,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		id := c.freshID("never")
 		o := newNode(id, 9000+int64(c.fresh))
 		tmp := "history/" + fileName(9000+int64(c.fresh), "u", id) + ".tmp"
-		c.unusable[tmp] = PhraseTmp
+		c.markUnusable(tmp, PhraseTmp)
 		return Applied{File: tmp, Note: "a complete node never renamed into place"}, os.WriteFile(c.path(tmp), encode(o), 0o644)
 	case MetaTmp:
 		if !c.exists("meta.json") {
@@ -366,7 +369,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		default:
 			bad, note = bytes.Replace(data, []byte("{"), []byte("{,"), 1), "a comma after {"
 		}
-		c.unusable[f] = PhraseJSON
+		c.markUnusable(f, PhraseJSON)
 		return Applied{File: f, Note: note}, os.WriteFile(c.path(f), bad, 0o644)
 	case NULRaw, InvalidUTF8:
 		f, data, err := c.pickFile("victim")
@@ -385,7 +388,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 			ins = seqs[c.src.IntN(len(seqs), "invalid utf-8")]
 		}
 		bad := append(append(append([]byte{}, data[:at]...), ins...), data[at:]...)
-		c.unusable[f] = PhraseJSON
+		c.markUnusable(f, PhraseJSON)
 		return Applied{File: f, Note: fmt.Sprintf("bytes %q in the id", ins)}, os.WriteFile(c.path(f), bad, 0o644)
 	case WrongType:
 		f, o, err := c.pickNode("victim")
@@ -405,7 +408,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		w := choices[c.src.IntN(len(choices), "wrong type")]
 		v, _ := node.Parse([]byte(w.val))
 		o.Set(w.field, v)
-		c.unusable[f] = fmt.Sprintf("field %q", w.field)
+		c.markUnusable(f, fmt.Sprintf("field %q", w.field))
 		return Applied{File: f, Note: w.field + " = " + w.val}, c.writeRaw(f, encode(o))
 	case NotObject:
 		f, _, err := c.pickFile("victim")
@@ -414,14 +417,18 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		}
 		tops := []string{`[1, 2]`, `"a string"`, `null`, `42`}
 		top := tops[c.src.IntN(len(tops), "top level")]
-		c.unusable[f] = PhraseNotObject
+		c.markUnusable(f, PhraseNotObject)
 		return Applied{File: f, Note: "top level " + top}, os.WriteFile(c.path(f), []byte(top+"\n"), 0o644)
 	case MissingID:
 		f, o, err := c.pickNode("victim")
 		if err != nil {
 			return Applied{}, err
 		}
-		switch c.src.IntN(3, "how") {
+		ways := 3
+		if c.ForModel {
+			ways = 2 // the model reads an id "" as an id
+		}
+		switch c.src.IntN(ways, "how") {
 		case 0:
 			o.Delete("id")
 		case 1:
@@ -429,21 +436,21 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		default:
 			o.Set("id", node.Str(""))
 		}
-		c.unusable[f] = `field "id"`
+		c.markUnusable(f, `field "id"`)
 		return Applied{File: f, Note: "no usable id"}, c.writeRaw(f, encode(o))
 	case TooDeep:
 		f, o, err := c.pickNode("victim")
 		if err != nil {
 			return Applied{}, err
 		}
-		c.unusable[f] = PhraseJSON
+		c.markUnusable(f, PhraseJSON)
 		return Applied{File: f, Note: "output nested 20000 deep"}, c.writeNodeWithOutput(f, o, nested(20000))
 	case DirNamedJSON:
 		if !c.isDir("history") {
 			return Applied{}, errNothing
 		}
 		nf := "history/" + c.freshSeqName("u", c.freshID("dir"))
-		c.unusable[nf] = PhraseRegular
+		c.markUnusable(nf, PhraseRegular)
 		return Applied{File: nf, Note: "a directory"}, os.Mkdir(c.path(nf), 0o755)
 	case LinkOutside:
 		if !c.isDir("history") {
@@ -455,14 +462,14 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 			return Applied{}, err
 		}
 		nf := "history/" + fileName(8000, "u", id)
-		c.unusable[nf] = PhraseOutside
+		c.markUnusable(nf, PhraseOutside)
 		return Applied{File: nf, Note: "link to " + outside}, os.Symlink(outside, c.path(nf))
 	case LinkBroken:
 		if !c.isDir("history") {
 			return Applied{}, errNothing
 		}
 		nf := "history/" + c.freshSeqName("u", c.freshID("broken"))
-		c.unusable[nf] = PhraseBroken
+		c.markUnusable(nf, PhraseBroken)
 		return Applied{File: nf, Note: "link to nothing"}, os.Symlink("does-not-exist.json", c.path(nf))
 
 	case MissingMeta:
@@ -501,6 +508,7 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 				delete(c.unusable, f)
 			}
 		}
+		c.links = map[string][]string{}
 		return Applied{File: "history/"}, os.RemoveAll(c.path("history"))
 	}
 	return Applied{}, fmt.Errorf("unknown kind %q", k)
@@ -590,7 +598,7 @@ func (c *Corrupter) duplicateSeq() (Applied, error) {
 func (c *Corrupter) renumber(f string, o *node.Obj) (string, error) {
 	seq, _ := strconv.ParseInt(o.Get("seq").S, 10, 64)
 	nf := "history/" + fileName(seq, roleLetter(o), o.Get("id").Str())
-	if strings.ContainsAny(o.Get("id").Str(), "/\\\x00") || nf != f && c.exists(nf) {
+	if strings.ContainsAny(o.Get("id").Str(), "/\\\x00") || nf != f && c.exists(nf) || len(c.links[f]) > 0 {
 		nf = f // keep the old name: readers go by the contents
 	}
 	if err := c.writeRaw(nf, encode(o)); err != nil {
@@ -600,6 +608,14 @@ func (c *Corrupter) renumber(f string, o *node.Obj) (string, error) {
 		return nf, os.Remove(c.path(f))
 	}
 	return nf, nil
+}
+
+// markUnusable records that f can no longer be loaded, nor any link to it.
+func (c *Corrupter) markUnusable(f, phrase string) {
+	c.unusable[f] = phrase
+	for _, l := range c.links[f] {
+		c.unusable[l] = phrase
+	}
 }
 
 // Files and names.
@@ -661,6 +677,36 @@ func (c *Corrupter) pickNode(label string) (string, *node.Obj, error) {
 	return f, o, err
 }
 
+// pickNodeFor is pickNode for the kinds that take ROOT's identity apart
+// (its id, its metadata.display): with ForModel it never picks ROOT, since
+// the two readers tell ROOT apart differently (the implementation by
+// display "root", the model's get_branch by the id "ROOT").
+func (c *Corrupter) pickNodeFor(label string) (string, *node.Obj, error) {
+	if !c.ForModel {
+		return c.pickNode(label)
+	}
+	var files []string
+	for _, f := range c.usableFiles() {
+		if o, err := c.readNode(f); err == nil && o.Get("id").Str() != node.RootID &&
+			metaObjOf(o).Get("display").Str() != "root" {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return "", nil, errNothing
+	}
+	f := files[c.src.IntN(len(files), label)]
+	o, err := c.readNode(f)
+	return f, o, err
+}
+
+func metaObjOf(o *node.Obj) *node.Obj {
+	if m := o.Get("metadata"); m.K == node.Object {
+		return m.O
+	}
+	return nil
+}
+
 // readNode parses a history file that is still a usable node object.
 func (c *Corrupter) readNode(f string) (*node.Obj, error) {
 	data, err := os.ReadFile(c.path(f))
@@ -700,6 +746,9 @@ func (c *Corrupter) writeRaw(f string, data []byte) error {
 }
 
 func (c *Corrupter) meta() (*node.Obj, error) {
+	if _, bad := c.unusable["meta.json"]; bad {
+		return nil, errNothing
+	}
 	data, err := os.ReadFile(c.path("meta.json"))
 	if err != nil {
 		return nil, errNothing

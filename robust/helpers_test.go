@@ -9,15 +9,20 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"math/big"
+
 	"sessiondag/driver"
 	"sessiondag/gen"
+	"sessiondag/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/internal/jsoncmp"
 )
 
 // fataler is what testing.T and rapid.T have in common.
@@ -232,4 +237,105 @@ func documentedOpenError(dir string, err error) bool {
 		return true
 	}
 	return merr != nil && herr != nil && strings.Contains(err.Error(), errNotSession.Error())
+}
+
+// viewDiff compares two views (values that marshal to the view document)
+// section by section, in harness.Sections order, and returns the first
+// difference as a path with both values, or "" when they agree. Unlike a
+// go-cmp diff it stays linear on the deep and huge values corrupt data
+// holds. Object key order is ignored, numbers compare by value.
+func viewDiff(want, got any, ignore ...string) string {
+	w, err := jsoncmp.Of(want)
+	if err != nil {
+		return "want: " + err.Error()
+	}
+	g, err := jsoncmp.Of(got)
+	if err != nil {
+		return "got: " + err.Error()
+	}
+	wm, _ := w.(map[string]any)
+	gm, _ := g.(map[string]any)
+	for _, s := range harness.Sections {
+		if d := firstDiff(wm[s], gm[s], s, ignore); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+func firstDiff(a, b any, path string, ignore []string) string {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: want an object, got %s", path, short(b))
+		}
+		keys := make([]string, 0, len(x)+len(y))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if slices.Contains(ignore, k) {
+				continue
+			}
+			xv, okx := x[k]
+			yv, oky := y[k]
+			if !okx || !oky {
+				return fmt.Sprintf("%s.%s: want %s (present %v), got %s (present %v)", path, k, short(xv), okx, short(yv), oky)
+			}
+			if d := firstDiff(xv, yv, path+"."+k, ignore); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return fmt.Sprintf("%s: want a list, got %s", path, short(b))
+		}
+		for i := 0; i < len(x) && i < len(y); i++ {
+			if d := firstDiff(x[i], y[i], fmt.Sprintf("%s[%d]", path, i), ignore); d != "" {
+				return d
+			}
+		}
+		if len(x) != len(y) {
+			return fmt.Sprintf("%s: want %d items, got %d", path, len(x), len(y))
+		}
+		return ""
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return fmt.Sprintf("%s: want %s, got %s", path, x, short(b))
+		}
+		p, _, err1 := big.ParseFloat(string(x), 10, 200, big.ToNearestEven)
+		q, _, err2 := big.ParseFloat(string(y), 10, 200, big.ToNearestEven)
+		if err1 != nil || err2 != nil {
+			if x != y {
+				return fmt.Sprintf("%s: want %s, got %s", path, x, y)
+			}
+			return ""
+		}
+		if p.Cmp(q) != 0 {
+			return fmt.Sprintf("%s: want %s, got %s", path, x, y)
+		}
+		return ""
+	}
+	if a != b {
+		return fmt.Sprintf("%s: want %s, got %s", path, short(a), short(b))
+	}
+	return ""
+}
+
+func short(v any) string {
+	s := fmt.Sprintf("%#v", v)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
 }

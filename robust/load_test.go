@@ -5,13 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
 	"sessiondag/gen"
-	"sessiondag/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
@@ -69,9 +68,12 @@ func TestColdMatchesModel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("temp: %v", err)
 		}
-		defer os.RemoveAll(parent)
+		if os.Getenv("ROBUST_KEEP") == "" {
+			defer os.RemoveAll(parent)
+		}
 		src := gen.Rapid{T: t}
 		dir := build(t, parent, src, rapid.IntRange(1, 30).Draw(t, "ops"))
+		t.Logf("session in %s", dir)
 		c := New(dir, src)
 		c.ForModel = true
 		for i, n := 0, rapid.IntRange(0, 3).Draw(t, "corruptions"); i < n; i++ {
@@ -87,8 +89,18 @@ func TestColdMatchesModel(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the model cannot read it: %v (corruptions %v)", err, c.Applied())
 		}
-		if sec, d := harness.ViewDiff(model.LegacyView(ms), webui.Views(s, flags.Off)); sec != "" {
-			t.Fatalf("corruptions %v: the cold load differs from the model's reading in %s:\n%s", c.Applied(), sec, d)
+		var ignore []string
+		for _, a := range c.Applied() {
+			if a.Kind == ParentCycle {
+				// deepest_leaf on a parent_id cycle: the implementation
+				// stops on the revisited id, the model on the one before
+				// it (legacy §3.1 says only "survives cycles";
+				// TestDeepestLeafOnACycle pins both).
+				ignore = []string{"prev_sibling_id", "next_sibling_id"}
+			}
+		}
+		if d := viewDiff(model.LegacyView(ms), webui.Views(s, flags.Off), ignore...); d != "" {
+			t.Fatalf("corruptions %v: the cold load differs from the model's reading at %s", c.Applied(), d)
 		}
 	})
 }

@@ -1,0 +1,848 @@
+// Command benchreport turns the output of the load-pipeline benchmarks
+// (go test ./bench -bench . -benchmem -count N) into bench/report.md and the
+// scaling plot bench/scaling.svg, checking the targets of docs/target.md §7
+// and of the benchmark brief. scripts/bench-report.sh runs it; by hand:
+//
+//	go run ./bench/cmd/benchreport -results results.txt [-profiles DIR] \
+//	    [-out bench/report.md] [-svg bench/scaling.svg]
+//
+// It reads the workloads' fixtures from the bench cache (building them if
+// the cache has none) to describe their mix; -mix=false skips that.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
+
+	"sessiondag/bench"
+	"sessiondag/bench/internal/plot"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/webui"
+)
+
+// Targets.
+const (
+	maxScaleRatio    = 12.0  // t(100k) / t(10k)
+	maxLoadNsPerNode = 250.0 // whole in-memory load at 100k
+	maxAggAllocsNode = 2.0   // aggregation allocations per node
+	maxColdVsFloor   = 2.0   // cold load / read-files floor
+	maxFlagsDeltaPct = 5.0   // flags=all slower than off, percent
+)
+
+// order is the benchmarks in report order, with a short description.
+var order = []struct{ name, desc string }{
+	{"Load", "the whole in-memory load (`webui.Load`: adapter, aggregation, head fix-up, linear_history, get_branch fallback, splices, runtime cards, sibling info)"},
+	{"ColdLoad", "`store.Open` + `webui.Load` from the fixture directory (warm page cache); `open-only` is `store.Open` alone; `read-files-only` reads every history file and meta.json without parsing: the floor"},
+	{"Aggregate", "aggregate_tool_messages over the load's get_messages rows"},
+	{"LinearHistory", "linear_history from the load's head, id index included (flag B: the predecessor walk shown as rows)"},
+	{"GetBranch", "the get_branch walk from the stored head (flag B: over the predecessors); nodes only, no adapter"},
+	{"RuntimeCards", "_rebuild_runtime_cards over the chain, tree index built per call"},
+	{"Preds", "flag A's predecessor derivation (`lane.NewPreds`), built once per load when A is on"},
+}
+
+type key struct {
+	bench   string // base name without "Benchmark"
+	nodes   int
+	variant string // flags=off, flags=all, open-only, read-files-only…
+}
+
+type series map[string][]float64 // unit → samples
+
+type data struct {
+	s       map[key]series
+	config  map[string]string // file-level config (goos, cpu…)
+	procs   string            // the -N GOMAXPROCS suffix seen
+	nodes   map[int]int       // nominal size → stored nodes
+	sizes   []int
+	unitMap benchfmt.UnitMetadataMap
+}
+
+func main() {
+	results := flag.String("results", "", "go test -bench output to read (required)")
+	profiles := flag.String("profiles", "", "directory of pprof -top outputs (*.txt) to include")
+	out := flag.String("out", "bench/report.md", "report to write")
+	svg := flag.String("svg", "bench/scaling.svg", "scaling plot to write")
+	count := flag.String("count", "", "the -count of the run (for the report)")
+	benchtime := flag.String("benchtime", "", "the -benchtime of the run (for the report)")
+	goVersion := flag.String("goversion", runtime.Version(), "go version of the run")
+	commit := flag.String("commit", "", "commit the run measured")
+	date := flag.String("date", "", "date of the run")
+	loadBefore := flag.String("load-before", "", "/proc/loadavg before the run")
+	loadAfter := flag.String("load-after", "", "/proc/loadavg after the run")
+	withMix := flag.Bool("mix", true, "describe the workloads (reads or builds the fixtures)")
+	flag.Parse()
+	if *results == "" {
+		fmt.Fprintln(os.Stderr, "usage: benchreport -results FILE [-profiles DIR] [-out report.md] [-svg scaling.svg]")
+		os.Exit(2)
+	}
+	d, err := read(*results)
+	if err != nil {
+		fail(err)
+	}
+	r := &report{d: d, run: runInfo{
+		count: *count, benchtime: *benchtime, goVersion: *goVersion, commit: *commit, date: *date,
+		loadBefore: *loadBefore, loadAfter: *loadAfter, svg: filepath.Base(*svg),
+	}}
+	if *withMix {
+		r.loadWorkloads()
+	}
+	if *profiles != "" {
+		r.profiles, err = readProfiles(*profiles)
+		if err != nil {
+			fail(err)
+		}
+	}
+	var b bytes.Buffer
+	r.write(&b)
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile(*svg, r.plot(), 0o644); err != nil {
+		fail(err)
+	}
+	fmt.Fprintf(os.Stderr, "benchreport: wrote %s and %s\n", *out, *svg)
+	for _, t := range r.targets {
+		fmt.Fprintf(os.Stderr, "  %-55s %s\n", t.name, t.status)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "benchreport:", err)
+	os.Exit(1)
+}
+
+// read parses the benchmark output with benchfmt.
+func read(path string) (*data, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d := &data{s: map[key]series{}, config: map[string]string{}, nodes: map[int]int{}}
+	rd := benchfmt.NewReader(f, path)
+	sizes := map[int]bool{}
+	for rd.Scan() {
+		res, ok := rd.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		if !strings.HasSuffix(res.GetConfig("pkg"), "/bench") && res.GetConfig("pkg") != "sessiondag/bench" {
+			continue
+		}
+		for _, c := range res.Config {
+			if c.File {
+				d.config[c.Key] = string(c.Value)
+			}
+		}
+		base, parts := res.Name.Parts()
+		k := key{bench: strings.TrimPrefix(string(base), "Benchmark")}
+		for _, p := range parts {
+			ps := string(p)
+			switch {
+			case strings.HasPrefix(ps, "-"):
+				d.procs = ps[1:]
+			case strings.HasPrefix(ps, "/nodes="):
+				n, err := strconv.Atoi(strings.TrimPrefix(ps, "/nodes="))
+				if err != nil {
+					return nil, fmt.Errorf("%s: bad size in %s", path, res.Name)
+				}
+				k.nodes = n
+			default:
+				k.variant = strings.TrimPrefix(ps, "/")
+			}
+		}
+		if k.nodes == 0 {
+			continue
+		}
+		sizes[k.nodes] = true
+		sr := d.s[k]
+		if sr == nil {
+			sr = series{}
+			d.s[k] = sr
+		}
+		for _, v := range res.Values {
+			unit, val := v.Unit, v.Value
+			if v.OrigUnit != "" {
+				unit, val = v.OrigUnit, v.OrigValue
+			}
+			if math.IsNaN(val) || math.IsInf(val, 0) {
+				continue
+			}
+			sr[unit] = append(sr[unit], val)
+		}
+	}
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	if len(d.s) == 0 {
+		return nil, fmt.Errorf("%s: no results of the bench package", path)
+	}
+	d.unitMap = rd.Units()
+	for n := range sizes {
+		d.sizes = append(d.sizes, n)
+	}
+	sort.Ints(d.sizes)
+	// Stored nodes per size: ns/op ÷ ns/node (exact up to printing), until
+	// the workloads are read.
+	for k, sr := range d.s {
+		if d.nodes[k.nodes] != 0 {
+			continue
+		}
+		t, tn := median(sr["ns/op"]), median(sr["ns/node"])
+		if t > 0 && tn > 0 {
+			d.nodes[k.nodes] = int(math.Round(t / tn))
+		}
+	}
+	return d, nil
+}
+
+// stat is a sample's median and its 95% interval, as benchstat computes it.
+type stat struct {
+	center, lo, hi float64
+	n              int
+}
+
+func summarize(vals []float64) (stat, bool) {
+	if len(vals) == 0 {
+		return stat{}, false
+	}
+	s := benchmath.NewSample(append([]float64(nil), vals...), &benchmath.DefaultThresholds)
+	sum := benchmath.AssumeNothing.Summary(s, 0.95)
+	return stat{sum.Center, sum.Lo, sum.Hi, len(vals)}, true
+}
+
+func median(vals []float64) float64 {
+	s, ok := summarize(vals)
+	if !ok {
+		return math.NaN()
+	}
+	return s.center
+}
+
+// pm is the interval as ±percent of the median, as benchstat prints it.
+func (s stat) pm() string {
+	if s.n < 6 || s.center == 0 {
+		// AssumeNothing gives no interval below 6 samples; show the range.
+		return ""
+	}
+	d := math.Max(s.center-s.lo, s.hi-s.center) / s.center * 100
+	return fmt.Sprintf(" ±%.0f%%", d)
+}
+
+// value is the median of a unit, NaN when absent.
+func (d *data) value(k key, unit string) float64 {
+	if sr, ok := d.s[k]; ok {
+		return median(sr[unit])
+	}
+	return math.NaN()
+}
+
+func (d *data) variants(bench string) []string {
+	seen := map[string]bool{}
+	for k := range d.s {
+		if k.bench == bench {
+			seen[k.variant] = true
+		}
+	}
+	var out []string
+	for v := range seen {
+		out = append(out, v)
+	}
+	rank := func(v string) int {
+		switch v {
+		case "flags=off":
+			return 0
+		case "flags=all":
+			return 1
+		case "flags=cur":
+			return 2
+		case "open-only":
+			return 4
+		case "read-files-only":
+			return 5
+		}
+		return 3
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if rank(out[i]) != rank(out[j]) {
+			return rank(out[i]) < rank(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+type runInfo struct {
+	count, benchtime, goVersion, commit, date, loadBefore, loadAfter, svg string
+}
+
+type target struct {
+	name, value, limit, status string
+}
+
+type workloadInfo struct {
+	size     int
+	mix      bench.Mix
+	fallback map[string]bool // flags name → get_branch fallback used
+	trigger  map[string]bool // flags name → fallback computed (chain shorter than all)
+	chain    map[string]int
+	all      map[string]int
+	err      error
+}
+
+type report struct {
+	d         *data
+	run       runInfo
+	workloads []workloadInfo
+	profiles  []profile
+	targets   []target
+}
+
+func (r *report) loadWorkloads() {
+	for _, size := range r.d.sizes {
+		wi := workloadInfo{size: size, fallback: map[string]bool{}, trigger: map[string]bool{}, chain: map[string]int{}, all: map[string]int{}}
+		w, err := bench.Get(size)
+		if err == nil {
+			wi.mix, err = w.Mix()
+		}
+		if err != nil {
+			wi.err = err
+			r.workloads = append(r.workloads, wi)
+			continue
+		}
+		r.d.nodes[size] = w.Nodes
+		for _, c := range []bench.Config{{Name: "off", Flags: flags.Off}, {Name: "all", Flags: flags.All}} {
+			l := webui.Load(w.Store, c.Flags)
+			wi.fallback[c.Name] = l.FallbackUsed
+			wi.trigger[c.Name] = len(l.Linear) < len(l.All) && !c.Flags.Has(flags.C)
+			wi.chain[c.Name] = len(l.Chain)
+			wi.all[c.Name] = len(l.All)
+		}
+		r.workloads = append(r.workloads, wi)
+	}
+}
+
+func (r *report) write(w io.Writer) {
+	d := r.d
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("# Load pipeline benchmarks\n\n")
+	p("Generated by `scripts/bench-report.sh` (`make bench-report`)")
+	if r.run.date != "" {
+		p(" on %s", r.run.date)
+	}
+	if r.run.commit != "" {
+		p(" at commit `%s`", r.run.commit)
+	}
+	p(". Do not edit by hand: rerun the script. Targets: docs/target.md §7 and the benchmark brief.\n\n")
+
+	p("## Machine and run\n\n")
+	p("| | |\n| --- | --- |\n")
+	p("| Go | %s |\n", r.run.goVersion)
+	p("| CPU | %s |\n", cpuModel(d.config["cpu"]))
+	p("| cores | %d (GOMAXPROCS %s) |\n", runtime.NumCPU(), orDash(d.procs))
+	p("| os/arch | %s/%s |\n", orDash(d.config["goos"]), orDash(d.config["goarch"]))
+	if r.run.loadBefore != "" || r.run.loadAfter != "" {
+		p("| load average (1, 5, 15 min) | before %s, after %s |\n", orDash(r.run.loadBefore), orDash(r.run.loadAfter))
+	}
+	p("| runs | -count %s, -benchtime %s, -benchmem |\n", orDash(r.run.count), orDash(r.run.benchtime))
+	p("\nThe machine is shared (2 cores, other jobs running): expect a few percent of noise between runs. " +
+		"The ± column is the 95%% interval of the median when there are 6 or more runs. " +
+		"Cold loads read a warm page cache: the fixture was just written or read, and dropping caches is not possible on a shared machine.\n\n")
+
+	r.writeWorkloads(w)
+	r.computeTargets()
+	p("## Targets\n\n")
+	p("| target | measured | limit | status |\n| --- | --- | --- | --- |\n")
+	for _, t := range r.targets {
+		p("| %s | %s | %s | %s |\n", t.name, t.value, t.limit, t.status)
+	}
+	p("\n")
+	r.writeScaling(w)
+	r.writeFlags(w)
+	p("## Time against session size\n\n![time and ns/node against nodes, flags off (solid) and all (dashed)](%s)\n\n", r.run.svg)
+	p("## Results\n\nMedians over the runs. ns/node and allocs/node divide by the stored nodes of the session (ROOT and rewound nodes included).\n\n")
+	for _, o := range order {
+		vs := d.variants(o.name)
+		if len(vs) == 0 {
+			continue
+		}
+		p("### %s\n\n%s.\n\n", o.name, capitalize(o.desc))
+		p("| nodes | variant | time/op | ns/node | B/op | allocs/op | allocs/node |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n")
+		for _, n := range d.sizes {
+			for _, v := range vs {
+				k := key{o.name, n, v}
+				sr, ok := d.s[k]
+				if !ok {
+					continue
+				}
+				t, _ := summarize(sr["ns/op"])
+				nodes := float64(d.nodes[n])
+				allocs := median(sr["allocs/op"])
+				p("| %d | %s | %s%s | %s | %s | %s | %s |\n", d.nodes[n], v, dur(t.center), t.pm(),
+					num(median(sr["ns/node"]), 1), bytesStr(median(sr["B/op"])), num(allocs, 0), num(allocs/nodes, 2))
+			}
+		}
+		p("\n")
+	}
+	r.writeProfiles(w)
+	p("## Reproducing\n\n")
+	p("- Everything: `make bench-report` (COUNT and BENCHTIME override the defaults; the full run takes about 10–15 minutes here).\n")
+	p("- One benchmark, A/B between flag sets: `scripts/benchcmp.sh flags off all 'Load/nodes=10000/'` (SESSIONDAG_BENCH_FLAGS selects the set, named `flags=cur`).\n")
+	p("- A profile: `go test ./bench -run '^$' -bench 'Load/nodes=100000/flags=off' -benchtime 20x -cpuprofile cpu.out` then `go tool pprof -top -cum bench.test cpu.out`.\n")
+	p("- A workload on disk: `sessiondag gen --seed %d --nodes N --flags off --out DIR` writes the same session as the fixture. The benchmarks cache theirs in `sessiondag-bench` under the user cache directory (`~/.cache`), or in `$%s`; a change to the generator or the writers rebuilds them (minutes at 100k).\n",
+		bench.Seed, bench.CacheEnv)
+}
+
+func (r *report) writeWorkloads(w io.Writer) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("## Workloads\n\n")
+	p("Drawn by `gen` (legacy rows on) from seed %d and written through the writers with the flags %s; every reader config reads the same bytes. ", bench.Seed, bench.WriterFlags)
+	p("Shares are of the stored nodes. Tool rows are code rows with a tool_call_id (orphans included); function internals are rows whose caller is a function run; a branch point is a conversation row (or ROOT) with two or more conversation successors by flag A's predecessors.\n\n")
+	if len(r.workloads) == 0 {
+		p("(not computed: run without -mix=false)\n\n")
+		return
+	}
+	p("| nodes | ops | tool rows | function runs | function internals | conversation rows | branch points | extra branches | chain roots | rewound | shown chain (off / all) | get_branch fallback (off) |\n")
+	p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n")
+	var toolShares []float64
+	for _, wi := range r.workloads {
+		if wi.err != nil {
+			p("| %d | error: %v |||||||||||\n", wi.size, wi.err)
+			continue
+		}
+		m := wi.mix
+		toolShares = append(toolShares, m.Share(m.ToolRows))
+		fb := "not needed"
+		if wi.trigger["off"] {
+			fb = "computed, not used"
+			if wi.fallback["off"] {
+				fb = "computed and used"
+			}
+		}
+		p("| %d | %d | %s | %s | %s | %s | %d | %d | %d | %d | %d / %d of %d / %d rows | %s |\n", m.Nodes, m.Ops,
+			pct(m.Share(m.ToolRows)), pct(m.Share(m.FnRuns)), pct(m.Share(m.Internals)), pct(m.Share(m.Conv)),
+			m.BranchPoints, m.Forks, m.Roots, m.Rewound,
+			wi.chain["off"], wi.chain["all"], wi.all["off"], wi.all["all"], fb)
+	}
+	p("\n")
+	if len(toolShares) > 0 {
+		lo, hi := toolShares[0], toolShares[0]
+		for _, s := range toolShares {
+			lo, hi = math.Min(lo, s), math.Max(hi, s)
+		}
+		if lo < 0.28 || hi > 0.39 {
+			p("**Mix note:** §7 asks for about one node in three to be a tool row; these workloads have %s–%s. ", pct(lo), pct(hi))
+			last := r.workloads[len(r.workloads)-1].mix
+			p("The generator (`gen/gen.go`, not changed here) puts more of its weight on functions: at the largest size function runs are %s and rows inside runs %s of the nodes. ",
+				pct(last.Share(last.FnRuns)), pct(last.Share(last.Internals)))
+			p("Tool rows are the rows aggregation folds, so a mix with more of them would load more of its time into aggregation and less into runtime cards.\n\n")
+		} else {
+			p("Tool rows are %s–%s of the nodes: about one in three, as §7 asks.\n\n", pct(lo), pct(hi))
+		}
+	}
+	if last := r.workloads[len(r.workloads)-1]; last.err == nil {
+		p("Op kinds of the largest script: ")
+		var parts []string
+		for _, k := range last.mix.SortedOpKinds() {
+			parts = append(parts, fmt.Sprintf("%s %d", k, last.mix.OpKinds[k]))
+		}
+		p("%s.\n\n", strings.Join(parts, ", "))
+	}
+}
+
+// computeTargets evaluates every target once.
+func (r *report) computeTargets() {
+	d := r.d
+	r.targets = nil
+	add := func(name, value, limit string, met bool, note string) {
+		st := "met"
+		if !met {
+			st = "**NOT met**"
+		}
+		if note != "" {
+			st += " " + note
+		}
+		r.targets = append(r.targets, target{name, value, limit, st})
+	}
+	big, mid := 100000, 10000
+	if !hasSize(d.sizes, big) || !hasSize(d.sizes, mid) {
+		r.targets = append(r.targets, target{"sizes 10k and 100k measured", "no", "", "**NOT met** (run all sizes)"})
+		return
+	}
+	// Scaling, one line per benchmark: the worst variant.
+	for _, o := range order {
+		worst, wv := -1.0, ""
+		var vals []string
+		for _, v := range d.variants(o.name) {
+			ratio := d.value(key{o.name, big, v}, "ns/op") / d.value(key{o.name, mid, v}, "ns/op")
+			if math.IsNaN(ratio) {
+				continue
+			}
+			vals = append(vals, fmt.Sprintf("%s %.1f", v, ratio))
+			if ratio > worst {
+				worst, wv = ratio, v
+			}
+		}
+		if wv == "" {
+			continue
+		}
+		add(fmt.Sprintf("%s: time 100k / 10k", o.name), strings.Join(vals, ", "), fmt.Sprintf("≤ %.0f", maxScaleRatio), worst <= maxScaleRatio, "")
+	}
+	// Whole in-memory load at 100k.
+	for _, v := range d.variants("Load") {
+		x := d.value(key{"Load", big, v}, "ns/node")
+		if !math.IsNaN(x) {
+			add(fmt.Sprintf("Load %s at 100k: ns/node", v), fmt.Sprintf("%.0f ns/node", x), fmt.Sprintf("≤ %.0f", maxLoadNsPerNode), x <= maxLoadNsPerNode, "")
+		}
+	}
+	// Aggregation allocations per node, worst size.
+	for _, v := range d.variants("Aggregate") {
+		worst, at := -1.0, 0
+		for _, n := range d.sizes {
+			a := d.value(key{"Aggregate", n, v}, "allocs/op") / float64(d.nodes[n])
+			if a > worst {
+				worst, at = a, n
+			}
+		}
+		if at != 0 {
+			add(fmt.Sprintf("Aggregate %s: allocs/node (worst size)", v), fmt.Sprintf("%.2f at %d nodes", worst, d.nodes[at]), fmt.Sprintf("≤ %.0f", maxAggAllocsNode), worst <= maxAggAllocsNode, "")
+		}
+	}
+	// Cold load against the read-files floor.
+	for _, v := range d.variants("ColdLoad") {
+		if !strings.HasPrefix(v, "flags=") {
+			continue
+		}
+		var vals []string
+		worst := -1.0
+		for _, n := range d.sizes {
+			ratio := d.value(key{"ColdLoad", n, v}, "ns/op") / d.value(key{"ColdLoad", n, "read-files-only"}, "ns/op")
+			if math.IsNaN(ratio) {
+				continue
+			}
+			vals = append(vals, fmt.Sprintf("%.1f at %s", ratio, plot.Human(float64(n))))
+			worst = math.Max(worst, ratio)
+		}
+		if worst > 0 {
+			add(fmt.Sprintf("ColdLoad %s / read-files-only", v), strings.Join(vals, ", "), fmt.Sprintf("≤ %.0f", maxColdVsFloor), worst <= maxColdVsFloor, "")
+		}
+	}
+	// Flags all against off, for the two loads.
+	for _, b := range []string{"Load", "ColdLoad"} {
+		for _, n := range d.sizes {
+			off, all := d.s[key{b, n, "flags=off"}], d.s[key{b, n, "flags=all"}]
+			if off == nil || all == nil {
+				continue
+			}
+			delta, p := compare(off["ns/op"], all["ns/op"])
+			value := fmt.Sprintf("%+.1f%% (p=%.3f)", delta, p)
+			switch {
+			case delta <= maxFlagsDeltaPct:
+				note := ""
+				if delta < -maxFlagsDeltaPct {
+					note = "(all is faster; see below)"
+				}
+				add(fmt.Sprintf("%s at %d: flags all vs off", b, d.nodes[n]), value, fmt.Sprintf("all ≤ off + %.0f%%", maxFlagsDeltaPct), true, note)
+			default:
+				add(fmt.Sprintf("%s at %d: flags all vs off", b, d.nodes[n]), value, fmt.Sprintf("all ≤ off + %.0f%%", maxFlagsDeltaPct), false, "(breakdown below)")
+			}
+		}
+	}
+}
+
+// compare returns the change of new's median against old's, in percent,
+// and the U test's p-value.
+func compare(old, new []float64) (float64, float64) {
+	so := benchmath.NewSample(append([]float64(nil), old...), &benchmath.DefaultThresholds)
+	sn := benchmath.NewSample(append([]float64(nil), new...), &benchmath.DefaultThresholds)
+	c := benchmath.AssumeNothing.Compare(so, sn)
+	mo, mn := median(old), median(new)
+	return (mn/mo - 1) * 100, c.P
+}
+
+func (r *report) writeScaling(w io.Writer) {
+	d := r.d
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("## Scaling\n\n")
+	p("Time per op at 100k nodes over 10k nodes (the sessions hold %d and %d nodes, a factor of %.2f); a linear algorithm gives about %.1f, the target allows %.0f. ",
+		d.nodes[100000], d.nodes[10000], float64(d.nodes[100000])/float64(d.nodes[10000]), float64(d.nodes[100000])/float64(d.nodes[10000]), maxScaleRatio)
+	p("The 10k / 1k ratio is shown for comparison (small sizes fit in cache, so it is often below 10).\n\n")
+	p("| benchmark | variant | 10k / 1k | 100k / 10k | status |\n| --- | --- | ---: | ---: | --- |\n")
+	for _, o := range order {
+		for _, v := range d.variants(o.name) {
+			r1 := d.value(key{o.name, 10000, v}, "ns/op") / d.value(key{o.name, 1000, v}, "ns/op")
+			r2 := d.value(key{o.name, 100000, v}, "ns/op") / d.value(key{o.name, 10000, v}, "ns/op")
+			st := "met"
+			if math.IsNaN(r2) {
+				st = "—"
+			} else if r2 > maxScaleRatio {
+				st = "**NOT met**"
+			}
+			p("| %s | %s | %s | %s | %s |\n", o.name, v, num(r1, 1), num(r2, 1), st)
+		}
+	}
+	p("\n")
+}
+
+// writeFlags breaks the flags=all vs off difference of the load down into
+// the stages measured on their own.
+func (r *report) writeFlags(w io.Writer) {
+	d := r.d
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("## Flags all against off\n\n")
+	p("Change of the median time per op from flags=off to flags=all (positive: all is slower), with the U test's p-value over the runs. ")
+	p("The rule applied: met when all is at most %.0f%% slower than off.\n\n", maxFlagsDeltaPct)
+	p("| benchmark | 1k | 10k | 100k |\n| --- | ---: | ---: | ---: |\n")
+	for _, o := range order {
+		if d.s[key{o.name, d.sizes[0], "flags=off"}] == nil {
+			continue
+		}
+		p("| %s |", o.name)
+		for _, n := range []int{1000, 10000, 100000} {
+			off, all := d.s[key{o.name, n, "flags=off"}], d.s[key{o.name, n, "flags=all"}]
+			if off == nil || all == nil {
+				p(" — |")
+				continue
+			}
+			delta, pv := compare(off["ns/op"], all["ns/op"])
+			p(" %+.1f%% (p=%.3f) |", delta, pv)
+		}
+		p("\n")
+	}
+	p("\nWhere the load's time goes under each set, at 100k nodes (stage medians; the load also runs the adapter, the head fix-up, the splices and sibling info, which have no benchmark of their own):\n\n")
+	p("| stage | flags=off | flags=all | all − off |\n| --- | ---: | ---: | ---: |\n")
+	n := 100000
+	for _, st := range []string{"Load", "Preds", "Aggregate", "LinearHistory", "GetBranch", "RuntimeCards"} {
+		off := d.value(key{st, n, "flags=off"}, "ns/op")
+		all := d.value(key{st, n, "flags=all"}, "ns/op")
+		if math.IsNaN(off) && math.IsNaN(all) {
+			continue
+		}
+		note := ""
+		switch st {
+		case "Preds":
+			off, note = 0, " (flag A only)"
+		case "GetBranch":
+			note = " (in the load only as R's fallback; flag C removes it)"
+		}
+		p("| %s%s | %s | %s | %s |\n", st, note, dur(off), dur(all), durSigned(all-off))
+	}
+	p("\n")
+	if len(r.workloads) > 0 {
+		for _, wi := range r.workloads {
+			if wi.size != n || wi.err != nil {
+				continue
+			}
+			if wi.trigger["off"] {
+				p("At 100k nodes the flags=off load computes the get_branch fallback (its chain of %d rows is shorter than the %d aggregated rows): a get_branch walk plus the adapter over the branch's nodes. Flag C removes that work under all, and flag A adds the predecessor derivation, which flags=off never runs.\n\n",
+					wi.chain["off"], wi.all["off"])
+			}
+		}
+	}
+}
+
+type profile struct {
+	name  string
+	lines []string
+}
+
+// readProfiles reads the pprof -top outputs the script saved.
+func readProfiles(dir string) ([]profile, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []profile
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, profile{name: strings.TrimSuffix(filepath.Base(f), ".txt"), lines: strings.Split(strings.TrimRight(string(b), "\n"), "\n")})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no profiles (*.txt) in " + dir)
+	}
+	return out, nil
+}
+
+func (r *report) writeProfiles(w io.Writer) {
+	if len(r.profiles) == 0 {
+		return
+	}
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	var notMet []string
+	for _, t := range r.targets {
+		if strings.Contains(t.status, "NOT met") {
+			notMet = append(notMet, t.name)
+		}
+	}
+	p("## Profiles\n\n")
+	if len(notMet) > 0 {
+		p("Targets not met: %s. The profiles below (taken in the same run, at 100k nodes) show where the time and the allocations go; ", strings.Join(notMet, "; "))
+	} else {
+		p("Every target is met; the profiles are kept for reference. ")
+	}
+	p("`flat` is time (or allocations) in the function itself, `cum` includes its callees; shares are of the whole profile, benchmark harness and GC included.\n\n")
+	for _, pr := range r.profiles {
+		title, body := profileTitle(pr.name), pr.lines
+		p("### %s\n\n```\n%s\n```\n\n", title, strings.Join(body, "\n"))
+	}
+}
+
+func profileTitle(name string) string {
+	t := strings.NewReplacer("__", " / ", "_", " ").Replace(name)
+	return t
+}
+
+// plot draws time/op and ns/node against nodes for every benchmark.
+func (r *report) plot() []byte {
+	d := r.d
+	colors := map[string]string{
+		"Load": "#1f77b4", "ColdLoad": "#d62728", "Aggregate": "#2ca02c", "LinearHistory": "#9467bd",
+		"GetBranch": "#8c564b", "RuntimeCards": "#e377c2", "Preds": "#ff7f0e",
+	}
+	floorColor := "#7f7f7f"
+	var tSeries, nSeries []plot.Series
+	var legend []plot.Legend
+	for _, o := range order {
+		for _, v := range d.variants(o.name) {
+			color, dashed := colors[o.name], false
+			switch v {
+			case "flags=all":
+				dashed = true
+			case "open-only":
+				color = "#bcbd22"
+			case "read-files-only":
+				color = floorColor
+			}
+			var xs, ts, ns []float64
+			for _, n := range d.sizes {
+				k := key{o.name, n, v}
+				if _, ok := d.s[k]; !ok {
+					continue
+				}
+				xs = append(xs, float64(d.nodes[n]))
+				ts = append(ts, d.value(k, "ns/op"))
+				ns = append(ns, d.value(k, "ns/node"))
+			}
+			if len(xs) == 0 {
+				continue
+			}
+			name := o.name + " " + v
+			tSeries = append(tSeries, plot.Series{Name: name, Color: color, Dashed: dashed, X: xs, Y: ts})
+			nSeries = append(nSeries, plot.Series{Name: name, Color: color, Dashed: dashed, X: xs, Y: ns})
+			if v != "flags=all" {
+				label := o.name
+				if v != "flags=off" && v != "flags=cur" {
+					label += " " + v
+				}
+				legend = append(legend, plot.Legend{Label: label, Color: color})
+			}
+		}
+	}
+	legend = append(legend, plot.Legend{Label: "flags=off: solid, flags=all: dashed", Color: "#000", Dashed: true})
+	charts := []plot.Chart{
+		{Title: "time per op", XLabel: "nodes in the session", YLabel: "time/op", Series: tSeries, YFmt: plot.Duration},
+		{Title: "time per node (flat = linear)", XLabel: "nodes in the session", YLabel: "ns/node", Series: nSeries},
+	}
+	return plot.Page("sessiondag load pipeline: scaling", charts, legend)
+}
+
+// Formatting helpers.
+
+func hasSize(sizes []int, n int) bool {
+	for _, s := range sizes {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func cpuModel(fromResults string) string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return orDash(fromResults)
+}
+
+func num(v float64, prec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+func pct(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }
+
+func dur(ns float64) string {
+	if math.IsNaN(ns) {
+		return "—"
+	}
+	switch {
+	case ns >= 1e9:
+		return fmt.Sprintf("%.2f s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.1f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+func durSigned(ns float64) string {
+	if math.IsNaN(ns) {
+		return "—"
+	}
+	if ns < 0 {
+		return "−" + dur(-ns)
+	}
+	return "+" + dur(ns)
+}
+
+func bytesStr(b float64) string {
+	if math.IsNaN(b) {
+		return "—"
+	}
+	switch {
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", b/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", b)
+}
