@@ -50,6 +50,7 @@ const (
 	HostileID    Kind = "hostile-id"    // an id holding "..", "/", "\\" or NUL
 	MissingField Kind = "missing-field" // a field other than id removed
 	DeepNesting  Kind = "deep-nesting"  // an output nested 50 or 5000 deep
+	NonFinite    Kind = "non-finite"    // NaN, Infinity or 1e400 as a value (Python writes them)
 	LinkInside   Kind = "link-inside"   // a symlink in history/ to another node file of the session
 
 	// Damage that makes a file unusable: it must be listed in Problems.
@@ -79,7 +80,7 @@ const (
 var Kinds = []Kind{
 	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
 	DuplicateID, DuplicateSeq, BigSeq, OddName,
-	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, LinkInside,
+	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, NonFinite, LinkInside,
 	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
 	WrongType, NotObject, MissingID, TooDeep, DirNamedJSON, LinkOutside, LinkBroken,
 	MissingMeta, BrokenMeta, MissingHistory,
@@ -96,7 +97,7 @@ var Kinds = []Kind{
 var ModelKinds = []Kind{
 	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
 	DuplicateID, DuplicateSeq, BigSeq, OddName,
-	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, LinkInside,
+	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, NonFinite, LinkInside,
 	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
 	MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory,
 }
@@ -297,6 +298,29 @@ func (c *Corrupter) do(k Kind) (Applied, error) {
 		}
 		depth := []int{50, 5000}[c.src.IntN(2, "depth")]
 		return Applied{File: f, Note: fmt.Sprintf("output nested %d deep", depth)}, c.writeNodeWithOutput(f, o, nested(depth))
+	case NonFinite:
+		f, o, err := c.pickNode("victim")
+		if err != nil {
+			return Applied{}, err
+		}
+		lits := []string{"NaN", "Infinity", "-Infinity", "1e400"}
+		lit := node.Num(lits[c.src.IntN(len(lits), "literal")])
+		var where string
+		switch c.src.IntN(4, "where") {
+		case 0:
+			where = "output"
+			o.Set("output", lit)
+		case 1:
+			where = "created_at"
+			o.Set("created_at", lit)
+		case 2:
+			where = "metadata.duration_seconds"
+			metaObj(o).Set("duration_seconds", lit)
+		default:
+			where = "input"
+			o.Set("input", node.Arr([]node.Value{node.ObjV(&node.Obj{M: []node.Member{{Key: "x", Val: lit}}})}))
+		}
+		return Applied{File: f, Note: where + " " + lit.S}, c.writeNode(f, o)
 	case LinkInside:
 		f, _, err := c.pickNode("target")
 		if err != nil {

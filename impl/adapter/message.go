@@ -22,8 +22,9 @@ type Message struct {
 	// corrected the visible one; readers that use parent_id as a call edge
 	// read this.
 	Legacy node.Value
-	// CalledBy is the node's call edge (for a legacy tool row, the edge
-	// recorded in its metadata); Pred its conversation predecessor under
+	// CalledBy is the node's call edge (a legacy tool row's edge in its
+	// metadata is read from extra.tool_use, as R does); Pred its
+	// conversation predecessor under
 	// flag A ("" outside the conversation lane). Flag D's readers use only
 	// these two.
 	CalledBy string

@@ -47,10 +47,7 @@ func ToMessage(sessionID string, n *node.Node) *Message {
 		overlay(f, meta, codeConsumed)
 		m := New(f)
 		m.toolUse = tu
-		m.CalledBy = n.CalledBy
-		if m.CalledBy == "" {
-			m.CalledBy = mcb.Str()
-		}
+		m.CalledBy = n.CalledBy // a legacy edge in metadata stays in extra.tool_use
 		return m
 	case node.RoleLLM:
 		role := meta.Get("role")

@@ -11,10 +11,10 @@ const (
 	DropOrphans      = "drop-orphans"        // aggregation drops tool rows it cannot fold
 	StepAWrongPred   = "step-a-wrong-pred"   // flag A: writers record the client head, not the store head
 	StepBIgnored     = "step-b-ignored"      // flag B: linear_history keeps walking the legacy pointer
-	StepCKeeps       = "step-c-keeps"        // flag C: the fallback is still consulted
+	StepCBranchOnly  = "step-c-branch-only"  // flag C: get_branch replaces the chain outright (the reverted 97a904dc1)
 	StepDReadsParent = "step-d-reads-parent" // flag D: aggregation still reads parent_id
 )
 
 // All lists every mutant in a fixed order.
 var All = []string{CardsByParent, FallbackV1, AggNoExtraEdge, LexicalOrder, NoCycleGuard, DropOrphans,
-	StepAWrongPred, StepBIgnored, StepCKeeps, StepDReadsParent}
+	StepAWrongPred, StepBIgnored, StepCBranchOnly, StepDReadsParent}

@@ -16,6 +16,10 @@ const (
 	Python Style = iota
 	// Compact is standard JSON without spaces, for tool output.
 	Compact
+	// view is Compact with the numbers standard JSON cannot hold (NaN,
+	// ±Infinity, a float literal beyond float64) written as null: what
+	// views marshal to, at any depth.
+	view
 )
 
 // Dumps renders v the way Python's json.dumps(v, ensure_ascii=False) does.
@@ -34,6 +38,9 @@ func AppendJSON(b []byte, v Value, style Style) []byte {
 		}
 		return append(b, "false"...)
 	case Number:
+		if style == view && !finite(v.S) {
+			return append(b, "null"...)
+		}
 		return AppendPyNumber(b, v.S)
 	case String:
 		return AppendPyString(b, v.S)
@@ -272,12 +279,21 @@ func appendPyStrRepr(b []byte, s string) []byte {
 	return append(b, q)
 }
 
-// MarshalJSON lets views embed values in encoding/json documents.
+// MarshalJSON lets views embed values in encoding/json documents. Standard
+// JSON has no NaN or infinity: such numbers, wherever they stand, become
+// null.
 func (v Value) MarshalJSON() ([]byte, error) {
-	if v.K == Number && (v.S == "NaN" || v.S == "Infinity" || v.S == "-Infinity") {
-		return []byte(strconv.Quote(v.S)), nil // standard JSON has no such literal
+	return AppendJSON(nil, v, view), nil
+}
+
+// finite reports whether a number literal is a finite float64 value (int
+// literals always are: they are written as they stand).
+func finite(lit string) bool {
+	if IsIntLiteral(lit) {
+		return true
 	}
-	return AppendJSON(nil, v, Compact), nil
+	f, _ := strconv.ParseFloat(lit, 64) // NaN, ±Inf on overflow
+	return !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
 // MarshalJSON writes the object with its keys in order.

@@ -17,7 +17,8 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.Msg)
 }
 
-// maxDepth bounds nesting so hostile input cannot exhaust the stack.
+// maxDepth bounds nesting so hostile input cannot exhaust the stack: at
+// most this many arrays and objects inside each other, as encoding/json.
 const maxDepth = 10000
 
 // Parse decodes one JSON document, keeping object key order and number
@@ -57,14 +58,15 @@ func (p *parser) ws() {
 	}
 }
 
+// value parses the value at p.i; depth is the number of arrays and objects
+// around it.
 func (p *parser) value(depth int) (Value, error) {
-	if depth > maxDepth {
-		return Value{}, p.errf("nesting deeper than %d", maxDepth)
-	}
 	if p.i >= len(p.b) {
 		return Value{}, p.errf("unexpected end of input")
 	}
 	switch c := p.b[p.i]; {
+	case (c == '{' || c == '[') && depth >= maxDepth:
+		return Value{}, p.errf("nesting deeper than %d", maxDepth)
 	case c == '{':
 		return p.object(depth)
 	case c == '[':

@@ -79,7 +79,10 @@ func (r *reader) load() *Loaded {
 	if mutant.On(mutant.FallbackV1) {
 		trigger = head != "" && len(chain) < 3 && len(all) > 3
 	}
-	if (!r.fl.Has(flags.C) || mutant.On(mutant.StepCKeeps)) && trigger {
+	if r.fl.Has(flags.C) && mutant.On(mutant.StepCBranchOnly) {
+		chain = history.Branch(s, "")
+	}
+	if !r.fl.Has(flags.C) && trigger {
 		if br := r.branch(""); len(br) > len(chain) {
 			chain = br
 			l.FallbackUsed = true
