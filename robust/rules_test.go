@@ -408,3 +408,16 @@ func TestReadNeverWrites(t *testing.T) {
 		t.Fatalf("reading wrote: %v", err)
 	}
 }
+
+// TestNonFiniteDuration: a function row whose duration_seconds is NaN or
+// infinite (Python's json writes both) gets no duration_ms in its runtime
+// card's tree, as the model reads it; the original's int() would raise.
+func TestNonFiniteDuration(t *testing.T) {
+	t.Skip("known divergence, owned by impl/webui (cards.go): int64(NaN*1000) gives duration_ms -9223372036854775808; the model omits the key")
+	for _, lit := range []string{"NaN", "Infinity", "-Infinity"} {
+		f := mk(1, "F", node.RoleCode, "ROOT", "ok", "status", "completed")
+		f.Metadata.Set("duration_seconds", node.Num(lit))
+		dir := writeDir(t, "F", mk(0, "u", node.RoleUser, "ROOT", "run"), f)
+		sameAsModel(t, dir, openClean(t, dir))
+	}
+}
