@@ -24,6 +24,7 @@ import (
 
 	"sessiondag/gen"
 	"sessiondag/impl/node"
+	"sessiondag/impl/store"
 )
 
 // Kind names one way a session directory can be damaged.
@@ -593,6 +594,9 @@ func (c *Corrupter) duplicateID() (Applied, error) {
 	o.Set("output", node.Str(fmt.Sprintf("duplicate %d", c.fresh)))
 	c.fresh++
 	name := "history/" + fileName(seq, roleLetter(o), o.Get("id").Str())
+	if store.ValidateID(o.Get("id").Str()) != nil {
+		name = "history/" + fileName(seq, "z", c.freshID("copy")) // a hostile id: readers go by the contents
+	}
 	if c.exists(name) {
 		name = "history/" + fileName(seq, "z", o.Get("id").Str()) // same seq and id: another name
 		if c.exists(name) {
@@ -629,7 +633,7 @@ func (c *Corrupter) duplicateSeq() (Applied, error) {
 func (c *Corrupter) renumber(f string, o *node.Obj) (string, error) {
 	seq, _ := strconv.ParseInt(o.Get("seq").S, 10, 64)
 	nf := "history/" + fileName(seq, roleLetter(o), o.Get("id").Str())
-	if strings.ContainsAny(o.Get("id").Str(), "/\\\x00") || nf != f && c.exists(nf) || len(c.links[f]) > 0 {
+	if store.ValidateID(o.Get("id").Str()) != nil || nf != f && c.exists(nf) || len(c.links[f]) > 0 {
 		nf = f // keep the old name: readers go by the contents
 	}
 	if err := c.writeRaw(nf, encode(o)); err != nil {
