@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 60s
 PKGS      := ./...
 
-.PHONY: all build test vet props props-long demo bench benchcmp bench-report fuzz mutants clean
+.PHONY: all build test vet props props-long demo bench benchcmp bench-report fuzz mutants regen throughput clean
 
 all: build test
 
@@ -38,8 +38,17 @@ benchcmp:
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
+# Each historic bug re-introduced; the table of which properties catch it.
 mutants:
 	scripts/mutants.sh
+
+# Rebuild corpus/sessions and corpus/expected from corpus/ops/shapes.
+regen:
+	$(GO) run ./scripts/regen
+
+# Audit throughput on 1,000 generated sessions of 1,000 nodes.
+throughput:
+	scripts/audit-throughput.sh
 
 clean:
 	rm -rf bin
