@@ -28,8 +28,8 @@ func (m *Mismatch) String() string {
 // Replay builds a session from a script through the implementation's
 // writers with flag set fl and checks every view after every op: against
 // model.Legacy when fl is off, against model.Target when fl is all. For the
-// configs in between it checks that the loaded chain is no further from the
-// intended one than R's (the rollout rule of P3).
+// configs in between it checks the rollout's first promise: the loaded chain
+// misses no more rows of the intended conversation than R's.
 func Replay(script []ops.Op, fl flags.Set) (*Mismatch, error) {
 	var first ops.Op
 	if len(script) > 0 {
@@ -73,12 +73,12 @@ func Replay(script []ops.Op, fl flags.Set) (*Mismatch, error) {
 				return mm, nil
 			}
 		default:
-			want := tgt.View().Chain
-			got := Distance(Project(webui.Load(st, fl).Chain), want)
-			base := Distance(Project(webui.Load(st, flags.Off).Chain), want)
-			if got > base {
+			want := tgt.View()
+			got := ViewGap(model.TargetView{HeadID: "", Chain: Project(webui.Load(st, fl).Chain)}, want)
+			base := ViewGap(model.TargetView{HeadID: "", Chain: Project(webui.Load(st, flags.Off).Chain)}, want)
+			if got.Missing > base.Missing {
 				mm.Against, mm.Section = "model.Target", "chain"
-				mm.Diff = fmt.Sprintf("flags %s put the chain %d rows from the intended one; flags off: %d", fl, got, base)
+				mm.Diff = fmt.Sprintf("flags %s miss %d rows of the intended conversation; flags off miss %d", fl, got.Missing, base.Missing)
 				return mm, nil
 			}
 		}

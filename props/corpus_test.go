@@ -23,13 +23,14 @@ import (
 const corpusDir = "../corpus"
 
 // TestCorpusReplay replays every op script of the corpus — the shape
-// catalogue and the promoted counterexamples under corpus/ops — under every
+// catalogue, the promoted counterexamples under corpus/ops/regressions, and
+// any failure a local run saved under corpus/ops/failures — under every
 // config of the rollout path (harness.Replay: against model.Legacy with the
 // flags off, model.Target with them all on, the rollout rule between).
 func TestCorpusReplay(t *testing.T) {
 	var scripts []string
 	err := filepath.WalkDir(filepath.Join(corpusDir, "ops"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ops") && !strings.Contains(p, "failures") {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ops") {
 			scripts = append(scripts, p)
 		}
 		return err

@@ -258,7 +258,10 @@ func (p *parser) array(depth int) (Value, error) {
 			p.i++
 		case ']':
 			p.i++
-			return Arr(a), nil
+			// No spare capacity: values are shared once built, and an
+			// append by a reader (aggregation adding a tool call, say)
+			// must copy rather than write into the node's storage.
+			return Arr(a[:len(a):len(a)]), nil
 		default:
 			return Value{}, p.errf("expected , or ] in array")
 		}
