@@ -26,13 +26,9 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 	}
 	if want != nil {
 		va, vb := project(a), project(b)
-		ga, gb := harness.ViewGap(va, *want), harness.ViewGap(vb, *want)
-		fix := gb.Less(ga)
-		if !strict {
-			fix = gb.Missing < ga.Missing || gb.Missing == ga.Missing && harness.KeepsShownRight(va, vb, *want)
-		}
-		st.Verdict, st.Detail = Regression, fmt.Sprintf("gap to the intended view %s → %s", ga, gb)
-		if fix {
+		st.Verdict = Regression
+		st.Detail = fmt.Sprintf("gap to the intended view %s → %s", harness.ViewGap(va, *want), harness.ViewGap(vb, *want))
+		if harness.IsFix(va, vb, *want, strict) {
 			st.Verdict = Fix
 		}
 		return st

@@ -116,3 +116,18 @@ func KeepsShownRight(a, b, want model.TargetView) bool {
 	}
 	return true
 }
+
+// IsFix is the rollout rule for a step that changed the view from before to
+// after. Data written with the flags on (strict) must come strictly closer
+// to the intended view (Gap.Less). Data written before the rollout is held to
+// the rollout's first promise, because legacy records can put a row on a
+// branch its user never meant (model/README.md, "Legacy derivation"): fewer
+// intended rows missing, or as many and every intended row shown right
+// before still shown right.
+func IsFix(before, after, want model.TargetView, strict bool) bool {
+	a, b := ViewGap(before, want), ViewGap(after, want)
+	if strict {
+		return b.Less(a)
+	}
+	return b.Missing < a.Missing || b.Missing == a.Missing && KeepsShownRight(before, after, want)
+}

@@ -92,12 +92,8 @@ func TestCorpusSessions(t *testing.T) {
 			for _, fl := range flags.Rollout[1:] {
 				cur := projected(webui.Load(st, fl))
 				if !sameView(prev, cur) {
-					a, b := harness.ViewGap(prev, want), harness.ViewGap(cur, want)
-					ok := b.Less(a)
-					if !writtenOn {
-						ok = b.Missing < a.Missing || b.Missing == a.Missing && harness.KeepsShownRight(prev, cur, want)
-					}
-					require.True(t, ok, "step to %s: %s → %s\nintended %v\nbefore %v\nafter %v", fl, a, b, rowIDs(want.Chain), rowIDs(prev.Chain), rowIDs(cur.Chain))
+					require.True(t, harness.IsFix(prev, cur, want, writtenOn), "step to %s: %s → %s\nintended %v\nbefore %v\nafter %v",
+						fl, harness.ViewGap(prev, want), harness.ViewGap(cur, want), rowIDs(want.Chain), rowIDs(prev.Chain), rowIDs(cur.Chain))
 				}
 				prev = cur
 			}

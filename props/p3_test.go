@@ -40,16 +40,12 @@ func (r *rolloutRun) checkRollout(t *rapid.T) {
 		if sameView(a, b) {
 			continue
 		}
-		da, db := harness.ViewGap(a, want), harness.ViewGap(b, want)
-		if r.kind.legacy {
-			if db.Missing < da.Missing || db.Missing == da.Missing && harness.KeepsShownRight(a, b, want) {
-				continue
-			}
-		} else if db.Less(da) {
+		if harness.IsFix(a, b, want, !r.kind.legacy) {
 			continue
 		}
 		// Neutral: only rows that are wrong either way changed (a row of
 		// another branch shown raw, then aggregated, say).
+		da, db := harness.ViewGap(a, want), harness.ViewGap(b, want)
 		if !da.Less(db) && harness.IntendedPart(a, want) == harness.IntendedPart(b, want) {
 			continue
 		}

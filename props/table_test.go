@@ -51,15 +51,10 @@ func TestRolloutTable(t *testing.T) {
 				prevAll = curAll
 				if !sameView(prev, cur) {
 					changed[i+1]++
-					a, c := harness.ViewGap(prev, want), harness.ViewGap(cur, want)
-					ok := c.Less(a)
-					if kind.legacy {
-						ok = c.Missing < a.Missing || c.Missing == a.Missing && harness.KeepsShownRight(prev, cur, want)
-					}
-					if ok {
+					if harness.IsFix(prev, cur, want, !kind.legacy) {
 						fixes[i+1]++
 					} else {
-						t.Errorf("%s, seed %d, step to %s: %s → %s", kind.name, seed, fl, a, c)
+						t.Errorf("%s, seed %d, step to %s: %s → %s", kind.name, seed, fl, harness.ViewGap(prev, want), harness.ViewGap(cur, want))
 					}
 				}
 				prev = cur

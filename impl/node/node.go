@@ -200,3 +200,14 @@ func AppendIndent(b []byte, v Value, indent string) []byte {
 	}
 	return AppendJSON(b, v, Python)
 }
+
+// CompareSeq orders nodes by seq, for sorts that must be stable on ties.
+func CompareSeq(a, b *Node) int {
+	switch {
+	case a.Seq < b.Seq:
+		return -1
+	case a.Seq > b.Seq:
+		return 1
+	}
+	return 0
+}

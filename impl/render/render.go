@@ -40,15 +40,7 @@ func Context(nodes []*node.Node, headSeq, frameEntrySeq int64, rng Range) []stri
 	if headSeq < 0 {
 		return []string{}
 	}
-	slices.SortStableFunc(graph, func(a, b *node.Node) int {
-		switch {
-		case a.Seq < b.Seq:
-			return -1
-		case a.Seq > b.Seq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(graph, node.CompareSeq)
 	var pre, in []*node.Node
 	for _, n := range graph {
 		if n.Seq > headSeq {

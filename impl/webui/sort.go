@@ -9,20 +9,10 @@ import (
 // sortedBySeq returns the nodes in seq order (stable on ties), without
 // copying when they already are.
 func sortedBySeq(nodes []*node.Node) []*node.Node {
-	if slices.IsSortedFunc(nodes, cmpSeq) {
+	if slices.IsSortedFunc(nodes, node.CompareSeq) {
 		return nodes
 	}
 	c := slices.Clone(nodes)
-	slices.SortStableFunc(c, cmpSeq)
+	slices.SortStableFunc(c, node.CompareSeq)
 	return c
-}
-
-func cmpSeq(a, b *node.Node) int {
-	switch {
-	case a.Seq < b.Seq:
-		return -1
-	case a.Seq > b.Seq:
-		return 1
-	}
-	return 0
 }
