@@ -25,7 +25,9 @@ func n(id string, seq int64, role, calledBy, expose string) *node.Node {
 
 var all = render.NoRange
 
-func rng(callers, subcalls int) render.Range { return render.Range{Callers: callers, Subcalls: subcalls} }
+func rng(callers, subcalls int) render.Range {
+	return render.Range{Callers: callers, Subcalls: subcalls}
+}
 
 // A plain top-level graph: two chat turns, no functions.
 func chat() []*node.Node {

@@ -685,3 +685,35 @@ func TestCardTreeErrorIsPythonStr(t *testing.T) {
 	require.Equal(t, "{'error': 'boom'}", tree.Get("error").Str())
 	require.Equal(t, `{"error": "boom"}`, tree.Get("output").Str())
 }
+
+// §6 #17: a legacy tool row keeps its edge only in metadata.called_by; the
+// message has parent_id "" and aggregation folds it through
+// extra.tool_use.called_by (§3.4).
+func TestLegacyToolFoldsViaExtraEdge(t *testing.T) {
+	w := newWriter(t, "")
+	require.NoError(t, w.WebUser(u1, "list files"))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Tool("toolu_01", "bash", `{"cmd":"ls"}`, "a.txt", false, true))
+	require.Equal(t, t1, w.S.Head(), "a caller-less append moves the in-memory head")
+	require.NoError(t, w.Say("one file"))
+	require.NoError(t, w.Done())
+	st := w.S.AtPersistedHead()
+
+	tn := mustNode(t, st, t1)
+	require.Equal(t, "", tn.CalledBy)
+	require.Equal(t, a1, tn.Meta("called_by").Str())
+	msgs := webui.Messages(st)
+	tm := byID(t, msgs, t1)
+	require.Equal(t, "", pv(tm.Get("parent_id")))
+	require.Equal(t, a1, tm.Get("caller").Str())
+	require.False(t, tm.Get("called_by").IsSet(), "tool messages carry no top-level called_by at R")
+	extra, err := node.Parse([]byte(tm.Get("extra").Str()))
+	require.NoError(t, err)
+	require.Equal(t, a1, extra.O.Get("tool_use").O.Get("called_by").Str())
+
+	all := webui.Aggregate(msgs)
+	require.Equal(t, []string{u1, a1}, msgIDs(all))
+	require.Equal(t, []string{t1}, toolCallIDs(byID(t, all, a1)))
+	l := webui.Load(st, flags.Off)
+	require.Equal(t, []string{u1, a1}, msgIDs(l.Chain))
+}
