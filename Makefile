@@ -35,6 +35,11 @@ bench:
 benchcmp:
 	scripts/benchcmp.sh flags off all
 
+# bench/report.md and bench/scaling.svg: every benchmark COUNT (default 5)
+# times, the targets of docs/target.md §7, profiles at 100k nodes.
+bench-report:
+	scripts/bench-report.sh
+
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 

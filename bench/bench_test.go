@@ -54,12 +54,23 @@ var (
 	stagesMu sync.Mutex
 	stages   = map[string]*stage{}
 	logged   = map[int]bool{}
+	current  int // the size whose workload and stages are held
 )
 
 // workload returns the workload of a size, failing the benchmark if it
-// cannot be had.
+// cannot be had. Only one size is held at a time: the workloads and stage
+// inputs of the others are dropped (and reloaded when needed), so the live
+// heap a benchmark runs beside, and with it the GC's work, depends on its
+// own size only, not on which benchmarks ran before it.
 func workload(b *testing.B, size int) *Workload {
 	b.Helper()
+	stagesMu.Lock()
+	if size != current {
+		clear(stages)
+		Drop(size)
+		current = size
+	}
+	stagesMu.Unlock()
 	w, err := Get(size)
 	if err != nil {
 		b.Fatal(err)
@@ -131,13 +142,11 @@ func perNode(b *testing.B, nodes int) {
 	}
 }
 
-var sink any
-
 func BenchmarkAggregate(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
 		raw := s.loaded.Messages
 		for b.Loop() {
-			sink = s.rules.Aggregate(raw)
+			s.rules.Aggregate(raw)
 		}
 	})
 }
@@ -147,7 +156,7 @@ func BenchmarkLinearHistory(b *testing.B) {
 		all, head := s.loaded.All, s.loaded.HeadID
 		preds := s.walkPreds()
 		for b.Loop() {
-			sink = linear(all, head, preds)
+			linear(all, head, preds)
 		}
 	})
 }
@@ -174,7 +183,7 @@ func BenchmarkGetBranch(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
 		st, preds := s.w.Store, s.walkPreds()
 		for b.Loop() {
-			sink = history.BranchWalk(st, "", preds)
+			history.BranchWalk(st, "", preds)
 		}
 	})
 }
@@ -183,7 +192,7 @@ func BenchmarkRuntimeCards(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
 		st, chain, all := s.w.Store, s.loaded.BeforeCards, s.loaded.All
 		for b.Loop() {
-			sink = s.rules.RebuildCards(chain, all, webui.NewTreeIndex(st))
+			s.rules.RebuildCards(chain, all, webui.NewTreeIndex(st))
 		}
 	})
 }
@@ -192,7 +201,7 @@ func BenchmarkLoad(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
 		st := s.w.Store
 		for b.Loop() {
-			sink = webui.Load(st, s.fl)
+			webui.Load(st, s.fl)
 		}
 	})
 }
@@ -201,7 +210,7 @@ func BenchmarkPreds(b *testing.B) {
 	each(b, true, func(b *testing.B, s *stage) {
 		st := s.w.Store
 		for b.Loop() {
-			sink = lane.NewPreds(st)
+			lane.NewPreds(st)
 		}
 	})
 }
@@ -222,7 +231,7 @@ func BenchmarkColdLoad(b *testing.B) {
 						if err != nil {
 							b.Fatal(err)
 						}
-						sink = webui.Load(st, c.Flags)
+						webui.Load(st, c.Flags)
 					}
 					perNode(b, w.Nodes)
 				})
@@ -231,11 +240,9 @@ func BenchmarkColdLoad(b *testing.B) {
 				w := workload(b, size)
 				b.ReportAllocs()
 				for b.Loop() {
-					st, err := openStore(w.Dir)
-					if err != nil {
+					if _, err := openStore(w.Dir); err != nil {
 						b.Fatal(err)
 					}
-					sink = st
 				}
 				perNode(b, w.Nodes)
 			})

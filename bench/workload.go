@@ -10,9 +10,8 @@ package bench
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"go/build"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -110,7 +109,8 @@ func Script(size int, seed uint64) []ops.Op {
 }
 
 // Get returns the workload of a size: its fixture from the cache, built
-// first if the cache has none for the current sources, then loaded. Later
+// first if the cache has none for the current generator and writers, then
+// loaded. Later
 // calls in the same process return the same workload.
 func Get(size int) (*Workload, error) {
 	mu.Lock()
@@ -137,6 +137,18 @@ func Get(size int) (*Workload, error) {
 	return w, nil
 }
 
+// Drop forgets the loaded workloads of every size but keep, so their memory
+// can be reclaimed; a later Get loads them again from the cache.
+func Drop(keep int) {
+	mu.Lock()
+	defer mu.Unlock()
+	for size := range workloads {
+		if size != keep {
+			delete(workloads, size)
+		}
+	}
+}
+
 // CacheEnv names the environment variable that sets the fixture cache
 // directory; "off" keeps fixtures in a temporary directory that Cleanup
 // removes.
@@ -147,15 +159,16 @@ const CacheEnv = "SESSIONDAG_BENCH_CACHE"
 //
 // Fixtures are cached because building them is slow: the writers' retry and
 // edit and the generator's retry-target list each scan the whole session per
-// op, so a 100k-node session takes minutes to write. A fixture's directory
-// name carries a hash of the sources that produce it (see fixtureKey); a
-// change to any of them builds a new one and removes the stale ones.
+// op, so a 100k-node session takes many minutes to write. A fixture's
+// directory name carries a fingerprint of what the generator and the
+// writers produce (see fixtureKey): a change to either builds a new one.
+// Fixtures unused for staleAfter are removed when another one is built.
 func CacheDir() (string, error) {
 	if v := os.Getenv(CacheEnv); v != "" && v != "off" {
 		return v, nil
 	} else if v == "off" {
-		mu2.Lock()
-		defer mu2.Unlock()
+		tmpMu.Lock()
+		defer tmpMu.Unlock()
 		if tmpCache == "" {
 			d, err := os.MkdirTemp("", "sessiondag-bench-")
 			if err != nil {
@@ -172,13 +185,13 @@ func CacheDir() (string, error) {
 	return filepath.Join(base, "sessiondag-bench"), nil
 }
 
-var mu2 sync.Mutex
+var tmpMu sync.Mutex
 
 // Cleanup removes the temporary fixture directory of a process that runs
 // with SESSIONDAG_BENCH_CACHE=off. The shared cache is left alone.
 func Cleanup() {
-	mu2.Lock()
-	defer mu2.Unlock()
+	tmpMu.Lock()
+	defer tmpMu.Unlock()
 	if tmpCache != "" {
 		os.RemoveAll(tmpCache)
 		tmpCache = ""
@@ -199,10 +212,30 @@ func fixture(size int, seed uint64) (string, time.Duration, error) {
 	prefix := fmt.Sprintf("seed%d-nodes%d-", seed, size)
 	dir := filepath.Join(cache, prefix+key)
 	if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
+		now := time.Now()
+		os.Chtimes(filepath.Join(dir, doneFile), now, now) // in use: not stale
 		return dir, 0, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", 0, err
+	}
+	// One builder per fixture: a second process waits for the first and
+	// then finds its fixture.
+	unlock, err := lockFile(filepath.Join(cache, prefix+key+".lock"))
+	if err != nil {
+		return "", 0, err
+	}
+	defer unlock()
+	if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
+		return dir, 0, nil
+	}
+	// Builds that died (a killed process) leave their directory behind.
+	if stale, _ := filepath.Glob(filepath.Join(cache, "building-*")); len(stale) > 0 {
+		for _, d := range stale {
+			if fi, err := os.Stat(d); err == nil && time.Since(fi.ModTime()) > 6*time.Hour {
+				os.RemoveAll(d)
+			}
+		}
 	}
 	start := time.Now()
 	tmp, err := os.MkdirTemp(cache, "building-")
@@ -216,10 +249,15 @@ func fixture(size int, seed uint64) (string, time.Duration, error) {
 	if err := os.WriteFile(filepath.Join(tmp, "session", doneFile), []byte(key+"\n"), 0o644); err != nil {
 		return "", 0, err
 	}
-	// Stale fixtures of the same size and seed (older sources) go first.
-	if old, _ := filepath.Glob(filepath.Join(cache, prefix+"*")); len(old) > 0 {
-		for _, o := range old {
-			os.RemoveAll(o)
+	// Fixtures nobody used for a while (older generators or writers) go.
+	// Recent ones stay: two revisions compared in turns (benchcmp.sh rev)
+	// each keep theirs.
+	if old, _ := filepath.Glob(filepath.Join(cache, "seed*-nodes*-*", doneFile)); len(old) > 0 {
+		for _, f := range old {
+			if fi, err := os.Stat(f); err == nil && time.Since(fi.ModTime()) > staleAfter {
+				os.RemoveAll(filepath.Dir(f))
+				os.Remove(filepath.Dir(f) + ".lock")
+			}
 		}
 	}
 	if err := os.Rename(filepath.Join(tmp, "session"), dir); err != nil {
@@ -231,7 +269,12 @@ func fixture(size int, seed uint64) (string, time.Duration, error) {
 	return dir, time.Since(start), nil
 }
 
-// doneFile marks a complete fixture directory.
+// staleAfter is how long a cached fixture may go unused before a build of
+// another one removes it.
+const staleAfter = 3 * 24 * time.Hour
+
+// doneFile marks a complete fixture directory; its modification time is
+// the fixture's last use.
 const doneFile = "fixture.done"
 
 // ScriptFile is the file of a fixture directory holding its ops, one a line.
@@ -252,101 +295,47 @@ func Write(dir string, size int, seed uint64) error {
 	return os.WriteFile(filepath.Join(dir, ScriptFile), []byte(text), 0o644)
 }
 
-// fixtureKey hashes everything a fixture's bytes depend on: its parameters
-// and the Go sources of the module packages that generate and write it
-// (driver and gen with their transitive imports inside the module).
+// fingerprintNodes is the size of the session whose bytes stand for the
+// generator's and the writers' behaviour in a fixture's key.
+const fingerprintNodes = 2000
+
+var (
+	fingerprintOnce sync.Once
+	fingerprint     string
+	fingerprintErr  error
+)
+
+// fixtureKey names the fixture of a size: its parameters and a fingerprint
+// of what the current generator and writers produce. The fingerprint is the
+// hash of a small session (same seed, fingerprintNodes nodes) built in
+// memory: a change to gen, the writers or anything they consult that
+// changes what they write changes it, while a refactor that changes nothing
+// written (say a faster adapter) keeps the cached fixtures. The small
+// session shares its first draws with every workload, so a change that
+// would alter only the tail of a 100k-node session is the one thing it can
+// miss: SESSIONDAG_BENCH_CACHE=off rebuilds everything from scratch.
 func fixtureKey(size int, seed uint64) (string, error) {
-	root, err := ModuleRoot()
-	if err != nil {
-		return "", err
-	}
-	pkgs, err := fixtureSources(root)
-	if err != nil {
-		return "", err
+	fingerprintOnce.Do(func() {
+		script := Script(fingerprintNodes, Seed)
+		run, err := driver.Build(script, "", WriterFlags)
+		if err != nil {
+			fingerprintErr = fmt.Errorf("bench fixture fingerprint: %w", err)
+			return
+		}
+		h := sha256.New()
+		io.WriteString(h, ops.String(script))
+		for _, n := range run.W.S.Nodes() {
+			h.Write(n.Encode())
+		}
+		h.Write(node.AppendIndent(nil, node.ObjV(run.W.S.Meta), ""))
+		fingerprint = hex.EncodeToString(h.Sum(nil))
+	})
+	if fingerprintErr != nil {
+		return "", fingerprintErr
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "v1 size=%d seed=%d legacy=%v writer=%s\n", size, seed, Legacy, WriterFlags)
-	for _, p := range pkgs {
-		files, err := filepath.Glob(filepath.Join(root, p, "*.go"))
-		if err != nil {
-			return "", err
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			b, err := os.ReadFile(f)
-			if err != nil {
-				return "", err
-			}
-			fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(strings.TrimPrefix(f, root)), len(b))
-			h.Write(b)
-		}
-	}
+	fmt.Fprintf(h, "v1 size=%d seed=%d legacy=%v writer=%s fingerprint=%s\n", size, seed, Legacy, WriterFlags, fingerprint)
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
-}
-
-// fixtureSources lists, relative to the module root, the packages whose
-// sources produce a fixture: driver and gen and their imports inside the
-// module, transitively.
-func fixtureSources(root string) ([]string, error) {
-	const mod = "sessiondag/"
-	seen := map[string]bool{}
-	queue := []string{"driver", "gen"}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		bp, err := build.ImportDir(filepath.Join(root, p), 0)
-		if err != nil {
-			return nil, fmt.Errorf("bench fixture sources: %w", err)
-		}
-		for _, imp := range bp.Imports {
-			if strings.HasPrefix(imp, mod) {
-				queue = append(queue, strings.TrimPrefix(imp, mod))
-			}
-		}
-	}
-	out := make([]string, 0, len(seen))
-	for p := range seen {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-// ModuleRoot finds the sessiondag module's root directory from the working
-// directory (go test runs in the package directory; go run where it is
-// started).
-func ModuleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && modfile(b) == "sessiondag" {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("bench: not inside the sessiondag module")
-		}
-		dir = parent
-	}
-}
-
-func modfile(b []byte) string {
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
-			return f[1]
-		}
-	}
-	return ""
 }
 
 // ReadFiles reads every history file and meta.json of a session directory

@@ -94,13 +94,14 @@ var Kinds = []Kind{
 // file), a missing seq or created_at (the model skips / keeps null, the
 // implementation numbers / defaults them), links leaving the directory (the
 // model follows them), and a missing or unparsable meta.json (the model
-// cannot read the session at all).
+// cannot read the session at all). Within the kinds, a Corrupter with
+// ForModel set avoids the remaining differences (see ForModel).
 var ModelKinds = []Kind{
 	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
 	DuplicateID, DuplicateSeq, BigSeq, OddName,
 	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, NonFinite, LinkInside,
 	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
-	MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory,
+	NotObject, MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory,
 }
 
 // Applied is one corruption done to a directory.
@@ -140,7 +141,11 @@ type Corrupter struct {
 	// links maps a file a symlink of LinkInside points at to the links.
 	links map[string][]string
 	// ForModel restricts the choices inside a kind to those both readers
-	// treat alike (MissingField never removes seq or created_at).
+	// treat alike: MissingField never removes seq or created_at, MissingID
+	// never leaves an empty id (the model reads "" as an id), HostileID and
+	// MissingField leave ROOT alone (the readers tell ROOT apart by
+	// different marks), NonFinite leaves duration_seconds alone (the
+	// implementation's card turns a NaN into a garbage duration_ms).
 	ForModel bool
 }
 

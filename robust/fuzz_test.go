@@ -94,7 +94,7 @@ func FuzzOpenSession(f *testing.F) {
 		fuzzFile{name: "0000-u-u1.json", data: mk(0, "u1", node.RoleUser, "ROOT", "hi").Encode()},
 		fuzzFile{name: "0001-l-a1.json", data: mk(1, "a1", node.RoleLLM, "u1", "hello", "parent_id", "u1").Encode()}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		root := t.TempDir()
+		root := memTempDir(t)
 		dir := filepath.Join(root, "sessions", "local_fuzz")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -270,4 +270,18 @@ func marshalMsgs(t *testing.T, msgs []*adapter.Message) string {
 		t.Fatalf("marshal: %v", err)
 	}
 	return string(b)
+}
+
+// memTempDir is a temporary directory for one fuzz input, in memory
+// (/dev/shm) when the system has it: file-system metadata operations on a
+// disk shared with other jobs' fsyncs stall a fuzz worker for seconds.
+func memTempDir(t *testing.T) string {
+	t.Helper()
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if d, err := os.MkdirTemp("/dev/shm", "sessiondag-fuzz-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(d) })
+			return d
+		}
+	}
+	return t.TempDir()
 }

@@ -67,30 +67,25 @@ func within(t fataler, d time.Duration, what string, f func()) {
 }
 
 // readAll loads a directory cold and computes every view under flags off
-// and all (and the load pipeline's own result), failing on a panic or a
-// hang. It returns the store (nil when Open refused the directory), Open's
-// error, and the marshalled views.
-func readAll(t fataler, dir string) (*store.Store, error, [][]byte) {
+// and all (the load pipeline, get_branch, render), failing on a panic, a
+// hang or views that do not marshal. It returns the store (nil when Open
+// refused the directory) and Open's error.
+func readAll(t fataler, dir string) (*store.Store, error) {
 	t.Helper()
 	var s *store.Store
 	var openErr error
-	var views [][]byte
 	within(t, 20*time.Second, "load of "+dir, func() {
 		s, openErr = store.Open(dir)
 		if openErr != nil {
 			return
 		}
 		for _, fl := range []flags.Set{flags.Off, flags.All} {
-			webui.Load(s, fl)
-			v := webui.Views(s, fl)
-			b, err := json.Marshal(v)
-			if err != nil {
+			if _, err := json.Marshal(webui.Views(s, fl)); err != nil {
 				panic(fmt.Sprintf("flags %s: views do not marshal: %v", fl, err))
 			}
-			views = append(views, b)
 		}
 	})
-	return s, openErr, views
+	return s, openErr
 }
 
 // checkAccounted checks that every history/*.json file was either loaded or

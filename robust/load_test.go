@@ -17,6 +17,22 @@ import (
 	"sessiondag/model"
 )
 
+// tempParent makes a scratch directory for one rapid check, removed when
+// the check ends; with ROBUST_KEEP=1 it is kept (and logged) for a look at
+// a failing case.
+func tempParent(t *rapid.T, prefix string) string {
+	parent, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		t.Fatalf("temp: %v", err)
+	}
+	if os.Getenv("ROBUST_KEEP") != "" {
+		t.Logf("session directory kept under %s", parent)
+	} else {
+		t.Cleanup(func() { os.RemoveAll(parent) })
+	}
+	return parent
+}
+
 func TestMain(m *testing.M) {
 	store.SyncWrites = false // thousands of throwaway sessions
 	os.Exit(m.Run())
@@ -29,11 +45,7 @@ func TestMain(m *testing.M) {
 // each naming the file and what is wrong; and reading writes nothing.
 func TestCorruptedLoad(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		parent, err := os.MkdirTemp("", "robust-")
-		if err != nil {
-			t.Fatalf("temp: %v", err)
-		}
-		defer os.RemoveAll(parent)
+		parent := tempParent(t, "robust-")
 		src := gen.Rapid{T: t}
 		dir := build(t, parent, src, rapid.IntRange(1, 30).Draw(t, "ops"))
 		c := New(dir, src)
@@ -44,7 +56,7 @@ func TestCorruptedLoad(t *testing.T) {
 		}
 		t.Logf("corruptions: %v", c.Applied())
 		before := snapshot(t, parent)
-		s, err, _ := readAll(t, dir)
+		s, err := readAll(t, dir)
 		if err := sameSnapshot(before, snapshot(t, parent)); err != nil {
 			t.Fatalf("reading wrote to the directory: %v", err)
 		}
@@ -64,16 +76,9 @@ func TestCorruptedLoad(t *testing.T) {
 // model reader.
 func TestColdMatchesModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		parent, err := os.MkdirTemp("", "robust-model-")
-		if err != nil {
-			t.Fatalf("temp: %v", err)
-		}
-		if os.Getenv("ROBUST_KEEP") == "" {
-			defer os.RemoveAll(parent)
-		}
+		parent := tempParent(t, "robust-model-")
 		src := gen.Rapid{T: t}
 		dir := build(t, parent, src, rapid.IntRange(1, 30).Draw(t, "ops"))
-		t.Logf("session in %s", dir)
 		c := New(dir, src)
 		c.ForModel = true
 		for i, n := 0, rapid.IntRange(0, 3).Draw(t, "corruptions"); i < n; i++ {
@@ -81,7 +86,7 @@ func TestColdMatchesModel(t *testing.T) {
 				t.Fatalf("%v", err)
 			}
 		}
-		s, err, _ := readAll(t, dir)
+		s, err := readAll(t, dir)
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}
@@ -95,7 +100,7 @@ func TestColdMatchesModel(t *testing.T) {
 				// deepest_leaf on a parent_id cycle: the implementation
 				// stops on the revisited id, the model on the one before
 				// it (legacy §3.1 says only "survives cycles";
-				// TestDeepestLeafOnACycle pins both).
+				// TestDeepestLeafOnACycle shows both).
 				ignore = []string{"prev_sibling_id", "next_sibling_id"}
 			}
 		}

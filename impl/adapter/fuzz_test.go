@@ -243,7 +243,7 @@ func FuzzFromMessage(f *testing.F) {
 	})
 }
 
-func dump(o *node.Obj) string  { return node.Dumps(node.ObjV(o)) }
+func dump(o *node.Obj) string   { return node.Dumps(node.ObjV(o)) }
 func dump1(v node.Value) string { return node.Dumps(v) }
 
 func contains(list []string, s string) bool {

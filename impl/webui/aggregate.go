@@ -135,7 +135,9 @@ func appendToolCall(a, tool *adapter.Message) {
 	if calls.K != node.Array {
 		calls = node.Arr(nil)
 	}
-	calls.A = append(calls.A, node.ObjV(call))
+	// Clip before appending: a tool_calls list that came from the node's
+	// metadata is shared with the store and with every other load of it.
+	calls.A = append(calls.A[:len(calls.A):len(calls.A)], node.ObjV(call))
 	a.Set("tool_calls", calls)
 }
 

@@ -1,6 +1,7 @@
 package webui
 
 import (
+	"math"
 	"strconv"
 
 	"sessiondag/impl/adapter"
@@ -116,7 +117,9 @@ func (t *TreeIndex) tree(n *node.Node, onPath map[string]bool) node.Value {
 	}
 	o.Set("status", status)
 	if d := n.Meta("duration_seconds"); d.K == node.Number {
-		if f, err := strconv.ParseFloat(d.S, 64); err == nil {
+		// A NaN or infinite duration (Python writes both) has no int():
+		// the key is left out.
+		if f, err := strconv.ParseFloat(d.S, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f*1000, 0) && math.Abs(f*1000) < 1<<63 {
 			o.Set("duration_ms", node.Num(strconv.FormatInt(int64(f*1000), 10)))
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
@@ -44,13 +45,13 @@ const (
 
 // order is the benchmarks in report order, with a short description.
 var order = []struct{ name, desc string }{
-	{"Load", "the whole in-memory load (`webui.Load`: adapter, aggregation, head fix-up, linear_history, get_branch fallback, splices, runtime cards, sibling info)"},
-	{"ColdLoad", "`store.Open` + `webui.Load` from the fixture directory (warm page cache); `open-only` is `store.Open` alone; `read-files-only` reads every history file and meta.json without parsing: the floor"},
-	{"Aggregate", "aggregate_tool_messages over the load's get_messages rows"},
-	{"LinearHistory", "linear_history from the load's head, id index included (flag B: the predecessor walk shown as rows)"},
-	{"GetBranch", "the get_branch walk from the stored head (flag B: over the predecessors); nodes only, no adapter"},
-	{"RuntimeCards", "_rebuild_runtime_cards over the chain, tree index built per call"},
-	{"Preds", "flag A's predecessor derivation (`lane.NewPreds`), built once per load when A is on"},
+	{"Load", "The whole in-memory load (`webui.Load`: adapter, aggregation, head fix-up, linear_history, get_branch fallback, splices, runtime cards, sibling info) of the session held in memory."},
+	{"ColdLoad", "`store.Open` + `webui.Load` of the fixture directory (warm page cache). `open-only` is `store.Open` alone (read, parse, index); `read-files-only` reads every history file and meta.json without parsing: the floor."},
+	{"Aggregate", "`aggregate_tool_messages` over the load's get_messages rows."},
+	{"LinearHistory", "`linear_history` from the load's head, id index included (flag B: the predecessor walk, shown as rows)."},
+	{"GetBranch", "The `get_branch` walk from the stored head (flag B: over the predecessors); nodes only, no adapter."},
+	{"RuntimeCards", "`_rebuild_runtime_cards` over the load's chain, its tree index built per call."},
+	{"Preds", "Flag A's predecessor derivation (`lane.NewPreds`), built once per load when A is on."},
 }
 
 type key struct {
@@ -83,7 +84,24 @@ func main() {
 	loadBefore := flag.String("load-before", "", "/proc/loadavg before the run")
 	loadAfter := flag.String("load-after", "", "/proc/loadavg after the run")
 	withMix := flag.Bool("mix", true, "describe the workloads (reads or builds the fixtures)")
+	prepare := flag.Bool("prepare", false, "only build (or find) the cached fixtures of every size, then exit")
 	flag.Parse()
+	if *prepare {
+		for _, size := range bench.Sizes {
+			start := time.Now()
+			w, err := bench.Get(size)
+			if err != nil {
+				fail(err)
+			}
+			how := "cached"
+			if w.Built > 0 {
+				how = fmt.Sprintf("built in %v", w.Built.Round(time.Second))
+			}
+			fmt.Fprintf(os.Stderr, "benchreport: fixture of %d nodes (%d stored): %s, loaded in %v: %s\n",
+				size, w.Nodes, how, time.Since(start).Round(time.Millisecond), w.Dir)
+		}
+		return
+	}
 	if *results == "" {
 		fmt.Fprintln(os.Stderr, "usage: benchreport -results FILE [-profiles DIR] [-out report.md] [-svg scaling.svg]")
 		os.Exit(2)
@@ -379,7 +397,7 @@ func (r *report) write(w io.Writer) {
 		if len(vs) == 0 {
 			continue
 		}
-		p("### %s\n\n%s.\n\n", o.name, capitalize(o.desc))
+		p("### %s\n\n%s\n\n", o.name, o.desc)
 		p("| nodes | variant | time/op | ns/node | B/op | allocs/op | allocs/node |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |\n")
 		for _, n := range d.sizes {
 			for _, v := range vs {
@@ -392,7 +410,7 @@ func (r *report) write(w io.Writer) {
 				nodes := float64(d.nodes[n])
 				allocs := median(sr["allocs/op"])
 				p("| %d | %s | %s%s | %s | %s | %s | %s |\n", d.nodes[n], v, dur(t.center), t.pm(),
-					num(median(sr["ns/node"]), 1), bytesStr(median(sr["B/op"])), num(allocs, 0), num(allocs/nodes, 2))
+					sig(median(sr["ns/node"])), bytesStr(median(sr["B/op"])), num(allocs, 0), num(allocs/nodes, 2))
 			}
 		}
 		p("\n")
@@ -452,6 +470,11 @@ func (r *report) writeWorkloads(w io.Writer) {
 		} else {
 			p("Tool rows are %s–%s of the nodes: about one in three, as §7 asks.\n\n", pct(lo), pct(hi))
 		}
+	}
+	if last := r.workloads[len(r.workloads)-1]; last.err == nil && last.all["off"] > 0 {
+		p("**Shape note:** the head's chain shows %d of %d rows at %d nodes (%d chain roots, %d extra branches): the generator's checkouts to random nodes, root forks, reloads and crashes make a bushy tree rather than one long conversation with a few branches. ",
+			last.chain["off"], last.all["off"], last.mix.Nodes, last.mix.Roots, last.mix.Forks)
+		p("Stages that work on the chain (linear_history's output, the card pass's rows, sibling info) therefore do little here, and stages over every row (the adapter, aggregation, indexes) dominate; a session with a long chain would weigh the chain stages more.\n\n")
 	}
 	if last := r.workloads[len(r.workloads)-1]; last.err == nil {
 		p("Op kinds of the largest script: ")
@@ -556,6 +579,9 @@ func (r *report) computeTargets() {
 					note = "(all is faster; see below)"
 				}
 				add(fmt.Sprintf("%s at %d: flags all vs off", b, d.nodes[n]), value, fmt.Sprintf("all ≤ off + %.0f%%", maxFlagsDeltaPct), true, note)
+			case p >= 0.05:
+				r.targets = append(r.targets, target{fmt.Sprintf("%s at %d: flags all vs off", b, d.nodes[n]), value,
+					fmt.Sprintf("all ≤ off + %.0f%%", maxFlagsDeltaPct), "inconclusive (not significant: rerun)"})
 			default:
 				add(fmt.Sprintf("%s at %d: flags all vs off", b, d.nodes[n]), value, fmt.Sprintf("all ≤ off + %.0f%%", maxFlagsDeltaPct), false, "(breakdown below)")
 			}
@@ -719,6 +745,7 @@ func (r *report) plot() []byte {
 	floorColor := "#7f7f7f"
 	var tSeries, nSeries []plot.Series
 	var legend []plot.Legend
+	seenLabel := map[string]bool{}
 	for _, o := range order {
 		for _, v := range d.variants(o.name) {
 			color, dashed := colors[o.name], false
@@ -746,11 +773,12 @@ func (r *report) plot() []byte {
 			name := o.name + " " + v
 			tSeries = append(tSeries, plot.Series{Name: name, Color: color, Dashed: dashed, X: xs, Y: ts})
 			nSeries = append(nSeries, plot.Series{Name: name, Color: color, Dashed: dashed, X: xs, Y: ns})
-			if v != "flags=all" {
-				label := o.name
-				if v != "flags=off" && v != "flags=cur" {
-					label += " " + v
-				}
+			label := o.name
+			if v == "open-only" || v == "read-files-only" {
+				label += " " + v
+			}
+			if !seenLabel[label] {
+				seenLabel[label] = true
 				legend = append(legend, plot.Legend{Label: label, Color: color})
 			}
 		}
@@ -758,7 +786,8 @@ func (r *report) plot() []byte {
 	legend = append(legend, plot.Legend{Label: "flags=off: solid, flags=all: dashed", Color: "#000", Dashed: true})
 	charts := []plot.Chart{
 		{Title: "time per op", XLabel: "nodes in the session", YLabel: "time/op", Series: tSeries, YFmt: plot.Duration},
-		{Title: "time per node (flat = linear)", XLabel: "nodes in the session", YLabel: "ns/node", Series: nSeries},
+		{Title: "time per node (flat = linear)", XLabel: "nodes in the session", YLabel: "ns/node", Series: nSeries,
+			Refs: []plot.Ref{{Y: maxLoadNsPerNode, Label: fmt.Sprintf("Load target %.0f ns/node", maxLoadNsPerNode), Color: colors["Load"]}}},
 	}
 	return plot.Page("sessiondag load pipeline: scaling", charts, legend)
 }
@@ -781,11 +810,17 @@ func orDash(s string) string {
 	return s
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
+// sig writes v with three significant digits (no exponent).
+func sig(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "—"
+	case math.Abs(v) >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case math.Abs(v) >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
 func cpuModel(fromResults string) string {

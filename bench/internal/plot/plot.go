@@ -24,6 +24,15 @@ type Chart struct {
 	Series                []Series
 	// XFmt and YFmt label the ticks; nil means Human.
 	XFmt, YFmt func(float64) string
+	// Refs are horizontal reference lines (targets).
+	Refs []Ref
+}
+
+// Ref is a labelled horizontal line at Y.
+type Ref struct {
+	Y     float64
+	Label string
+	Color string
 }
 
 // Legend is one entry of the page legend.
@@ -108,6 +117,9 @@ func (c Chart) draw(b *strings.Builder) {
 		xs = append(xs, s.X...)
 		ys = append(ys, s.Y...)
 	}
+	for _, r := range c.Refs {
+		ys = append(ys, r.Y)
+	}
 	x0, x1 := bounds(xs)
 	y0, y1 := bounds(ys)
 	pw := float64(panelW - marginL - marginR)
@@ -143,6 +155,14 @@ func (c Chart) draw(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, `<text x="%.1f" y="%d" text-anchor="middle">%s</text>`+"\n", marginL+pw/2, panelH-8, esc(c.XLabel))
 	fmt.Fprintf(b, `<text transform="translate(14,%.1f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", marginT+ph/2, esc(c.YLabel))
+	for _, r := range c.Refs {
+		if !ok(r.Y) {
+			continue
+		}
+		y := py(r.Y)
+		fmt.Fprintf(b, `<line x1="%d" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1" stroke-dasharray="2,3"/>`+"\n", marginL, y, marginL+pw, y, r.Color)
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="%s" font-size="11">%s</text>`+"\n", marginL+pw-4, y-4, r.Color, esc(r.Label))
+	}
 	for _, s := range c.Series {
 		var pts []string
 		for i := range s.X {
