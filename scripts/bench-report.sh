@@ -20,7 +20,8 @@
 #              says it is a draft
 #
 # The raw results are also copied to bench/results.txt, so a later run can
-# be compared with benchstat.
+# be compared with benchstat. bench/analysis.md, if present, is included as
+# the report's hand-written analysis section.
 set -euo pipefail
 
 die() {
@@ -117,6 +118,10 @@ fi
 profiles_arg=()
 if [[ $PROFILE != 0 ]]; then
 	profiles_arg=(-profiles "$OUT/profiles")
+fi
+# bench/analysis.md: the hand-written reading of the profiles, if any.
+if [[ -f bench/analysis.md ]]; then
+	profiles_arg+=(-notes bench/analysis.md)
 fi
 "$OUT/benchreport" -results "$OUT/results.txt" ${profiles_arg[@]+"${profiles_arg[@]}"} \
 	-out bench/report.md -svg bench/scaling.svg \

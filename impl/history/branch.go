@@ -1,8 +1,6 @@
 package history
 
 import (
-	"sort"
-
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
@@ -35,7 +33,6 @@ func BranchNodes(s *store.Store, head string) []*node.Node {
 	if !ok {
 		return nil
 	}
-	roots := newRootIndex(s)
 	var walk []*node.Node
 	seen := map[string]struct{}{}
 	for {
@@ -51,7 +48,7 @@ func BranchNodes(s *store.Store, head string) []*node.Node {
 		case cur.CalledBy != "" && cur.CalledBy != node.RootID: // rule 2
 			next = cur.CalledBy
 		default: // rule 3: the previous root, unless it has conversation children
-			if prev := roots.before(cur.Seq); prev != nil && len(s.ConvChildren(prev.ID)) == 0 {
+			if prev := s.RootBefore(cur.Seq); prev != nil && len(s.ConvChildren(prev.ID)) == 0 {
 				next = prev.ID
 			}
 		}
@@ -66,39 +63,6 @@ func BranchNodes(s *store.Store, head string) []*node.Node {
 		walk[i], walk[j] = walk[j], walk[i]
 	}
 	return walk
-}
-
-// rootIndex answers rule 3 in O(log n): the chain roots (caller "" or ROOT,
-// no parent_id, not ROOT) in append order, with the running maximum of their
-// seqs, so "scan in list order and stop at the first seq ≥ s" is a binary
-// search even when a rebuild left the list out of seq order.
-type rootIndex struct {
-	roots  []*node.Node
-	maxSeq []int64
-}
-
-func newRootIndex(s *store.Store) *rootIndex {
-	r := &rootIndex{}
-	var m int64 = -1 << 63
-	for _, n := range s.Nodes() {
-		if (n.CalledBy == "" || n.CalledBy == node.RootID) && !n.Metadata.Get("parent_id").Truthy() && !n.IsRoot() {
-			r.roots = append(r.roots, n)
-			if n.Seq > m {
-				m = n.Seq
-			}
-			r.maxSeq = append(r.maxSeq, m)
-		}
-	}
-	return r
-}
-
-// before returns the last root preceding the first one whose seq ≥ seq.
-func (r *rootIndex) before(seq int64) *node.Node {
-	i := sort.Search(len(r.maxSeq), func(i int) bool { return r.maxSeq[i] >= seq })
-	if i == 0 {
-		return nil
-	}
-	return r.roots[i-1]
 }
 
 // BranchWalk is the get_branch walk under a flag set: R's three edge rules,

@@ -5,6 +5,7 @@ package store
 
 import (
 	"fmt"
+	"sort"
 
 	"sessiondag/impl/node"
 )
@@ -22,6 +23,8 @@ type Store struct {
 	byCaller map[string][]*node.Node
 	head     string
 	nextSeq  int64
+	roots    []*node.Node // chain roots in append order (get_branch rule 3)
+	rootMax  []int64      // running maximum of their seqs
 
 	// Meta is meta.json as read or written, keys in order. Its head_id is
 	// rewritten from the in-memory head on every session-level write.
@@ -59,6 +62,7 @@ func (s *Store) reset() {
 	s.byCaller = make(map[string][]*node.Node)
 	s.head = ""
 	s.nextSeq = 0
+	s.roots, s.rootMax = nil, nil
 }
 
 // Nodes returns the nodes in append order. The slice must not be modified.
@@ -114,6 +118,27 @@ func (s *Store) indexAlways(n *node.Node) {
 	if n.CalledBy != "" {
 		s.byCaller[n.CalledBy] = append(s.byCaller[n.CalledBy], n)
 	}
+	if (n.CalledBy == "" || n.CalledBy == node.RootID) && !n.Metadata.Get("parent_id").Truthy() && !n.IsRoot() {
+		m := n.Seq
+		if k := len(s.rootMax); k > 0 && s.rootMax[k-1] > m {
+			m = s.rootMax[k-1]
+		}
+		s.roots = append(s.roots, n)
+		s.rootMax = append(s.rootMax, m)
+	}
+}
+
+// RootBefore answers get_branch's rule 3 (legacy §3.2) in O(log n): among the
+// chain roots (caller "" or ROOT, no parent_id, not ROOT itself) in append
+// order, scan to the first whose seq ≥ seq and return the one before it. The
+// running maximum makes that a binary search even when a rebuild left the
+// list out of seq order.
+func (s *Store) RootBefore(seq int64) *node.Node {
+	i := sort.Search(len(s.rootMax), func(i int) bool { return s.rootMax[i] >= seq })
+	if i == 0 {
+		return nil
+	}
+	return s.roots[i-1]
 }
 
 // hasCaller is the shim's caller test for the head rule of an append.

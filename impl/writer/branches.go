@@ -34,8 +34,7 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	if err := w.needIdle(what); err != nil {
 		return err
 	}
-	msgs := messagesByID(w.S)
-	u, ok := climbToUser(msgs, of)
+	u, ok := climbToUser(w.S, of)
 	if !ok {
 		return fmt.Errorf("%w: %s of %q: no user message above it", ErrState, what, of)
 	}
@@ -60,9 +59,13 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	// Under A the new row takes the source turn's predecessor (derived,
 	// for a turn written before the rollout).
 	if w.Flags.Has(flags.A) {
-		pred, ok := lane.NewPreds(w.S).Of(u.ID)
-		if !ok {
-			pred = node.RootID
+		src, _ := w.S.Get(u.ID)
+		pred := src.Metadata.Get("predecessor").Str()
+		if pred == "" {
+			var ok bool
+			if pred, ok = lane.NewPreds(w.S).Of(u.ID); !ok {
+				pred = node.RootID
+			}
 		}
 		w.predecessor(md, pred)
 	}
@@ -77,23 +80,23 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	return nil
 }
 
-func messagesByID(s *store.Store) map[string]*adapter.Message {
-	idx := make(map[string]*adapter.Message, s.Len())
-	for _, n := range s.Nodes() {
-		if !n.IsRoot() && !n.IsRewound() {
-			idx[n.ID] = adapter.ToMessage(s.ID, n)
-		}
+// message is the message a reader sees for id (nil when get_messages does
+// not show it: unknown, ROOT or rewound).
+func message(s *store.Store, id string) *adapter.Message {
+	n, ok := s.Get(id)
+	if !ok || n.IsRoot() || n.IsRewound() {
+		return nil
 	}
-	return idx
+	return adapter.ToMessage(s.ID, n)
 }
 
 // climbToUser follows message parent_id from id to the nearest user row.
-func climbToUser(msgs map[string]*adapter.Message, id string) (*adapter.Message, bool) {
+func climbToUser(s *store.Store, id string) (*adapter.Message, bool) {
 	seen := map[string]bool{}
 	for id != "" && !seen[id] {
 		seen[id] = true
-		m, ok := msgs[id]
-		if !ok {
+		m := message(s, id)
+		if m == nil {
 			return nil, false
 		}
 		if m.Role == "user" {
@@ -105,14 +108,18 @@ func climbToUser(msgs map[string]*adapter.Message, id string) (*adapter.Message,
 }
 
 // hasAssistantChild reports whether an assistant message has parent_id id.
+// A message's parent_id is its metadata.parent_id or else its called_by, so
+// the candidates are the store's children of id by either edge.
 func hasAssistantChild(s *store.Store, id string) bool {
-	for _, n := range s.Nodes() {
-		if n.IsRoot() || n.IsRewound() {
-			continue
-		}
-		m := adapter.ToMessage(s.ID, n)
-		if m.Role == "assistant" && m.ParentID() == id {
-			return true
+	for _, kids := range [][]*node.Node{s.ConvChildren(id), s.CallChildren(id)} {
+		for _, n := range kids {
+			if n.IsRoot() || n.IsRewound() {
+				continue
+			}
+			m := adapter.ToMessage(s.ID, n)
+			if m.Role == "assistant" && m.ParentID() == id {
+				return true
+			}
 		}
 	}
 	return false

@@ -83,6 +83,7 @@ func main() {
 	date := flag.String("date", "", "date of the run")
 	loadBefore := flag.String("load-before", "", "/proc/loadavg before the run")
 	loadAfter := flag.String("load-after", "", "/proc/loadavg after the run")
+	notes := flag.String("notes", "", "hand-written analysis (markdown) to include")
 	withMix := flag.Bool("mix", true, "describe the workloads (reads or builds the fixtures)")
 	prepare := flag.Bool("prepare", false, "only build (or find) the cached fixtures of every size, then exit")
 	flag.Parse()
@@ -122,6 +123,13 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
+	}
+	if *notes != "" {
+		b, err := os.ReadFile(*notes)
+		if err != nil {
+			fail(err)
+		}
+		r.notes, r.notesFile = string(b), *notes
 	}
 	var b bytes.Buffer
 	r.write(&b)
@@ -327,6 +335,8 @@ type report struct {
 	workloads []workloadInfo
 	profiles  []profile
 	targets   []target
+	notes     string // hand-written analysis, included as is
+	notesFile string
 }
 
 func (r *report) loadWorkloads() {
@@ -414,6 +424,11 @@ func (r *report) write(w io.Writer) {
 			}
 		}
 		p("\n")
+	}
+	if strings.TrimSpace(r.notes) != "" {
+		p("## Analysis\n\n")
+		p("_Written by hand (`%s`) from the profiles of a full run; the tables and profiles of this report are regenerated on every run, this section is not: check that its numbers still match._\n\n", r.notesFile)
+		p("%s\n\n", strings.TrimSpace(r.notes))
 	}
 	r.writeProfiles(w)
 	p("## Reproducing\n\n")
