@@ -167,7 +167,7 @@ func (g *Gen) candidates() []choice {
 			add("reload", 3)
 		}
 		add("dispatch", 2)
-		if len(s.retryTargets()) > 0 {
+		if len(s.retryable) > 0 {
 			add("retry", 2)
 			add("edit", 1)
 		}
@@ -276,11 +276,17 @@ func (g *Gen) draw(src Source, kind string) ops.Op {
 		}
 		return ops.End{Output: pickStr(src, "output", outputs)}
 	case "retry":
-		t := s.retryTargets()
-		return ops.Retry{Of: t[src.IntN(len(t), "retry of")], ID: s.id8()}
+		of, ok := s.retryTarget(src)
+		if !ok {
+			return ops.Reload{}
+		}
+		return ops.Retry{Of: of, ID: s.id8()}
 	case "edit":
-		t := s.retryTargets()
-		return ops.Edit{Of: t[src.IntN(len(t), "edit of")], ID: s.id8(), Text: pickStr(src, "text", texts)}
+		of, ok := s.retryTarget(src)
+		if !ok {
+			return ops.Reload{}
+		}
+		return ops.Edit{Of: of, ID: s.id8(), Text: pickStr(src, "text", texts)}
 	case "checkout":
 		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
 	case "reload":

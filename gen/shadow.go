@@ -313,20 +313,21 @@ func (s *shadow) hasAssistant(u string) bool {
 	return false
 }
 
-// retryTargets are the rows a retry or edit may name: user rows and chat
-// replies that are visible and whose user is visible.
-func (s *shadow) retryTargets() []string {
-	var out []string
-	for _, id := range s.retryable {
+// retryTarget picks a row a retry or edit may name: a user row or chat
+// reply that is visible, whose user is visible, and whose rerun would not
+// rewrite a rewound reply. It tries a few random picks among the candidates
+// (the list only grows, so filtering it whole per op would be quadratic) and
+// reports false when none fits.
+func (s *shadow) retryTarget(src Source) (string, bool) {
+	for try := 0; try < 8; try++ {
+		id := s.retryable[src.IntN(len(s.retryable), "retry of")]
 		u := id
 		if !s.isUser[u] {
 			u = s.userOf[id]
 		}
-		// A retry of a turn whose reply was rewound reruns it without a
-		// new row, and the rerun would write that reply's id again.
 		if !s.rewound[id] && !s.rewound[u] && (s.hasAssistant(u) || !s.written[u+"_reply"]) {
-			out = append(out, id)
+			return id, true
 		}
 	}
-	return out
+	return "", false
 }
