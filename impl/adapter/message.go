@@ -3,6 +3,7 @@
 package adapter
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"sessiondag/impl/node"
@@ -31,7 +32,14 @@ type Message struct {
 	Pred     string
 	IsConv   bool
 
-	toolUse *node.Obj // the tool_use object the adapter serialised into extra
+	toolUse *node.Obj  // the tool_use object the adapter serialised into extra
+	extra   *extraMemo // the parsed extra, shared by copies until extra is set
+}
+
+// extraMemo parses a message's extra once, however many loads read it.
+type extraMemo struct {
+	once sync.Once
+	v    node.Value
 }
 
 // parentReads counts every read of a parent_id value by a reader. Flag D
@@ -47,10 +55,29 @@ func CachedToolUse(m *Message) *node.Obj { return m.toolUse }
 
 // New wraps a message object, caching its hot keys.
 func New(f *node.Obj) *Message {
-	m := &Message{F: f}
+	m := &Message{F: f, extra: &extraMemo{}}
 	m.refresh()
 	m.Legacy = m.Parent
 	return m
+}
+
+// Extra is the message's extra decoded: a JSON string parsed (once per
+// message and its copies), an object as is; Missing when there is none or
+// it does not parse. The value is shared: callers must not change it.
+func (m *Message) Extra() node.Value {
+	m.extra.once.Do(func() {
+		switch v := m.F.Get("extra"); v.K {
+		case node.String:
+			if v.S != "" {
+				if p, err := node.Parse([]byte(v.S)); err == nil {
+					m.extra.v = p
+				}
+			}
+		case node.Object:
+			m.extra.v = v
+		}
+	})
+	return m.extra.v
 }
 
 func (m *Message) refresh() {
@@ -65,8 +92,11 @@ func (m *Message) Get(key string) node.Value { return m.F.Get(key) }
 // Set sets a key that is not one of the cached ones.
 func (m *Message) Set(key string, v node.Value) {
 	m.F.Set(key, v)
-	if key == "id" || key == "role" || key == "parent_id" {
+	switch key {
+	case "id", "role", "parent_id":
 		m.refresh()
+	case "extra":
+		m.extra = &extraMemo{}
 	}
 }
 

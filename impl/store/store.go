@@ -23,6 +23,7 @@ type Store struct {
 	byCaller map[string][]*node.Node
 	head     string
 	nextSeq  int64
+	memo     *memoTable   // derived values per node (shared by AtPersistedHead copies)
 	roots    []*node.Node // chain roots in append order (get_branch rule 3)
 	rootMax  []int64      // running maximum of their seqs
 
@@ -63,6 +64,7 @@ func (s *Store) reset() {
 	s.head = ""
 	s.nextSeq = 0
 	s.roots, s.rootMax = nil, nil
+	s.memo = &memoTable{}
 }
 
 // Nodes returns the nodes in append order. The slice must not be modified.

@@ -54,6 +54,7 @@ func (s *Store) Update(id string, fn func(*node.Node)) error {
 	}
 	i := s.pos[old]
 	delete(s.pos, old)
+	s.forget(old)
 	s.pos[n] = i
 	s.nodes[i] = n
 	s.byID[id] = n

@@ -141,20 +141,15 @@ func appendToolCall(a, tool *adapter.Message) {
 	a.Set("tool_calls", calls)
 }
 
-// extraBlocks is the blocks list of an assistant's extra, parsed fresh so the
-// copy shown is never shared with the stored value.
+// extraBlocks is the blocks list of an assistant's extra, as a fresh copy
+// so the list shown is never shared with the stored value or another load.
 func extraBlocks(m *adapter.Message) node.Value {
-	extra := m.Get("extra")
-	if !extra.Truthy() {
+	if !m.Get("extra").Truthy() {
 		return node.Value{}
 	}
-	p := parseExtra(extra)
+	p := m.Extra()
 	if p.K != node.Object {
 		return node.Value{}
 	}
-	b := p.O.Get("blocks")
-	if extra.K == node.Object {
-		b = b.DeepClone()
-	}
-	return b
+	return p.O.Get("blocks").DeepClone()
 }

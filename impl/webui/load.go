@@ -130,15 +130,24 @@ func (r *reader) toMessages(nodes []*node.Node) []*adapter.Message {
 		if n.IsRoot() || n.IsRewound() {
 			continue
 		}
-		m := adapter.ToMessage(r.s.ID, n)
+		m := r.message(n)
 		if r.preds != nil {
 			if p, ok := r.preds.Of(n.ID); ok {
+				m = m.Copy() // the memoized message is shared by every load
 				m.Correct(p)
 			}
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// message is the adapter's message for a stored node, computed once per
+// node and shared by every later load (nothing changes it: readers copy
+// before they add keys).
+func (r *reader) message(n *node.Node) *adapter.Message {
+	sid := r.s.ID
+	return r.s.MemoOf(n).Message(func() any { return adapter.ToMessage(sid, n) }).(*adapter.Message)
 }
 
 // branch is get_branch(head) as messages: R's walk, or the predecessor walk
