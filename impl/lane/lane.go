@@ -43,9 +43,14 @@ func IsConv(n *node.Node, get Lookup) bool {
 // internal stands for. It returns "ROOT" for an empty session position
 // (no head, ROOT, or a climb that reaches no such node).
 func Anchor(id string, get Lookup) string {
-	seen := map[string]bool{}
-	for id != "" && id != node.RootID && !seen[id] {
-		seen[id] = true
+	var seen map[string]bool // only long climbs need a cycle guard's memory
+	for steps := 0; id != "" && id != node.RootID && !seen[id]; steps++ {
+		if steps >= 64 {
+			if seen == nil {
+				seen = make(map[string]bool)
+			}
+			seen[id] = true
+		}
 		n, ok := get(id)
 		if !ok {
 			break

@@ -31,7 +31,7 @@ type Preds struct {
 //     adapter-written users with an explicit null parent_id;
 //   - attach pointers hang off their caller (the fork anchor).
 func NewPreds(s *store.Store) *Preds {
-	p := &Preds{pred: make(map[string]string), isConv: make(map[string]bool), get: s.Get}
+	p := &Preds{pred: make(map[string]string, s.Len()), isConv: make(map[string]bool, s.Len()), get: s.Get}
 	prev := node.RootID
 	for _, n := range s.Nodes() {
 		if n.IsRoot() {
