@@ -44,8 +44,8 @@ func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Mes
 		}
 	}
 	seenCalls := map[string]int{}
-	for _, m := range all {
-		if m.Role != "assistant" || lastAsst[m.ID] != indexOf(all, m) {
+	for i, m := range all {
+		if m.Role != "assistant" || lastAsst[m.ID] != i {
 			continue
 		}
 		var got []string
@@ -79,15 +79,6 @@ func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Mes
 		}
 	}
 	return nil
-}
-
-func indexOf(ms []*adapter.Message, m *adapter.Message) int {
-	for i := range ms {
-		if ms[i] == m {
-			return i
-		}
-	}
-	return -1
 }
 
 func byID(ms []*adapter.Message, id string) *adapter.Message {
