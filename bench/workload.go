@@ -21,7 +21,9 @@ import (
 
 	"sessiondag/driver"
 	"sessiondag/gen"
+	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/history"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
@@ -157,9 +159,9 @@ const CacheEnv = "SESSIONDAG_BENCH_CACHE"
 // CacheDir is where fixtures are kept across processes: $SESSIONDAG_BENCH_CACHE,
 // else sessiondag-bench under the user's cache directory.
 //
-// Fixtures are cached because building them is slow: the writers' retry and
-// edit and the generator's retry-target list each scan the whole session per
-// op, so a 100k-node session takes many minutes to write. A fixture's
+// Fixtures are cached because writing 100k history files through the
+// writers takes tens of seconds, which every benchmark process (benchcmp.sh
+// runs twenty) would pay again. A fixture's
 // directory name carries a fingerprint of what the generator and the
 // writers produce (see fixtureKey): a change to either builds a new one.
 // Fixtures unused for staleAfter are removed when another one is built.
@@ -462,4 +464,40 @@ func (m Mix) SortedOpKinds() []string {
 		return keys[i] < keys[j]
 	})
 	return keys
+}
+
+// Deepest returns the id of the row of msgs whose linear_history chain (R's
+// parent_id walk) is the longest, and that chain's length. The walk
+// benchmarks start there: the generator's last head often sits on a short
+// branch, where a walk has nothing to do.
+func Deepest(msgs []*adapter.Message) (string, int) {
+	idx := history.IndexByID(msgs)
+	depth := make(map[string]int, len(msgs))
+	bestID, best := "", 0
+	for _, m := range msgs {
+		var path []string
+		onPath := map[string]bool{}
+		cur := m.ID
+		for cur != "" {
+			if _, done := depth[cur]; done {
+				break
+			}
+			p, ok := idx[cur]
+			if !ok || onPath[cur] {
+				break
+			}
+			onPath[cur] = true
+			path = append(path, cur)
+			cur = history.ParentEdge(p)
+		}
+		d := depth[cur] // 0 for the end of a walk
+		for i := len(path) - 1; i >= 0; i-- {
+			d++
+			depth[path[i]] = d
+		}
+		if depth[m.ID] > best {
+			bestID, best = m.ID, depth[m.ID]
+		}
+	}
+	return bestID, best
 }

@@ -45,11 +45,11 @@ const (
 
 // order is the benchmarks in report order, with a short description.
 var order = []struct{ name, desc string }{
-	{"Load", "The whole in-memory load (`webui.Load`: adapter, aggregation, head fix-up, linear_history, get_branch fallback, splices, runtime cards, sibling info) of the session held in memory."},
+	{"Load", "The whole in-memory load (`webui.Load`: adapter, aggregation, head fix-up, linear_history, get_branch fallback, splices, runtime cards, sibling info) of the session held in memory, repeated on the same store as a server does: the store's memo of adapter messages is warm after the first load. A first load of a store costs about ColdLoad flags=F minus open-only (table below)."},
 	{"ColdLoad", "`store.Open` + `webui.Load` of the fixture directory (warm page cache). `open-only` is `store.Open` alone (read, parse, index); `read-files-only` reads every history file and meta.json without parsing: the floor."},
 	{"Aggregate", "`aggregate_tool_messages` over the load's get_messages rows."},
-	{"LinearHistory", "`linear_history` from the load's head, id index included (flag B: the predecessor walk, shown as rows)."},
-	{"GetBranch", "The `get_branch` walk from the stored head (flag B: over the predecessors); nodes only, no adapter."},
+	{"LinearHistory", "`linear_history` from the row with the longest chain, id index over every aggregated row included (flag B: the predecessor walk, shown as rows)."},
+	{"GetBranch", "The `get_branch` walk from the row with the longest chain (flag B: over the predecessors); nodes only, no adapter."},
 	{"RuntimeCards", "`_rebuild_runtime_cards` over the load's chain, its tree index built per call."},
 	{"Preds", "Flag A's predecessor derivation (`lane.NewPreds`), built once per load when A is on."},
 }
@@ -326,6 +326,7 @@ type workloadInfo struct {
 	trigger  map[string]bool // flags name → fallback computed (chain shorter than all)
 	chain    map[string]int
 	all      map[string]int
+	deepest  int // the longest linear_history chain (flags off)
 	err      error
 }
 
@@ -358,6 +359,9 @@ func (r *report) loadWorkloads() {
 			wi.trigger[c.Name] = len(l.Linear) < len(l.All) && !c.Flags.Has(flags.C)
 			wi.chain[c.Name] = len(l.Chain)
 			wi.all[c.Name] = len(l.All)
+			if c.Flags == flags.Off {
+				_, wi.deepest = bench.Deepest(l.All)
+			}
 		}
 		r.workloads = append(r.workloads, wi)
 	}
@@ -424,6 +428,9 @@ func (r *report) write(w io.Writer) {
 			}
 		}
 		p("\n")
+		if o.name == "Load" {
+			r.writeFirstLoad(w)
+		}
 	}
 	if strings.TrimSpace(r.notes) != "" {
 		p("## Analysis\n\n")
@@ -448,8 +455,8 @@ func (r *report) writeWorkloads(w io.Writer) {
 		p("(not computed: run without -mix=false)\n\n")
 		return
 	}
-	p("| nodes | ops | tool rows | function runs | function internals | conversation rows | branch points | extra branches | chain roots | rewound | shown chain (off / all) | get_branch fallback (off) |\n")
-	p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n")
+	p("| nodes | ops | tool rows | function runs | function internals | conversation rows | branch points | extra branches | chain roots | rewound | shown chain (off / all) | longest chain | get_branch fallback (off) |\n")
+	p("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n")
 	var toolShares []float64
 	for _, wi := range r.workloads {
 		if wi.err != nil {
@@ -465,10 +472,10 @@ func (r *report) writeWorkloads(w io.Writer) {
 				fb = "computed and used"
 			}
 		}
-		p("| %d | %d | %s | %s | %s | %s | %d | %d | %d | %d | %d / %d of %d / %d rows | %s |\n", m.Nodes, m.Ops,
+		p("| %d | %d | %s | %s | %s | %s | %d | %d | %d | %d | %d / %d of %d / %d rows | %d | %s |\n", m.Nodes, m.Ops,
 			pct(m.Share(m.ToolRows)), pct(m.Share(m.FnRuns)), pct(m.Share(m.Internals)), pct(m.Share(m.Conv)),
 			m.BranchPoints, m.Forks, m.Roots, m.Rewound,
-			wi.chain["off"], wi.chain["all"], wi.all["off"], wi.all["all"], fb)
+			wi.chain["off"], wi.chain["all"], wi.all["off"], wi.all["all"], wi.deepest, fb)
 	}
 	p("\n")
 	if len(toolShares) > 0 {
@@ -489,7 +496,7 @@ func (r *report) writeWorkloads(w io.Writer) {
 	if last := r.workloads[len(r.workloads)-1]; last.err == nil && last.all["off"] > 0 {
 		p("**Shape note:** the head's chain shows %d of %d rows at %d nodes (%d chain roots, %d extra branches): the generator's checkouts to random nodes, root forks, reloads and crashes make a bushy tree rather than one long conversation with a few branches. ",
 			last.chain["off"], last.all["off"], last.mix.Nodes, last.mix.Roots, last.mix.Forks)
-		p("Stages that work on the chain (linear_history's output, the card pass's rows, sibling info) therefore do little here, and stages over every row (the adapter, aggregation, indexes) dominate; a session with a long chain would weigh the chain stages more.\n\n")
+		p("Even the longest linear_history chain is %d rows. Stages that work on the chain (linear_history's output, the card pass's rows, sibling info) therefore do little here, and stages over every row (the adapter, aggregation, indexes) dominate; a session with a long chain would weigh the chain stages more. The LinearHistory and GetBranch benchmarks start from the row with the longest chain.\n\n", last.deepest)
 	}
 	if last := r.workloads[len(r.workloads)-1]; last.err == nil {
 		p("Op kinds of the largest script: ")
@@ -602,6 +609,33 @@ func (r *report) computeTargets() {
 			}
 		}
 	}
+}
+
+// writeFirstLoad derives the first in-memory load of a store (adapter memo
+// cold) from the cold-load benchmarks: ColdLoad flags=F minus open-only.
+func (r *report) writeFirstLoad(w io.Writer) {
+	d := r.d
+	var rows []string
+	for _, n := range d.sizes {
+		open := d.value(key{"ColdLoad", n, "open-only"}, "ns/op")
+		for _, v := range d.variants("ColdLoad") {
+			if !strings.HasPrefix(v, "flags=") {
+				continue
+			}
+			cold := d.value(key{"ColdLoad", n, v}, "ns/op")
+			if math.IsNaN(open) || math.IsNaN(cold) {
+				continue
+			}
+			first := cold - open
+			rows = append(rows, fmt.Sprintf("| %d | %s | %s | %s | %s |", d.nodes[n], v, dur(first), sig(first/float64(d.nodes[n])),
+				sig(d.value(key{"Load", n, v}, "ns/op")/first*100)+"%"))
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "First load of a freshly opened store, derived: ColdLoad flags=F minus ColdLoad open-only (medians; the difference of two noisy medians, so rougher than the rows above). The last column is the repeated load's time as a share of it.\n\n")
+	fmt.Fprintf(w, "| nodes | variant | first load | ns/node | repeated / first |\n| ---: | --- | ---: | ---: | ---: |\n%s\n\n", strings.Join(rows, "\n"))
 }
 
 // compare returns the change of new's median against old's, in percent,
