@@ -10,6 +10,7 @@ import (
 	"sessiondag/harness"
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/lane"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
@@ -94,6 +95,7 @@ func One(dir string) *Session {
 	}
 	rep.Intended = want != nil
 
+	preds := lane.NewPreds(st)
 	var prev *webui.Loaded
 	for i, fl := range flags.Rollout {
 		before := adapter.ParentReads()
@@ -112,7 +114,7 @@ func One(dir string) *Session {
 			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d reads of parent_id under flag D", fl, reads))
 		}
 		if prev != nil {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, prev, l, want, strict))
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, prev, l, want, strict, preds.IsConv))
 		}
 		prev = l
 	}

@@ -11,13 +11,13 @@ import (
 )
 
 // classify says what a rollout step did to the loaded chain. With an op
-// script the intended view decides: closer is a fix, anything else that
-// changed is a regression. Without one (real sessions) the rule is
-// conservative: a step that only adds rows, or changes none, is fine; a
-// step that loses a user row or a runtime card, or reorders the rows both
-// show, is a regression; other changes are fixes only if they keep every
-// row the previous config showed.
-func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool) Step {
+// script the intended view decides (harness.IsFix). Without one (real
+// sessions) the rule is conservative: a step that loses a conversation row
+// the previous config showed on its recorded chain is a regression (a user
+// row or a runtime card named as such); rows R showed only because its
+// get_branch fallback glued another root on, and function internals a head
+// sat on, may go.
+func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool, isConv func(string) bool) Step {
 	st := Step{From: from.String(), To: to.String()}
 	pa, pb := harness.Project(a.Chain), harness.Project(b.Chain)
 	if a.HeadID == b.HeadID && same(pa, pb) {
@@ -33,7 +33,16 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 		}
 		return st
 	}
-	lost := missing(pa, pb)
+	// Only conversation rows count: a head on a function internal (an
+	// exec call, an ask_user row) showed that internal as a row at R; a
+	// step that shows the conversation row it belongs to instead loses
+	// nothing.
+	var lost []model.TargetRow
+	for _, r := range missing(pa, pb) {
+		if isConv(r.ID) {
+			lost = append(lost, r)
+		}
+	}
 	// Rows R showed only because its get_branch fallback glued an earlier
 	// root on (rule 3, legacy §3.2) are not the conversation's: a step that
 	// walks the recorded predecessors and drops them is fixing the view.

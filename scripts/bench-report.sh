@@ -18,6 +18,9 @@
 #              (default: a new mktemp directory)
 #   DRAFT      1 allows COUNT < 5 to try the script out; the report then
 #              says it is a draft
+#   REPORT_ONLY  1 skips the runs and rewrites the report from the results
+#              and profiles already in OUT (e.g. after editing
+#              bench/analysis.md)
 #
 # The raw results are also copied to bench/results.txt, so a later run can
 # be compared with benchstat. bench/analysis.md, if present, is included as
@@ -47,8 +50,14 @@ cd "$root"
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/bench-report.XXXXXX")}
 mkdir -p "$OUT/profiles"
 OUT=$(cd "$OUT" && pwd)
-rm -f "$OUT"/profiles/*.txt
 
+REPORT_ONLY=${REPORT_ONLY:-0}
+if [[ $REPORT_ONLY == 1 ]]; then
+	[[ -s $OUT/results.txt && -x $OUT/benchreport ]] || die "REPORT_ONLY=1 needs a previous run's OUT (results.txt, benchreport)"
+fi
+
+if [[ $REPORT_ONLY != 1 ]]; then
+rm -f "$OUT"/profiles/*.txt
 echo "bench-report: building the test binary and the report tool (results in $OUT)" >&2
 go test -c -o "$OUT/bench.test" ./bench
 go build -o "$OUT/benchreport" ./bench/cmd/benchreport
@@ -72,51 +81,70 @@ if ! run_bench -test.bench "$regex" -test.count "$COUNT" -test.benchtime "$BENCH
 fi
 load_after=$(loadavg)
 
-# profile NAME TITLE BENCH BENCHTIME KIND: one profiled run at 100k nodes
-# and its pprof tables, saved as profiles/NAME.txt for the report.
+# profile NAME TITLE BENCH BENCHTIME KIND FOCUS: one profiled run and its
+# pprof tables, saved as profiles/NAME.txt for the report. FOCUS is the
+# function holding the benchmark's timed loop: the tables show only samples
+# below it (percentages of the focused part), not the untimed fixture and
+# stage setup. Background GC work runs outside the loop's goroutine, so its
+# share of the whole profile is given on its own line.
 profile() {
-	local name=$1 title=$2 bench=$3 btime=$4 kind=$5 prof
-	prof="$OUT/$name.prof"
+	local name=$1 title=$2 bench=$3 btime=$4 kind=$5 focus=$6 prof bin
+	prof="$OUT/$name.prof" bin="$OUT/bench.test"
+	pp() { go tool pprof "$@" "$bin" "$prof" 2>/dev/null; }
 	if [[ $kind == cpu ]]; then
 		run_bench -test.bench "$bench" -test.benchtime "$btime" -test.cpuprofile "$prof" >/dev/null
 		{
 			echo "# $title"
-			echo "## flat (top 15)"
-			go tool pprof -top -nodecount 15 "$OUT/bench.test" "$prof" 2>/dev/null | sed -n '/flat%/,$p'
-			echo "## cumulative, sessiondag functions (top 25)"
-			go tool pprof -top -cum -nodecount 25 -show '^sessiondag/' "$OUT/bench.test" "$prof" 2>/dev/null | sed -n '/flat%/,$p'
+			echo "timed loop: $(pp -top -nodecount 1 -focus "$focus" | grep -m1 'Showing nodes accounting')"
+			echo "background GC: $(pp -top -nodecount 1 -focus 'gcBgMarkWorker' | grep -m1 'Showing nodes accounting')"
+			echo "## flat, timed loop only (top 20, % of the loop)"
+			pp -top -nodecount 20 -focus "$focus" -relative_percentages | sed -n '/flat%/,$p'
+			echo "## cumulative, sessiondag functions in the timed loop (top 25, % of the loop)"
+			pp -top -cum -nodecount 25 -focus "$focus" -relative_percentages -show '^sessiondag/' | sed -n '/flat%/,$p'
 		} >"$OUT/profiles/$name.txt"
 	else
 		run_bench -test.bench "$bench" -test.benchtime "$btime" -test.memprofile "$prof" -test.memprofilerate 4096 >/dev/null
 		{
 			echo "# $title"
-			echo "## allocated objects, flat (top 15)"
-			go tool pprof -sample_index alloc_objects -top -nodecount 15 "$OUT/bench.test" "$prof" 2>/dev/null | sed -n '/flat%/,$p'
-			echo "## allocated objects, cumulative, sessiondag functions (top 20)"
-			go tool pprof -sample_index alloc_objects -top -cum -nodecount 20 -show '^sessiondag/' "$OUT/bench.test" "$prof" 2>/dev/null | sed -n '/flat%/,$p'
+			echo "timed loop: $(pp -sample_index alloc_objects -top -nodecount 1 -focus "$focus" | grep -m1 'Showing nodes accounting')"
+			echo "## allocated objects, flat, timed loop only (top 15, % of the loop)"
+			pp -sample_index alloc_objects -top -nodecount 15 -focus "$focus" -relative_percentages | sed -n '/flat%/,$p'
+			echo "## allocated objects, cumulative, sessiondag functions (top 20, % of the loop)"
+			pp -sample_index alloc_objects -top -cum -nodecount 20 -focus "$focus" -relative_percentages -show '^sessiondag/' | sed -n '/flat%/,$p'
 		} >"$OUT/profiles/$name.txt"
 	fi
 }
 
 if [[ $PROFILE != 0 ]]; then
 	echo "bench-report: profiling at 100k nodes" >&2
-	profile 1-load-off-cpu "CPU: Load, 100k nodes, flags=off" '^BenchmarkLoad$/^nodes=100000$/^flags=off$' 20x cpu
-	profile 2-load-all-cpu "CPU: Load, 100k nodes, flags=all" '^BenchmarkLoad$/^nodes=100000$/^flags=all$' 20x cpu
-	profile 3-coldload-off-cpu "CPU: ColdLoad, 100k nodes, flags=off" '^BenchmarkColdLoad$/^nodes=100000$/^flags=off$' 5x cpu
-	profile 4-load-off-mem "Allocations: Load, 100k nodes, flags=off" '^BenchmarkLoad$/^nodes=100000$/^flags=off$' 5x mem
-	profile 5-aggregate-off-mem "Allocations: Aggregate, 100k nodes, flags=off" '^BenchmarkAggregate$/^nodes=100000$/^flags=off$' 20x mem
+	profile 1-load-off-cpu "CPU: Load, 100k nodes, flags=off" \
+		'^BenchmarkLoad$/^nodes=100000$/^flags=off$' 20x cpu 'bench\.BenchmarkLoad\.func1$'
+	profile 2-load-all-cpu "CPU: Load, 100k nodes, flags=all" \
+		'^BenchmarkLoad$/^nodes=100000$/^flags=all$' 20x cpu 'bench\.BenchmarkLoad\.func1$'
+	profile 3-coldload-off-cpu "CPU: ColdLoad, 100k nodes, flags=off" \
+		'^BenchmarkColdLoad$/^nodes=100000$/^flags=off$' 5x cpu 'bench\.coldLoad$'
+	profile 4-load-off-mem "Allocations: Load, 100k nodes, flags=off" \
+		'^BenchmarkLoad$/^nodes=100000$/^flags=off$' 5x mem 'bench\.BenchmarkLoad\.func1$'
+	profile 5-aggregate-off-mem "Allocations: Aggregate, 100k nodes, flags=off" \
+		'^BenchmarkAggregate$/^nodes=100000$/^flags=off$' 20x mem 'bench\.BenchmarkAggregate\.func1$'
+	profile 6-coldload-off-mem "Allocations: ColdLoad, 100k nodes, flags=off" \
+		'^BenchmarkColdLoad$/^nodes=100000$/^flags=off$' 3x mem 'bench\.coldLoad$'
 fi
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [[ -n $(git status --porcelain 2>/dev/null) ]]; then
 	commit="$commit (with uncommitted changes)"
 fi
+printf '%s\n' "$commit" "$load_before" "$load_after" "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$OUT/run-info.txt"
+fi # REPORT_ONLY
+
+{ read -r commit; read -r load_before; read -r load_after; read -r run_date; } <"$OUT/run-info.txt"
 draft_count=$COUNT
 if ((COUNT < 5)); then
 	draft_count="$COUNT (DRAFT: fewer runs than a report needs)"
 fi
 profiles_arg=()
-if [[ $PROFILE != 0 ]]; then
+if [[ $PROFILE != 0 ]] && compgen -G "$OUT/profiles/*.txt" >/dev/null; then
 	profiles_arg=(-profiles "$OUT/profiles")
 fi
 # bench/analysis.md: the hand-written reading of the profiles, if any.
@@ -126,7 +154,7 @@ fi
 "$OUT/benchreport" -results "$OUT/results.txt" ${profiles_arg[@]+"${profiles_arg[@]}"} \
 	-out bench/report.md -svg bench/scaling.svg \
 	-count "$draft_count" -benchtime "$BENCHTIME" -goversion "$(go version)" \
-	-commit "$commit" -date "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+	-commit "$commit" -date "$run_date" \
 	-load-before "$load_before" -load-after "$load_after"
 cp "$OUT/results.txt" bench/results.txt
 echo "bench-report: wrote bench/report.md, bench/scaling.svg and bench/results.txt (raw files in $OUT)" >&2
