@@ -5,10 +5,10 @@
 #   scripts/bench-report.sh [BENCH_REGEX]
 #
 # Steps: build the test binary and the report tool once; build or find the
-# cached workloads (1k, 10k, 100k nodes; the first 100k build after a change
-# to the generator or the writers takes many minutes); run every benchmark
-# COUNT times; profile the 100k load, cold load and aggregation; write the
-# report. The benchmark run itself takes about 10 minutes on this machine.
+# cached workloads (1k, 10k, 100k nodes; rebuilt after a change to what the
+# generator or the writers write); run every benchmark COUNT times; profile
+# the 100k load, cold load and aggregation; write the report. The whole run
+# takes about 12 minutes on this machine.
 #
 # Environment:
 #   COUNT      runs of each benchmark (default 5; the report needs >= 5)
@@ -62,8 +62,8 @@ echo "bench-report: building the test binary and the report tool (results in $OU
 go test -c -o "$OUT/bench.test" ./bench
 go build -o "$OUT/benchreport" ./bench/cmd/benchreport
 
-# Fixtures first, so their build (minutes at 100k when the cache is cold)
-# never lands inside a timed run or a profile.
+# Fixtures first, so their build (tens of seconds at 100k when the cache is
+# cold) never lands inside a timed run or a profile.
 "$OUT/benchreport" -prepare
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?"; }
@@ -135,10 +135,11 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [[ -n $(git status --porcelain 2>/dev/null) ]]; then
 	commit="$commit (with uncommitted changes)"
 fi
-printf '%s\n' "$commit" "$load_before" "$load_after" "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$OUT/run-info.txt"
+printf '%s\n' "$commit" "$load_before" "$load_after" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$COUNT" "$BENCHTIME" >"$OUT/run-info.txt"
 fi # REPORT_ONLY
 
-{ read -r commit; read -r load_before; read -r load_after; read -r run_date; } <"$OUT/run-info.txt"
+# What the run was (REPORT_ONLY reads back the earlier run's).
+{ read -r commit; read -r load_before; read -r load_after; read -r run_date; read -r COUNT; read -r BENCHTIME; } <"$OUT/run-info.txt"
 draft_count=$COUNT
 if ((COUNT < 5)); then
 	draft_count="$COUNT (DRAFT: fewer runs than a report needs)"

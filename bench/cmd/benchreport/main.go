@@ -439,10 +439,10 @@ func (r *report) write(w io.Writer) {
 	}
 	r.writeProfiles(w)
 	p("## Reproducing\n\n")
-	p("- Everything: `make bench-report` (COUNT and BENCHTIME override the defaults; the full run takes about 10–15 minutes here).\n")
+	p("- Everything: `make bench-report` (COUNT and BENCHTIME override the defaults; the full run takes about 12 minutes here).\n")
 	p("- One benchmark, A/B between flag sets: `scripts/benchcmp.sh flags off all 'Load/nodes=10000/'` (SESSIONDAG_BENCH_FLAGS selects the set, named `flags=cur`).\n")
 	p("- A profile: `go test ./bench -run '^$' -bench 'Load/nodes=100000/flags=off' -benchtime 20x -cpuprofile cpu.out` then `go tool pprof -top -cum bench.test cpu.out`.\n")
-	p("- A workload on disk: `sessiondag gen --seed %d --nodes N --flags off --out DIR` writes the same session as the fixture. The benchmarks cache theirs in `sessiondag-bench` under the user cache directory (`~/.cache`), or in `$%s`; a change to the generator or the writers rebuilds them (minutes at 100k).\n",
+	p("- A workload on disk: `sessiondag gen --seed %d --nodes N --flags off --out DIR` writes the same session as the fixture. The benchmarks cache theirs in `sessiondag-bench` under the user cache directory (`~/.cache`), or in `$%s`; a change to the generator or the writers rebuilds them (about 20 s at 100k here).\n",
 		bench.Seed, bench.CacheEnv)
 }
 
@@ -774,14 +774,49 @@ func (r *report) writeProfiles(w io.Writer) {
 	}
 	p("`flat` is time (or allocations) in the function itself, `cum` includes its callees; shares are of the whole profile, benchmark harness and GC included.\n\n")
 	for _, pr := range r.profiles {
-		title, body := profileTitle(pr.name), pr.lines
-		p("### %s\n\n```\n%s\n```\n\n", title, strings.Join(body, "\n"))
+		writeProfile(w, pr)
 	}
 }
 
-func profileTitle(name string) string {
-	t := strings.NewReplacer("__", " / ", "_", " ").Replace(name)
-	return t
+// writeProfile renders one saved profile: its "# title" line as a heading,
+// plain lines as a list, and each "## section" as a caption over a code
+// block of pprof's table.
+func writeProfile(w io.Writer, pr profile) {
+	title := strings.NewReplacer("-", " ").Replace(pr.name)
+	inCode := false
+	closeCode := func() {
+		if inCode {
+			fmt.Fprint(w, "```\n\n")
+			inCode = false
+		}
+	}
+	var started bool
+	for _, line := range pr.lines {
+		switch {
+		case strings.HasPrefix(line, "# "):
+			title = strings.TrimPrefix(line, "# ")
+		case strings.HasPrefix(line, "## "):
+			if !started {
+				fmt.Fprintf(w, "### %s\n\n", title)
+				started = true
+			}
+			closeCode()
+			fmt.Fprintf(w, "\n%s:\n\n```\n", strings.TrimPrefix(line, "## "))
+			inCode = true
+		case inCode:
+			fmt.Fprintln(w, line)
+		case strings.TrimSpace(line) != "":
+			if !started {
+				fmt.Fprintf(w, "### %s\n\n", title)
+				started = true
+			}
+			fmt.Fprintf(w, "- %s\n", strings.TrimSpace(line))
+		}
+	}
+	closeCode()
+	if !started {
+		fmt.Fprintf(w, "### %s\n\n(empty)\n\n", title)
+	}
 }
 
 // plot draws time/op and ns/node against nodes for every benchmark.

@@ -82,3 +82,15 @@ func TestReportTargets(t *testing.T) {
 		t.Error("plot has no lines")
 	}
 }
+
+func TestWriteProfile(t *testing.T) {
+	var b bytes.Buffer
+	writeProfile(&b, profile{name: "1-x", lines: []string{
+		"# CPU: Load", "timed loop: Showing nodes accounting for 1s, 50% of 2s total",
+		"## flat", "      flat  flat%", "## cum", "   cum",
+	}})
+	out := b.String()
+	if !strings.HasPrefix(out, "### CPU: Load\n") || strings.Count(out, "```") != 4 || !strings.Contains(out, "- timed loop:") {
+		t.Errorf("profile rendered as\n%s", out)
+	}
+}
