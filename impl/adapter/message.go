@@ -34,6 +34,33 @@ type Message struct {
 
 	toolUse *node.Obj  // the tool_use object the adapter serialised into extra
 	extra   *extraMemo // the parsed extra, shared by copies until extra is set
+	args    *argsMemo  // the call's arguments as text, for aggregation
+}
+
+// argsMemo holds a tool row's stringified arguments, computed once.
+type argsMemo struct {
+	once sync.Once
+	text node.Value
+}
+
+// ArgsText is the tool call's arguments as aggregation shows them
+// (legacy §3.4): null → "", a string as is, anything else as JSON. args is
+// the tool_use arguments value; the text is computed once per message.
+func (m *Message) ArgsText(args func() node.Value) node.Value {
+	if m.args == nil {
+		m.args = &argsMemo{}
+	}
+	m.args.once.Do(func() {
+		switch a := args(); a.K {
+		case node.Missing, node.Null:
+			m.args.text = node.Str("")
+		case node.String:
+			m.args.text = a
+		default:
+			m.args.text = node.Str(node.Dumps(a))
+		}
+	})
+	return m.args.text
 }
 
 // extraMemo parses a message's extra once, however many loads read it.
@@ -55,7 +82,7 @@ func CachedToolUse(m *Message) *node.Obj { return m.toolUse }
 
 // New wraps a message object, caching its hot keys.
 func New(f *node.Obj) *Message {
-	m := &Message{F: f, extra: &extraMemo{}}
+	m := &Message{F: f, extra: &extraMemo{}, args: &argsMemo{}}
 	m.refresh()
 	m.Legacy = m.Parent
 	return m

@@ -4,6 +4,8 @@
 package history
 
 import (
+	"sort"
+
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
@@ -91,39 +93,66 @@ type SiblingKey func(m *adapter.Message) node.Value
 func ParentKey(m *adapter.Message) node.Value { return m.ParentValue() }
 
 // Family indexes a message list once for the sibling and child helpers,
-// which the original recomputes per row (quadratic, legacy §8).
+// which the original recomputes per row (quadratic, legacy §8). Sibling
+// sets are groups of positions laid out in one flat array.
 type Family struct {
-	msgs      Msgs
-	keys      []siblingKey
-	keyed     []bool
-	pos       map[string]int // id → position of its first occurrence
-	byParent  map[siblingKey][]int
-	lastChild map[string]int // id → position of the last message whose parent_id is id
+	msgs    Msgs
+	group   []int32              // message position → its group, -1 when ungrouped
+	groupOf map[siblingKey]int32 // key → group
+	start   []int32              // group g is members[start[g]:start[g+1]]
+	members []int32              // positions, ascending within a group
+	pos     map[string]int       // id → position of its first occurrence
 }
 
 // NewFamily indexes msgs, grouping them by key.
 func NewFamily(msgs Msgs, key SiblingKey) *Family {
 	f := &Family{
-		msgs:      msgs,
-		keys:      make([]siblingKey, len(msgs)),
-		keyed:     make([]bool, len(msgs)),
-		pos:       make(map[string]int, len(msgs)),
-		byParent:  make(map[siblingKey][]int),
-		lastChild: make(map[string]int),
+		msgs:    msgs,
+		group:   make([]int32, len(msgs)),
+		groupOf: make(map[siblingKey]int32),
+		pos:     make(map[string]int, len(msgs)),
 	}
+	var count []int32
 	for i, m := range msgs {
 		if _, seen := f.pos[m.ID]; !seen {
 			f.pos[m.ID] = i
 		}
-		if k, ok := keyOf(key(m)); ok {
-			f.keys[i], f.keyed[i] = k, true
-			f.byParent[k] = append(f.byParent[k], i)
-			if k.isStr {
-				f.lastChild[k.s] = i
-			}
+		k, ok := keyOf(key(m))
+		if !ok {
+			f.group[i] = -1
+			continue
+		}
+		g, known := f.groupOf[k]
+		if !known {
+			g = int32(len(count))
+			f.groupOf[k] = g
+			count = append(count, 0)
+		}
+		f.group[i] = g
+		count[g]++
+	}
+	f.start = make([]int32, len(count)+1)
+	for g, c := range count {
+		f.start[g+1] = f.start[g] + c
+	}
+	f.members = make([]int32, f.start[len(count)])
+	next := append([]int32(nil), f.start[:len(count)]...)
+	for i, g := range f.group {
+		if g >= 0 {
+			f.members[next[g]] = int32(i)
+			next[g]++
 		}
 	}
 	return f
+}
+
+// sibs returns the positions of the group of the message at position p.
+func (f *Family) sibs(p int) ([]int32, bool) {
+	g := f.group[p]
+	if g < 0 {
+		return nil, false
+	}
+	return f.members[f.start[g]:f.start[g+1]], true
 }
 
 // SiblingIndex is sibling_index(msgs, id): 1-based position among the
@@ -134,22 +163,12 @@ func (f *Family) SiblingIndex(id string) (int, int) {
 	if !ok {
 		return 0, 0
 	}
-	k, ok := f.keys[first], f.keyed[first]
+	sibs, ok := f.sibs(first)
 	if !ok {
 		return 1, 1
 	}
-	sibs := f.byParent[k]
-	// Binary search: positions are ascending.
-	lo, hi := 0, len(sibs)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if sibs[mid] < first {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo + 1, len(sibs)
+	i := sort.Search(len(sibs), func(i int) bool { return int(sibs[i]) >= first })
+	return i + 1, len(sibs)
 }
 
 // Siblings returns the ids of the messages sharing id's parent_id.
@@ -158,15 +177,24 @@ func (f *Family) Siblings(id string) []string {
 	if !ok {
 		return nil
 	}
-	k, ok := f.keys[p], f.keyed[p]
+	sibs, ok := f.sibs(p)
 	if !ok {
 		return []string{id}
 	}
-	var out []string
-	for _, i := range f.byParent[k] {
-		out = append(out, f.msgs[i].ID)
+	out := make([]string, len(sibs))
+	for i, s := range sibs {
+		out[i] = f.msgs[s].ID
 	}
 	return out
+}
+
+// lastChild is the position of the last message whose parent_id is id.
+func (f *Family) lastChild(id string) (int, bool) {
+	g, ok := f.groupOf[siblingKey{true, id}]
+	if !ok {
+		return 0, false
+	}
+	return int(f.members[f.start[g+1]-1]), true
 }
 
 // DeepestLeaf is deepest_leaf(msgs, id): repeatedly move to the last child;
@@ -175,7 +203,7 @@ func (f *Family) DeepestLeaf(id string) string {
 	seen := map[string]struct{}{}
 	cur := id
 	for {
-		c, ok := f.lastChild[cur]
+		c, ok := f.lastChild(cur)
 		if !ok {
 			return cur
 		}
@@ -194,14 +222,13 @@ func (f *Family) SiblingID(id string, k int) string {
 	if !ok {
 		return ""
 	}
-	key, ok := f.keys[first], f.keyed[first]
+	sibs, ok := f.sibs(first)
 	if !ok {
 		if k == 1 {
 			return id
 		}
 		return ""
 	}
-	sibs := f.byParent[key]
 	if k < 1 || k > len(sibs) {
 		return ""
 	}

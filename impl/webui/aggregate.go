@@ -4,6 +4,8 @@
 package webui
 
 import (
+	"slices"
+
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/mutant"
@@ -109,16 +111,7 @@ func parseExtra(v node.Value) node.Value {
 }
 
 func appendToolCall(a, tool *adapter.Message) {
-	args := ToolUse(tool).Get("arguments")
-	var input node.Value
-	switch args.K {
-	case node.Missing, node.Null:
-		input = node.Str("")
-	case node.String:
-		input = args
-	default:
-		input = node.Str(node.Dumps(args))
-	}
+	input := tool.ArgsText(func() node.Value { return ToolUse(tool).Get("arguments") })
 	fn := tool.Get("function")
 	if !fn.Truthy() {
 		fn = node.Str("")
@@ -141,8 +134,9 @@ func appendToolCall(a, tool *adapter.Message) {
 	a.Set("tool_calls", calls)
 }
 
-// extraBlocks is the blocks list of an assistant's extra, as a fresh copy
-// so the list shown is never shared with the stored value or another load.
+// extraBlocks is the blocks list of an assistant's extra, as a list of its
+// own, so the list shown is never shared with the stored value or another
+// load.
 func extraBlocks(m *adapter.Message) node.Value {
 	if !m.Get("extra").Truthy() {
 		return node.Value{}
@@ -151,5 +145,11 @@ func extraBlocks(m *adapter.Message) node.Value {
 	if p.K != node.Object {
 		return node.Value{}
 	}
-	return p.O.Get("blocks").DeepClone()
+	// The list is copied; its block objects are values nobody changes
+	// once built, so they are shared.
+	b := p.O.Get("blocks")
+	if b.K == node.Array {
+		b.A = slices.Clone(b.A)
+	}
+	return b
 }
