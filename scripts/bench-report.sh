@@ -95,8 +95,8 @@ profile() {
 		run_bench -test.bench "$bench" -test.benchtime "$btime" -test.cpuprofile "$prof" >/dev/null
 		{
 			echo "# $title"
-			echo "timed loop: $(pp -top -nodecount 1 -focus "$focus" | grep -m1 'Showing nodes accounting')"
-			echo "background GC: $(pp -top -nodecount 1 -focus 'gcBgMarkWorker' | grep -m1 'Showing nodes accounting')"
+			echo "timed loop: $(pp -top -nodecount 100000 -focus "$focus" | grep -m1 -o 'Showing nodes accounting.*')"
+			echo "background GC: $(pp -top -nodecount 100000 -focus 'gcBgMarkWorker' | grep -m1 -o 'Showing nodes accounting.*')"
 			echo "## flat, timed loop only (top 20, % of the loop)"
 			pp -top -nodecount 20 -focus "$focus" -relative_percentages | sed -n '/flat%/,$p'
 			echo "## cumulative, sessiondag functions in the timed loop (top 25, % of the loop)"
@@ -106,7 +106,7 @@ profile() {
 		run_bench -test.bench "$bench" -test.benchtime "$btime" -test.memprofile "$prof" -test.memprofilerate 4096 >/dev/null
 		{
 			echo "# $title"
-			echo "timed loop: $(pp -sample_index alloc_objects -top -nodecount 1 -focus "$focus" | grep -m1 'Showing nodes accounting')"
+			echo "timed loop: $(pp -sample_index alloc_objects -top -nodecount 100000 -focus "$focus" | grep -m1 -o 'Showing nodes accounting.*')"
 			echo "## allocated objects, flat, timed loop only (top 15, % of the loop)"
 			pp -sample_index alloc_objects -top -nodecount 15 -focus "$focus" -relative_percentages | sed -n '/flat%/,$p'
 			echo "## allocated objects, cumulative, sessiondag functions (top 20, % of the loop)"

@@ -14,6 +14,27 @@ import (
 type Memo struct {
 	once    sync.Once
 	message any
+
+	mu        sync.Mutex
+	corrected map[string]any // the message with a corrected parent, by predecessor
+}
+
+// Corrected returns the memoized variant of the node's message for a
+// conversation predecessor (flag A), building it with build the first time.
+// A node's predecessor depends only on what was written before it, so one
+// variant serves every load.
+func (m *Memo) Corrected(pred string, build func() any) any {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v, ok := m.corrected[pred]; ok {
+		return v
+	}
+	if m.corrected == nil {
+		m.corrected = make(map[string]any, 1)
+	}
+	v := build()
+	m.corrected[pred] = v
+	return v
 }
 
 // Message returns the memoized message of the node, building it with build

@@ -69,30 +69,22 @@ func card(row *adapter.Message, tree *TreeIndex) *adapter.Message {
 	return c
 }
 
-// TreeIndex groups the session's nodes by node called_by, in seq order, for
-// the execution trees of runtime cards (legacy §2.5). It is built once per
-// load, not once per card.
+// TreeIndex answers the execution trees of runtime cards (legacy §2.5) from
+// the store's own indexes: a node's children are the nodes whose called_by
+// is its id, in append order, which is seq order (a cold load appends by
+// seq). Nothing is built per load.
 type TreeIndex struct {
-	byID map[string]*node.Node
-	kids map[string][]*node.Node
+	s *store.Store
 }
 
-// NewTreeIndex indexes the stored nodes.
-func NewTreeIndex(s *store.Store) *TreeIndex {
-	nodes := sortedBySeq(s.Nodes())
-	t := &TreeIndex{byID: make(map[string]*node.Node, len(nodes)), kids: make(map[string][]*node.Node)}
-	for _, n := range nodes {
-		t.byID[n.ID] = n
-		t.kids[n.CalledBy] = append(t.kids[n.CalledBy], n)
-	}
-	return t
-}
+// NewTreeIndex returns the tree index of a session.
+func NewTreeIndex(s *store.Store) *TreeIndex { return &TreeIndex{s: s} }
 
 // Tree is the execution tree rooted at id; null for an unknown id. The
 // original recurses without a guard and fails on a cycle; here a node that is
 // already on the path is not expanded again.
 func (t *TreeIndex) Tree(id string) node.Value {
-	n, ok := t.byID[id]
+	n, ok := t.s.Get(id)
 	if !ok {
 		return node.NullV()
 	}
@@ -152,7 +144,7 @@ func (t *TreeIndex) tree(n *node.Node, onPath map[string]bool) node.Value {
 		}
 		o.Set("output", out)
 	}
-	kids := t.kids[n.ID]
+	kids := t.s.CallChildren(n.ID)
 	if len(kids) > 0 && !onPath[n.ID] {
 		onPath[n.ID] = true
 		arr := make([]node.Value, 0, len(kids))

@@ -133,8 +133,7 @@ func (r *reader) toMessages(nodes []*node.Node) []*adapter.Message {
 		m := r.message(n)
 		if r.preds != nil {
 			if p, ok := r.preds.Of(n.ID); ok {
-				m = m.Copy() // the memoized message is shared by every load
-				m.Correct(p)
+				m = r.corrected(n, m, p)
 			}
 		}
 		out = append(out, m)
@@ -148,6 +147,16 @@ func (r *reader) toMessages(nodes []*node.Node) []*adapter.Message {
 func (r *reader) message(n *node.Node) *adapter.Message {
 	sid := r.s.ID
 	return r.s.MemoOf(n).Message(func() any { return adapter.ToMessage(sid, n) }).(*adapter.Message)
+}
+
+// corrected is the message with flag A's predecessor as parent_id,
+// memoized like the message itself.
+func (r *reader) corrected(n *node.Node, m *adapter.Message, pred string) *adapter.Message {
+	return r.s.MemoOf(n).Corrected(pred, func() any {
+		c := m.Copy()
+		c.Correct(pred)
+		return c
+	}).(*adapter.Message)
 }
 
 // branch is get_branch(head) as messages: R's walk, or the predecessor walk

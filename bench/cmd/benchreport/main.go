@@ -238,6 +238,7 @@ func read(path string) (*data, error) {
 // stat is a sample's median and its 95% interval, as benchstat computes it.
 type stat struct {
 	center, lo, hi float64
+	min, max       float64
 	n              int
 }
 
@@ -247,7 +248,11 @@ func summarize(vals []float64) (stat, bool) {
 	}
 	s := benchmath.NewSample(append([]float64(nil), vals...), &benchmath.DefaultThresholds)
 	sum := benchmath.AssumeNothing.Summary(s, 0.95)
-	return stat{sum.Center, sum.Lo, sum.Hi, len(vals)}, true
+	st := stat{center: sum.Center, lo: sum.Lo, hi: sum.Hi, min: math.Inf(1), max: math.Inf(-1), n: len(vals)}
+	for _, v := range vals {
+		st.min, st.max = math.Min(st.min, v), math.Max(st.max, v)
+	}
+	return st, true
 }
 
 func median(vals []float64) float64 {
@@ -260,12 +265,32 @@ func median(vals []float64) float64 {
 
 // pm is the interval as ±percent of the median, as benchstat prints it.
 func (s stat) pm() string {
-	if s.n < 6 || s.center == 0 {
-		// AssumeNothing gives no interval below 6 samples; show the range.
+	if s.center == 0 || s.n < 2 {
 		return ""
+	}
+	if s.n < 6 {
+		// AssumeNothing gives no interval below 6 samples: the range.
+		return fmt.Sprintf(" (%s–%s)", dur(s.min), dur(s.max))
 	}
 	d := math.Max(s.center-s.lo, s.hi-s.center) / s.center * 100
 	return fmt.Sprintf(" ±%.0f%%", d)
+}
+
+// noisyRatio is the max/min spread of a series' times above which a
+// target computed from it is marked noisy.
+const noisyRatio = 1.5
+
+// noisy lists the series among keys whose times spread more than
+// noisyRatio between runs.
+func (d *data) noisy(keys ...key) []string {
+	var out []string
+	for _, k := range keys {
+		st, ok := summarize(d.s[k]["ns/op"])
+		if ok && st.min > 0 && st.max/st.min > noisyRatio {
+			out = append(out, fmt.Sprintf("%s/%s at %s: max/min %.1f", k.bench, k.variant, plot.Human(float64(k.nodes)), st.max/st.min))
+		}
+	}
+	return out
 }
 
 // value is the median of a unit, NaN when absent.
@@ -390,8 +415,16 @@ func (r *report) write(w io.Writer) {
 		p("| load average (1, 5, 15 min) | before %s, after %s |\n", orDash(r.run.loadBefore), orDash(r.run.loadAfter))
 	}
 	p("| runs | -count %s, -benchtime %s, -benchmem |\n", orDash(r.run.count), orDash(r.run.benchtime))
+	for _, la := range []string{r.run.loadBefore, r.run.loadAfter} {
+		if f := strings.Fields(la); len(f) > 0 {
+			if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > float64(runtime.NumCPU()) {
+				p("\n**Warning:** the load average (%.1f) exceeded the %d cores during this run: other jobs competed for the CPU, and the numbers below are slower and noisier than on an idle machine. Targets computed from series whose runs spread more than %.1f× are marked noisy.\n", v, runtime.NumCPU(), noisyRatio)
+				break
+			}
+		}
+	}
 	p("\nThe machine is shared (2 cores, other jobs running): expect a few percent of noise between runs. " +
-		"The ± column is the 95%% interval of the median when there are 6 or more runs. " +
+		"Time/op is the median over the runs, with the 95%% interval of the median (±) from 6 runs on, or the fastest–slowest range below that. " +
 		"Cold loads read a warm page cache: the fixture was just written or read, and dropping caches is not possible on a shared machine.\n\n")
 
 	r.writeWorkloads(w)
@@ -512,6 +545,7 @@ func (r *report) writeWorkloads(w io.Writer) {
 func (r *report) computeTargets() {
 	d := r.d
 	r.targets = nil
+	var involved []key // the series the next target is computed from
 	add := func(name, value, limit string, met bool, note string) {
 		st := "met"
 		if !met {
@@ -520,6 +554,10 @@ func (r *report) computeTargets() {
 		if note != "" {
 			st += " " + note
 		}
+		if nz := d.noisy(involved...); len(nz) > 0 {
+			st += " — noisy run (" + strings.Join(nz, "; ") + "): rerun on a quieter machine"
+		}
+		involved = nil
 		r.targets = append(r.targets, target{name, value, limit, st})
 	}
 	big, mid := 100000, 10000
@@ -536,6 +574,7 @@ func (r *report) computeTargets() {
 			if math.IsNaN(ratio) {
 				continue
 			}
+			involved = append(involved, key{o.name, big, v}, key{o.name, mid, v})
 			vals = append(vals, fmt.Sprintf("%s %.1f", v, ratio))
 			if ratio > worst {
 				worst, wv = ratio, v
@@ -549,6 +588,7 @@ func (r *report) computeTargets() {
 	// Whole in-memory load at 100k.
 	for _, v := range d.variants("Load") {
 		x := d.value(key{"Load", big, v}, "ns/node")
+		involved = []key{{"Load", big, v}}
 		if !math.IsNaN(x) {
 			add(fmt.Sprintf("Load %s at 100k: ns/node", v), fmt.Sprintf("%.0f ns/node", x), fmt.Sprintf("≤ %.0f", maxLoadNsPerNode), x <= maxLoadNsPerNode, "")
 		}
@@ -578,6 +618,7 @@ func (r *report) computeTargets() {
 			if math.IsNaN(ratio) {
 				continue
 			}
+			involved = append(involved, key{"ColdLoad", n, v}, key{"ColdLoad", n, "read-files-only"})
 			vals = append(vals, fmt.Sprintf("%.1f at %s", ratio, plot.Human(float64(n))))
 			worst = math.Max(worst, ratio)
 		}
@@ -594,6 +635,7 @@ func (r *report) computeTargets() {
 			}
 			delta, p := compare(off["ns/op"], all["ns/op"])
 			value := fmt.Sprintf("%+.1f%% (p=%.3f)", delta, p)
+			involved = []key{{b, n, "flags=off"}, {b, n, "flags=all"}}
 			switch {
 			case delta <= maxFlagsDeltaPct:
 				note := ""
