@@ -59,6 +59,11 @@ fi
 if [[ $REPORT_ONLY != 1 ]]; then
 rm -f "$OUT"/profiles/*.txt
 echo "bench-report: building the test binary and the report tool (results in $OUT)" >&2
+# The commit is taken now, when the binaries are built from the tree.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ -n $(git status --porcelain 2>/dev/null) ]]; then
+	commit="$commit (with uncommitted changes)"
+fi
 go test -c -o "$OUT/bench.test" ./bench
 go build -o "$OUT/benchreport" ./bench/cmd/benchreport
 
@@ -131,10 +136,6 @@ if [[ $PROFILE != 0 ]]; then
 		'^BenchmarkColdLoad$/^nodes=100000$/^flags=off$' 3x mem 'bench\.coldLoad$'
 fi
 
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [[ -n $(git status --porcelain 2>/dev/null) ]]; then
-	commit="$commit (with uncommitted changes)"
-fi
 printf '%s\n' "$commit" "$load_before" "$load_after" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$COUNT" "$BENCHTIME" >"$OUT/run-info.txt"
 fi # REPORT_ONLY
 

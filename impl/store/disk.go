@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sessiondag/impl/mutant"
 	"sort"
-	"strconv"
 	"strings"
 
 	"sessiondag/impl/node"
@@ -293,14 +292,4 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	defer d.Close()
 	return d.Sync()
-}
-
-// SeqFromName parses the seq prefix of a history file name.
-func SeqFromName(name string) (int64, bool) {
-	pre, _, ok := strings.Cut(name, "-")
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(pre, 10, 64)
-	return n, err == nil
 }

@@ -13,7 +13,6 @@ package writer
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
@@ -189,4 +188,3 @@ func parseArgs(what, text string) (*node.Obj, error) {
 	return v.O, nil
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }
