@@ -187,4 +187,3 @@ func parseArgs(what, text string) (*node.Obj, error) {
 	}
 	return v.O, nil
 }
-
