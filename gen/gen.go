@@ -220,22 +220,27 @@ var (
 
 func pickStr(src Source, label string, from []string) string { return from[src.IntN(len(from), label)] }
 
+// drawParent draws an explicit parent argument: "" (none given), the word
+// that means an explicit root (none or null), or an existing node.
+func (s *shadow) drawParent(src Source, root string) string {
+	switch src.IntN(3, "parent") {
+	case 1:
+		return root
+	case 2:
+		if len(s.nodes) > 0 {
+			return s.nodes[src.IntN(len(s.nodes), "parent id")]
+		}
+	}
+	return ""
+}
+
 func (g *Gen) draw(src Source, kind string) ops.Op {
 	s := &g.st
 	switch kind {
 	case "user":
 		return ops.UserWeb{ID: s.id8(), Text: pickStr(src, "text", texts)}
 	case "dispatch":
-		parent := ""
-		switch src.IntN(3, "dispatch parent") {
-		case 1:
-			parent = "none"
-		case 2:
-			if len(s.nodes) > 0 {
-				parent = s.nodes[src.IntN(len(s.nodes), "parent id")]
-			}
-		}
-		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: parent}
+		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: s.drawParent(src, "none")}
 	case "fork-root":
 		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts)}
 	case "reply":
@@ -306,16 +311,7 @@ func (g *Gen) draw(src Source, kind string) ops.Op {
 		}
 		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
 	case "legacy-user":
-		parent := ""
-		switch src.IntN(3, "legacy parent") {
-		case 1:
-			parent = "null"
-		case 2:
-			if len(s.nodes) > 0 {
-				parent = s.nodes[src.IntN(len(s.nodes), "parent id")]
-			}
-		}
-		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: parent}
+		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: s.drawParent(src, "null")}
 	case "legacy-reply":
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: s.nodes[src.IntN(len(s.nodes), "parent id")]}
 	case "orphan":
