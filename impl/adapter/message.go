@@ -18,6 +18,14 @@ type Message struct {
 	Parent node.Value // the parent_id value: Missing, Null or a string (other kinds possible in corrupt data)
 	F      *node.Obj
 
+	// The keys every load reads on every row, cached: the top-level
+	// called_by (Missing on rows without it), function, and whether the
+	// row is a legacy runtime status row (type "status", display
+	// "runtime").
+	TopCalledBy node.Value
+	Function    string
+	RuntimeRow  bool
+
 	// Legacy is the parent_id R shows (the called_by copy for rows without a
 	// recorded conversation parent). It equals Parent unless flag A
 	// corrected the visible one; readers that use parent_id as a call edge
@@ -108,9 +116,21 @@ func (m *Message) Extra() node.Value {
 }
 
 func (m *Message) refresh() {
-	m.ID = m.F.Get("id").Str()
-	m.Role = m.F.Get("role").Str()
-	m.Parent = m.F.Get("parent_id")
+	for _, kv := range m.F.M {
+		switch kv.Key {
+		case "id":
+			m.ID = kv.Val.Str()
+		case "role":
+			m.Role = kv.Val.Str()
+		case "parent_id":
+			m.Parent = kv.Val
+		case "called_by":
+			m.TopCalledBy = kv.Val
+		case "function":
+			m.Function = kv.Val.Str()
+		}
+	}
+	m.RuntimeRow = m.F.Get("type").Str() == "status" && m.F.Get("display").Str() == "runtime"
 }
 
 // Get returns a key of the message.
@@ -120,7 +140,7 @@ func (m *Message) Get(key string) node.Value { return m.F.Get(key) }
 func (m *Message) Set(key string, v node.Value) {
 	m.F.Set(key, v)
 	switch key {
-	case "id", "role", "parent_id":
+	case "id", "role", "parent_id", "called_by", "function", "type", "display":
 		m.refresh()
 	case "extra":
 		m.extra = &extraMemo{}

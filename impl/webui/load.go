@@ -203,7 +203,7 @@ func (r *reader) fixHead(head string, raw []*adapter.Message, allIdx map[string]
 
 // attachParentOf selects attach pointers for step 7 and says where they go.
 func (r *reader) attachParentOf(m *adapter.Message) (string, bool) {
-	if m.Get("function").Str() != "attach" {
+	if m.Function != "attach" {
 		return "", false
 	}
 	return r.rules.attachParent(m), true
@@ -211,7 +211,7 @@ func (r *reader) attachParentOf(m *adapter.Message) (string, bool) {
 
 // runtimeRowParentOf selects legacy runtime status rows for step 8.
 func (r *reader) runtimeRowParentOf(m *adapter.Message) (string, bool) {
-	if m.Get("type").Str() != "status" || m.Get("display").Str() != "runtime" {
+	if !m.RuntimeRow {
 		return "", false
 	}
 	return r.rules.runtimeRowParent(m), true

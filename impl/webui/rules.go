@@ -32,7 +32,7 @@ func (r Rules) d() bool { return r.Flags.Has(flags.D) && !mutant.On(mutant.StepD
 // called_by, else parent_id (R) or the node's caller (D), else the edge in
 // extra.tool_use.called_by.
 func (r Rules) ToolTarget(m *adapter.Message) string {
-	if t := m.Get("called_by"); t.Truthy() {
+	if t := m.TopCalledBy; t.Truthy() {
 		return t.Str()
 	}
 	if r.d() {
@@ -50,7 +50,7 @@ func (r Rules) ToolTarget(m *adapter.Message) string {
 
 // cardTarget decides whether a tool row is a top-level run.
 func (r Rules) cardTarget(m *adapter.Message) string {
-	if cb := m.Get("called_by"); cb.Truthy() {
+	if cb := m.TopCalledBy; cb.Truthy() {
 		return cb.Str()
 	}
 	if r.d() {
@@ -70,7 +70,7 @@ func (r Rules) childOf(m *adapter.Message) string {
 	if r.Walks && m.IsConv {
 		return "" // a conversation row is never a run's internal
 	}
-	if cb := m.Get("called_by"); cb.Truthy() && cb.Str() != node.RootID {
+	if cb := m.TopCalledBy; cb.Truthy() && cb.Str() != node.RootID {
 		return cb.Str()
 	}
 	return ""
@@ -94,7 +94,7 @@ func (r Rules) attachParent(m *adapter.Message) string {
 	if r.Walks && m.IsConv {
 		return m.Pred
 	}
-	if cb := m.Get("called_by"); cb.Truthy() {
+	if cb := m.TopCalledBy; cb.Truthy() {
 		return cb.Str()
 	}
 	return m.ParentID()
