@@ -53,7 +53,9 @@ OUT=$(cd "$OUT" && pwd)
 
 REPORT_ONLY=${REPORT_ONLY:-0}
 if [[ $REPORT_ONLY == 1 ]]; then
-	[[ -s $OUT/results.txt && -x $OUT/benchreport ]] || die "REPORT_ONLY=1 needs a previous run's OUT (results.txt, benchreport)"
+	[[ -s $OUT/results.txt && -s $OUT/run-info.txt && -s $OUT/workloads.json ]] ||
+		die "REPORT_ONLY=1 needs a previous run's OUT (results.txt, run-info.txt, workloads.json)"
+	go build -o "$OUT/benchreport" ./bench/cmd/benchreport # the report tool as it is now
 fi
 
 if [[ $REPORT_ONLY != 1 ]]; then
@@ -69,7 +71,9 @@ go build -o "$OUT/benchreport" ./bench/cmd/benchreport
 
 # Fixtures first, so their build (tens of seconds at 100k when the cache is
 # cold) never lands inside a timed run or a profile.
-"$OUT/benchreport" -prepare
+# The workloads' description is saved with the results, so a later
+# REPORT_ONLY describes the fixtures this run measured.
+"$OUT/benchreport" -prepare -workloads "$OUT/workloads.json"
 
 loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?"; }
 load_before=$(loadavg)
@@ -153,7 +157,7 @@ fi
 if [[ -f bench/analysis.md ]]; then
 	profiles_arg+=(-notes bench/analysis.md)
 fi
-"$OUT/benchreport" -results "$OUT/results.txt" ${profiles_arg[@]+"${profiles_arg[@]}"} \
+"$OUT/benchreport" -results "$OUT/results.txt" -workloads "$OUT/workloads.json" ${profiles_arg[@]+"${profiles_arg[@]}"} \
 	-out bench/report.md -svg bench/scaling.svg \
 	-count "$draft_count" -benchtime "$BENCHTIME" -goversion "$(go version)" \
 	-commit "$commit" -date "$run_date" \

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/history"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -14,25 +15,39 @@ import (
 // and the rows the card absorbs (its transitive children) are dropped when
 // they come after it.
 func (r Rules) RebuildCards(chain, all []*adapter.Message, tree *TreeIndex) []*adapter.Message {
-	roleOf := make(map[string]string, len(all))
-	children := make(map[string][]string)
-	for _, m := range all {
-		roleOf[m.ID] = m.Role
-		if p := r.childOf(m); p != "" {
-			children[p] = append(children[p], m.ID)
+	return r.rebuildCards(chain, all, history.IndexByID(all), tree)
+}
+
+// rebuildCards is RebuildCards with the id index of all (last wins, as the
+// original's role map) that the load has already built. The children map
+// over all is only built once the chain turns out to hold a card.
+func (r Rules) rebuildCards(chain, all []*adapter.Message, allIdx map[string]*adapter.Message, tree *TreeIndex) []*adapter.Message {
+	roleOf := func(id string) string {
+		if m, ok := allIdx[id]; ok {
+			return m.Role
 		}
+		return ""
 	}
+	var children map[string][]string
 	drop := make(map[string]struct{})
 	out := make([]*adapter.Message, 0, len(chain))
 	for _, row := range chain {
 		if _, gone := drop[row.ID]; gone {
 			continue
 		}
-		if row.Role != "tool" || roleOf[r.cardTarget(row)] == "assistant" {
+		if row.Role != "tool" || roleOf(r.cardTarget(row)) == "assistant" {
 			out = append(out, row)
 			continue
 		}
 		out = append(out, card(row, tree))
+		if children == nil {
+			children = make(map[string][]string)
+			for _, m := range all {
+				if p := r.childOf(m); p != "" {
+					children[p] = append(children[p], m.ID)
+				}
+			}
+		}
 		stack := append([]string(nil), children[row.ID]...)
 		for len(stack) > 0 {
 			id := stack[len(stack)-1]

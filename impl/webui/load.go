@@ -91,7 +91,7 @@ func (r *reader) load() *Loaded {
 	chain = r.splice(chain, all, r.attachParentOf)
 	chain = r.splice(chain, all, r.runtimeRowParentOf)
 	l.BeforeCards = chain
-	chain = r.rules.RebuildCards(chain, all, NewTreeIndex(s))
+	chain = r.rules.rebuildCards(chain, all, allIdx, NewTreeIndex(s))
 	l.Chain = r.siblingInfo(chain, all)
 	return l
 }

@@ -12,6 +12,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -86,6 +87,7 @@ func main() {
 	notes := flag.String("notes", "", "hand-written analysis (markdown) to include")
 	withMix := flag.Bool("mix", true, "describe the workloads (reads or builds the fixtures)")
 	prepare := flag.Bool("prepare", false, "only build (or find) the cached fixtures of every size, then exit")
+	workloads := flag.String("workloads", "", "with -prepare: save the workloads' description to FILE; else: read it from FILE instead of the fixture cache")
 	flag.Parse()
 	if *prepare {
 		for _, size := range bench.Sizes {
@@ -101,6 +103,11 @@ func main() {
 			fmt.Fprintf(os.Stderr, "benchreport: fixture of %d nodes (%d stored): %s, loaded in %v: %s\n",
 				size, w.Nodes, how, time.Since(start).Round(time.Millisecond), w.Dir)
 		}
+		if *workloads != "" {
+			if err := saveWorkloads(*workloads, describeWorkloads(bench.Sizes)); err != nil {
+				fail(err)
+			}
+		}
 		return
 	}
 	if *results == "" {
@@ -115,8 +122,15 @@ func main() {
 		count: *count, benchtime: *benchtime, goVersion: *goVersion, commit: *commit, date: *date,
 		loadBefore: *loadBefore, loadAfter: *loadAfter, svg: filepath.Base(*svg),
 	}}
-	if *withMix {
-		r.loadWorkloads()
+	switch {
+	case *workloads != "":
+		infos, err := readWorkloads(*workloads)
+		if err != nil {
+			fail(err)
+		}
+		r.setWorkloads(infos)
+	case *withMix:
+		r.setWorkloads(describeWorkloads(d.sizes))
 	}
 	if *profiles != "" {
 		r.profiles, err = readProfiles(*profiles)
@@ -355,6 +369,56 @@ type workloadInfo struct {
 	err      error
 }
 
+// workloadFile is workloadInfo as saved by -prepare -workloads FILE, so
+// the report describes the fixtures the run measured even if the tree has
+// changed since.
+type workloadFile struct {
+	Size     int
+	Mix      bench.Mix
+	Fallback map[string]bool
+	Trigger  map[string]bool
+	Chain    map[string]int
+	All      map[string]int
+	Deepest  int
+	Err      string `json:",omitempty"`
+}
+
+func saveWorkloads(path string, infos []workloadInfo) error {
+	var out []workloadFile
+	for _, wi := range infos {
+		f := workloadFile{Size: wi.size, Mix: wi.mix, Fallback: wi.fallback, Trigger: wi.trigger, Chain: wi.chain, All: wi.all, Deepest: wi.deepest}
+		if wi.err != nil {
+			f.Err = wi.err.Error()
+		}
+		out = append(out, f)
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+func readWorkloads(path string) ([]workloadInfo, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var in []workloadFile
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var out []workloadInfo
+	for _, f := range in {
+		wi := workloadInfo{size: f.Size, mix: f.Mix, fallback: f.Fallback, trigger: f.Trigger, chain: f.Chain, all: f.All, deepest: f.Deepest}
+		if f.Err != "" {
+			wi.err = errors.New(f.Err)
+		}
+		out = append(out, wi)
+	}
+	return out, nil
+}
+
 type report struct {
 	d         *data
 	run       runInfo
@@ -365,8 +429,11 @@ type report struct {
 	notesFile string
 }
 
-func (r *report) loadWorkloads() {
-	for _, size := range r.d.sizes {
+// describeWorkloads loads the workloads of the given sizes (from the
+// fixture cache) and describes them.
+func describeWorkloads(sizes []int) []workloadInfo {
+	var infos []workloadInfo
+	for _, size := range sizes {
 		wi := workloadInfo{size: size, fallback: map[string]bool{}, trigger: map[string]bool{}, chain: map[string]int{}, all: map[string]int{}}
 		w, err := bench.Get(size)
 		if err == nil {
@@ -374,10 +441,9 @@ func (r *report) loadWorkloads() {
 		}
 		if err != nil {
 			wi.err = err
-			r.workloads = append(r.workloads, wi)
+			infos = append(infos, wi)
 			continue
 		}
-		r.d.nodes[size] = w.Nodes
 		for _, c := range []bench.Config{{Name: "off", Flags: flags.Off}, {Name: "all", Flags: flags.All}} {
 			l := webui.Load(w.Store, c.Flags)
 			wi.fallback[c.Name] = l.FallbackUsed
@@ -388,7 +454,19 @@ func (r *report) loadWorkloads() {
 				_, wi.deepest = bench.Deepest(l.All)
 			}
 		}
-		r.workloads = append(r.workloads, wi)
+		infos = append(infos, wi)
+	}
+	return infos
+}
+
+// setWorkloads keeps the descriptions and takes the exact node counts from
+// them.
+func (r *report) setWorkloads(infos []workloadInfo) {
+	r.workloads = infos
+	for _, wi := range infos {
+		if wi.err == nil && wi.mix.Nodes > 0 {
+			r.d.nodes[wi.size] = wi.mix.Nodes
+		}
 	}
 }
 
@@ -814,7 +892,7 @@ func (r *report) writeProfiles(w io.Writer) {
 	} else {
 		p("Every target is met; the profiles are kept for reference. ")
 	}
-	p("`flat` is time (or allocations) in the function itself, `cum` includes its callees; shares are of the whole profile, benchmark harness and GC included.\n\n")
+	p("Each profile is focused on the benchmark's timed loop (pprof `-focus`), so the untimed fixture and stage setup is left out and the percentages are of the loop; the first lines give the loop's and the background GC's share of the whole process. `flat` is time (or allocations) in the function itself, `cum` includes its callees. The raw profiles and the test binary stay in the run's OUT directory for `go tool pprof`.\n\n")
 	for _, pr := range r.profiles {
 		writeProfile(w, pr)
 	}

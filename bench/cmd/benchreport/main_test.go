@@ -94,3 +94,17 @@ func TestWriteProfile(t *testing.T) {
 		t.Errorf("profile rendered as\n%s", out)
 	}
 }
+
+func TestWorkloadsRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.json")
+	in := []workloadInfo{{size: 1000, deepest: 7, chain: map[string]int{"off": 3}, all: map[string]int{"off": 9},
+		fallback: map[string]bool{"off": true}, trigger: map[string]bool{"off": true}}}
+	in[0].mix.Nodes, in[0].mix.ToolRows = 1001, 200
+	if err := saveWorkloads(path, in); err != nil {
+		t.Fatal(err)
+	}
+	out, err := readWorkloads(path)
+	if err != nil || len(out) != 1 || out[0].mix.Nodes != 1001 || out[0].deepest != 7 || out[0].chain["off"] != 3 || !out[0].fallback["off"] {
+		t.Fatalf("round trip: %+v, %v", out, err)
+	}
+}

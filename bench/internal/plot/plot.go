@@ -161,7 +161,7 @@ func (c Chart) draw(b *strings.Builder) {
 		}
 		y := py(r.Y)
 		fmt.Fprintf(b, `<line x1="%d" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1" stroke-dasharray="2,3"/>`+"\n", marginL, y, marginL+pw, y, r.Color)
-		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="end" fill="%s" font-size="11">%s</text>`+"\n", marginL+pw-4, y-4, r.Color, esc(r.Label))
+		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" text-anchor="start" fill="%s" font-size="11" paint-order="stroke" stroke="white" stroke-width="3">%s</text>`+"\n", marginL+4.0, y+13, r.Color, esc(r.Label))
 	}
 	for _, s := range c.Series {
 		var pts []string
