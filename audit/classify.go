@@ -20,7 +20,7 @@ import (
 func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool, isConv func(string) bool) Step {
 	st := Step{From: from.String(), To: to.String()}
 	pa, pb := harness.Project(a.Chain), harness.Project(b.Chain)
-	if a.HeadID == b.HeadID && same(pa, pb) {
+	if a.HeadID == b.HeadID && harness.SameChain(pa, pb) {
 		st.Verdict = Unchanged
 		return st
 	}
@@ -83,10 +83,6 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 		}
 	}
 	return st
-}
-
-func same(a, b []model.TargetRow) bool {
-	return harness.Distance(a, b) == 0 && len(a) == len(b)
 }
 
 // missing lists the rows of a that b neither shows nor folds into a row it

@@ -22,41 +22,18 @@ func Project(chain []*adapter.Message) []model.TargetRow {
 	return out
 }
 
-// Distance counts how far a projected chain is from the intended one: rows
-// missing, rows that should not be there, rows shown differently (kind or
-// folded calls), and one more if the shared rows are out of order. Zero
-// means the view is exactly the intended conversation.
-func Distance(got, want []model.TargetRow) int {
-	wantAt := make(map[string]int, len(want))
-	for i, r := range want {
-		wantAt[r.ID] = i
+// SameChain reports whether two projected chains show the same rows, in
+// the same order, shown the same way.
+func SameChain(a, b []model.TargetRow) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	gotIDs := make(map[string]bool, len(got))
-	d, last, ordered := 0, -1, true
-	for _, r := range got {
-		gotIDs[r.ID] = true
-		i, ok := wantAt[r.ID]
-		if !ok {
-			d++ // a row of another branch, or one that should be folded
-			continue
-		}
-		if !sameRow(r, want[i]) {
-			d++
-		}
-		if i < last {
-			ordered = false
-		}
-		last = i
-	}
-	for _, r := range want {
-		if !gotIDs[r.ID] {
-			d++ // a row the user should see and does not
+	for i := range a {
+		if a[i].ID != b[i].ID || !sameRow(a[i], b[i]) {
+			return false
 		}
 	}
-	if !ordered {
-		d++
-	}
-	return d
+	return true
 }
 
 func sameRow(a, b model.TargetRow) bool {

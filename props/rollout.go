@@ -89,7 +89,7 @@ func projected(l *webui.Loaded) model.TargetView {
 }
 
 func sameView(a, b model.TargetView) bool {
-	return a.HeadID == b.HeadID && len(a.Chain) == len(b.Chain) && harness.Distance(a.Chain, b.Chain) == 0
+	return a.HeadID == b.HeadID && harness.SameChain(a.Chain, b.Chain)
 }
 
 func rowIDs(rows []model.TargetRow) []string {
