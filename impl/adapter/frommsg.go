@@ -1,6 +1,9 @@
 package adapter
 
-import "sessiondag/impl/node"
+import (
+	"sessiondag/impl/mutant"
+	"sessiondag/impl/node"
+)
 
 // FromMessage is _msg_to_node (legacy §2.2), the path of append_message:
 // the node a message dict becomes. newID supplies an id when the message has
@@ -26,6 +29,9 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 	case "user":
 		n.Role = node.RoleUser
 		n.Metadata = without(msg, "id", "role", "content", "timestamp")
+		if mutant.On(mutant.AdapterKnownKeys) {
+			n.Metadata = keepOnly(n.Metadata, "parent_id", "source", "status", "forked_from", "edit_of")
+		}
 		mergeMissing(n.Metadata, extra)
 		n.Output = orEmpty(content)
 	case "tool":
@@ -111,4 +117,17 @@ func firstTruthy(vs ...node.Value) node.Value {
 		}
 	}
 	return node.Str("")
+}
+
+// keepOnly is the adapter-known-keys mutant's filter.
+func keepOnly(o *node.Obj, keys ...string) *node.Obj {
+	out := &node.Obj{}
+	for _, m := range o.M {
+		for _, k := range keys {
+			if m.Key == k {
+				out.M = append(out.M, m)
+			}
+		}
+	}
+	return out
 }
