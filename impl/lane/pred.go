@@ -1,6 +1,9 @@
 package lane
 
 import (
+	"slices"
+	"sync"
+
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -8,11 +11,20 @@ import (
 // Preds is flag A's conversation predecessor of every conversation-lane node
 // of a session: the one its writer stored (metadata.predecessor), or for
 // legacy nodes one derived from what the legacy fields say. Roots map to
-// "ROOT". Nodes outside the conversation lane have no entry.
+// "ROOT". Nodes outside the conversation lane have none. Values are kept by
+// store position; on a store with duplicate ids (a corrupt rebuild) an id
+// stands for its last node.
 type Preds struct {
-	pred   map[string]string
-	isConv map[string]bool
-	get    Lookup
+	s    *store.Store
+	n    int      // the first n positions are derived
+	pred []string // by position
+	conv []bool   // by position: a conversation-lane node
+	prev string   // the running head after n nodes
+
+	// missing holds the ids a derivation looked up and did not find: when
+	// one of them is appended later, extending would differ from deriving
+	// afresh, so the cache derives afresh.
+	missing map[string]struct{}
 }
 
 // Derivation rules for legacy nodes (no stored predecessor), settled by the
@@ -31,28 +43,95 @@ type Preds struct {
 //     adapter-written users with an explicit null parent_id;
 //   - attach pointers hang off their caller (the fork anchor).
 func NewPreds(s *store.Store) *Preds {
-	p := &Preds{pred: make(map[string]string, s.Len()), isConv: make(map[string]bool, s.Len()), get: s.Get}
-	prev := node.RootID
-	for _, n := range s.Nodes() {
-		if n.IsRoot() {
-			// Creating ROOT moves the head to it: the next turn starts
-			// a conversation rather than continuing an earlier script.
-			prev = node.RootID
-			continue
-		}
-		if !IsConv(n, s.Get) {
-			continue
-		}
-		p.isConv[n.ID] = true
-		p.pred[n.ID] = p.derive(n, prev)
-		if movesHead(n) {
-			prev = n.ID
-		}
-	}
-	return p
+	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}}
+	return p.extend(s)
 }
 
-func (p *Preds) derive(n *node.Node, prev string) string {
+// extend derives the nodes of s appended since p was made, returning a new
+// Preds that shares p's arrays: p's own length bounds what p reads, so a
+// load still holding p is not disturbed.
+func (p *Preds) extend(s *store.Store) *Preds {
+	q := *p
+	q.s = s
+	nodes := s.Nodes()
+	q.pred = slices.Grow(q.pred, len(nodes)-q.n)
+	q.conv = slices.Grow(q.conv, len(nodes)-q.n)
+	for i := q.n; i < len(nodes); i++ {
+		n := nodes[i]
+		pred, conv := "", false
+		switch {
+		case n.IsRoot():
+			// Creating ROOT moves the head to it: the next turn starts
+			// a conversation rather than continuing an earlier script.
+			q.prev = node.RootID
+		case IsConv(n, q.get):
+			pred, conv = q.derive(i, n, q.prev), true
+			if movesHead(n) {
+				q.prev = n.ID
+			}
+		}
+		q.pred = append(q.pred, pred)
+		q.conv = append(q.conv, conv)
+	}
+	q.n = len(nodes)
+	return &q
+}
+
+// get is the store's lookup, remembering the ids it did not find.
+func (p *Preds) get(id string) (*node.Node, bool) {
+	n, ok := p.s.Get(id)
+	if !ok {
+		p.missing[id] = struct{}{}
+	}
+	return n, ok
+}
+
+// predsCache is a session's Preds, kept in its shared memo and extended
+// as nodes are appended.
+type predsCache struct {
+	mu  sync.Mutex
+	gen uint64
+	cur *Preds
+}
+
+// sharedSlot is the slot of the store's shared memo that holds the cache.
+const sharedSlot = 0
+
+// PredsOf returns the predecessors of a session, derived once and then
+// extended over the nodes appended since: a node's predecessor depends
+// only on the nodes before it, except where the derivation looked up an
+// id not yet stored, and an update of a node (a new store generation)
+// starts over. The result equals NewPreds(s) (TestPredsOfAgrees).
+func PredsOf(s *store.Store) *Preds {
+	c := s.Shared().LoadOrStore(sharedSlot, &predsCache{}).(*predsCache)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	gen := s.Generation()
+	if c.cur == nil || c.gen != gen || c.cur.n > s.Len() || c.stale(s) {
+		c.cur, c.gen = NewPreds(s), gen
+		return c.cur
+	}
+	if c.cur.n < s.Len() {
+		c.cur = c.cur.extend(s)
+	}
+	return c.cur
+}
+
+// stale reports whether a node appended since the last derivation has an
+// id an earlier derivation looked for in vain.
+func (c *predsCache) stale(s *store.Store) bool {
+	if len(c.cur.missing) == 0 {
+		return false
+	}
+	for _, n := range s.Nodes()[c.cur.n:] {
+		if _, ok := c.cur.missing[n.ID]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Preds) derive(i int, n *node.Node, prev string) string {
 	if v := n.Metadata.Get("predecessor"); v.K == node.String && v.S != "" {
 		return v.S
 	}
@@ -62,8 +141,8 @@ func (p *Preds) derive(n *node.Node, prev string) string {
 	// A retry or edit is a sibling of the turn it reruns: its copied
 	// parent_id may be only the called_by-derived "ROOT" of that turn.
 	if src := n.Metadata.Get("forked_from"); src.K == node.String {
-		if p, ok := p.pred[src.S]; ok {
-			return p
+		if j, ok := p.s.Pos(src.S); ok && j < i && p.conv[j] {
+			return p.pred[j]
 		}
 	}
 	if par := n.Metadata.Get("parent_id"); par.Truthy() {
@@ -106,30 +185,44 @@ func movesHead(n *node.Node) bool {
 // Of returns the predecessor of a conversation-lane node ("ROOT" for a
 // root) and whether id is one.
 func (p *Preds) Of(id string) (string, bool) {
-	v, ok := p.pred[id]
-	return v, ok
+	i, ok := p.s.Pos(id)
+	if !ok {
+		return "", false
+	}
+	return p.At(i)
+}
+
+// At is Of for the node at store position i.
+func (p *Preds) At(i int) (string, bool) {
+	if i >= p.n || !p.conv[i] {
+		return "", false
+	}
+	return p.pred[i], true
 }
 
 // IsConv reports whether id is a conversation-lane node.
-func (p *Preds) IsConv(id string) bool { return p.isConv[id] }
+func (p *Preds) IsConv(id string) bool {
+	_, ok := p.Of(id)
+	return ok
+}
 
 // Walk follows predecessors from the anchor of head to its root, root first,
 // through every node (rewound ones included); a repeat or an unknown id ends
 // it. It returns the ids walked.
 func (p *Preds) Walk(head string) []string {
-	start := Anchor(head, p.get)
+	start := Anchor(head, p.s.Get)
 	if start == node.RootID {
 		return nil
 	}
 	var out []string
 	seen := map[string]bool{}
 	for cur := start; cur != "" && cur != node.RootID && !seen[cur]; {
-		if _, ok := p.get(cur); !ok {
+		if _, ok := p.s.Get(cur); !ok {
 			break
 		}
 		seen[cur] = true
 		out = append(out, cur)
-		next, ok := p.pred[cur]
+		next, ok := p.Of(cur)
 		if !ok {
 			break
 		}

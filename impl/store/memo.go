@@ -1,72 +1,76 @@
 package store
 
-import (
-	"sync"
+import "sync/atomic"
 
-	"sessiondag/impl/node"
-)
+// NumSlots is the number of values a Memo holds. Readers number their own
+// slots (webui owns them all today); the store gives them no meaning.
+const NumSlots = 4
 
 // Memo holds what readers derive from one stored node and may reuse on
-// every later load: a node never changes once stored (Update replaces it),
-// so neither does anything computed from it alone. Values are typed any so
-// that the store needs to know nothing of its readers; each reader keeps to
-// its own slot.
+// every later load: a node never changes once stored (Update replaces it
+// and drops its memo), so neither does anything computed from it alone.
+// Values are typed any so that the store needs to know nothing of its
+// readers. Concurrent loads may race to fill a slot; LoadOrStore keeps the
+// first value, so every load sees the same one.
 type Memo struct {
-	once    sync.Once
-	message any
-
-	mu        sync.Mutex
-	corrected map[string]any // the message with a corrected parent, by predecessor
+	slot [NumSlots]atomic.Value
 }
 
-// Corrected returns the memoized variant of the node's message for a
-// conversation predecessor (flag A), building it with build the first time.
-// A node's predecessor depends only on what was written before it, so one
-// variant serves every load.
-func (m *Memo) Corrected(pred string, build func() any) any {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if v, ok := m.corrected[pred]; ok {
+// Load returns the value in slot k, nil when there is none.
+func (m *Memo) Load(k int) any { return m.slot[k].Load() }
+
+// LoadOrStore returns the value in slot k, storing v first when the slot is
+// empty. Each slot must always hold one concrete type.
+func (m *Memo) LoadOrStore(k int, v any) any {
+	if m.slot[k].CompareAndSwap(nil, v) {
 		return v
 	}
-	if m.corrected == nil {
-		m.corrected = make(map[string]any, 1)
-	}
-	v := build()
-	m.corrected[pred] = v
-	return v
+	return m.slot[k].Load()
 }
 
-// Message returns the memoized message of the node, building it with build
-// the first time (concurrent loads build it once).
-func (m *Memo) Message(build func() any) any {
-	m.once.Do(func() { m.message = build() })
-	return m.message
-}
+// Store replaces the value in slot k: for values a reader validates
+// against its inputs on each load and rebuilds when they changed.
+func (m *Memo) Store(k int, v any) { m.slot[k].Store(v) }
+
+// Memos are kept in fixed-size chunks so that a Memo never moves while the
+// store grows: a load may hold one while a writer appends.
+const (
+	chunkBits = 10
+	chunkSize = 1 << chunkBits
+)
 
 type memoTable struct {
-	mu sync.Mutex
-	m  map[*node.Node]*Memo
+	chunks [][]Memo
+	shared Memo          // per-session values (flag A's predecessors…)
+	gen    atomic.Uint64 // bumped when a stored node is replaced
 }
 
-// MemoOf returns the memo of a stored node, creating it on first use.
-func (s *Store) MemoOf(n *node.Node) *Memo {
-	s.memo.mu.Lock()
-	defer s.memo.mu.Unlock()
-	if s.memo.m == nil {
-		s.memo.m = make(map[*node.Node]*Memo, len(s.nodes))
+// grow makes room for the memos of n positions.
+func (t *memoTable) grow(n int) {
+	for len(t.chunks)*chunkSize < n {
+		t.chunks = append(t.chunks, make([]Memo, chunkSize))
 	}
-	e, ok := s.memo.m[n]
-	if !ok {
-		e = &Memo{}
-		s.memo.m[n] = e
-	}
-	return e
 }
 
-// forget drops the memo of a node that an update replaced.
-func (s *Store) forget(n *node.Node) {
-	s.memo.mu.Lock()
-	delete(s.memo.m, n)
-	s.memo.mu.Unlock()
+// forget drops the memo of the node at position i, which an update
+// replaced.
+func (t *memoTable) forget(i int) {
+	t.chunks[i>>chunkBits][i&(chunkSize-1)] = Memo{}
+	t.gen.Add(1)
 }
+
+// MemoAt returns the memo of the node at position i.
+func (s *Store) MemoAt(i int) *Memo {
+	return &s.memo.chunks[i>>chunkBits][i&(chunkSize-1)]
+}
+
+// Shared is the session's own memo, for values derived from all of its
+// nodes. Such a value must be checked against Generation and Len before
+// reuse: appends only add nodes, updates bump the generation.
+func (s *Store) Shared() *Memo { return &s.memo.shared }
+
+// Generation changes whenever a stored node is replaced (Update) or the
+// session is rebuilt; appends leave it alone. A value derived from the
+// first Len() nodes at one generation stays right for those nodes for as
+// long as the generation holds.
+func (s *Store) Generation() uint64 { return s.memo.gen.Load() }

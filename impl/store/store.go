@@ -16,14 +16,15 @@ type Store struct {
 	ID  string
 	Dir string // "" keeps the session in memory only
 
-	nodes    []*node.Node          // nodes_by_seq: append order
-	pos      map[*node.Node]int    // position in nodes, for in-place updates
-	byID     map[string]*node.Node // last wins on duplicate ids
+	nodes    []*node.Node     // nodes_by_seq: append order
+	hidden   []bool           // by position: ROOT or rewound, skipped by get_messages
+	byID     map[string]int32 // position; last wins on duplicate ids
+	dupIDs   bool             // a rebuild kept two nodes with one id
 	byPred   map[string][]*node.Node
 	byCaller map[string][]*node.Node
 	head     string
 	nextSeq  int64
-	memo     *memoTable   // derived values per node (shared by AtPersistedHead copies)
+	memo     *memoTable   // derived values per position (shared by AtPersistedHead copies)
 	roots    []*node.Node // chain roots in append order (get_branch rule 3)
 	rootMax  []int64      // running maximum of their seqs
 
@@ -56,9 +57,9 @@ func New(id string) *Store {
 }
 
 func (s *Store) reset() {
-	s.nodes = nil
-	s.pos = make(map[*node.Node]int)
-	s.byID = make(map[string]*node.Node)
+	s.nodes, s.hidden = nil, nil
+	s.byID = make(map[string]int32)
+	s.dupIDs = false
 	s.byPred = make(map[string][]*node.Node)
 	s.byCaller = make(map[string][]*node.Node)
 	s.head = ""
@@ -75,9 +76,30 @@ func (s *Store) Len() int { return len(s.nodes) }
 
 // Get returns the node with id (the last one appended on duplicates).
 func (s *Store) Get(id string) (*node.Node, bool) {
-	n, ok := s.byID[id]
-	return n, ok
+	i, ok := s.byID[id]
+	if !ok {
+		return nil, false
+	}
+	return s.nodes[i], true
 }
+
+// Pos returns the position in append order of the node with id (the last
+// one appended on duplicates). Readers index per-load slices by it instead
+// of building maps keyed by id.
+func (s *Store) Pos(id string) (int, bool) {
+	i, ok := s.byID[id]
+	return int(i), ok
+}
+
+// Hidden reports whether the node at position i is ROOT or rewound: the
+// nodes get_messages skips.
+func (s *Store) Hidden(i int) bool { return s.hidden[i] }
+
+// UniqueIDs reports whether every node has an id of its own. Appends keep
+// ids unique; only a cold rebuild over duplicate files breaks it, and then
+// readers fall back to their id-keyed paths with the original's
+// last-wins rules.
+func (s *Store) UniqueIDs() bool { return !s.dupIDs }
 
 // Head is the in-memory head pointer.
 func (s *Store) Head() string { return s.head }
@@ -111,9 +133,13 @@ func (s *Store) indexAlways(n *node.Node) {
 	} else if n.Seq >= s.nextSeq {
 		s.nextSeq = n.Seq + 1
 	}
-	s.pos[n] = len(s.nodes)
+	if _, dup := s.byID[n.ID]; dup {
+		s.dupIDs = true
+	}
+	s.byID[n.ID] = int32(len(s.nodes))
 	s.nodes = append(s.nodes, n)
-	s.byID[n.ID] = n
+	s.hidden = append(s.hidden, isHidden(n))
+	s.memo.grow(len(s.nodes))
 	if p := n.ParentID(); p != "" {
 		s.byPred[p] = append(s.byPred[p], n)
 	}
@@ -129,6 +155,9 @@ func (s *Store) indexAlways(n *node.Node) {
 		s.rootMax = append(s.rootMax, m)
 	}
 }
+
+// isHidden is get_messages' skip rule: ROOT and rewound nodes.
+func isHidden(n *node.Node) bool { return n.IsRoot() || n.IsRewound() }
 
 // RootBefore answers get_branch's rule 3 (legacy §3.2) in O(log n): among the
 // chain roots (caller "" or ROOT, no parent_id, not ROOT itself) in append

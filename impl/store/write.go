@@ -40,10 +40,11 @@ func (s *Store) Append(n *node.Node) (bool, error) {
 // touched: they keep append-time values until the next cold load, as in the
 // original.
 func (s *Store) Update(id string, fn func(*node.Node)) error {
-	old, ok := s.byID[id]
+	i, ok := s.byID[id]
 	if !ok {
 		return fmt.Errorf("update %s in session %s: no such node", id, s.ID)
 	}
+	old := s.nodes[i]
 	n := old.Clone()
 	fn(n)
 	n.ID, n.Seq = old.ID, old.Seq
@@ -52,12 +53,9 @@ func (s *Store) Update(id string, fn func(*node.Node)) error {
 			return err
 		}
 	}
-	i := s.pos[old]
-	delete(s.pos, old)
-	s.forget(old)
-	s.pos[n] = i
+	s.memo.forget(int(i))
 	s.nodes[i] = n
-	s.byID[id] = n
+	s.hidden[i] = isHidden(n)
 	s.replaceIn(s.byPred, old.ParentID(), old, n)
 	s.replaceIn(s.byCaller, old.CalledBy, old, n)
 	return nil

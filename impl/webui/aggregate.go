@@ -10,6 +10,7 @@ import (
 	"sessiondag/impl/flags"
 	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
+	"sessiondag/impl/store"
 )
 
 // Aggregate is aggregate_tool_messages (legacy §3.4): every tool row whose
@@ -23,54 +24,157 @@ func Aggregate(msgs []*adapter.Message) []*adapter.Message {
 
 // Aggregate is aggregate_tool_messages under these rules.
 func (r Rules) Aggregate(msgs []*adapter.Message) []*adapter.Message {
+	return r.AggregateIn(nil, msgs)
+}
+
+// AggregateIn is Aggregate over the messages a load of s made. When s has
+// unique ids and every message its Pos, assistants are found by position
+// instead of by a map over the rows, and each assistant's folded copy is
+// kept in its node's memo and reused while its calls are the same rows.
+// s may be nil.
+func (r Rules) AggregateIn(s *store.Store, msgs []*adapter.Message) []*adapter.Message {
 	if len(msgs) == 0 {
 		return msgs
 	}
-	// lastAsst is the original's parents map (last wins on duplicate ids);
-	// copied holds the copy of each one that received a tool call.
-	out := make([]*adapter.Message, 0, len(msgs))
-	copied := make(map[string]*adapter.Message)
-	lastAsst := make(map[string]*adapter.Message, len(msgs)/2)
-	for _, m := range msgs {
-		if m.Role == "assistant" && m.ID != "" {
-			lastAsst[m.ID] = m
+	var target func(m *adapter.Message, id string) int
+	dense := s != nil && s.UniqueIDs() && positioned(msgs, s.Len())
+	if dense {
+		target = assistantsByPos(s, msgs)
+	} else {
+		target = assistantsByID(msgs)
+	}
+	// into[i] is 1 + the index of the assistant tool row i folds into.
+	into := make([]int32, len(msgs))
+	ncalls := make([]int32, len(msgs)+1)
+	for i, m := range msgs {
+		if m.Role != "tool" {
+			continue
+		}
+		if a := target(m, r.ToolTarget(m)); a >= 0 {
+			into[i] = int32(a + 1)
+			ncalls[a+1]++
 		}
 	}
-	for _, m := range msgs {
-		if m.Role == "tool" {
-			target := r.ToolTarget(m)
-			if a, ok := lastAsst[target]; ok {
-				c := copied[target]
-				if c == nil {
-					c = a.Copy()
-					copied[target] = c
-				}
-				appendToolCall(c, m)
-				continue
+	// calls[start[a]:start[a+1]] are assistant a's tool rows in list order.
+	start := ncalls
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	calls := make([]*adapter.Message, start[len(msgs)])
+	next := slices.Clone(start[:len(msgs)])
+	for i, a := range into {
+		if a > 0 {
+			calls[next[a-1]] = msgs[i]
+			next[a-1]++
+		}
+	}
+	out := make([]*adapter.Message, 0, len(msgs)-len(calls))
+	for i, m := range msgs {
+		switch {
+		case into[i] > 0:
+			continue
+		case m.Role == "tool" && mutant.On(mutant.DropOrphans):
+			continue
+		case m.Role == "assistant" && m.ID != "":
+			// An earlier assistant with the id of a later one keeps its
+			// rows (the original's parents map: last wins) but gets its
+			// blocks. With unique ids every assistant is the last.
+			var mine []*adapter.Message
+			if dense || target(nil, m.ID) == i {
+				mine = calls[start[i]:start[i+1]]
 			}
-			if mutant.On(mutant.DropOrphans) {
-				continue
-			}
+			m = folded(s, m, mine)
 		}
 		out = append(out, m)
 	}
-	for i, m := range out {
-		if m.Role != "assistant" || m.ID == "" {
-			continue
-		}
-		if c := copied[m.ID]; c != nil && lastAsst[m.ID] == m {
-			m = c
-			out[i] = c
-		}
-		if blocks := extraBlocks(m); blocks.Truthy() {
-			if copied[m.ID] != m {
-				m = m.Copy()
-				out[i] = m
-			}
-			m.Set("blocks", blocks)
+	return out
+}
+
+// positioned reports whether every message carries a position of a store
+// of n nodes.
+func positioned(msgs []*adapter.Message, n int) bool {
+	for _, m := range msgs {
+		if m.Pos < 0 || int(m.Pos) >= n {
+			return false
 		}
 	}
+	return true
+}
+
+// assistantsByID is the original's parents map: an id → the index of the
+// last assistant with it, -1 for none. from is the row asking, if any.
+func assistantsByID(msgs []*adapter.Message) func(from *adapter.Message, id string) int {
+	last := make(map[string]int, len(msgs)/2)
+	for i, m := range msgs {
+		if m.Role == "assistant" && m.ID != "" {
+			last[m.ID] = i
+		}
+	}
+	return func(_ *adapter.Message, id string) int {
+		if i, ok := last[id]; ok {
+			return i
+		}
+		return -1
+	}
+}
+
+// assistantsByPos is assistantsByID by store position: ids are unique, so
+// the last assistant with an id is the only one. A tool row remembers
+// where its target is stored.
+func assistantsByPos(s *store.Store, msgs []*adapter.Message) func(from *adapter.Message, id string) int {
+	at := make([]int32, s.Len())
+	for i, m := range msgs {
+		if m.Role == "assistant" && m.ID != "" {
+			at[m.Pos] = int32(i + 1)
+		}
+	}
+	return func(from *adapter.Message, id string) int {
+		if p, ok := resolve(s, from, resolveTarget, id); ok {
+			return int(at[p]) - 1
+		}
+		return -1
+	}
+}
+
+// foldMemo is an assistant's folded copy and what it was made from.
+type foldMemo struct {
+	base  *adapter.Message
+	calls []*adapter.Message
+	out   *adapter.Message
+}
+
+// folded is the assistant as aggregation shows it: its tool rows appended
+// to tool_calls and its blocks. With a store, the result is kept in the
+// node's memo; tool rows are compared by identity, and a replaced row is a
+// new message.
+func folded(s *store.Store, m *adapter.Message, calls []*adapter.Message) *adapter.Message {
+	if s == nil || m.Pos < 0 || int(m.Pos) >= s.Len() {
+		return fold(m, calls)
+	}
+	memo := s.MemoAt(int(m.Pos))
+	if f, _ := memo.Load(slotFolded).(*foldMemo); f != nil && f.base == m && slices.Equal(f.calls, calls) {
+		return f.out
+	}
+	out := fold(m, calls)
+	memo.Store(slotFolded, &foldMemo{base: m, calls: slices.Clone(calls), out: out})
 	return out
+}
+
+// fold builds the assistant with its calls and blocks; the message itself
+// when it gets neither.
+func fold(m *adapter.Message, calls []*adapter.Message) *adapter.Message {
+	c := m
+	if len(calls) > 0 {
+		c = m.Copy()
+		withCalls(c, calls)
+	}
+	if blocks := extraBlocks(m); blocks.Truthy() {
+		if c == m {
+			c = m.Copy()
+		}
+		c.Set("blocks", blocks)
+	}
+	return c
 }
 
 // ToolTarget is R's rule for the assistant a tool row belongs to.
@@ -110,7 +214,24 @@ func parseExtra(v node.Value) node.Value {
 	return node.Value{}
 }
 
-func appendToolCall(a, tool *adapter.Message) {
+// withCalls appends a call object per tool row to the assistant's
+// tool_calls, in a new list: one that came from the node's metadata is
+// shared with the store.
+func withCalls(a *adapter.Message, tools []*adapter.Message) {
+	calls := a.Get("tool_calls")
+	var list []node.Value
+	if calls.K == node.Array {
+		list = make([]node.Value, len(calls.A), len(calls.A)+len(tools))
+		copy(list, calls.A)
+	}
+	for _, t := range tools {
+		list = append(list, toolCall(t))
+	}
+	a.Set("tool_calls", node.Arr(list))
+}
+
+// toolCall is the call object a tool row becomes.
+func toolCall(tool *adapter.Message) node.Value {
 	input := tool.ArgsText(func() node.Value { return ToolUse(tool).Get("arguments") })
 	fn := tool.Get("function")
 	if !fn.Truthy() {
@@ -124,14 +245,7 @@ func appendToolCall(a, tool *adapter.Message) {
 		node.Member{Key: "result", Val: tool.Get("content")},
 		node.Member{Key: "is_error", Val: node.BoolV(tool.Get("is_error").Truthy())},
 	)
-	calls := a.Get("tool_calls")
-	if calls.K != node.Array {
-		calls = node.Arr(nil)
-	}
-	// Clip before appending: a tool_calls list that came from the node's
-	// metadata is shared with the store and with every other load of it.
-	calls.A = append(calls.A[:len(calls.A):len(calls.A)], node.ObjV(call))
-	a.Set("tool_calls", calls)
+	return node.ObjV(call)
 }
 
 // extraBlocks is the blocks list of an assistant's extra, as a list of its

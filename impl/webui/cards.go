@@ -15,20 +15,20 @@ import (
 // and the rows the card absorbs (its transitive children) are dropped when
 // they come after it.
 func (r Rules) RebuildCards(chain, all []*adapter.Message, tree *TreeIndex) []*adapter.Message {
-	return r.rebuildCards(chain, all, history.IndexByID(all), tree)
+	return r.rebuildCards(chain, all, newRowIndex(tree.s, all), tree)
 }
 
 // rebuildCards is RebuildCards with the id index of all (last wins, as the
-// original's role map) that the load has already built. The children map
+// original's role map) that the load has already built. The children index
 // over all is only built once the chain turns out to hold a card.
-func (r Rules) rebuildCards(chain, all []*adapter.Message, allIdx map[string]*adapter.Message, tree *TreeIndex) []*adapter.Message {
+func (r Rules) rebuildCards(chain, all []*adapter.Message, allIdx rowIndex, tree *TreeIndex) []*adapter.Message {
 	roleOf := func(id string) string {
-		if m, ok := allIdx[id]; ok {
+		if m, ok := allIdx.get(id); ok {
 			return m.Role
 		}
 		return ""
 	}
-	var children map[string][]string
+	var children *history.Family
 	drop := make(map[string]struct{})
 	out := make([]*adapter.Message, 0, len(chain))
 	for _, row := range chain {
@@ -41,22 +41,17 @@ func (r Rules) rebuildCards(chain, all []*adapter.Message, allIdx map[string]*ad
 		}
 		out = append(out, card(row, tree))
 		if children == nil {
-			children = make(map[string][]string)
-			for _, m := range all {
-				if p := r.childOf(m); p != "" {
-					children[p] = append(children[p], m.ID)
-				}
-			}
+			children = history.NewParents(all, r.childOf, allIdx.positions(resolveChild))
 		}
-		stack := append([]string(nil), children[row.ID]...)
+		stack := children.Keyed(row.ID)
 		for len(stack) > 0 {
-			id := stack[len(stack)-1]
+			id := stack[len(stack)-1].ID
 			stack = stack[:len(stack)-1]
 			if _, seen := drop[id]; seen {
 				continue
 			}
 			drop[id] = struct{}{}
-			stack = append(stack, children[id]...)
+			stack = append(stack, children.Keyed(id)...)
 		}
 	}
 	return out

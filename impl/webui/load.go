@@ -40,7 +40,7 @@ type reader struct {
 func newReader(s *store.Store, fl flags.Set) *reader {
 	r := &reader{s: s, fl: fl}
 	if fl.Has(flags.A) {
-		r.preds = lane.NewPreds(s)
+		r.preds = lane.PredsOf(s)
 	}
 	r.rules = RulesFor(fl, r.preds)
 	return r
@@ -52,7 +52,7 @@ func Load(s *store.Store, fl flags.Set) *Loaded { return newReader(s, fl).load()
 func (r *reader) load() *Loaded {
 	s := r.s
 	raw := r.messages()
-	all := r.rules.Aggregate(raw)
+	all := r.rules.AggregateIn(s, raw)
 	l := &Loaded{SessionID: s.ID, StoredHead: s.Head(), Messages: raw, All: all}
 
 	// Step 3: the stored head, else the last message.
@@ -60,7 +60,7 @@ func (r *reader) load() *Loaded {
 	if head == "" && len(all) > 0 {
 		head = all[len(all)-1].ID
 	}
-	allIdx := history.IndexByID(all)
+	allIdx := newRowIndex(s, all)
 	head = r.fixHead(head, raw, allIdx)
 
 	// Steps 5–6: the chain, then R's "incomplete" fallback.
@@ -69,7 +69,7 @@ func (r *reader) load() *Loaded {
 	case r.walksPreds() && head != "":
 		head, chain = r.predChain(head, allIdx)
 	case head != "":
-		chain = history.LinearIndexed(allIdx, head, history.ParentEdge)
+		chain = history.LinearBy(allIdx.get, len(all), head, history.ParentEdge)
 	default:
 		chain = slices.Clone(all)
 	}
@@ -92,7 +92,7 @@ func (r *reader) load() *Loaded {
 	chain = r.splice(chain, all, r.runtimeRowParentOf)
 	l.BeforeCards = chain
 	chain = r.rules.rebuildCards(chain, all, allIdx, NewTreeIndex(s))
-	l.Chain = r.siblingInfo(chain, all)
+	l.Chain = r.siblingInfo(chain, all, allIdx)
 	return l
 }
 
@@ -103,11 +103,11 @@ func (r *reader) walksPreds() bool { return r.rules.Walks }
 // conversation anchor, through rewound nodes, shown as the aggregated rows
 // on it. The head becomes that anchor ("" when it has none, e.g. an orphan
 // tool row).
-func (r *reader) predChain(head string, allIdx map[string]*adapter.Message) (string, []*adapter.Message) {
+func (r *reader) predChain(head string, allIdx rowIndex) (string, []*adapter.Message) {
 	ids := r.preds.Walk(head)
 	chain := make([]*adapter.Message, 0, len(ids))
 	for _, id := range ids {
-		if m, ok := allIdx[id]; ok {
+		if m, ok := allIdx.get(id); ok {
 			chain = append(chain, m)
 		}
 	}
@@ -117,46 +117,90 @@ func (r *reader) predChain(head string, allIdx map[string]*adapter.Message) (str
 	return ids[len(ids)-1], chain
 }
 
+// The slots of a node's memo (store.Memo) this package fills.
+const (
+	slotMessage   = iota // the adapter's message
+	slotCorrected        // flag A's variant of it (*correctedMemo)
+	slotFolded           // an assistant after aggregation (*foldMemo)
+)
+
 // messages is get_messages: the adapter over every node in append order,
 // ROOT and rewound nodes skipped; under flag A conversation rows show their
 // predecessor as parent_id.
 func (r *reader) messages() []*adapter.Message {
-	return r.toMessages(r.s.Nodes())
-}
-
-func (r *reader) toMessages(nodes []*node.Node) []*adapter.Message {
+	nodes := r.s.Nodes()
 	out := make([]*adapter.Message, 0, len(nodes))
-	for _, n := range nodes {
-		if n.IsRoot() || n.IsRewound() {
-			continue
+	for i, n := range nodes {
+		if !r.s.Hidden(i) {
+			out = append(out, r.messageAt(i, n))
 		}
-		m := r.message(n)
-		if r.preds != nil {
-			if p, ok := r.preds.Of(n.ID); ok {
-				m = r.corrected(n, m, p)
-			}
-		}
-		out = append(out, m)
 	}
 	return out
 }
 
-// message is the adapter's message for a stored node, computed once per
-// node and shared by every later load (nothing changes it: readers copy
-// before they add keys).
-func (r *reader) message(n *node.Node) *adapter.Message {
-	sid := r.s.ID
-	return r.s.MemoOf(n).Message(func() any { return adapter.ToMessage(sid, n) }).(*adapter.Message)
+// toMessages is messages over some of the stored nodes.
+func (r *reader) toMessages(nodes []*node.Node) []*adapter.Message {
+	out := make([]*adapter.Message, 0, len(nodes))
+	for _, n := range nodes {
+		if i := r.posOf(n); !r.s.Hidden(i) {
+			out = append(out, r.messageAt(i, n))
+		}
+	}
+	return out
 }
 
-// corrected is the message with flag A's predecessor as parent_id,
-// memoized like the message itself.
-func (r *reader) corrected(n *node.Node, m *adapter.Message, pred string) *adapter.Message {
-	return r.s.MemoOf(n).Corrected(pred, func() any {
-		c := m.Copy()
-		c.Correct(pred)
-		return c
-	}).(*adapter.Message)
+// posOf is the position of a stored node: its id's, unless a rebuild kept
+// a later node with the same id.
+func (r *reader) posOf(n *node.Node) int {
+	nodes := r.s.Nodes()
+	if i, ok := r.s.Pos(n.ID); ok && nodes[i] == n {
+		return i
+	}
+	for i := range nodes {
+		if nodes[i] == n {
+			return i
+		}
+	}
+	panic("webui: node not in its store") // the walks return stored nodes only
+}
+
+// messageAt is the message of the node at position i. The adapter's
+// message is computed once per node and shared by every later load
+// (nothing changes it: readers copy before they add keys); so is flag A's
+// corrected variant.
+func (r *reader) messageAt(i int, n *node.Node) *adapter.Message {
+	memo := r.s.MemoAt(i)
+	m, _ := memo.Load(slotMessage).(*adapter.Message)
+	if m == nil {
+		m = adapter.ToMessage(r.s.ID, n)
+		m.Pos = int32(i)
+		m = memo.LoadOrStore(slotMessage, m).(*adapter.Message)
+	}
+	if r.preds != nil {
+		if p, ok := r.preds.At(i); ok {
+			m = corrected(memo, m, p)
+		}
+	}
+	return m
+}
+
+// correctedMemo is a message with flag A's predecessor as parent_id.
+type correctedMemo struct {
+	pred string
+	msg  *adapter.Message
+}
+
+// corrected is the message with flag A's predecessor as parent_id. A
+// node's predecessor changes only when a node before it is replaced; the
+// memo is checked against it.
+func corrected(memo *store.Memo, m *adapter.Message, pred string) *adapter.Message {
+	if c, _ := memo.Load(slotCorrected).(*correctedMemo); c != nil && c.pred == pred {
+		return c.msg
+	}
+	c := m.Copy()
+	c.Correct(pred)
+	memo.Store(slotCorrected, &correctedMemo{pred: pred, msg: c})
+	return c
 }
 
 // branch is get_branch(head) as messages: R's walk, or the predecessor walk
@@ -175,11 +219,11 @@ func Messages(s *store.Store) []*adapter.Message { return newReader(s, flags.Off
 // fixHead is step 4: a head that is not a shown row (a folded tool row after
 // a crash, say) climbs its edge, at most 100 hops, to the first id that is
 // shown; if none is reached the head is kept.
-func (r *reader) fixHead(head string, raw []*adapter.Message, allIdx map[string]*adapter.Message) string {
+func (r *reader) fixHead(head string, raw []*adapter.Message, allIdx rowIndex) string {
 	if head == "" {
 		return head
 	}
-	if _, ok := allIdx[head]; ok {
+	if _, ok := allIdx.get(head); ok {
 		return head
 	}
 	rawIdx := history.IndexByID(raw)
@@ -193,7 +237,7 @@ func (r *reader) fixHead(head string, raw []*adapter.Message, allIdx map[string]
 		if p == "" || p == cur {
 			break
 		}
-		if _, ok := allIdx[p]; ok {
+		if _, ok := allIdx.get(p); ok {
 			return p
 		}
 		cur = p
@@ -265,8 +309,8 @@ func byTimestamp(a, b *adapter.Message) int {
 
 // siblingInfo is step 10: sibling position over the aggregated list, and the
 // deepest leaf of each neighbouring sibling. Chain rows are copied.
-func (r *reader) siblingInfo(chain, all []*adapter.Message) []*adapter.Message {
-	fam := history.NewFamily(all, r.rules.siblingKey)
+func (r *reader) siblingInfo(chain, all []*adapter.Message, allIdx rowIndex) []*adapter.Message {
+	fam := allIdx.family(all, r.rules.siblingKey)
 	out := make([]*adapter.Message, len(chain))
 	for i, row := range chain {
 		c := row.Copy()
@@ -287,4 +331,52 @@ func (r *reader) siblingInfo(chain, all []*adapter.Message) []*adapter.Message {
 		out[i] = c
 	}
 	return out
+}
+
+// rowIndex finds one load's aggregated rows by id. When the store's ids are
+// unique it is a slice by store position (every row carries the Pos of its
+// node); otherwise a map, last row winning as in the original.
+type rowIndex struct {
+	s  *store.Store
+	at []*adapter.Message
+	m  map[string]*adapter.Message
+}
+
+func newRowIndex(s *store.Store, rows []*adapter.Message) rowIndex {
+	if !s.UniqueIDs() || !positioned(rows, s.Len()) {
+		return rowIndex{s: s, m: history.IndexByID(rows)}
+	}
+	at := make([]*adapter.Message, s.Len())
+	for _, m := range rows {
+		at[m.Pos] = m
+	}
+	return rowIndex{s: s, at: at}
+}
+
+func (x rowIndex) get(id string) (*adapter.Message, bool) {
+	if x.m != nil {
+		m, ok := x.m[id]
+		return m, ok
+	}
+	if p, ok := x.s.Pos(id); ok && x.at[p] != nil {
+		return x.at[p], true
+	}
+	return nil, false
+}
+
+// positions resolves the keys of one question (a resolve slot) by store
+// position; nil when ids go through maps.
+func (x rowIndex) positions(slot int) history.Positions {
+	if x.m != nil {
+		return nil
+	}
+	return positions{x.s, slot}
+}
+
+// family is the sibling index of the rows under a key.
+func (x rowIndex) family(rows []*adapter.Message, key history.SiblingKey) *history.Family {
+	if at := x.positions(resolveSibling); at != nil {
+		return history.NewFamilyAt(rows, key, at)
+	}
+	return history.NewFamily(rows, key)
 }
