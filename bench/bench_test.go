@@ -4,24 +4,30 @@ package bench
 // workloads of 1k, 10k and 100k nodes, under the reader flag sets off and
 // all (or the one set of $SESSIONDAG_BENCH_FLAGS, named flags=cur):
 //
-//	BenchmarkAggregate/nodes=N/flags=F      aggregate_tool_messages over get_messages' rows
+//	BenchmarkAggregate/nodes=N/flags=F      get_messages and aggregate_tool_messages (load steps 1–2)
 //	BenchmarkLinearHistory/nodes=N/flags=F  linear_history from the deepest row (flag B: the predecessor walk)
 //	BenchmarkGetBranch/nodes=N/flags=F      the get_branch walk from the deepest row (flag B: predecessors)
 //	BenchmarkRuntimeCards/nodes=N/flags=F   _rebuild_runtime_cards with its tree index
+//	BenchmarkSiblings/nodes=N/flags=F       sibling info for the chain (load step 10)
 //	BenchmarkLoad/nodes=N/flags=F           the whole in-memory load (webui.Load)
+//	BenchmarkLoadAfterAppend/nodes=N/flags=F  append one node, then the whole load
 //	BenchmarkColdLoad/nodes=N/flags=F       store.Open + webui.Load
 //	BenchmarkColdLoad/nodes=N/open-only     store.Open alone (read + parse + index)
 //	BenchmarkColdLoad/nodes=N/read-files-only  the floor: read every file, parse nothing
 //	BenchmarkPreds/nodes=N/flags=F          flag A's predecessor derivation (only for sets with A)
 //
-// Inputs of a stage (messages, the chain before the card pass…) come from
-// one untimed webui.Load, so every stage sees what it sees inside a load.
+// Stages run as the load runs them (webui.Stages); their inputs (the chain
+// before the card pass…) come from one untimed webui.Load, so every stage
+// sees what it sees inside a load.
 // The walks start from the row whose linear_history chain is the longest
 // (Deepest): the generator leaves the head on whatever branch its last ops
 // chose, often a short one. BenchmarkLoad loads the session held in
-// memory again and again, as a server does: the store's memo of adapter
-// messages is warm after the first load, so a first load costs what
-// ColdLoad's flags=F minus its open-only shows.
+// memory again and again, as a server does: what the store keeps per node
+// and per session (adapter messages, the load's columns, folded
+// assistants, flag A's predecessors) is warm after the first load, so a
+// first load costs what ColdLoad's flags=F minus its open-only shows, and
+// LoadAfterAppend shows a load that must first extend all of it by the
+// node just written.
 // Every benchmark reports ns/node: time per op divided by the stored nodes.
 // Workloads are built once and cached across runs (workload.go), so the
 // first run after a change to the writers or the generator is slow.
@@ -32,10 +38,10 @@ import (
 	"sync"
 	"testing"
 
-	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/history"
 	"sessiondag/impl/lane"
+	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 )
@@ -51,8 +57,6 @@ func TestMain(m *testing.M) {
 type stage struct {
 	w      *Workload
 	fl     flags.Set
-	preds  *lane.Preds // nil unless the set has flag A
-	rules  webui.Rules
 	loaded *webui.Loaded
 	deep   string // the row with the longest linear_history chain
 }
@@ -101,22 +105,26 @@ func getStage(b *testing.B, size int, c Config) *stage {
 		return s
 	}
 	s := &stage{w: w, fl: c.Flags}
-	if c.Flags.Has(flags.A) {
-		s.preds = lane.NewPreds(w.Store)
-	}
-	s.rules = webui.RulesFor(c.Flags, s.preds)
 	s.loaded = webui.Load(w.Store, c.Flags)
 	s.deep, _ = Deepest(s.loaded.All)
 	stages[key] = s
 	return s
 }
 
-// walkPreds is the predecessor set a walk uses: flag B's, else none.
+// walkPreds is the predecessor set get_branch walks: flag B's, else none.
 func (s *stage) walkPreds() *lane.Preds {
-	if s.rules.Walks {
-		return s.preds
+	if s.fl.Has(flags.A) && s.fl.Has(flags.B) {
+		return lane.PredsOf(s.w.Store)
 	}
 	return nil
+}
+
+// stages returns the load's steps with the aggregation done, for the
+// steps after it.
+func (s *stage) stages() *webui.Stages {
+	st := webui.NewStages(s.w.Store, s.fl)
+	st.Aggregate()
+	return st
 }
 
 // each runs body as nodes=N/flags=F sub-benchmarks, reporting allocations
@@ -154,39 +162,20 @@ func perNode(b *testing.B, nodes int) {
 
 func BenchmarkAggregate(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
-		raw := s.loaded.Messages
+		st := webui.NewStages(s.w.Store, s.fl)
 		for b.Loop() {
-			s.rules.Aggregate(raw)
+			st.Aggregate()
 		}
 	})
 }
 
 func BenchmarkLinearHistory(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
-		all, head := s.loaded.All, s.deep
-		preds := s.walkPreds()
+		st, head := s.stages(), s.deep
 		for b.Loop() {
-			linear(all, head, preds)
+			st.Linear(head)
 		}
 	})
-}
-
-// linear is the load's chain step: linear_history over the aggregated rows,
-// or under flag B the predecessor walk shown as those rows (as webui's
-// predChain does).
-func linear(all []*adapter.Message, head string, preds *lane.Preds) []*adapter.Message {
-	idx := history.IndexByID(all)
-	if preds == nil {
-		return history.LinearIndexed(idx, head, history.ParentEdge)
-	}
-	ids := preds.Walk(head)
-	chain := make([]*adapter.Message, 0, len(ids))
-	for _, id := range ids {
-		if m, ok := idx[id]; ok {
-			chain = append(chain, m)
-		}
-	}
-	return chain
 }
 
 func BenchmarkGetBranch(b *testing.B) {
@@ -200,9 +189,19 @@ func BenchmarkGetBranch(b *testing.B) {
 
 func BenchmarkRuntimeCards(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
-		st, chain, all := s.w.Store, s.loaded.BeforeCards, s.loaded.All
+		st, chain := s.stages(), s.loaded.BeforeCards
 		for b.Loop() {
-			s.rules.RebuildCards(chain, all, webui.NewTreeIndex(st))
+			st.Cards(chain)
+		}
+	})
+}
+
+func BenchmarkSiblings(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		st, chain := s.stages(), s.loaded.BeforeCards
+		chain = st.Cards(chain)
+		for b.Loop() {
+			st.Siblings(chain)
 		}
 	})
 }
@@ -214,6 +213,50 @@ func BenchmarkLoad(b *testing.B) {
 			webui.Load(st, s.fl)
 		}
 	})
+}
+
+// BenchmarkLoadAfterAppend appends a node to an in-memory copy of the
+// session before each load: the load then extends what the store keeps
+// (columns, predecessors) by that node, as a server's first load after a
+// turn is written does.
+func BenchmarkLoadAfterAppend(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		st, err := inMemory(s.w.Store)
+		if err != nil {
+			b.Fatal(err)
+		}
+		webui.Load(st, s.fl)
+		i := 0
+		for b.Loop() {
+			i++
+			if _, err := st.Append(appended(i)); err != nil {
+				b.Fatal(err)
+			}
+			webui.Load(st, s.fl)
+		}
+	})
+}
+
+// inMemory copies a session into a store that writes nothing.
+func inMemory(from *store.Store) (*store.Store, error) {
+	st := store.New(from.ID)
+	for _, n := range from.Nodes() {
+		if _, err := st.Append(n.Clone()); err != nil {
+			return nil, err
+		}
+	}
+	st.MoveHead(from.Head())
+	return st, nil
+}
+
+// appended is the i-th node a benchmark appends: a tool row under ROOT, so
+// that the head stays where it is and every load shows the same chain.
+func appended(i int) *node.Node {
+	return &node.Node{
+		ID: fmt.Sprintf("bench-append-%d", i), Seq: -1, Role: node.RoleCode, Name: "noop",
+		CreatedAt: node.Num("1782000000.0"), Input: node.NullV(), Output: node.Str("ok"),
+		CalledBy: node.RootID, Reads: node.Arr([]node.Value{}), Metadata: &node.Obj{},
+	}
 }
 
 func BenchmarkPreds(b *testing.B) {

@@ -12,7 +12,8 @@ import (
 // (P6): each tool row folded exactly once into the assistant it names, in
 // seq order, or kept in place as an orphan; nothing lost, duplicated or
 // reordered; blocks equal to the extra's. reread, when not nil, aggregates
-// the same session again, to check that blocks are copies.
+// the same session afresh, to check that blocks are copies: a change to
+// the blocks shown must not reach the stored value they came from.
 func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
 	asst := map[string]bool{}
 	for _, m := range msgs {

@@ -45,10 +45,9 @@ type Message struct {
 	// so that later stages can index slices by it instead of maps by id.
 	Pos int32
 
-	res     *[ResolveSlots]atomic.Pointer[Resolved] // shared by copies
-	toolUse *node.Obj                               // the tool_use object the adapter serialised into extra
-	extra   *extraMemo                              // the parsed extra, shared by copies until extra is set
-	args    *argsMemo                               // the call's arguments as text, for aggregation
+	toolUse *node.Obj  // the tool_use object the adapter serialised into extra
+	extra   *extraMemo // the parsed extra, shared by copies until extra is set
+	args    *argsMemo  // the call's arguments as text, for aggregation
 }
 
 // argsMemo holds a tool row's stringified arguments, computed once.
@@ -83,24 +82,6 @@ type extraMemo struct {
 	v    node.Value
 }
 
-// ResolveSlots is the number of ids a message remembers the store
-// position of (see Resolution).
-const ResolveSlots = 3
-
-// Resolved is an id a reader looked up in the message's store: its
-// position, or -1 when the store of N nodes had no such id.
-type Resolved struct {
-	ID  string
-	Pos int32
-	N   int32
-}
-
-// Resolution is the message's memory of one id it points to, per reader
-// slot. Looking an id up in a store of many nodes misses the CPU caches;
-// a load asks the same message the same question every time. Copies share
-// it: an entry is checked against the id asked for.
-func (m *Message) Resolution(slot int) *atomic.Pointer[Resolved] { return &m.res[slot] }
-
 // parentReads counts every read of a parent_id value by a reader. Flag D
 // retires parent_id: under D the count of a load must stay zero.
 var parentReads atomic.Int64
@@ -114,7 +95,7 @@ func CachedToolUse(m *Message) *node.Obj { return m.toolUse }
 
 // New wraps a message object, caching its hot keys.
 func New(f *node.Obj) *Message {
-	m := &Message{F: f, extra: &extraMemo{}, args: &argsMemo{}, Pos: -1, res: new([ResolveSlots]atomic.Pointer[Resolved])}
+	m := &Message{F: f, extra: &extraMemo{}, args: &argsMemo{}, Pos: -1}
 	m.refresh()
 	m.Legacy = m.Parent
 	return m

@@ -3,6 +3,7 @@ package lane
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
@@ -20,6 +21,10 @@ type Preds struct {
 	pred []string // by position
 	conv []bool   // by position: a conversation-lane node
 	prev string   // the running head after n nodes
+	// epoch names the derivation: extending keeps it, deriving afresh
+	// takes a new one, so a reader that cached values by position
+	// under one epoch knows they still hold for those positions.
+	epoch uint64
 
 	// missing holds the ids a derivation looked up and did not find: when
 	// one of them is appended later, extending would differ from deriving
@@ -43,7 +48,7 @@ type Preds struct {
 //     adapter-written users with an explicit null parent_id;
 //   - attach pointers hang off their caller (the fork anchor).
 func NewPreds(s *store.Store) *Preds {
-	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}}
+	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}, epoch: epochs.Add(1)}
 	return p.extend(s)
 }
 
@@ -76,6 +81,14 @@ func (p *Preds) extend(s *store.Store) *Preds {
 	q.n = len(nodes)
 	return &q
 }
+
+var epochs atomic.Uint64
+
+// Epoch names the derivation p extends (see Preds.epoch).
+func (p *Preds) Epoch() uint64 { return p.epoch }
+
+// Len is the number of positions derived.
+func (p *Preds) Len() int { return p.n }
 
 // get is the store's lookup, remembering the ids it did not find.
 func (p *Preds) get(id string) (*node.Node, bool) {

@@ -22,52 +22,32 @@ func Aggregate(msgs []*adapter.Message) []*adapter.Message {
 	return RulesFor(flags.Off, nil).Aggregate(msgs)
 }
 
-// Aggregate is aggregate_tool_messages under these rules.
+// Aggregate is aggregate_tool_messages under these rules, over any message
+// list. A load runs it over its columns instead (reader.aggregated), which
+// gives the same rows (props TestColumnsAgree).
 func (r Rules) Aggregate(msgs []*adapter.Message) []*adapter.Message {
-	return r.AggregateIn(nil, msgs)
-}
-
-// AggregateIn is Aggregate over the messages a load of s made. When s has
-// unique ids and every message its Pos, assistants are found by position
-// instead of by a map over the rows, and each assistant's folded copy is
-// kept in its node's memo and reused while its calls are the same rows.
-// s may be nil.
-func (r Rules) AggregateIn(s *store.Store, msgs []*adapter.Message) []*adapter.Message {
 	if len(msgs) == 0 {
 		return msgs
 	}
-	var target func(m *adapter.Message, id string) int
-	dense := s != nil && s.UniqueIDs() && positioned(msgs, s.Len())
-	if dense {
-		target = assistantsByPos(s, msgs)
-	} else {
-		target = assistantsByID(msgs)
+	// last is the original's parents map: an id → the index of the last
+	// assistant with it.
+	last := make(map[string]int, len(msgs)/2)
+	for i, m := range msgs {
+		if m.Role == "assistant" && m.ID != "" {
+			last[m.ID] = i
+		}
 	}
 	// into[i] is 1 + the index of the assistant tool row i folds into.
 	into := make([]int32, len(msgs))
-	ncalls := make([]int32, len(msgs)+1)
 	for i, m := range msgs {
 		if m.Role != "tool" {
 			continue
 		}
-		if a := target(m, r.ToolTarget(m)); a >= 0 {
+		if a, ok := last[r.ToolTarget(m)]; ok {
 			into[i] = int32(a + 1)
-			ncalls[a+1]++
 		}
 	}
-	// calls[start[a]:start[a+1]] are assistant a's tool rows in list order.
-	start := ncalls
-	for i := 1; i < len(start); i++ {
-		start[i] += start[i-1]
-	}
-	calls := make([]*adapter.Message, start[len(msgs)])
-	next := slices.Clone(start[:len(msgs)])
-	for i, a := range into {
-		if a > 0 {
-			calls[next[a-1]] = msgs[i]
-			next[a-1]++
-		}
-	}
+	calls, start := callLists(msgs, into)
 	out := make([]*adapter.Message, 0, len(msgs)-len(calls))
 	for i, m := range msgs {
 		switch {
@@ -77,63 +57,39 @@ func (r Rules) AggregateIn(s *store.Store, msgs []*adapter.Message) []*adapter.M
 			continue
 		case m.Role == "assistant" && m.ID != "":
 			// An earlier assistant with the id of a later one keeps its
-			// rows (the original's parents map: last wins) but gets its
-			// blocks. With unique ids every assistant is the last.
+			// rows (last wins) but gets its blocks.
 			var mine []*adapter.Message
-			if dense || target(nil, m.ID) == i {
+			if last[m.ID] == i {
 				mine = calls[start[i]:start[i+1]]
 			}
-			m = folded(s, m, mine)
+			m = fold(m, mine)
 		}
 		out = append(out, m)
 	}
 	return out
 }
 
-// positioned reports whether every message carries a position of a store
-// of n nodes.
-func positioned(msgs []*adapter.Message, n int) bool {
-	for _, m := range msgs {
-		if m.Pos < 0 || int(m.Pos) >= n {
-			return false
+// callLists groups the rows that fold (into[i] = 1 + the index they fold
+// into) by receiver: calls[start[a]:start[a+1]] are a's rows, in order.
+func callLists(rows []*adapter.Message, into []int32) (calls []*adapter.Message, start []int32) {
+	start = make([]int32, len(into)+1)
+	for _, a := range into {
+		if a > 0 {
+			start[a]++
 		}
 	}
-	return true
-}
-
-// assistantsByID is the original's parents map: an id → the index of the
-// last assistant with it, -1 for none. from is the row asking, if any.
-func assistantsByID(msgs []*adapter.Message) func(from *adapter.Message, id string) int {
-	last := make(map[string]int, len(msgs)/2)
-	for i, m := range msgs {
-		if m.Role == "assistant" && m.ID != "" {
-			last[m.ID] = i
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	calls = make([]*adapter.Message, start[len(into)])
+	next := slices.Clone(start[:len(into)])
+	for i, a := range into {
+		if a > 0 {
+			calls[next[a-1]] = rows[i]
+			next[a-1]++
 		}
 	}
-	return func(_ *adapter.Message, id string) int {
-		if i, ok := last[id]; ok {
-			return i
-		}
-		return -1
-	}
-}
-
-// assistantsByPos is assistantsByID by store position: ids are unique, so
-// the last assistant with an id is the only one. A tool row remembers
-// where its target is stored.
-func assistantsByPos(s *store.Store, msgs []*adapter.Message) func(from *adapter.Message, id string) int {
-	at := make([]int32, s.Len())
-	for i, m := range msgs {
-		if m.Role == "assistant" && m.ID != "" {
-			at[m.Pos] = int32(i + 1)
-		}
-	}
-	return func(from *adapter.Message, id string) int {
-		if p, ok := resolve(s, from, resolveTarget, id); ok {
-			return int(at[p]) - 1
-		}
-		return -1
-	}
+	return calls, start
 }
 
 // foldMemo is an assistant's folded copy and what it was made from.
@@ -143,14 +99,11 @@ type foldMemo struct {
 	out   *adapter.Message
 }
 
-// folded is the assistant as aggregation shows it: its tool rows appended
-// to tool_calls and its blocks. With a store, the result is kept in the
-// node's memo; tool rows are compared by identity, and a replaced row is a
-// new message.
+// folded is fold kept in the memo of the assistant's node, and reused while
+// its calls are the same rows: tool rows are compared by identity, and a
+// replaced node has a new message. The copy is shared by the loads that
+// reuse it, as the messages are: readers copy before they change a row.
 func folded(s *store.Store, m *adapter.Message, calls []*adapter.Message) *adapter.Message {
-	if s == nil || m.Pos < 0 || int(m.Pos) >= s.Len() {
-		return fold(m, calls)
-	}
 	memo := s.MemoAt(int(m.Pos))
 	if f, _ := memo.Load(slotFolded).(*foldMemo); f != nil && f.base == m && slices.Equal(f.calls, calls) {
 		return f.out
@@ -249,8 +202,7 @@ func toolCall(tool *adapter.Message) node.Value {
 }
 
 // extraBlocks is the blocks list of an assistant's extra, as a list of its
-// own, so the list shown is never shared with the stored value or another
-// load.
+// own, so the list shown is never shared with the stored value.
 func extraBlocks(m *adapter.Message) node.Value {
 	if !m.Get("extra").Truthy() {
 		return node.Value{}

@@ -10,18 +10,13 @@ import (
 	"sessiondag/impl/store"
 )
 
-// RebuildCards is _rebuild_runtime_cards(chain, all): every top-level
+// rebuildCards is _rebuild_runtime_cards(chain, all): every top-level
 // function row of the chain becomes a runtime card with its execution tree,
 // and the rows the card absorbs (its transitive children) are dropped when
-// they come after it.
-func (r Rules) RebuildCards(chain, all []*adapter.Message, tree *TreeIndex) []*adapter.Message {
-	return r.rebuildCards(chain, all, newRowIndex(tree.s, all), tree)
-}
-
-// rebuildCards is RebuildCards with the id index of all (last wins, as the
-// original's role map) that the load has already built. The children index
-// over all is only built once the chain turns out to hold a card.
-func (r Rules) rebuildCards(chain, all []*adapter.Message, allIdx rowIndex, tree *TreeIndex) []*adapter.Message {
+// they come after it. allIdx indexes all (last wins on duplicate ids, as
+// the original's role map); the children index over all is only built
+// once the chain turns out to hold a card.
+func (r Rules) rebuildCards(chain []*adapter.Message, allIdx rowIndex, tree *TreeIndex) []*adapter.Message {
 	roleOf := func(id string) string {
 		if m, ok := allIdx.get(id); ok {
 			return m.Role
@@ -41,7 +36,7 @@ func (r Rules) rebuildCards(chain, all []*adapter.Message, allIdx rowIndex, tree
 		}
 		out = append(out, card(row, tree))
 		if children == nil {
-			children = history.NewParents(all, r.childOf, allIdx.positions(resolveChild))
+			children = allIdx.parents(r.childOf)
 		}
 		stack := children.Keyed(row.ID)
 		for len(stack) > 0 {

@@ -35,6 +35,7 @@ type reader struct {
 	fl    flags.Set
 	rules Rules
 	preds *lane.Preds
+	maps  bool // look rows up through maps keyed by id, never by position
 }
 
 func newReader(s *store.Store, fl flags.Set) *reader {
@@ -49,10 +50,19 @@ func newReader(s *store.Store, fl flags.Set) *reader {
 // Load runs the load pipeline over a session under a flag set.
 func Load(s *store.Store, fl flags.Set) *Loaded { return newReader(s, fl).load() }
 
+// LoadByMaps is Load through maps keyed by id, as a load of a store with
+// duplicate ids runs: no per-session columns, nothing looked up by
+// position, no folded copies kept. It is the reference the position-based
+// load is checked against (props TestColumnsAgree).
+func LoadByMaps(s *store.Store, fl flags.Set) *Loaded {
+	r := newReader(s, fl)
+	r.maps = true
+	return r.load()
+}
+
 func (r *reader) load() *Loaded {
 	s := r.s
-	raw := r.messages()
-	all := r.rules.AggregateIn(s, raw)
+	raw, all, allIdx := r.aggregated()
 	l := &Loaded{SessionID: s.ID, StoredHead: s.Head(), Messages: raw, All: all}
 
 	// Step 3: the stored head, else the last message.
@@ -60,7 +70,6 @@ func (r *reader) load() *Loaded {
 	if head == "" && len(all) > 0 {
 		head = all[len(all)-1].ID
 	}
-	allIdx := newRowIndex(s, all)
 	head = r.fixHead(head, raw, allIdx)
 
 	// Steps 5–6: the chain, then R's "incomplete" fallback.
@@ -88,11 +97,11 @@ func (r *reader) load() *Loaded {
 			l.FallbackUsed = true
 		}
 	}
-	chain = r.splice(chain, all, r.attachParentOf)
-	chain = r.splice(chain, all, r.runtimeRowParentOf)
+	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf)
+	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf)
 	l.BeforeCards = chain
-	chain = r.rules.rebuildCards(chain, all, allIdx, NewTreeIndex(s))
-	l.Chain = r.siblingInfo(chain, all, allIdx)
+	chain = r.rules.rebuildCards(chain, allIdx, NewTreeIndex(s))
+	l.Chain = r.siblingInfo(chain, allIdx)
 	return l
 }
 
@@ -262,14 +271,15 @@ func (r *reader) runtimeRowParentOf(m *adapter.Message) (string, bool) {
 }
 
 // splice puts rows that are not on the chain right after their parent when
-// the parent is, ordered by timestamp (steps 7 and 8).
-func (r *reader) splice(chain, all []*adapter.Message, parentOf func(*adapter.Message) (string, bool)) []*adapter.Message {
+// the parent is, ordered by timestamp (steps 7 and 8). rows are the
+// aggregated rows in order, or those of them parentOf may select.
+func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.Message) (string, bool)) []*adapter.Message {
 	inChain := make(map[string]struct{}, len(chain))
 	for _, m := range chain {
 		inChain[m.ID] = struct{}{}
 	}
 	pending := map[string][]*adapter.Message{}
-	for _, m := range all {
+	for _, m := range rows {
 		p, ok := parentOf(m)
 		if !ok || p == "" {
 			continue
@@ -309,8 +319,8 @@ func byTimestamp(a, b *adapter.Message) int {
 
 // siblingInfo is step 10: sibling position over the aggregated list, and the
 // deepest leaf of each neighbouring sibling. Chain rows are copied.
-func (r *reader) siblingInfo(chain, all []*adapter.Message, allIdx rowIndex) []*adapter.Message {
-	fam := allIdx.family(all, r.rules.siblingKey)
+func (r *reader) siblingInfo(chain []*adapter.Message, allIdx rowIndex) []*adapter.Message {
+	fam := allIdx.siblings(r.rules.siblingKey)
 	out := make([]*adapter.Message, len(chain))
 	for i, row := range chain {
 		c := row.Copy()
@@ -331,52 +341,4 @@ func (r *reader) siblingInfo(chain, all []*adapter.Message, allIdx rowIndex) []*
 		out[i] = c
 	}
 	return out
-}
-
-// rowIndex finds one load's aggregated rows by id. When the store's ids are
-// unique it is a slice by store position (every row carries the Pos of its
-// node); otherwise a map, last row winning as in the original.
-type rowIndex struct {
-	s  *store.Store
-	at []*adapter.Message
-	m  map[string]*adapter.Message
-}
-
-func newRowIndex(s *store.Store, rows []*adapter.Message) rowIndex {
-	if !s.UniqueIDs() || !positioned(rows, s.Len()) {
-		return rowIndex{s: s, m: history.IndexByID(rows)}
-	}
-	at := make([]*adapter.Message, s.Len())
-	for _, m := range rows {
-		at[m.Pos] = m
-	}
-	return rowIndex{s: s, at: at}
-}
-
-func (x rowIndex) get(id string) (*adapter.Message, bool) {
-	if x.m != nil {
-		m, ok := x.m[id]
-		return m, ok
-	}
-	if p, ok := x.s.Pos(id); ok && x.at[p] != nil {
-		return x.at[p], true
-	}
-	return nil, false
-}
-
-// positions resolves the keys of one question (a resolve slot) by store
-// position; nil when ids go through maps.
-func (x rowIndex) positions(slot int) history.Positions {
-	if x.m != nil {
-		return nil
-	}
-	return positions{x.s, slot}
-}
-
-// family is the sibling index of the rows under a key.
-func (x rowIndex) family(rows []*adapter.Message, key history.SiblingKey) *history.Family {
-	if at := x.positions(resolveSibling); at != nil {
-		return history.NewFamilyAt(rows, key, at)
-	}
-	return history.NewFamily(rows, key)
 }

@@ -1,0 +1,158 @@
+package webui
+
+import (
+	"sync"
+
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/mutant"
+	"sessiondag/impl/node"
+)
+
+// columns hold, by store position, what every load asks of every row under
+// one rule set: the row's message, what kind of row it is, and where the
+// ids it points to are stored. All of it depends on the node alone (and,
+// under flag A, on its predecessor), so it is computed once per node and
+// extended as the session grows. A load then runs over these arrays
+// instead of dereferencing every message several times: on large sessions
+// that pointer chasing, not the work, is what costs.
+type columns struct {
+	n     int    // positions filled
+	gen   uint64 // the store generation they were filled at
+	epoch uint64 // flag A's derivation they used (0 without A)
+
+	msg  []*adapter.Message // nil for a hidden node
+	kind []uint8
+	// The ids a row points to, as store positions or a key* value:
+	// tool target (tool rows), sibling key, card parent.
+	target, sib, child []int32
+}
+
+// Row kinds.
+const (
+	kindAssistant = 1 << iota // role assistant with an id: can receive tool rows
+	kindTool                  // role tool
+	kindBlocks                // an assistant whose extra has blocks
+	kindAttach                // an attach pointer (step 7)
+	kindRuntime               // a legacy runtime status row (step 8)
+)
+
+// Key values that are not positions.
+const (
+	keyNone  = -1 // no key: ungrouped, or no target
+	keyNull  = -2 // null or missing (sibling key only)
+	keyEmpty = -3 // the empty string (sibling key only)
+	keyOther = -4 // a string that named no node when the column was filled
+)
+
+// columnSlot is the slot of the store's shared memo that holds the
+// columns of each rule set (slot 0 is flag A's predecessors).
+const columnSlot = 1
+
+type columnTable struct {
+	mu    sync.Mutex
+	bySet [1 << 8]*columns // by the rule set's flags
+}
+
+// ruleKey is the part of a flag set the columns depend on.
+func ruleKey(fl flags.Set) flags.Set { return fl &^ flags.C }
+
+// columns returns the load's columns, filling the positions appended since
+// they were last asked for. The returned value is not changed afterwards:
+// extending makes a new one that shares its arrays beyond its length.
+func (r *reader) columns() *columns {
+	t := r.s.Shared().LoadOrStore(columnSlot, &columnTable{}).(*columnTable)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var epoch uint64
+	if r.preds != nil {
+		epoch = r.preds.Epoch()
+	}
+	c := t.bySet[ruleKey(r.fl)]
+	stale := c != nil && c.gen != r.s.Generation() && !mutant.On(mutant.ColumnsStale)
+	if c == nil || stale || c.epoch != epoch || c.n > r.s.Len() {
+		c = &columns{gen: r.s.Generation(), epoch: epoch}
+	}
+	if c.n < r.s.Len() {
+		c = r.extend(*c)
+		t.bySet[ruleKey(r.fl)] = c
+	}
+	return c
+}
+
+// extend fills the positions of c from c.n to the store's length.
+func (r *reader) extend(c columns) *columns {
+	nodes := r.s.Nodes()
+	for i := c.n; i < len(nodes); i++ {
+		var m *adapter.Message
+		var kind uint8
+		target, sib, child := int32(keyNone), int32(keyNone), int32(keyNone)
+		if !r.s.Hidden(i) {
+			m = r.messageAt(i, nodes[i])
+			kind = r.kindOf(m)
+			if kind&kindTool != 0 {
+				target = r.idColumn(r.rules.ToolTarget(m))
+			}
+			sib = r.sibColumn(r.rules.siblingKey(m))
+			child = r.idColumn(r.rules.childOf(m))
+		}
+		c.msg = append(c.msg, m)
+		c.kind = append(c.kind, kind)
+		c.target = append(c.target, target)
+		c.sib = append(c.sib, sib)
+		c.child = append(c.child, child)
+	}
+	c.n = len(nodes)
+	return &c
+}
+
+func (r *reader) kindOf(m *adapter.Message) uint8 {
+	var k uint8
+	switch {
+	case m.Role == "assistant" && m.ID != "":
+		k |= kindAssistant
+		if extraBlocks(m).Truthy() {
+			k |= kindBlocks
+		}
+	case m.Role == "tool":
+		k |= kindTool
+	}
+	if _, ok := r.attachParentOf(m); ok {
+		k |= kindAttach
+	}
+	if _, ok := r.runtimeRowParentOf(m); ok {
+		k |= kindRuntime
+	}
+	return k
+}
+
+// idColumn is an id as a column value: its position, keyNone for "".
+func (r *reader) idColumn(id string) int32 {
+	if id == "" {
+		return keyNone
+	}
+	if p, ok := r.s.Pos(id); ok {
+		return int32(p)
+	}
+	return keyOther
+}
+
+// sibColumn is a sibling key as a column value. Keys group as Python's ==
+// does: null and missing together, strings by value; other values are
+// equal only to themselves and stay ungrouped.
+func (r *reader) sibColumn(v node.Value) int32 {
+	switch v.K {
+	case node.Missing, node.Null:
+		return keyNull
+	case node.String:
+		if v.S == "" {
+			return keyEmpty
+		}
+		return r.idColumn(v.S)
+	}
+	return keyNone
+}
+
+// useColumns reports whether the load can run over columns: ids unique,
+// as appends keep them.
+func (r *reader) useColumns() bool { return r.s.UniqueIDs() && !r.maps }
