@@ -80,7 +80,7 @@ func decodeExtra(v node.Value) *node.Obj {
 	case node.Object:
 		return v.O
 	case node.String:
-		if p, err := node.Parse([]byte(v.S)); err == nil && p.K == node.Object {
+		if p, err := node.ParseString(v.S); err == nil && p.K == node.Object {
 			return p.O
 		}
 	}

@@ -109,7 +109,7 @@ func (m *Message) Extra() node.Value {
 		switch v := m.F.Get("extra"); v.K {
 		case node.String:
 			if v.S != "" {
-				if p, err := node.Parse([]byte(v.S)); err == nil {
+				if p, err := node.ParseString(v.S); err == nil {
 					m.extra.v = p
 				}
 			}

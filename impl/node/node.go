@@ -67,8 +67,12 @@ func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %s", e.Field
 // Decode builds a node from the JSON of a history file. Unknown keys are
 // dropped, as the original keeps only the known fields. A field of the wrong
 // type is an error naming it; null strings read as "" (Python's falsy None).
-func Decode(data []byte) (*Node, error) {
-	v, err := Parse(data)
+func Decode(data []byte) (*Node, error) { return DecodeString(string(data)) }
+
+// DecodeString is Decode of a file's contents held in a string; the node's
+// strings share its storage.
+func DecodeString(data string) (*Node, error) {
+	v, err := ParseString(data)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,9 @@ package node
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -24,8 +26,16 @@ const maxDepth = 10000
 // Parse decodes one JSON document, keeping object key order and number
 // literals. Like Python's json module it accepts NaN, Infinity and -Infinity,
 // and rejects invalid UTF-8 (Python cannot decode such a file at all).
-func Parse(data []byte) (Value, error) {
-	p := parser{b: data}
+func Parse(data []byte) (Value, error) { return ParseString(string(data)) }
+
+// ParseString is Parse of a document held in a string. Strings, keys and
+// number literals of the result are substrings of it wherever no escape
+// had to be decoded: one copy of the document instead of one allocation
+// per string.
+func ParseString(data string) (Value, error) {
+	p := parsers.Get().(*parser)
+	defer parsers.Put(p)
+	*p = parser{b: data, members: p.members[:0], elems: p.elems[:0]}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -38,9 +48,18 @@ func Parse(data []byte) (Value, error) {
 	return v, nil
 }
 
+// parsers keeps the scratch stacks of finished parses for the next one:
+// a cold load parses thousands of small files in a row.
+var parsers = sync.Pool{New: func() any { return new(parser) }}
+
 type parser struct {
-	b []byte
+	b string
 	i int
+	// Members and elements of the objects and arrays being parsed, nested
+	// ones above their parents': each container is copied out at its end,
+	// sized exactly, instead of growing its own slice.
+	members []Member
+	elems   []Value
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -92,7 +111,7 @@ func (p *parser) value(depth int) (Value, error) {
 }
 
 func (p *parser) lit(word string) error {
-	if len(p.b)-p.i < len(word) || string(p.b[p.i:p.i+len(word)]) != word {
+	if len(p.b)-p.i < len(word) || p.b[p.i:p.i+len(word)] != word {
 		return p.errf("invalid literal")
 	}
 	p.i += len(word)
@@ -138,7 +157,7 @@ func (p *parser) number() (Value, error) {
 			return Value{}, p.errf("invalid number")
 		}
 	}
-	return Num(string(p.b[start:p.i])), nil
+	return Num(p.b[start:p.i]), nil
 }
 
 func (p *parser) str() (string, error) {
@@ -150,10 +169,10 @@ func (p *parser) str() (string, error) {
 		if c == '"' {
 			s := p.b[start:p.i]
 			p.i++
-			if !utf8.Valid(s) {
+			if !utf8.ValidString(s) {
 				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
 			}
-			return string(s), nil
+			return s, nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -226,7 +245,7 @@ func (p *parser) hex4() (rune, error) {
 	if p.i+4 > len(p.b) {
 		return 0, p.errf("short \\u escape")
 	}
-	n, err := strconv.ParseUint(string(p.b[p.i:p.i+4]), 16, 32)
+	n, err := strconv.ParseUint(p.b[p.i:p.i+4], 16, 32)
 	if err != nil {
 		return 0, p.errf("invalid \\u escape")
 	}
@@ -237,18 +256,19 @@ func (p *parser) hex4() (rune, error) {
 func (p *parser) array(depth int) (Value, error) {
 	p.i++
 	p.ws()
-	var a []Value
 	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
 		return Arr([]Value{}), nil
 	}
+	base := len(p.elems)
+	defer func() { p.elems = p.elems[:base] }()
 	for {
 		p.ws()
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return Value{}, err
 		}
-		a = append(a, v)
+		p.elems = append(p.elems, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated array")
@@ -258,10 +278,10 @@ func (p *parser) array(depth int) (Value, error) {
 			p.i++
 		case ']':
 			p.i++
-			// No spare capacity: values are shared once built, and an
-			// append by a reader (aggregation adding a tool call, say)
-			// must copy rather than write into the node's storage.
-			return Arr(a[:len(a):len(a)]), nil
+			// Exactly sized: values are shared once built, and an append
+			// by a reader (aggregation adding a tool call, say) must copy
+			// rather than write into the node's storage.
+			return Arr(slices.Clip(slices.Clone(p.elems[base:]))), nil
 		default:
 			return Value{}, p.errf("expected , or ] in array")
 		}
@@ -271,11 +291,12 @@ func (p *parser) array(depth int) (Value, error) {
 func (p *parser) object(depth int) (Value, error) {
 	p.i++
 	p.ws()
-	o := &Obj{}
 	if p.i < len(p.b) && p.b[p.i] == '}' {
 		p.i++
-		return ObjV(o), nil
+		return ObjV(&Obj{}), nil
 	}
+	base := len(p.members)
+	defer func() { p.members = p.members[:base] }()
 	for {
 		p.ws()
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
@@ -295,9 +316,7 @@ func (p *parser) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		// Python's json keeps the last of duplicate keys, at the first
-		// key's position.
-		o.Set(k, v)
+		p.set(base, k, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated object")
@@ -307,9 +326,21 @@ func (p *parser) object(depth int) (Value, error) {
 			p.i++
 		case '}':
 			p.i++
-			return ObjV(o), nil
+			return ObjV(&Obj{M: slices.Clone(p.members[base:])}), nil
 		default:
 			return Value{}, p.errf("expected , or } in object")
 		}
 	}
+}
+
+// set adds a member to the object whose members start at base. Python's
+// json keeps the last of duplicate keys, at the first key's position.
+func (p *parser) set(base int, k string, v Value) {
+	for i := base; i < len(p.members); i++ {
+		if p.members[i].Key == k {
+			p.members[i].Val = v
+			return
+		}
+	}
+	p.members = append(p.members, Member{k, v})
 }

@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sessiondag/impl/mutant"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+
+	"sessiondag/impl/mutant"
 
 	"sessiondag/impl/node"
 )
@@ -64,7 +67,8 @@ func Open(dir string) (*Store, error) {
 			entries = nil
 		}
 	}
-	meta, merr := readFile(dir, "meta.json")
+	var buf []byte
+	meta, merr := readFile(dir, "meta.json", &buf)
 	if herr != nil && errors.Is(merr, fs.ErrNotExist) {
 		return nil, fmt.Errorf("open session %s: no meta.json and no history/: not a session directory", dir)
 	}
@@ -73,8 +77,9 @@ func Open(dir string) (*Store, error) {
 		name string
 		n    *node.Node
 	}
+	decoded := readNodes(dir, entries)
 	var files []loaded
-	for _, e := range entries {
+	for i, e := range entries {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".json") {
 			if strings.HasSuffix(name, ".tmp") {
@@ -82,18 +87,11 @@ func Open(dir string) (*Store, error) {
 			}
 			continue
 		}
-		rel := "history/" + name
-		data, err := readFile(dir, rel)
-		if err != nil {
-			s.Problems = append(s.Problems, Problem{File: rel, Err: err})
+		if err := decoded[i].err; err != nil {
+			s.Problems = append(s.Problems, Problem{File: "history/" + name, Err: err})
 			continue
 		}
-		n, err := node.Decode(data)
-		if err != nil {
-			s.Problems = append(s.Problems, Problem{File: rel, Err: err})
-			continue
-		}
-		files = append(files, loaded{name, n})
+		files = append(files, loaded{name, decoded[i].n})
 	}
 	if mutant.On(mutant.OpenDropsLast) && len(files) > 0 {
 		files = files[:len(files)-1]
@@ -115,7 +113,7 @@ func Open(dir string) (*Store, error) {
 
 	switch {
 	case merr == nil:
-		v, err := node.Parse(meta)
+		v, err := node.ParseString(meta)
 		if err != nil || v.K != node.Object {
 			if err == nil {
 				err = errors.New("not a JSON object")
@@ -148,10 +146,68 @@ func Open(dir string) (*Store, error) {
 	return s, nil
 }
 
+// decoded is one history file read and decoded, or why it could not be.
+type decoded struct {
+	n   *node.Node
+	err error
+}
+
+// readNodes reads and decodes the .json entries of history/ (others are
+// left zero), split between the cores for large sessions: files are
+// independent, and a core waiting on a read leaves the other to decode.
+func readNodes(dir string, entries []os.DirEntry) []decoded {
+	out := make([]decoded, len(entries))
+	work := func(lo, hi int) {
+		var buf []byte
+		for i := lo; i < hi; i++ {
+			name := entries[i].Name()
+			if !strings.HasSuffix(name, ".json") {
+				continue
+			}
+			data, err := readFile(dir, "history/"+name, &buf)
+			if err == nil {
+				out[i].n, err = node.DecodeString(data)
+			}
+			out[i].err = err
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(entries)/parallelRead)
+	if workers < 2 {
+		work(0, len(entries))
+		return out
+	}
+	var wg sync.WaitGroup
+	step := (len(entries) + workers - 1) / workers
+	for lo := 0; lo < len(entries); lo += step {
+		wg.Go(func() { work(lo, min(lo+step, len(entries))) })
+	}
+	wg.Wait()
+	return out
+}
+
+// parallelRead is the number of files per core below which reading is not
+// split.
+var parallelRead = 256
+
 // readFile reads a regular file below dir, refusing symlinks that leave the
-// session directory and files over MaxFileSize.
-func readFile(dir, rel string) ([]byte, error) {
+// session directory and files over MaxFileSize. buf is scratch space the
+// caller keeps between calls.
+func readFile(dir, rel string, buf *[]byte) (string, error) {
 	p := filepath.Join(dir, rel)
+	data, err := readNoFollow(p, buf)
+	if !errors.Is(err, errLink) {
+		return data, err
+	}
+	b, err := readLinked(dir, p)
+	return string(b), err
+}
+
+// errLink is readNoFollow's answer for a symbolic link: readLinked decides.
+var errLink = errors.New("symbolic link")
+
+// readLinked is readFile through the path's own checks: a link must stay
+// inside the session directory.
+func readLinked(dir, p string) ([]byte, error) {
 	fi, err := os.Lstat(p)
 	if err != nil {
 		return nil, err

@@ -7,3 +7,11 @@ func SetCrashPoint(f func(step string) error) (restore func()) {
 	crashPoint = f
 	return func() { crashPoint = old }
 }
+
+// SetParallelRead sets the number of files per core below which Open reads
+// on one goroutine, and returns a function that restores it.
+func SetParallelRead(n int) (restore func()) {
+	old := parallelRead
+	parallelRead = n
+	return func() { parallelRead = old }
+}

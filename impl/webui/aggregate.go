@@ -156,7 +156,7 @@ func parseExtra(v node.Value) node.Value {
 		if v.S == "" {
 			return node.Value{}
 		}
-		p, err := node.Parse([]byte(v.S))
+		p, err := node.ParseString(v.S)
 		if err != nil {
 			return node.Value{}
 		}

@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"runtime"
+	"slices"
 	"sync"
 
 	"sessiondag/impl/adapter"
@@ -80,30 +82,58 @@ func (r *reader) columns() *columns {
 	return c
 }
 
-// extend fills the positions of c from c.n to the store's length.
+// extend fills the positions of c from c.n to the store's length. A large
+// fill (the first load of a session) is split between the cores: each
+// position depends on its node alone, and everything it reads is shared
+// read-only (the memos are safe for concurrent use).
 func (r *reader) extend(c columns) *columns {
 	nodes := r.s.Nodes()
-	for i := c.n; i < len(nodes); i++ {
-		var m *adapter.Message
-		var kind uint8
+	from, to := c.n, len(nodes)
+	c.msg = grow(c.msg, to)
+	c.kind = grow(c.kind, to)
+	c.target, c.sib, c.child = grow(c.target, to), grow(c.sib, to), grow(c.child, to)
+	workers := min(runtime.GOMAXPROCS(0), (to-from)/parallelFill)
+	if workers < 2 {
+		r.fill(&c, nodes, from, to)
+	} else {
+		var wg sync.WaitGroup
+		step := (to - from + workers - 1) / workers
+		for lo := from; lo < to; lo += step {
+			wg.Go(func() { r.fill(&c, nodes, lo, min(lo+step, to)) })
+		}
+		wg.Wait()
+	}
+	c.n = to
+	return &c
+}
+
+// parallelFill is the number of positions per core below which a fill is
+// not worth splitting.
+var parallelFill = 512
+
+// grow extends s to length n; the new elements are zero.
+func grow[E any](s []E, n int) []E {
+	return slices.Grow(s, n-len(s))[:n]
+}
+
+// fill computes positions [lo, hi) of c.
+func (r *reader) fill(c *columns, nodes []*node.Node, lo, hi int) {
+	for i := lo; i < hi; i++ {
 		target, sib, child := int32(keyNone), int32(keyNone), int32(keyNone)
-		if !r.s.Hidden(i) {
-			m = r.messageAt(i, nodes[i])
-			kind = r.kindOf(m)
+		if r.s.Hidden(i) {
+			c.msg[i], c.kind[i] = nil, 0
+		} else {
+			m := r.messageAt(i, nodes[i])
+			kind := r.kindOf(m)
 			if kind&kindTool != 0 {
 				target = r.idColumn(r.rules.ToolTarget(m))
 			}
 			sib = r.sibColumn(r.rules.siblingKey(m))
 			child = r.idColumn(r.rules.childOf(m))
+			c.msg[i], c.kind[i] = m, kind
 		}
-		c.msg = append(c.msg, m)
-		c.kind = append(c.kind, kind)
-		c.target = append(c.target, target)
-		c.sib = append(c.sib, sib)
-		c.child = append(c.child, child)
+		c.target[i], c.sib[i], c.child[i] = target, sib, child
 	}
-	c.n = len(nodes)
-	return &c
 }
 
 func (r *reader) kindOf(m *adapter.Message) uint8 {

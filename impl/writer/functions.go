@@ -106,7 +106,7 @@ func (w *Writer) End(output, errMsg string) error {
 		out = node.ObjV(meta("error", node.Str(errMsg)))
 		status = "error"
 	} else if output != "" {
-		v, err := node.Parse([]byte(output))
+		v, err := node.ParseString(output)
 		if err != nil {
 			return fmt.Errorf("end output: %w", err)
 		}

@@ -178,7 +178,7 @@ func parseArgs(what, text string) (*node.Obj, error) {
 	if text == "" {
 		return &node.Obj{}, nil
 	}
-	v, err := node.Parse([]byte(text))
+	v, err := node.ParseString(text)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
