@@ -11,6 +11,7 @@ package bench
 //	BenchmarkSiblings/nodes=N/flags=F       sibling info for the chain (load step 10)
 //	BenchmarkLoad/nodes=N/flags=F           the whole in-memory load (webui.Load)
 //	BenchmarkLoadAfterAppend/nodes=N/flags=F  append one node, then the whole load
+//	BenchmarkLoadAfterUpdate/nodes=N/flags=F  update one node (a reply's status), then the whole load
 //	BenchmarkColdLoad/nodes=N/flags=F       store.Open + webui.Load
 //	BenchmarkColdLoad/nodes=N/open-only     store.Open alone (read + parse + index)
 //	BenchmarkColdLoad/nodes=N/read-files-only  the floor: read every file, parse nothing
@@ -236,6 +237,44 @@ func BenchmarkLoadAfterAppend(b *testing.B) {
 			webui.Load(st, s.fl)
 		}
 	})
+}
+
+// BenchmarkLoadAfterUpdate replaces a reply in the middle of an in-memory
+// copy of the session before each load, as a writer does when a turn
+// completes: the load then fills that node's position again.
+func BenchmarkLoadAfterUpdate(b *testing.B) {
+	each(b, false, func(b *testing.B, s *stage) {
+		st, err := inMemory(s.w.Store)
+		if err != nil {
+			b.Fatal(err)
+		}
+		id := middleReply(st)
+		if id == "" {
+			b.Fatal("the workload has no reply to update")
+		}
+		webui.Load(st, s.fl)
+		status := [2]node.Value{node.Str("completed"), node.Str("done")}
+		i := 0
+		for b.Loop() {
+			i++
+			if err := st.Update(id, func(n *node.Node) { n.Metadata.Set("status", status[i%2]) }); err != nil {
+				b.Fatal(err)
+			}
+			webui.Load(st, s.fl)
+		}
+	})
+}
+
+// middleReply is the id of the first llm node from the middle of the
+// session on.
+func middleReply(st *store.Store) string {
+	nodes := st.Nodes()
+	for _, n := range nodes[len(nodes)/2:] {
+		if n.Role == node.RoleLLM {
+			return n.ID
+		}
+	}
+	return ""
 }
 
 // inMemory copies a session into a store that writes nothing.

@@ -18,8 +18,9 @@ import (
 type Preds struct {
 	s    *store.Store
 	n    int      // the first n positions are derived
-	pred []string // by position
-	conv []bool   // by position: a conversation-lane node
+	pred []string     // by position
+	conv []bool       // by position: a conversation-lane node
+	from []*node.Node // by position: the node derived from
 	prev string   // the running head after n nodes
 	// epoch names the derivation: extending keeps it, deriving afresh
 	// takes a new one, so a reader that cached values by position
@@ -61,6 +62,7 @@ func (p *Preds) extend(s *store.Store) *Preds {
 	nodes := s.Nodes()
 	q.pred = slices.Grow(q.pred, len(nodes)-q.n)
 	q.conv = slices.Grow(q.conv, len(nodes)-q.n)
+	q.from = append(q.from, nodes[q.n:]...)
 	for i := q.n; i < len(nodes); i++ {
 		n := nodes[i]
 		pred, conv := "", false
@@ -120,6 +122,9 @@ func PredsOf(s *store.Store) *Preds {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	gen := s.Generation()
+	if c.cur != nil && c.gen != gen && c.cur.n <= s.Len() && c.cur.sameLanes(s, c.gen) {
+		c.gen = gen // the updates left every derivation as it was
+	}
 	if c.cur == nil || c.gen != gen || c.cur.n > s.Len() || c.stale(s) {
 		c.cur, c.gen = NewPreds(s), gen
 		return c.cur
@@ -129,6 +134,46 @@ func PredsOf(s *store.Store) *Preds {
 	}
 	return c.cur
 }
+
+// sameLanes reports whether every node replaced since generation gen kept
+// what the derivation reads of it (then no predecessor changed), and takes
+// the new nodes as derived from. Updates in practice set a run's status or
+// mark a node rewound, which the derivation never reads.
+func (p *Preds) sameLanes(s *store.Store, gen uint64) bool {
+	nodes := s.Nodes()
+	for _, i := range s.UpdatedSince(gen) {
+		if int(i) < p.n && !sameLane(p.from[i], nodes[i]) {
+			return false
+		}
+	}
+	for _, i := range s.UpdatedSince(gen) {
+		if int(i) < p.n {
+			p.from[i] = nodes[i]
+		}
+	}
+	return true
+}
+
+// laneKeys are the metadata keys IsConv, Anchor, the derivation and
+// movesHead read.
+var laneKeys = []string{"display", "function", "role", "called_by", "predecessor", "spawn_root", "forked_from", "parent_id", "source"}
+
+// sameLane reports whether two versions of a node agree on everything the
+// derivation reads.
+func sameLane(a, b *node.Node) bool {
+	if a.ID != b.ID || a.Role != b.Role || a.CalledBy != b.CalledBy || absent(a.Input) != absent(b.Input) {
+		return false
+	}
+	for _, k := range laneKeys {
+		if !node.Equal(a.Meta(k), b.Meta(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// absent is IsConv's test of a user node's input.
+func absent(v node.Value) bool { return v.K == node.Null || v.K == node.Missing }
 
 // stale reports whether a node appended since the last derivation has an
 // id an earlier derivation looked for in vain.

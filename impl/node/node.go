@@ -27,6 +27,18 @@ type Node struct {
 	CalledBy  string // the call edge; "" none, "ROOT" top level
 	Reads     Value  // always [] in practice
 	Metadata  *Obj   // never nil; holds the conversation edge parent_id
+
+	// sealed is set by the store once the node is stored, with the flags
+	// every reader asks for, read from the metadata then: a stored node
+	// is never changed in place (an update replaces it with a clone).
+	sealed, root, rewound bool
+}
+
+// Seal records the flags of a node that has just been stored. The store
+// calls it; nothing may change the node afterwards.
+func (n *Node) Seal() {
+	n.root, n.rewound = n.scanRoot(), n.scanRewound()
+	n.sealed = true
 }
 
 // Meta returns a metadata value.
@@ -43,16 +55,30 @@ func (n *Node) ParentID() string {
 }
 
 // IsRoot reports whether n is the synthetic ROOT (display "root").
-func (n *Node) IsRoot() bool { return n.Metadata.Get("display").Str() == "root" }
+func (n *Node) IsRoot() bool {
+	if n.sealed {
+		return n.root
+	}
+	return n.scanRoot()
+}
 
 // IsRewound reports whether n is hidden from reads (metadata.rewound).
-func (n *Node) IsRewound() bool { return n.Metadata.Get("rewound").Truthy() }
+func (n *Node) IsRewound() bool {
+	if n.sealed {
+		return n.rewound
+	}
+	return n.scanRewound()
+}
 
-// Clone copies the node; its metadata object is copied one level deep so an
-// update of the copy does not show through.
+func (n *Node) scanRoot() bool    { return n.Metadata.Get("display").Str() == "root" }
+func (n *Node) scanRewound() bool { return n.Metadata.Get("rewound").Truthy() }
+
+// Clone copies the node, unsealed; its metadata object is copied one level
+// deep so an update of the copy does not show through.
 func (n *Node) Clone() *Node {
 	c := *n
 	c.Metadata = n.Metadata.Clone()
+	c.sealed = false
 	return &c
 }
 

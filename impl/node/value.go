@@ -7,6 +7,8 @@
 // a number's literal, so that 2 and 2.0 stay distinct.
 package node
 
+import "slices"
+
 // Kind is the JSON type of a Value. The zero Kind is Missing: a key that is
 // absent, which the original distinguishes from an explicit null.
 type Kind uint8
@@ -200,4 +202,26 @@ func (v Value) DeepClone() Value {
 		return ObjV(o)
 	}
 	return v
+}
+
+// Equal reports whether two values are the same JSON: same kind, same
+// literal, same elements, same members in the same order.
+func Equal(a, b Value) bool {
+	if a.K != b.K {
+		return false
+	}
+	switch a.K {
+	case Bool:
+		return a.B == b.B
+	case Number, String:
+		return a.S == b.S
+	case Array:
+		return slices.EqualFunc(a.A, b.A, Equal)
+	case Object:
+		if a.O == nil || b.O == nil {
+			return a.O.Len() == b.O.Len()
+		}
+		return slices.EqualFunc(a.O.M, b.O.M, func(x, y Member) bool { return x.Key == y.Key && Equal(x.Val, y.Val) })
+	}
+	return true
 }

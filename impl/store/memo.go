@@ -41,8 +41,11 @@ const (
 
 type memoTable struct {
 	chunks [][]Memo
-	shared Memo          // per-session values (flag A's predecessors…)
-	gen    atomic.Uint64 // bumped when a stored node is replaced
+	shared Memo // per-session values (flag A's predecessors…)
+	// updates logs the position of every replaced node, in order; the
+	// generation is its length.
+	updates []int32
+	gen     atomic.Uint64
 }
 
 // grow makes room for the memos of n positions.
@@ -53,10 +56,11 @@ func (t *memoTable) grow(n int) {
 }
 
 // forget drops the memo of the node at position i, which an update
-// replaced.
+// replaced, and logs the update.
 func (t *memoTable) forget(i int) {
 	t.chunks[i>>chunkBits][i&(chunkSize-1)] = Memo{}
-	t.gen.Add(1)
+	t.updates = append(t.updates, int32(i))
+	t.gen.Store(uint64(len(t.updates)))
 }
 
 // MemoAt returns the memo of the node at position i.
@@ -69,8 +73,18 @@ func (s *Store) MemoAt(i int) *Memo {
 // reuse: appends only add nodes, updates bump the generation.
 func (s *Store) Shared() *Memo { return &s.memo.shared }
 
-// Generation changes whenever a stored node is replaced (Update) or the
-// session is rebuilt; appends leave it alone. A value derived from the
-// first Len() nodes at one generation stays right for those nodes for as
-// long as the generation holds.
+// Generation counts the stored nodes replaced (Update) since the session
+// was built; appends leave it alone. A value derived from the first Len()
+// nodes at one generation stays right for those nodes for as long as the
+// generation holds; UpdatedSince says which positions a later generation
+// changed.
 func (s *Store) Generation() uint64 { return s.memo.gen.Load() }
+
+// UpdatedSince returns the positions of the nodes replaced since
+// generation gen, in the order of the updates (a position may repeat).
+func (s *Store) UpdatedSince(gen uint64) []int32 {
+	if gen > uint64(len(s.memo.updates)) {
+		return nil
+	}
+	return s.memo.updates[gen:]
+}

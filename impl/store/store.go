@@ -133,6 +133,7 @@ func (s *Store) indexAlways(n *node.Node) {
 	} else if n.Seq >= s.nextSeq {
 		s.nextSeq = n.Seq + 1
 	}
+	n.Seal()
 	if _, dup := s.byID[n.ID]; dup {
 		s.dupIDs = true
 	}

@@ -48,6 +48,7 @@ func (s *Store) Update(id string, fn func(*node.Node)) error {
 	n := old.Clone()
 	fn(n)
 	n.ID, n.Seq = old.ID, old.Seq
+	n.Seal()
 	if s.Dir != "" {
 		if err := s.writeNode(n); err != nil {
 			return err

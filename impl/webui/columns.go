@@ -71,15 +71,42 @@ func (r *reader) columns() *columns {
 		epoch = r.preds.Epoch()
 	}
 	c := t.bySet[ruleKey(r.fl)]
-	stale := c != nil && c.gen != r.s.Generation() && !mutant.On(mutant.ColumnsStale)
-	if c == nil || stale || c.epoch != epoch || c.n > r.s.Len() {
-		c = &columns{gen: r.s.Generation(), epoch: epoch}
+	gen, n := r.s.Generation(), r.s.Len()
+	if c != nil && c.gen != gen && c.epoch == epoch && c.n <= n {
+		// Nodes were replaced, flag A's derivation held: only their
+		// positions change.
+		if mutant.On(mutant.ColumnsStale) {
+			stale := *c
+			stale.gen = gen
+			c = &stale
+		} else {
+			c = r.refresh(*c, gen)
+		}
+		t.bySet[ruleKey(r.fl)] = c
 	}
-	if c.n < r.s.Len() {
+	if c == nil || c.gen != gen || c.epoch != epoch || c.n > n {
+		c = &columns{gen: gen, epoch: epoch}
+	}
+	if c.n < n {
 		c = r.extend(*c)
 		t.bySet[ruleKey(r.fl)] = c
 	}
 	return c
+}
+
+// refresh fills again the positions of c that nodes replaced since c.gen,
+// in copies of the arrays: a load may still hold c.
+func (r *reader) refresh(c columns, gen uint64) *columns {
+	c.msg, c.kind = slices.Clone(c.msg), slices.Clone(c.kind)
+	c.target, c.sib, c.child = slices.Clone(c.target), slices.Clone(c.sib), slices.Clone(c.child)
+	nodes := r.s.Nodes()
+	for _, i := range r.s.UpdatedSince(c.gen) {
+		if int(i) < c.n {
+			r.fill(&c, nodes, int(i), int(i)+1)
+		}
+	}
+	c.gen = gen
+	return &c
 }
 
 // extend fills the positions of c from c.n to the store's length. A large

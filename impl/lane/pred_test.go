@@ -1,0 +1,60 @@
+package lane_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/impl/lane"
+	"sessiondag/impl/node"
+	"sessiondag/impl/store"
+)
+
+func add(t *testing.T, s *store.Store, id, role, calledBy string, meta ...node.Member) {
+	t.Helper()
+	n := &node.Node{ID: id, Seq: -1, Role: role, CalledBy: calledBy, CreatedAt: node.Num("1.0"),
+		Input: node.NullV(), Output: node.Str(id), Reads: node.Arr([]node.Value{}), Metadata: &node.Obj{M: meta}}
+	_, err := s.Append(n)
+	require.NoError(t, err)
+}
+
+// TestPredsOfFollowsUpdates: the cached predecessors are extended on
+// append, kept when an update leaves what the derivation reads alone, and
+// derived afresh when it does not; each time they equal a fresh NewPreds.
+func TestPredsOfFollowsUpdates(t *testing.T) {
+	s := store.New("s")
+	add(t, s, node.RootID, node.RoleUser, "", node.Member{Key: "display", Val: node.Str("root")})
+	add(t, s, "u1", node.RoleUser, node.RootID, node.Member{Key: "source", Val: node.Str("web")})
+	add(t, s, "a1", node.RoleLLM, "u1")
+	agree := func(want map[string]string) {
+		t.Helper()
+		cached, fresh := lane.PredsOf(s), lane.NewPreds(s)
+		for _, n := range s.Nodes() {
+			gp, gok := cached.Of(n.ID)
+			fp, fok := fresh.Of(n.ID)
+			require.Equal(t, fp, gp, "predecessor of %s", n.ID)
+			require.Equal(t, fok, gok, "lane of %s", n.ID)
+		}
+		for id, p := range want {
+			got, _ := cached.Of(id)
+			require.Equal(t, p, got, "predecessor of %s", id)
+		}
+	}
+	agree(map[string]string{"u1": node.RootID, "a1": "u1"})
+	first := lane.PredsOf(s)
+
+	// A second user typed from the command line: a deliberate root.
+	add(t, s, "u2", node.RoleUser, node.RootID, node.Member{Key: "source", Val: node.Str("cli")})
+	agree(map[string]string{"u2": node.RootID})
+	require.Equal(t, first.Epoch(), lane.PredsOf(s).Epoch(), "an append extends the derivation")
+
+	// A status update is not read by the derivation: kept.
+	require.NoError(t, s.Update("a1", func(n *node.Node) { n.Metadata.Set("status", node.Str("completed")) }))
+	agree(nil)
+	require.Equal(t, first.Epoch(), lane.PredsOf(s).Epoch(), "an update the derivation does not read keeps it")
+
+	// The source is: u2 now continues the conversation after a1.
+	require.NoError(t, s.Update("u2", func(n *node.Node) { n.Metadata.Set("source", node.Str("web")) }))
+	agree(map[string]string{"u2": "a1"})
+	require.NotEqual(t, first.Epoch(), lane.PredsOf(s).Epoch(), "an update the derivation reads starts it over")
+}
