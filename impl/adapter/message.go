@@ -180,6 +180,21 @@ func (m *Message) Correct(pred string) {
 	m.Parent = node.Str(pred)
 }
 
+// Corrected returns a copy of m with the visible parent_id set to the
+// conversation predecessor (flag A). When parent_id already is pred the
+// copy shares m's keys, which are then the same: like every message a
+// load keeps, it must be copied before it is changed.
+func (m *Message) Corrected(pred string) *Message {
+	if m.Parent.K == node.String && m.Parent.S == pred {
+		c := *m
+		c.Pred, c.IsConv = pred, true
+		return &c
+	}
+	c := m.Copy()
+	c.Correct(pred)
+	return c
+}
+
 // Copy is a shallow copy (Python's dict(m)): values are shared, keys are not.
 func (m *Message) Copy() *Message {
 	c := *m

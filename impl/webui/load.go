@@ -206,8 +206,7 @@ func corrected(memo *store.Memo, m *adapter.Message, pred string) *adapter.Messa
 	if c, _ := memo.Load(slotCorrected).(*correctedMemo); c != nil && c.pred == pred {
 		return c.msg
 	}
-	c := m.Copy()
-	c.Correct(pred)
+	c := m.Corrected(pred)
 	memo.Store(slotCorrected, &correctedMemo{pred: pred, msg: c})
 	return c
 }

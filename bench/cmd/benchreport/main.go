@@ -45,14 +45,22 @@ const (
 )
 
 // order is the benchmarks in report order, with a short description.
-var order = []struct{ name, desc string }{
-	{"Load", "The whole in-memory load (`webui.Load`: adapter, aggregation, head fix-up, linear_history, get_branch fallback, splices, runtime cards, sibling info) of the session held in memory, repeated on the same store as a server does: the store's memo of adapter messages is warm after the first load. A first load of a store costs about ColdLoad flags=F minus open-only (table below)."},
-	{"ColdLoad", "`store.Open` + `webui.Load` of the fixture directory (warm page cache). `open-only` is `store.Open` alone (read, parse, index); `read-files-only` reads every history file and meta.json without parsing: the floor."},
-	{"Aggregate", "`aggregate_tool_messages` over the load's get_messages rows."},
-	{"LinearHistory", "`linear_history` from the row with the longest chain, id index over every aggregated row included (flag B: the predecessor walk, shown as rows)."},
-	{"GetBranch", "The `get_branch` walk from the row with the longest chain (flag B: over the predecessors); nodes only, no adapter."},
-	{"RuntimeCards", "`_rebuild_runtime_cards` over the load's chain, its tree index built per call."},
-	{"Preds", "Flag A's predecessor derivation (`lane.NewPreds`), built once per load when A is on."},
+// diag marks the ones added to explain the others: their 100k/10k ratio is
+// shown but is not one of the brief's targets.
+var order = []struct {
+	name, desc string
+	diag       bool
+}{
+	{"Load", "The whole in-memory load (`webui.Load`: adapter, aggregation, head fix-up, linear_history, get_branch fallback, splices, runtime cards, sibling info) of the session held in memory, repeated on the same store as a server does. What the store keeps per node and per session is warm after the first load: adapter messages, the load's columns (each node's message, kind and pointers by position), folded assistants (checked against their tool rows on every load), flag A's predecessors. Every load still runs over every row. A first load of a store costs about ColdLoad flags=F minus open-only (table below); LoadAfterAppend and LoadAfterUpdate show a load after a write.", false},
+	{"LoadAfterAppend", "Append one node (a tool row under ROOT) to an in-memory copy of the session, then the whole load: the load extends the columns and flag A's predecessors by that node.", true},
+	{"LoadAfterUpdate", "Replace one reply in the middle of an in-memory copy of the session (its status, as a writer does when a turn completes), then the whole load: the load refills that position in copies of its columns and keeps flag A's predecessors (the derivation does not read a status).", true},
+	{"ColdLoad", "`store.Open` + `webui.Load` of the fixture directory (warm page cache), with no other session held in memory. `open-only` is `store.Open` alone (read, parse, index); `read-files-only` reads every history file and meta.json without parsing, one after the other with `os.ReadFile`: the floor. The cold load reads and decodes the files, and fills the first load's columns, on every core (2 here).", false},
+	{"Aggregate", "get_messages and `aggregate_tool_messages` (load steps 1–2) as the load runs them, over its columns.", false},
+	{"LinearHistory", "`linear_history` from the row with the longest chain over the load's row index (flag B: the predecessor walk, shown as rows).", false},
+	{"GetBranch", "The `get_branch` walk from the row with the longest chain (flag B: over the predecessors); nodes only, no adapter.", false},
+	{"RuntimeCards", "`_rebuild_runtime_cards` over the load's chain before the card pass (the children index over every row is built only when the chain holds a card).", false},
+	{"Siblings", "Sibling info for the load's chain (load step 10): the sibling groups of every aggregated row, from the columns.", true},
+	{"Preds", "Flag A's predecessor derivation from scratch (`lane.NewPreds`): what a first load under A pays, and a load after an update that changes what the derivation reads. Other loads extend the session's cached derivation by the nodes appended since (`lane.PredsOf`).", true},
 }
 
 type key struct {
@@ -661,14 +669,21 @@ func (r *report) computeTargets() {
 		if wv == "" {
 			continue
 		}
+		if o.diag {
+			r.targets = append(r.targets, target{fmt.Sprintf("%s: time 100k / 10k", o.name), strings.Join(vals, ", "), "—", "diagnostic, not a target"})
+			involved = nil
+			continue
+		}
 		add(fmt.Sprintf("%s: time 100k / 10k", o.name), strings.Join(vals, ", "), fmt.Sprintf("≤ %.0f", maxScaleRatio), worst <= maxScaleRatio, "")
 	}
-	// Whole in-memory load at 100k.
-	for _, v := range d.variants("Load") {
-		x := d.value(key{"Load", big, v}, "ns/node")
-		involved = []key{{"Load", big, v}}
-		if !math.IsNaN(x) {
-			add(fmt.Sprintf("Load %s at 100k: ns/node", v), fmt.Sprintf("%.0f ns/node", x), fmt.Sprintf("≤ %.0f", maxLoadNsPerNode), x <= maxLoadNsPerNode, "")
+	// Whole in-memory load at 100k, repeated and after a write.
+	for _, b := range []string{"Load", "LoadAfterAppend", "LoadAfterUpdate"} {
+		for _, v := range d.variants(b) {
+			x := d.value(key{b, big, v}, "ns/node")
+			involved = []key{{b, big, v}}
+			if !math.IsNaN(x) {
+				add(fmt.Sprintf("%s %s at 100k: ns/node", b, v), fmt.Sprintf("%.0f ns/node", x), fmt.Sprintf("≤ %.0f", maxLoadNsPerNode), x <= maxLoadNsPerNode, "")
+			}
 		}
 	}
 	// Aggregation allocations per node, worst size.
