@@ -222,20 +222,11 @@ func BenchmarkLoad(b *testing.B) {
 // (columns, predecessors) by that node, as a server's first load after a
 // turn is written does.
 func BenchmarkLoadAfterAppend(b *testing.B) {
-	each(b, false, func(b *testing.B, s *stage) {
-		st, err := inMemory(s.w.Store)
-		if err != nil {
-			b.Fatal(err)
-		}
-		webui.Load(st, s.fl)
-		i := 0
-		for b.Loop() {
-			i++
-			if _, err := st.Append(appended(i)); err != nil {
-				b.Fatal(err)
-			}
-			webui.Load(st, s.fl)
-		}
+	loadAfter(b, func(st *store.Store) (func(i int) error, error) {
+		return func(i int) error {
+			_, err := st.Append(appended(i))
+			return err
+		}, nil
 	})
 }
 
@@ -243,21 +234,35 @@ func BenchmarkLoadAfterAppend(b *testing.B) {
 // copy of the session before each load, as a writer does when a turn
 // completes: the load then fills that node's position again.
 func BenchmarkLoadAfterUpdate(b *testing.B) {
+	status := [2]node.Value{node.Str("completed"), node.Str("done")}
+	loadAfter(b, func(st *store.Store) (func(i int) error, error) {
+		id := middleReply(st)
+		if id == "" {
+			return nil, fmt.Errorf("the workload has no reply to update")
+		}
+		return func(i int) error {
+			return st.Update(id, func(n *node.Node) { n.Metadata.Set("status", status[i%2]) })
+		}, nil
+	})
+}
+
+// loadAfter times a write and a load, again and again, on an in-memory
+// copy of each workload loaded once before: prepare returns the i-th write.
+func loadAfter(b *testing.B, prepare func(st *store.Store) (func(i int) error, error)) {
 	each(b, false, func(b *testing.B, s *stage) {
 		st, err := inMemory(s.w.Store)
 		if err != nil {
 			b.Fatal(err)
 		}
-		id := middleReply(st)
-		if id == "" {
-			b.Fatal("the workload has no reply to update")
+		write, err := prepare(st)
+		if err != nil {
+			b.Fatal(err)
 		}
 		webui.Load(st, s.fl)
-		status := [2]node.Value{node.Str("completed"), node.Str("done")}
 		i := 0
 		for b.Loop() {
 			i++
-			if err := st.Update(id, func(n *node.Node) { n.Metadata.Set("status", status[i%2]) }); err != nil {
+			if err := write(i); err != nil {
 				b.Fatal(err)
 			}
 			webui.Load(st, s.fl)
