@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 60s
 PKGS      := ./...
 
-.PHONY: all build test vet props props-long demo bench benchcmp bench-report fuzz mutants regen throughput clean
+.PHONY: all build test vet race props props-long demo bench benchcmp bench-report fuzz mutants regen throughput clean
 
 all: build test
 
@@ -13,9 +13,14 @@ build:
 vet:
 	$(GO) vet $(PKGS)
 
-# Every test of the project, the property suite at its default budget included.
-test: vet
+# Every test of the project, the property suite at its default budget
+# included, and the implementation's own tests under the race detector
+# (loads share memos and split work between cores).
+test: vet race
 	$(GO) test -count=1 $(PKGS)
+
+race:
+	$(GO) test -race -count=1 ./impl/...
 
 # The property suite alone (what CI of a rollout runs).
 props:

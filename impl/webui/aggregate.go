@@ -47,7 +47,8 @@ func (r Rules) Aggregate(msgs []*adapter.Message) []*adapter.Message {
 			into[i] = int32(a + 1)
 		}
 	}
-	calls, start := callLists(msgs, into)
+	start := make([]int32, len(msgs)+1)
+	calls := callLists(msgs, into, start, make([]int32, len(msgs)))
 	out := make([]*adapter.Message, 0, len(msgs)-len(calls))
 	for i, m := range msgs {
 		switch {
@@ -71,8 +72,8 @@ func (r Rules) Aggregate(msgs []*adapter.Message) []*adapter.Message {
 
 // callLists groups the rows that fold (into[i] = 1 + the index they fold
 // into) by receiver: calls[start[a]:start[a+1]] are a's rows, in order.
-func callLists(rows []*adapter.Message, into []int32) (calls []*adapter.Message, start []int32) {
-	start = make([]int32, len(into)+1)
+// start (len(into)+1) and next (len(into)) are zeroed scratch space.
+func callLists(rows []*adapter.Message, into, start, next []int32) (calls []*adapter.Message) {
 	for _, a := range into {
 		if a > 0 {
 			start[a]++
@@ -82,14 +83,14 @@ func callLists(rows []*adapter.Message, into []int32) (calls []*adapter.Message,
 		start[i] += start[i-1]
 	}
 	calls = make([]*adapter.Message, start[len(into)])
-	next := slices.Clone(start[:len(into)])
+	copy(next, start[:len(into)])
 	for i, a := range into {
 		if a > 0 {
 			calls[next[a-1]] = rows[i]
 			next[a-1]++
 		}
 	}
-	return calls, start
+	return calls
 }
 
 // foldMemo is an assistant's folded copy and what it was made from.

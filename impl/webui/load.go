@@ -102,6 +102,7 @@ func (r *reader) load() *Loaded {
 	l.BeforeCards = chain
 	chain = r.rules.rebuildCards(chain, allIdx, NewTreeIndex(s))
 	l.Chain = r.siblingInfo(chain, allIdx)
+	allIdx.release()
 	return l
 }
 

@@ -1,6 +1,8 @@
 package webui
 
 import (
+	"sync"
+
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/history"
 	"sessiondag/impl/mutant"
@@ -16,8 +18,9 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 	}
 	c := r.columns()
 	n := c.n
+	sc := getScratch(n)
 	raw = make([]*adapter.Message, 0, n)
-	into := make([]int32, n) // 1 + the position a tool row folds into
+	into := sc.into // 1 + the position a tool row folds into
 	for p := range n {
 		m := c.msg[p]
 		if m == nil {
@@ -35,9 +38,10 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 			into[p] = t + 1
 		}
 	}
-	calls, start := callLists(c.msg, into)
+	start := sc.start
+	calls := callLists(c.msg, into, start, sc.next)
 	all = make([]*adapter.Message, 0, len(raw)-len(calls))
-	rows = rowIndex{r: r, c: c, pos: make([]int32, 0, cap(all)), at: make([]int32, n)}
+	rows = rowIndex{r: r, c: c, pos: make([]int32, 0, cap(all)), at: sc.at, scratch: sc}
 	for p := range n {
 		m := c.msg[p]
 		if m == nil || into[p] != 0 {
@@ -69,6 +73,38 @@ type rowIndex struct {
 
 	c       *columns
 	pos, at []int32
+	scratch *scratch // at's storage, back to the pool when the load is done
+}
+
+// scratch is a load's work arrays by store position, reused between loads:
+// zeroing them costs less than asking the runtime for a few megabytes on
+// every load of a large session.
+type scratch struct{ into, start, next, at []int32 }
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+func getScratch(n int) *scratch {
+	sc := scratches.Get().(*scratch)
+	sc.into, sc.start, sc.next, sc.at = zeroed(sc.into, n), zeroed(sc.start, n+1), zeroed(sc.next, n), zeroed(sc.at, n)
+	return sc
+}
+
+func zeroed(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// release returns the index's work arrays to the pool; the index must not
+// be used afterwards.
+func (x *rowIndex) release() {
+	if x.scratch != nil {
+		scratches.Put(x.scratch)
+		x.scratch, x.at = nil, nil
+	}
 }
 
 // rowsOf indexes rows that a load of r's store aggregated.

@@ -21,6 +21,7 @@ func NewStages(s *store.Store, fl flags.Set) *Stages { return &Stages{r: newRead
 // Aggregate is steps 1–2, get_messages and aggregate_tool_messages: the
 // aggregated rows.
 func (st *Stages) Aggregate() []*adapter.Message {
+	st.rows.release()
 	_, all, rows := st.r.aggregated()
 	st.rows = rows
 	return all
