@@ -7,7 +7,7 @@ package bench
 //	BenchmarkAggregate/nodes=N/flags=F      get_messages and aggregate_tool_messages (load steps 1–2)
 //	BenchmarkLinearHistory/nodes=N/flags=F  linear_history from the deepest row (flag B: the predecessor walk)
 //	BenchmarkGetBranch/nodes=N/flags=F      the get_branch walk from the deepest row (flag B: predecessors)
-//	BenchmarkRuntimeCards/nodes=N/flags=F   _rebuild_runtime_cards with its tree index
+//	BenchmarkRuntimeCards/nodes=N/flags=F   _rebuild_runtime_cards over every row, execution trees included
 //	BenchmarkSiblings/nodes=N/flags=F       sibling info for the chain (load step 10)
 //	BenchmarkLoad/nodes=N/flags=F           the whole in-memory load (webui.Load)
 //	BenchmarkLoadAfterAppend/nodes=N/flags=F  append one node, then the whole load
@@ -189,9 +189,14 @@ func BenchmarkGetBranch(b *testing.B) {
 	})
 }
 
+// BenchmarkRuntimeCards runs the card pass over every aggregated row, the
+// chain a session without a head loads (legacy §3.5 step 5): every
+// top-level run becomes a card with its execution tree and every internal
+// is dropped. The chains of the workloads' heads hold few runs, which
+// would leave the pass nothing to do.
 func BenchmarkRuntimeCards(b *testing.B) {
 	each(b, false, func(b *testing.B, s *stage) {
-		st, chain := s.stages(), s.loaded.BeforeCards
+		st, chain := s.stages(), s.loaded.All
 		for b.Loop() {
 			st.Cards(chain)
 		}

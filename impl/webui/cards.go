@@ -24,10 +24,10 @@ func (r Rules) rebuildCards(chain []*adapter.Message, allIdx rowIndex, tree *Tre
 		return ""
 	}
 	var children *history.Family
-	drop := make(map[string]struct{})
+	var drop rowSet
 	out := make([]*adapter.Message, 0, len(chain))
 	for _, row := range chain {
-		if _, gone := drop[row.ID]; gone {
+		if drop.has(row) {
 			continue
 		}
 		if row.Role != "tool" || roleOf(r.cardTarget(row)) == "assistant" {
@@ -37,16 +37,17 @@ func (r Rules) rebuildCards(chain []*adapter.Message, allIdx rowIndex, tree *Tre
 		out = append(out, card(row, tree))
 		if children == nil {
 			children = allIdx.parents(r.childOf)
+			drop = allIdx.newSet()
 		}
 		stack := children.Keyed(row.ID)
 		for len(stack) > 0 {
-			id := stack[len(stack)-1].ID
+			m := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if _, seen := drop[id]; seen {
+			if drop.has(m) {
 				continue
 			}
-			drop[id] = struct{}{}
-			stack = append(stack, children.Keyed(id)...)
+			drop.add(m)
+			stack = append(stack, children.Keyed(m.ID)...)
 		}
 	}
 	return out

@@ -229,3 +229,37 @@ func (x rowIndex) grouped(col []int32, keyOf func(*adapter.Message) string, empt
 	}
 	return history.NewGrouped(x.all, group, int(ngroups), x.index, groupOf)
 }
+
+// rowSet is a set of rows by id: by store position over columns (ids are
+// unique, and every row carries its node's position), else by id. The
+// zero set is empty and holds nothing.
+type rowSet struct {
+	at  []bool
+	ids map[string]struct{}
+}
+
+func (x rowIndex) newSet() rowSet {
+	if x.c != nil {
+		return rowSet{at: make([]bool, x.c.n)}
+	}
+	return rowSet{ids: map[string]struct{}{}}
+}
+
+func (d rowSet) has(m *adapter.Message) bool {
+	if d.at != nil && m.Pos >= 0 && int(m.Pos) < len(d.at) {
+		return d.at[m.Pos]
+	}
+	_, ok := d.ids[m.ID]
+	return ok
+}
+
+func (d *rowSet) add(m *adapter.Message) {
+	if d.at != nil && m.Pos >= 0 && int(m.Pos) < len(d.at) {
+		d.at[m.Pos] = true
+		return
+	}
+	if d.ids == nil {
+		d.ids = map[string]struct{}{}
+	}
+	d.ids[m.ID] = struct{}{}
+}
