@@ -2,6 +2,7 @@ package webui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"sessiondag/impl/adapter"
@@ -70,7 +71,7 @@ func card(row *adapter.Message, tree *TreeIndex) *adapter.Message {
 	c.Set("function", fn)
 	c.Set("content", row.Get("content"))
 	c.Set("status", status)
-	c.Set("context_tree", tree.Tree(row.ID))
+	c.Set("context_tree", tree.treeOf(row))
 	c.Set("parent_id", node.Str(""))
 	return c
 }
@@ -94,11 +95,54 @@ func (t *TreeIndex) Tree(id string) node.Value {
 	if !ok {
 		return node.NullV()
 	}
-	onPath := map[string]bool{}
-	return t.tree(n, onPath)
+	return t.tree(n, &callPath{})
 }
 
-func (t *TreeIndex) tree(n *node.Node, onPath map[string]bool) node.Value {
+// treeOf is Tree of a row's id, found by the row's position when it has one.
+func (t *TreeIndex) treeOf(row *adapter.Message) node.Value {
+	if nodes := t.s.Nodes(); row.Pos >= 0 && int(row.Pos) < len(nodes) && t.s.UniqueIDs() && nodes[row.Pos].ID == row.ID {
+		return t.tree(nodes[row.Pos], &callPath{})
+	}
+	return t.Tree(row.ID)
+}
+
+// callPath is the ids of the nodes above the one being built: a slice, as
+// call chains are short, with a map beside it once one is not.
+type callPath struct {
+	ids []string
+	big map[string]bool
+}
+
+func (p *callPath) has(id string) bool {
+	if p.big != nil {
+		return p.big[id]
+	}
+	return slices.Contains(p.ids, id)
+}
+
+func (p *callPath) push(id string) {
+	p.ids = append(p.ids, id)
+	switch {
+	case p.big != nil:
+		p.big[id] = true
+	case len(p.ids) > 32:
+		p.big = make(map[string]bool, 2*len(p.ids))
+		for _, x := range p.ids {
+			p.big[x] = true
+		}
+	}
+}
+
+func (p *callPath) pop() {
+	id := p.ids[len(p.ids)-1]
+	p.ids = p.ids[:len(p.ids)-1]
+	if p.big != nil {
+		delete(p.big, id)
+	}
+}
+
+// tree builds the tree of n; path holds the nodes above it.
+func (t *TreeIndex) tree(n *node.Node, path *callPath) node.Value {
 	o := node.NewObj(8)
 	o.Set("path", node.Str(n.ID))
 	name := n.Name
@@ -151,16 +195,16 @@ func (t *TreeIndex) tree(n *node.Node, onPath map[string]bool) node.Value {
 		o.Set("output", out)
 	}
 	kids := t.s.CallChildren(n.ID)
-	if len(kids) > 0 && !onPath[n.ID] {
-		onPath[n.ID] = true
+	if len(kids) > 0 && !path.has(n.ID) {
+		path.push(n.ID)
 		arr := make([]node.Value, 0, len(kids))
 		for _, k := range kids {
-			if onPath[k.ID] {
+			if path.has(k.ID) {
 				continue
 			}
-			arr = append(arr, t.tree(k, onPath))
+			arr = append(arr, t.tree(k, path))
 		}
-		delete(onPath, n.ID)
+		path.pop()
 		if len(arr) > 0 {
 			o.Set("children", node.Arr(arr))
 		}
