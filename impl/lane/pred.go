@@ -17,11 +17,11 @@ import (
 // stands for its last node.
 type Preds struct {
 	s    *store.Store
-	n    int      // the first n positions are derived
+	n    int          // the first n positions are derived
 	pred []string     // by position
 	conv []bool       // by position: a conversation-lane node
 	from []*node.Node // by position: the node derived from
-	prev string   // the running head after n nodes
+	prev string       // the running head after n nodes
 	// epoch names the derivation: extending keeps it, deriving afresh
 	// takes a new one, so a reader that cached values by position
 	// under one epoch knows they still hold for those positions.

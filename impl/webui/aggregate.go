@@ -5,12 +5,12 @@ package webui
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
-	"sessiondag/impl/store"
 )
 
 // Aggregate is aggregate_tool_messages (legacy §3.4): every tool row whose
@@ -93,25 +93,48 @@ func callLists(rows []*adapter.Message, into, start, next []int32) (calls []*ada
 	return calls
 }
 
-// foldMemo is an assistant's folded copy and what it was made from.
+// foldMemo is an assistant's folded copy and what it was made from. The
+// first tool rows are kept inline: most assistants have few, and every load
+// compares them.
 type foldMemo struct {
-	base  *adapter.Message
-	calls []*adapter.Message
-	out   *adapter.Message
+	base *adapter.Message
+	out  *adapter.Message
+	n    int
+	few  [3]*adapter.Message
+	more []*adapter.Message // the rows after few
 }
 
-// folded is fold kept in the memo of the assistant's node, and reused while
-// its calls are the same rows: tool rows are compared by identity, and a
+// made reports whether f was made from base with these tool rows.
+func (f *foldMemo) made(base *adapter.Message, calls []*adapter.Message) bool {
+	if f.base != base || f.n != len(calls) {
+		return false
+	}
+	k := min(len(calls), len(f.few))
+	return slices.Equal(f.few[:k], calls[:k]) && slices.Equal(f.more, calls[k:])
+}
+
+// foldChunk holds the folded copies of a run of positions. Chunks never
+// move, so loads read and fill them while the columns grow.
+type foldChunk [foldChunkSize]atomic.Pointer[foldMemo]
+
+const foldChunkSize = 1024
+
+// folded is fold kept for the assistant's position, and reused while its
+// calls are the same rows: tool rows are compared by identity, and a
 // replaced node has a new message. The copy is shared by the loads that
 // reuse it, as the messages are: readers copy before they change a row.
-func folded(s *store.Store, m *adapter.Message, calls []*adapter.Message) *adapter.Message {
-	memo := s.MemoAt(int(m.Pos))
-	if f, _ := memo.Load(slotFolded).(*foldMemo); f != nil && f.base == m && slices.Equal(f.calls, calls) {
+// Folded copies sit in one dense table per rule set, beside the columns,
+// so that checking them costs one memory access per assistant.
+func (c *columns) folded(p int, m *adapter.Message, calls []*adapter.Message) *adapter.Message {
+	slot := &c.folds[p/foldChunkSize][p%foldChunkSize]
+	if f := slot.Load(); f != nil && f.made(m, calls) {
 		return f.out
 	}
-	out := fold(m, calls)
-	memo.Store(slotFolded, &foldMemo{base: m, calls: slices.Clone(calls), out: out})
-	return out
+	f := &foldMemo{base: m, out: fold(m, calls), n: len(calls)}
+	k := copy(f.few[:], calls)
+	f.more = slices.Clone(calls[k:])
+	slot.Store(f)
+	return f.out
 }
 
 // fold builds the assistant with its calls and blocks; the message itself

@@ -28,6 +28,10 @@ type columns struct {
 	// The ids a row points to, as store positions or a key* value:
 	// tool target (tool rows), sibling key, card parent.
 	target, sib, child []int32
+
+	// folds are the assistants' folded copies by position, shared by
+	// every later snapshot of these columns (see columns.folded).
+	folds []*foldChunk
 }
 
 // Row kinds.
@@ -119,6 +123,9 @@ func (r *reader) extend(c columns) *columns {
 	c.msg = grow(c.msg, to)
 	c.kind = grow(c.kind, to)
 	c.target, c.sib, c.child = grow(c.target, to), grow(c.sib, to), grow(c.child, to)
+	for len(c.folds)*foldChunkSize < to {
+		c.folds = append(c.folds, new(foldChunk))
+	}
 	workers := min(runtime.GOMAXPROCS(0), (to-from)/parallelFill)
 	if workers < 2 {
 		r.fill(&c, nodes, from, to)

@@ -131,7 +131,6 @@ func (r *reader) predChain(head string, allIdx rowIndex) (string, []*adapter.Mes
 const (
 	slotMessage   = iota // the adapter's message
 	slotCorrected        // flag A's variant of it (*correctedMemo)
-	slotFolded           // an assistant after aggregation (*foldMemo)
 )
 
 // messages is get_messages: the adapter over every node in append order,

@@ -52,7 +52,7 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 			continue
 		}
 		if k&kindAssistant != 0 && (start[p+1] > start[p] || k&kindBlocks != 0) {
-			m = folded(r.s, m, calls[start[p]:start[p+1]])
+			m = c.folded(p, m, calls[start[p]:start[p+1]])
 		}
 		all = append(all, m)
 		rows.pos = append(rows.pos, int32(p))
