@@ -143,8 +143,10 @@ func (p *callPath) pop() {
 
 // tree builds the tree of n; path holds the nodes above it.
 func (t *TreeIndex) tree(n *node.Node, path *callPath) node.Value {
-	o := node.NewObj(8)
-	o.Set("path", node.Str(n.ID))
+	// Every key is set once: members are appended, not looked up.
+	o := node.NewObj(9)
+	add := func(k string, v node.Value) { o.M = append(o.M, node.Member{Key: k, Val: v}) }
+	add("path", node.Str(n.ID))
 	name := n.Name
 	if name == "" {
 		name = n.Role
@@ -152,47 +154,46 @@ func (t *TreeIndex) tree(n *node.Node, path *callPath) node.Value {
 	if name == "" {
 		name = "node"
 	}
-	o.Set("name", node.Str(name))
+	add("name", node.Str(name))
 	status := n.Meta("status")
 	if !status.Truthy() {
 		status = node.Str("completed")
 	}
-	o.Set("status", status)
+	add("status", status)
 	if d := n.Meta("duration_seconds"); d.K == node.Number {
 		// A NaN or infinite duration (Python writes both) has no int():
 		// the key is left out.
 		if f, err := strconv.ParseFloat(d.S, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f*1000, 0) && math.Abs(f*1000) < 1<<63 {
-			o.Set("duration_ms", node.Num(strconv.FormatInt(int64(f*1000), 10)))
+			add("duration_ms", node.Num(strconv.FormatInt(int64(f*1000), 10)))
 		}
 	}
 	if status.K == node.String && status.S == "error" {
 		switch {
 		case n.Output.Truthy():
-			o.Set("error", node.Str(node.PyStr(n.Output)))
+			add("error", node.Str(node.PyStr(n.Output)))
 		case n.Meta("error").Truthy():
-			o.Set("error", node.Str(node.PyStr(n.Meta("error"))))
+			add("error", node.Str(node.PyStr(n.Meta("error"))))
 		default:
-			o.Set("error", node.Str(""))
+			add("error", node.Str(""))
 		}
 	}
 	if n.Role == node.RoleLLM {
-		o.Set("node_type", node.Str("exec"))
-		p := node.NewObj(1)
-		p.Set("_content", node.Str(asText(n.Input)))
-		o.Set("params", node.ObjV(p))
-		o.Set("raw_reply", node.Str(asText(n.Output)))
+		add("node_type", node.Str("exec"))
+		p := &node.Obj{M: []node.Member{{Key: "_content", Val: node.Str(asText(n.Input))}}}
+		add("params", node.ObjV(p))
+		add("raw_reply", node.Str(asText(n.Output)))
 	} else {
 		if n.Input.K == node.Object {
 			p := n.Input.O.Clone()
 			p.Delete("runtime")
 			p.Delete("callback")
-			o.Set("params", node.ObjV(p))
+			add("params", node.ObjV(p))
 		}
 		out := n.Output
 		if out.K != node.String {
 			out = node.Str(node.Dumps(n.Output))
 		}
-		o.Set("output", out)
+		add("output", out)
 	}
 	kids := t.s.CallChildren(n.ID)
 	if len(kids) > 0 && !path.has(n.ID) {
@@ -206,7 +207,7 @@ func (t *TreeIndex) tree(n *node.Node, path *callPath) node.Value {
 		}
 		path.pop()
 		if len(arr) > 0 {
-			o.Set("children", node.Arr(arr))
+			add("children", node.Arr(arr))
 		}
 	}
 	return node.ObjV(o)
