@@ -36,11 +36,7 @@ func IndexByID(msgs Msgs) map[string]*adapter.Message {
 // index until an empty, unknown or repeated id; root first. An unknown head
 // gives an empty list.
 func Linear(msgs Msgs, head string, edge Edge) Msgs {
-	return LinearIndexed(IndexByID(msgs), head, edge)
-}
-
-// LinearIndexed is Linear over a prebuilt id index.
-func LinearIndexed(idx map[string]*adapter.Message, head string, edge Edge) Msgs {
+	idx := IndexByID(msgs)
 	return LinearBy(func(id string) (*adapter.Message, bool) {
 		m, ok := idx[id]
 		return m, ok

@@ -3,8 +3,10 @@ package store
 import "sync/atomic"
 
 // NumSlots is the number of values a Memo holds. Readers number their own
-// slots (webui owns them all today); the store gives them no meaning.
-const NumSlots = 4
+// slots (a node's memo: webui's message and corrected message; the
+// session's: lane's predecessors and webui's columns); the store gives
+// them no meaning. Few slots keep the memos of neighbouring nodes close.
+const NumSlots = 2
 
 // Memo holds what readers derive from one stored node and may reuse on
 // every later load: a node never changes once stored (Update replaces it
