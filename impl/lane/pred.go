@@ -89,9 +89,6 @@ var epochs atomic.Uint64
 // Epoch names the derivation p extends (see Preds.epoch).
 func (p *Preds) Epoch() uint64 { return p.epoch }
 
-// Len is the number of positions derived.
-func (p *Preds) Len() int { return p.n }
-
 // get is the store's lookup, remembering the ids it did not find.
 func (p *Preds) get(id string) (*node.Node, bool) {
 	n, ok := p.s.Get(id)

@@ -107,28 +107,6 @@ func (x *rowIndex) release() {
 	}
 }
 
-// rowsOf indexes rows that a load of r's store aggregated.
-func (r *reader) rowsOf(all []*adapter.Message) rowIndex {
-	x := rowIndex{r: r, all: all}
-	if r.useColumns() {
-		x.c = r.columns()
-		x.pos = make([]int32, len(all))
-		x.at = make([]int32, x.c.n)
-		for i, m := range all {
-			if m.Pos < 0 || int(m.Pos) >= x.c.n {
-				x.c = nil // not the store's messages
-				break
-			}
-			x.pos[i] = m.Pos
-			x.at[m.Pos] = int32(i + 1)
-		}
-	}
-	if x.c == nil {
-		x.byID = history.IndexByID(all)
-	}
-	return x
-}
-
 func (x rowIndex) get(id string) (*adapter.Message, bool) {
 	if x.c == nil {
 		m, ok := x.byID[id]
