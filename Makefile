@@ -41,7 +41,7 @@ benchcmp:
 	scripts/benchcmp.sh flags off all
 
 # bench/report.md and bench/scaling.svg: every benchmark COUNT (default 5)
-# times, the targets of docs/target.md §7, profiles at 100k nodes.
+# times, the targets of docs/rollout.md §7, profiles at 100k nodes.
 bench-report:
 	scripts/bench-report.sh
 

@@ -1,6 +1,6 @@
 package bench
 
-// The load-pipeline benchmarks of docs/target.md §7. Each runs on the
+// The load-pipeline benchmarks of docs/rollout.md §7. Each runs on the
 // workloads of 1k, 10k and 100k nodes, under the reader flag sets off and
 // all (or the one set of $SESSIONDAG_BENCH_FLAGS, named flags=cur):
 //

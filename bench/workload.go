@@ -1,4 +1,4 @@
-// Package bench holds the load-pipeline benchmarks (docs/target.md §7) and
+// Package bench holds the load-pipeline benchmarks (docs/rollout.md §7) and
 // the workloads they run on: sessions of 1k, 10k and 100k nodes drawn by the
 // generator from fixed seeds, built through the writers once per process and
 // per size, in memory and (for the cold-load benchmarks) on disk.

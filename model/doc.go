@@ -1,12 +1,12 @@
 // Package model holds the reference models of sessiondag.
 //
 // The legacy model's reading half (this file set) computes what the original
-// system R (docs/legacy-system.md) shows for a session given its nodes:
+// system R (docs/legacy.md) shows for a session given its nodes:
 //
 //	ReadSessionDir(dir) → *Session   (read.go: history/*.json + meta.json)
 //	LegacyView(session) → View       (view.go: the docs/views.md contract)
 //
-// It is written plainly from the prose of legacy-system.md, rule by rule,
+// It is written plainly from the prose of docs/legacy.md, rule by rule,
 // with no indexes (quadratic is fine), and shares no code with impl/:
 //
 //	json.go       ordered JSON values, Python json.dumps / str()

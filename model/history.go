@@ -42,7 +42,7 @@ func linearHistory(msgs []*Object, head string) []*Object {
 
 // sortByCreatedAt is the helpers' sort key `(created_at or 0, list position)`.
 // Messages carry `timestamp`, not `created_at`, so this is list (seq) order
-// in practice (§3.1, target.md §1 item 7).
+// in practice (§3.1, docs/rollout.md §1 item 7).
 func sortByCreatedAt(ms []*Object) {
 	key := func(m *Object) float64 {
 		f, _ := AsFloat(Or(m.Val("created_at"), Int("0")))

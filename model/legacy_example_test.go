@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Hand-made node lists for legacy-system.md §4 (worked example), §5.1 L1–L4
+// Hand-made node lists for docs/legacy.md §4 (worked example), §5.1 L1–L4
 // and §5.2. Expected values are the doc's tables.
 
 func mkNode(seq int, id, role, name, calledBy string, input, output any, meta ...any) *Node {

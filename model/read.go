@@ -12,7 +12,7 @@ import (
 // ReadSessionDir reads a session directory in the original's on-disk layout
 // (legacy §2.1): history/*.json (one node per file) and meta.json.
 //
-// Rebuild semantics (§2.1, §6 #23, target.md §1 item 8):
+// Rebuild semantics (§2.1, §6 #23, docs/rollout.md §1 item 8):
 //   - files are listed in file-name order, then ordered by their parsed seq
 //     (stable, so equal seqs keep file-name order) — the one deliberate
 //     deviation from R, which keeps lexical file order;
@@ -74,7 +74,7 @@ func ReadSessionDir(dir string) (*Session, error) {
 			s.Nodes = append(s.Nodes, n)
 		}
 	}
-	// target.md §1 item 8: order by parsed seq, ties keep file-name order.
+	// docs/rollout.md §1 item 8: order by parsed seq, ties keep file-name order.
 	sort.SliceStable(s.Nodes, func(i, j int) bool { return s.Nodes[i].Seq < s.Nodes[j].Seq })
 	return s, nil
 }

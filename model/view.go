@@ -16,7 +16,7 @@ type View struct {
 	Render       []string  `json:"render"`        // render_context(graph, max seq) ids
 }
 
-// LegacyView computes R's views for a session (docs/legacy-system.md).
+// LegacyView computes R's views for a session (docs/legacy.md).
 // Every part is computed from fresh adapter output, so no step's in-place
 // mutation (aggregation, sibling keys) leaks into another part.
 func LegacyView(s *Session) View {

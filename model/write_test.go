@@ -14,7 +14,7 @@ import (
 )
 
 // Tests of the write half: op scripts (ops/README.md) → nodes, heads, views.
-// Expected values come from ops/README.md and docs/legacy-system.md §4, §5.
+// Expected values come from ops/README.md and docs/legacy.md §4, §5.
 
 // wRun applies a script op by op (each must apply), collects the view after
 // every op, and checks the session survives WriteSessionDir → ReadSessionDir.

@@ -1,4 +1,4 @@
-// Package props holds the property tests of docs/target.md §5: generated op
+// Package props holds the property tests of docs/rollout.md §5: generated op
 // scripts drive the implementation's writers and the reference models side
 // by side, and every view is compared after every op.
 //

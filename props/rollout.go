@@ -15,7 +15,7 @@ import (
 )
 
 // A data kind is how a generated session was written, relative to the
-// rollout (docs/target.md §5, P3).
+// rollout (docs/rollout.md §5, P3).
 type dataKind struct {
 	name   string
 	writer flags.Set   // the writers' flags at the start

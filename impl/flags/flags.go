@@ -1,5 +1,5 @@
 // Package flags is the rollout's feature-flag set: the four steps A–D of
-// docs/target.md §2, each requiring the ones before it.
+// docs/rollout.md §2, each requiring the ones before it.
 package flags
 
 import (

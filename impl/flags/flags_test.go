@@ -1,6 +1,6 @@
 package flags_test
 
-// The flag set of docs/target.md §2: parsed from "off", "all", or a list
+// The flag set of docs/rollout.md §2: parsed from "off", "all", or a list
 // such as "A,B"; a set that breaks a prerequisite (B needs A, C needs B, D
 // needs A–C) is refused with an error naming what is missing.
 

@@ -1,6 +1,6 @@
 package history_test
 
-// The pure DAG helpers of docs/legacy-system.md §3.1, with the scenarios §7
+// The pure DAG helpers of docs/legacy.md §3.1, with the scenarios §7
 // lists for tests/unit/test_contextgit_dag.py at R, and get_branch (§3.2).
 // Message lists are built the way the store builds them: a message dict goes
 // through adapter.FromMessage (append_message) and comes back through

@@ -8,7 +8,7 @@ import "sessiondag/impl/node"
 // Lookup finds a node by id.
 type Lookup func(id string) (*node.Node, bool)
 
-// IsConv reports whether n is a conversation-lane node (docs/target.md §2):
+// IsConv reports whether n is a conversation-lane node (docs/rollout.md §2):
 // user turns, chat replies, top-level function runs, standalone error rows,
 // attach pointers. ROOT, tool rows, function internals and ask_user rows are
 // not.

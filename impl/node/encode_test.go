@@ -1,6 +1,6 @@
 package node_test
 
-// Text that holds JSON (docs/legacy-system.md §2.6): Python's json.dumps
+// Text that holds JSON (docs/legacy.md §2.6): Python's json.dumps
 // defaults — ", " and ": " separators, non-ASCII kept, control characters
 // escaped, floats in repr form — and str() of a decoded value (§2.5).
 

@@ -1,6 +1,6 @@
 package render_test
 
-// render_context at R (docs/legacy-system.md §3.3), with the scenarios §7
+// render_context at R (docs/legacy.md §3.3), with the scenarios §7
 // lists for tests/agentic_programming/test_render_context.py: pure,
 // seq-only, branch-unaware.
 

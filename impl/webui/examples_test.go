@@ -1,6 +1,6 @@
 package webui_test
 
-// Worked examples of docs/legacy-system.md §4 (both variants and the
+// Worked examples of docs/legacy.md §4 (both variants and the
 // continuation) and §5 (the known bugs at R), built through impl/writer and
 // loaded with every flag off. Every expected value below is read off the
 // spec's tables and prose, not off the implementation's output.

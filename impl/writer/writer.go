@@ -2,7 +2,7 @@
 // (legacy §3.8, §4, §6): the web and dispatcher turns, replies with tool rows
 // and blocks, functions, retries, spawns, errors, crashes, script rows and
 // legacy adapter writes. Under flag A they also persist each
-// conversation-lane node's predecessor (docs/target.md §2).
+// conversation-lane node's predecessor (docs/rollout.md §2).
 //
 // A Writer keeps the state a running server has beside the store: the
 // browser's in-memory head, the pending turn, the open reply and the stack of

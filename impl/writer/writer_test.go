@@ -1,7 +1,7 @@
 package writer_test
 
 // The writer scenarios and the dispatcher/load scenarios that
-// docs/legacy-system.md §7 lists as asserted by the original's own tests,
+// docs/legacy.md §7 lists as asserted by the original's own tests,
 // with the shapes of §1 (how each kind appears) and §3.8.
 
 import (

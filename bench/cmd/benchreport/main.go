@@ -1,6 +1,6 @@
 // Command benchreport turns the output of the load-pipeline benchmarks
 // (go test ./bench -bench . -benchmem -count N) into bench/report.md and the
-// scaling plot bench/scaling.svg, checking the targets of docs/target.md §7
+// scaling plot bench/scaling.svg, checking the targets of docs/rollout.md §7
 // and of the benchmark brief. scripts/bench-report.sh runs it; by hand:
 //
 //	go run ./bench/cmd/benchreport -results results.txt [-profiles DIR] \
@@ -489,7 +489,7 @@ func (r *report) write(w io.Writer) {
 	if r.run.commit != "" {
 		p(" at commit `%s`", r.run.commit)
 	}
-	p(". Do not edit by hand: rerun the script. Targets: docs/target.md §7 and the benchmark brief.\n\n")
+	p(". Do not edit by hand: rerun the script. Targets: docs/rollout.md §7 and the benchmark brief.\n\n")
 
 	p("## Machine and run\n\n")
 	p("| | |\n| --- | --- |\n")
