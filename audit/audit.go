@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"sessiondag/harness"
-	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/store"
@@ -98,9 +97,8 @@ func One(dir string) *Session {
 	preds := lane.NewPreds(st)
 	var prev *webui.Loaded
 	for i, fl := range flags.Rollout {
-		before := adapter.ParentReads()
-		l := webui.Load(st, fl)
-		reads := adapter.ParentReads() - before
+		var l *webui.Loaded
+		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
 		c := Config{Flags: fl.String(), HeadID: l.HeadID, ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
 		if want != nil {
 			g := harness.ViewGap(project(l), *want)
@@ -121,11 +119,11 @@ func One(dir string) *Session {
 	return rep
 }
 
-// intended replays the op script beside a session, if there is one. strict
-// is set when the whole session was written with the flags on (the script
-// starts by turning them on): then every change must be a fix by
-// harness.Gap; data written before the rollout is judged by the no-lost-
-// message rule (props, TestP3RolloutSafety).
+// intended replays the op script beside a session, if there is one,
+// through the models alone (harness.Session). strict is set when every row
+// was written with the flags on (the script starts by turning them all on):
+// then every change must be a fix by harness.Gap; data written before the
+// rollout is judged by the no-lost-message rule (harness.IsFix).
 func intended(dir string) (view *model.TargetView, strict bool, err error) {
 	f, err := os.Open(filepath.Join(dir, ScriptName))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -139,34 +137,33 @@ func intended(dir string) (view *model.TargetView, strict bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	r := model.NewTarget(driverSession(script))
-	for i, op := range script {
-		if err := r.Apply(op); err != nil {
-			return nil, false, fmt.Errorf("op %d: %w", i+1, err)
+	data := harness.DataFor(script, flags.Off)
+	if first := firstOp(script); first != nil {
+		if fo, ok := first.(ops.Flag); ok && fo.Set == "all" {
+			data = harness.DataFor(script, flags.All)
 		}
+	}
+	s, err := harness.NewSession(harness.Options{Data: data, SessionID: harness.SessionIDOf(script), ModelOnly: true})
+	if err != nil {
+		return nil, false, err
 	}
 	for _, op := range script {
-		if _, ok := op.(ops.Session); ok {
-			continue
-		}
-		if fo, ok := op.(ops.Flag); ok && fo.Set == "all" {
-			strict = true
-		}
-		break
-	}
-	v := r.View()
-	return &v, strict, nil
-}
-
-func project(l *webui.Loaded) model.TargetView {
-	return model.TargetView{HeadID: l.HeadID, Chain: harness.Project(l.Chain)}
-}
-
-func driverSession(script []ops.Op) string {
-	if len(script) > 0 {
-		if s, ok := script[0].(ops.Session); ok && s.ID != "" {
-			return s.ID
+		if _, err := s.Apply(op); err != nil {
+			return nil, false, err
 		}
 	}
-	return model.DefaultSessionID
+	v := s.Intended()
+	return &v, s.Strict(), nil
 }
+
+// firstOp is the script's first op after a session op, nil if none.
+func firstOp(script []ops.Op) ops.Op {
+	for _, op := range script {
+		if _, ok := op.(ops.Session); !ok {
+			return op
+		}
+	}
+	return nil
+}
+
+func project(l *webui.Loaded) model.TargetView { return harness.Projected(l) }

@@ -286,10 +286,7 @@ const ScriptFile = "script.txt"
 // the files are throwaway fixtures) and saves its script beside it.
 func Write(dir string, size int, seed uint64) error {
 	script := Script(size, seed)
-	prev := store.SyncWrites
-	store.SyncWrites = false
-	_, err := driver.Build(script, dir, WriterFlags)
-	store.SyncWrites = prev
+	_, err := driver.BuildWith(script, dir, WriterFlags, store.WriteOptions{NoSync: true})
 	if err != nil {
 		return fmt.Errorf("bench workload of %d nodes (seed %d): %w", size, seed, err)
 	}

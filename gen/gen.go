@@ -31,6 +31,8 @@ type Options struct {
 	// in candidates, e.g. "user", "reply", "manual"); a state where none of
 	// them applies falls back to the ops that end what is in progress.
 	Only []string
+	// Swarm, when set, leaves kinds out and reweights the rest (DrawSwarm).
+	Swarm *Swarm
 }
 
 // Gen is a generator with the shadow state it needs to draw valid ops.
@@ -43,7 +45,7 @@ type Gen struct {
 // New makes a generator.
 func New(opt Options) *Gen {
 	g := &Gen{opt: opt, Tally: NewTally()}
-	g.st = newShadow(opt.StartStep)
+	g.st = newShadow(opt.StartStep, g.Tally)
 	return g
 }
 
@@ -187,10 +189,11 @@ func (g *Gen) candidates() []choice {
 			}
 			add("orphan", 1)
 		}
-		if g.opt.FlagFlips && s.step < 4 {
+		if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
 			add("flag", 1)
 		}
 	}
+	c = g.opt.Swarm.weigh(c)
 	if len(g.opt.Only) > 0 {
 		var kept []choice
 		for _, ch := range c {
@@ -323,10 +326,7 @@ func (g *Gen) draw(src Source, kind string) ops.Op {
 	case "rewind":
 		return ops.Rewind{ID: s.nodes[src.IntN(len(s.nodes), "rewind")]}
 	case "flag":
-		return ops.Flag{Set: rolloutNames[s.step+1]}
+		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
 	}
 	panic(fmt.Sprintf("gen: unknown kind %q", kind))
 }
-
-// rolloutNames spells the rollout path's configs.
-var rolloutNames = []string{"off", "A", "A,B", "A,B,C", "all"}

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"strings"
 
 	"sessiondag/ops"
 )
@@ -36,6 +35,7 @@ type shadow struct {
 	lastTool       string
 	lastLegacyTool bool
 	unrecordedHead bool // a checkout moved the head; no row records it yet
+	tally          *Tally
 }
 
 type sframe struct {
@@ -44,8 +44,8 @@ type sframe struct {
 	manual   bool
 }
 
-func newShadow(step int) shadow {
-	return shadow{
+func newShadow(step int, t *Tally) shadow {
+	return shadow{tally: t,
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
 		parentOf: map[string]string{}, step: step,
@@ -89,193 +89,9 @@ func (s *shadow) ensureRoot() {
 // apply advances the shadow over op (which the generator drew valid) and
 // counts it in the tally.
 func (g *Gen) apply(op ops.Op) ops.Op {
-	s := &g.st
-	t := g.Tally
-	t.Op(op.Kind())
-	switch o := op.(type) {
-	case ops.UserWeb:
-		s.ensureRoot()
-		if s.client == "" && s.turns > 0 {
-			t.Shape(ShapeRootUsers)
-		}
-		if s.client != "" && s.isManual(s.client) {
-			t.Shape(ShapeUserAfterManual)
-		}
-		s.startTurn(o.ID, s.client, "web")
-		s.head = o.ID
-		s.client = o.ID
-	case ops.UserDispatch:
-		s.ensureRoot()
-		parent := o.Parent
-		if parent == "none" {
-			parent = ""
-			if s.turns > 0 {
-				t.Shape(ShapeRootUsers)
-			}
-		}
-		s.startTurn(o.ID, parent, "cli")
-	case ops.ForkRoot:
-		s.ensureRoot()
-		if s.turns > 0 {
-			t.Shape(ShapeRootUsers)
-		}
-		s.startTurn(o.ID, "", "cli")
-	case ops.Reply:
-		id := s.pending + "_reply"
-		s.write(id, false)
-		s.asst[s.pending] = append(s.asst[s.pending], id)
-		s.userOf[id] = s.pending
-		s.retryable = append(s.retryable, id)
-		s.parentOf[id] = s.pending
-		s.reply, s.head = id, id
-	case ops.Tool:
-		id := s.reply + "_t_" + o.CallID
-		s.write(id, o.Legacy)
-		s.lastLegacyTool = o.Legacy
-	case ops.Done, ops.Cancel:
-		s.head = s.reply
-		if s.source == "web" {
-			s.client = s.reply
-		}
-		s.endTurn()
-	case ops.ErrorFolded:
-		s.head = s.reply
-		t.Shape(ShapeError)
-		s.endTurn()
-	case ops.ErrorStandalone:
-		s.write(o.ID, true)
-		t.Shape(ShapeError)
-		s.endTurn()
-	case ops.Crash:
-		if s.lastLegacyTool && len(s.frames) == 0 && s.reply != "" {
-			t.Shape(ShapeCrashOnTool)
-		}
-		s.frames = nil
-		s.endTurn()
-	case ops.Fn:
-		s.write(o.ID, false)
-		s.frames = append(s.frames, &sframe{id: o.ID})
-		if len(s.frames) >= 3 {
-			t.Shape(ShapeNested3)
-		}
-	case ops.Manual:
-		s.ensureRoot()
-		if s.turns == 0 {
-			t.Shape(ShapeManualFirst)
-		}
-		s.manualRun++
-		if s.manualRun >= 2 {
-			t.Shape(ShapeManualRow)
-		}
-		s.write(o.ID, false)
-		s.manuals[o.ID] = true
-		s.frames = append(s.frames, &sframe{id: o.ID, manual: true})
-	case ops.Exec:
-		s.write(o.ID, false)
-		s.frames[len(s.frames)-1].lastExec = o.ID
-	case ops.Ask:
-		s.write(o.ID, false)
-	case ops.End:
-		f := s.frames[len(s.frames)-1]
-		s.frames = s.frames[:len(s.frames)-1]
-		if f.manual {
-			s.head = f.id
-			if s.chatDone {
-				t.Shape(ShapeHeadOnManual)
-			}
-		}
-	case ops.Retry, ops.Edit:
-		s.unrecordedHead = false // the new row (or the head's move back) is recorded
-		of, id, edit := "", "", false
-		if r, ok := op.(ops.Retry); ok {
-			of, id = r.Of, r.ID
-		} else {
-			e := op.(ops.Edit)
-			of, id, edit = e.Of, e.ID, true
-		}
-		u := of
-		if !s.isUser[u] {
-			u = s.userOf[of]
-		}
-		if len(s.retryable) > 0 && s.retryable[0] == u {
-			t.Shape(ShapeRetryFirst)
-		}
-		if !edit && !s.hasAssistant(u) {
-			s.head, s.client = u, u
-			s.pending, s.source = u, "web"
-			break
-		}
-		s.write(id, true)
-		s.isUser[id] = true
-		s.retryable = append(s.retryable, id)
-		s.parentOf[id] = s.parentOf[u]
-		s.head, s.client = id, id
-		s.pending, s.source = id, "web"
-		t.Shape(ShapeRetry)
-	case ops.Checkout:
-		s.head, s.client = o.ID, o.ID
-		s.unrecordedHead = true
-	case ops.Reload:
-		s.client = s.head
-		if s.isManual(s.head) {
-			t.Shape(ShapeReloadAfterManual)
-		}
-	case ops.Spawn:
-		s.unrecordedHead = false
-		s.ensureRoot()
-		s.write(o.Cmd, false)
-		s.isUser[o.Cmd] = true
-		s.retryable = append(s.retryable, o.Cmd)
-		anchor := o.Cmd
-		if s.client != "" {
-			anchor = s.client
-		}
-		s.parentOf[o.Cmd] = s.client
-		s.client = o.Cmd
-		s.write(o.ID, false)
-		s.write(o.ID+"_reply", false)
-		s.write(o.Attach, false)
-		s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
-		s.asst[anchor] = append(s.asst[anchor], o.Attach)
-		s.head = o.ID + "_reply"
-		t.Shape(ShapeSubAgent)
-		if o.Mode == "clean" {
-			t.Shape(ShapeCleanSpawn)
-		}
-	case ops.Task:
-		s.write(o.ID, false)
-		s.write(o.ID+"_reply", false)
-		s.write(o.Attach, false)
-		s.write(s.reply+"_t_"+o.CallID, false)
-		s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
-		s.head = o.ID + "_reply"
-		t.Shape(ShapeSubAgent)
-	case ops.Script:
-		s.write(o.ID, true)
-		t.Shape(ShapeScript)
-	case ops.LegacyUser:
-		s.write(o.ID, true)
-		s.isUser[o.ID] = true
-		s.retryable = append(s.retryable, o.ID)
-		s.parentOf[o.ID] = o.Parent
-		t.Shape(ShapeLegacy)
-	case ops.LegacyReply:
-		s.write(o.ID, true)
-		s.asst[o.Parent] = append(s.asst[o.Parent], o.ID)
-		t.Shape(ShapeLegacy)
-	case ops.Orphan:
-		s.write(o.ID, o.Caller == "")
-		t.Shape(ShapeOrphan)
-	case ops.Rewind:
-		s.rewound[o.ID] = true
-		t.Shape(ShapeRewind)
-	case ops.Flag:
-		for i, n := range rolloutNames {
-			if strings.EqualFold(n, o.Set) {
-				s.step = i
-			}
-		}
-		t.Shape(ShapeFlagFlip)
+	g.Tally.Op(op.Kind())
+	if err := op.Apply(&g.st); err != nil {
+		panic(fmt.Sprintf("gen: the shadow refuses %s: %v", ops.Format(op), err))
 	}
 	return op
 }

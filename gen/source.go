@@ -1,16 +1,12 @@
 // Package gen generates op scripts that are valid step by step: a small
 // shadow of the writer's state decides which ops apply, and a Source of
 // random choices picks among them. The same generator feeds the property
-// tests (rapid draws, so failures shrink), the `sessiondag gen` command and
-// the benchmark workloads (a seeded PCG, so a seed always gives the same
-// script).
+// tests (rapid draws through internal/rapidsrc, so failures shrink), the
+// `sessiondag gen`, `hunt` and `exhaust` commands and the benchmark
+// workloads (a seeded PCG, so a seed always gives the same script).
 package gen
 
-import (
-	"math/rand/v2"
-
-	"pgregory.net/rapid"
-)
+import "math/rand/v2"
 
 // Source supplies the generator's choices.
 type Source interface {
@@ -28,12 +24,3 @@ func NewSeeded(seed uint64) *Seeded {
 
 // IntN implements Source.
 func (s *Seeded) IntN(n int, _ string) int { return s.r.IntN(n) }
-
-// Rapid is a Source drawing from a rapid.T, so rapid records and shrinks
-// every choice.
-type Rapid struct{ T *rapid.T }
-
-// IntN implements Source.
-func (r Rapid) IntN(n int, label string) int {
-	return rapid.IntRange(0, n-1).Draw(r.T, label)
-}

@@ -26,6 +26,7 @@ const (
 	ShapeOrphan            = "orphan tool row"
 	ShapeRewind            = "rewound node"
 	ShapeFlagFlip          = "flag flipped mid-session"
+	ShapeClock             = "clock set to a real timestamp"
 )
 
 // Required are the shapes a default-sized run must produce at least once.

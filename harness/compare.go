@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"sessiondag/impl/webui"
 	"sessiondag/internal/jsoncmp"
+	"sessiondag/model"
 )
 
 // Sections are the parts of a view, compared in this order so the first
@@ -53,4 +55,33 @@ func sectionsOf(v any) (map[string]any, error) {
 		return nil, fmt.Errorf("view is not an object")
 	}
 	return m, nil
+}
+
+// TargetDiff compares a load with the intended view: the head and the
+// projected chain ("" when they agree).
+func TargetDiff(want model.TargetView, l *webui.Loaded) string {
+	got := Projected(l)
+	if got.Chain == nil {
+		got.Chain = []model.TargetRow{}
+	}
+	if want.Chain == nil {
+		want.Chain = []model.TargetRow{}
+	}
+	w, err := roundTrip(want)
+	if err != nil {
+		return err.Error()
+	}
+	g, err := roundTrip(got)
+	if err != nil {
+		return err.Error()
+	}
+	return jsoncmp.Diff(w, g)
+}
+
+func roundTrip(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return jsoncmp.Decode(b)
 }

@@ -1,7 +1,10 @@
 package harness
 
 import (
+	"fmt"
+
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/webui"
 	"sessiondag/model"
 )
 
@@ -46,4 +49,40 @@ func sameRow(a, b model.TargetRow) bool {
 		}
 	}
 	return true
+}
+
+// Projected is a load reduced to what model.Target describes.
+func Projected(l *webui.Loaded) model.TargetView {
+	return model.TargetView{HeadID: l.HeadID, Chain: Project(l.Chain)}
+}
+
+// SameView reports whether two projected views show the same head and chain.
+func SameView(a, b model.TargetView) bool {
+	return a.HeadID == b.HeadID && SameChain(a.Chain, b.Chain)
+}
+
+// RowIDs renders projected rows for a report: id, "(card)" for a card, the
+// folded calls in brackets.
+func RowIDs(rows []model.TargetRow) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.ID
+		if r.Kind == "card" {
+			out[i] += "(card)"
+		}
+		if len(r.Calls) > 0 {
+			out[i] += fmt.Sprintf("%v", r.Calls)
+		}
+	}
+	return out
+}
+
+// Describe renders a load for a report: head, fallback, projected chain.
+func Describe(l *webui.Loaded) string {
+	v := Projected(l)
+	fb := ""
+	if l.FallbackUsed {
+		fb = " (get_branch fallback)"
+	}
+	return fmt.Sprintf("head %s%s chain %v", v.HeadID, fb, RowIDs(v.Chain))
 }

@@ -1,26 +1,38 @@
 package harness
 
 import (
+	"strings"
+
 	"sessiondag/driver"
 	"sessiondag/impl/flags"
 	"sessiondag/ops"
 )
 
-// Reduce shrinks a failing op script: it deletes chunks of ops, the
-// largest first, while the script still builds and fails is still true,
-// until no deletion of any chunk keeps it failing (a 1-minimal script). Scripts that stop being valid (a `done` without its `reply`) are
-// skipped, so the result is always a replayable script.
+// Reduce shrinks a failing op script: it deletes ops while fails still
+// holds and the script stays valid, until no deletion it tries keeps it
+// failing. It first tries each op together with what depends on it (see
+// Unit), from the last op back, then chunks of neighbouring ops, largest
+// first. The result is always a replayable script.
 func Reduce(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
 	cur := append([]ops.Op(nil), script...)
+	try := func(cand []ops.Op) bool {
+		if len(cand) < len(cur) && Valid(cand) && fails(cand) {
+			cur = cand
+			return true
+		}
+		return false
+	}
 	for progress := true; progress; {
 		progress = false
-		// Every chunk size, largest first: a turn is several ops (user,
-		// reply, done) and must go as a whole to keep the script valid.
+		for i := len(cur) - 1; i >= 0; i-- {
+			if i < len(cur) && try(without(cur, Unit(cur, i))) {
+				progress = true
+			}
+		}
 		for size := len(cur) / 2; size >= 1 && !progress; size-- {
 			for start := 0; start+size <= len(cur); start++ {
-				cand := append(append([]ops.Op(nil), cur[:start]...), cur[start+size:]...)
-				if Valid(cand) && fails(cand) {
-					cur, progress = cand, true
+				if try(append(append([]ops.Op(nil), cur[:start]...), cur[start+size:]...)) {
+					progress = true
 					break
 				}
 			}
@@ -33,4 +45,114 @@ func Reduce(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
 func Valid(script []ops.Op) bool {
 	_, err := driver.Build(script, "", flags.Off)
 	return err == nil
+}
+
+// Unit is op i with everything that cannot stay without it, as positions in
+// script order: what it opens (ops.Span) up to and including what closes
+// it, and every later op naming an id the unit creates (or one derived from
+// it, like a reply's `<user>_reply`), with their own units in turn.
+func Unit(script []ops.Op, i int) []int {
+	in := make([]bool, len(script))
+	defined := map[string]bool{}
+	var add func(j int)
+	add = func(j int) {
+		if in[j] {
+			return
+		}
+		in[j] = true
+		for _, id := range ops.Defines(script[j]) {
+			defined[id] = true
+		}
+		for _, k := range spanOf(script, j) {
+			add(k)
+		}
+	}
+	add(i)
+	for grew := true; grew; {
+		grew = false
+		for j := i + 1; j < len(script); j++ {
+			if !in[j] && namesAny(script[j], defined) {
+				add(j)
+				grew = true
+			}
+		}
+	}
+	var out []int
+	for j, ok := range in {
+		if ok {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// spanOf lists the ops op i opens, up to and including the one that
+// closes it.
+func spanOf(script []ops.Op, i int) []int {
+	var out []int
+	switch script[i].Span() {
+	case ops.OpensTurn, ops.OpensReply:
+		for j := i + 1; j < len(script); j++ {
+			out = append(out, j)
+			if s := script[j].Span(); s == ops.ClosesTurn || s == ops.ClosesAll || s == ops.OpensTurn {
+				if s == ops.OpensTurn {
+					out = out[:len(out)-1]
+				}
+				break
+			}
+		}
+	case ops.OpensFrame:
+		depth := 1
+		for j := i + 1; j < len(script) && depth > 0; j++ {
+			out = append(out, j)
+			switch script[j].Span() {
+			case ops.OpensFrame:
+				depth++
+			case ops.ClosesFrame:
+				depth--
+			case ops.ClosesAll:
+				depth = 0
+			}
+		}
+	}
+	return out
+}
+
+// namesAny reports whether op names one of the ids, or an id derived from
+// one (`<id>_…`).
+func namesAny(op ops.Op, ids map[string]bool) bool {
+	for _, n := range ops.Names(op) {
+		if ids[n] {
+			return true
+		}
+		for base, _, ok := strings.Cut(n, "_"); ok; base, _, ok = cutMore(n, base) {
+			if ids[base] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cutMore extends a prefix of n cut at "_" to the next "_".
+func cutMore(n, prefix string) (string, string, bool) {
+	rest := n[len(prefix)+1:]
+	next, after, ok := strings.Cut(rest, "_")
+	if !ok {
+		return "", "", false
+	}
+	return prefix + "_" + next, after, true
+}
+
+func without(script []ops.Op, drop []int) []ops.Op {
+	out := make([]ops.Op, 0, len(script)-len(drop))
+	k := 0
+	for j, op := range script {
+		if k < len(drop) && drop[k] == j {
+			k++
+			continue
+		}
+		out = append(out, op)
+	}
+	return out
 }

@@ -1,116 +1,106 @@
 package harness
 
 import (
-	"encoding/json"
 	"fmt"
+	"os"
 
-	"sessiondag/driver"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/webui"
-	"sessiondag/internal/jsoncmp"
-	"sessiondag/model"
 	"sessiondag/ops"
 )
 
-// Mismatch is the first place a replay found the implementation wrong.
-type Mismatch struct {
-	Step    int    // 1-based op number
-	Op      string // the op, as a script line
-	Against string // which model disagreed
-	Section string // which view
-	Diff    string // go-cmp diff, -want +got
+// ReplayOptions choose what a replay checks. Left empty, a file's own
+// `#! check` line decides, and a file without one gets every check on data
+// written with the flags on and with them off.
+type ReplayOptions struct {
+	Checks []Check
+	Data   []Data
+	Tmp    string // where a cold check makes its directory ("" = the system's)
 }
 
-func (m *Mismatch) String() string {
-	return fmt.Sprintf("after op %d (%s): %s, view %s differs (-want +got):\n%s", m.Step, m.Op, m.Against, m.Section, m.Diff)
-}
-
-// Replay builds a session from a script through the implementation's
-// writers with flag set fl and checks every view after every op: against
-// model.Legacy when fl is off, against model.Target when fl is all. For the
-// configs in between it checks the rollout's first promise: the loaded chain
-// misses no more rows of the intended conversation than R's.
-func Replay(script []ops.Op, fl flags.Set) (*Mismatch, error) {
-	var first ops.Op
-	if len(script) > 0 {
-		first = script[0]
-	}
-	run, err := driver.Start(first, "", fl)
+// Replay runs a script file and returns what failed: at most one finding
+// per kind of data. A file saved by a failing check names that check and
+// its data in a `#! check` line, so its replay runs exactly that.
+func Replay(f *ops.File, o ReplayOptions) ([]*Finding, error) {
+	checks, data, err := plan(f, o)
 	if err != nil {
 		return nil, err
 	}
-	sid := run.W.S.ID
-	legacyWrites := fl == flags.Off // model.Legacy describes data written with every flag off
-	leg := model.NewLegacy(sid)
-	tgt := model.NewTarget(sid)
-	for i, op := range script {
-		if err := run.Apply(op); err != nil {
-			return nil, fmt.Errorf("op %d (%s): %w", i+1, ops.Format(op), err)
+	if len(checks) == 1 && checks[0].Name == "cold" {
+		first, edits, err := coldOf(f)
+		if err != nil {
+			return nil, err
 		}
-		if err := leg.Apply(op); err != nil {
-			return nil, fmt.Errorf("op %d (%s): model.Legacy refuses it: %w", i+1, ops.Format(op), err)
+		tmp := o.Tmp
+		if tmp == "" {
+			tmp = os.TempDir()
 		}
-		if err := tgt.Apply(op); err != nil {
-			return nil, fmt.Errorf("op %d (%s): model.Target refuses it: %w", i+1, ops.Format(op), err)
+		fd, err := Cold(f.Ops, first, edits, tmp)
+		if fd == nil || err != nil {
+			return nil, err
 		}
-		if f, ok := op.(ops.Flag); ok && f.Set != "off" {
-			legacyWrites = false
+		return []*Finding{fd}, nil
+	}
+	var out []*Finding
+	for _, d := range data {
+		fd, err := Play(d, f.Ops, checks...)
+		if err != nil {
+			return out, fmt.Errorf("[%s] %w", d.Name, err)
 		}
-		st := run.W.S.AtPersistedHead()
-		mm := &Mismatch{Step: i + 1, Op: ops.Format(op)}
-		switch {
-		case fl == flags.Off && !legacyWrites:
-			// Rows written with flags on carry fields R never wrote; the
-			// rollout rule below still applies to what R shows of them.
-		case fl == flags.Off:
-			if s, d := ViewDiff(leg.View(), webui.Views(st, fl)); s != "" {
-				mm.Against, mm.Section, mm.Diff = "model.Legacy", s, d
-				return mm, nil
-			}
-		case fl == flags.All:
-			if d := TargetDiff(tgt.View(), webui.Load(st, fl)); d != "" {
-				mm.Against, mm.Section, mm.Diff = "model.Target", "chain", d
-				return mm, nil
-			}
-		default:
-			want := tgt.View()
-			got := ViewGap(model.TargetView{HeadID: "", Chain: Project(webui.Load(st, fl).Chain)}, want)
-			base := ViewGap(model.TargetView{HeadID: "", Chain: Project(webui.Load(st, flags.Off).Chain)}, want)
-			if got.Missing > base.Missing {
-				mm.Against, mm.Section = "model.Target", "chain"
-				mm.Diff = fmt.Sprintf("flags %s miss %d rows of the intended conversation; flags off miss %d", fl, got.Missing, base.Missing)
-				return mm, nil
-			}
+		if fd != nil {
+			out = append(out, fd)
 		}
 	}
-	return nil, nil
+	return out, nil
 }
 
-// TargetDiff compares a load with the intended view: the head and the
-// projected chain ("" when they agree).
-func TargetDiff(want model.TargetView, l *webui.Loaded) string {
-	got := model.TargetView{HeadID: l.HeadID, Chain: Project(l.Chain)}
-	if got.Chain == nil {
-		got.Chain = []model.TargetRow{}
+// ColdCheck names the check that Cold runs, for `#! check name=cold`.
+var ColdCheck = Check{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory ≡ the model's reader"}
+
+// plan decides the checks and data of a replay.
+func plan(f *ops.File, o ReplayOptions) ([]Check, []Data, error) {
+	checks, data := o.Checks, o.Data
+	if d, ok := f.Directive("check"); ok {
+		if len(checks) == 0 {
+			name, _ := d.Get("name")
+			if name == ColdCheck.Name {
+				return []Check{ColdCheck}, nil, nil
+			}
+			c, err := CheckNamed(name)
+			if err != nil {
+				return nil, nil, fmt.Errorf("#! check: %w", err)
+			}
+			checks = []Check{c}
+		}
+		if len(data) == 0 {
+			kind, err := dataOf(d)
+			if err != nil {
+				return nil, nil, err
+			}
+			data = []Data{kind}
+		}
 	}
-	if want.Chain == nil {
-		want.Chain = []model.TargetRow{}
+	if len(checks) == 0 {
+		checks = Checks
 	}
-	w, err := roundTrip(want)
-	if err != nil {
-		return err.Error()
+	if len(data) == 0 {
+		data = []Data{WrittenOn, DataFor(f.Ops, flags.Off)}
 	}
-	g, err := roundTrip(got)
-	if err != nil {
-		return err.Error()
-	}
-	return jsoncmp.Diff(w, g)
+	return checks, data, nil
 }
 
-func roundTrip(v any) (any, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
+// dataOf reads the data kind of a `#! check` line.
+func dataOf(d ops.Directive) (Data, error) {
+	slug, _ := d.Get("data")
+	kind, ok := DataBySlug(slug)
+	if !ok {
+		return Data{}, fmt.Errorf("#! check: data=%q is not one of flags-on, migration, flipped", slug)
 	}
-	return jsoncmp.Decode(b)
+	if w, ok := d.Get("writer"); ok {
+		fl, err := flags.Parse(w)
+		if err != nil {
+			return Data{}, fmt.Errorf("#! check: writer=%q: %w", w, err)
+		}
+		kind.Writer = fl
+	}
+	return kind, nil
 }

@@ -123,148 +123,32 @@ func (r *TargetRun) addCall(reply, id string) {
 
 // Apply runs one op: the embedded legacy writer checks validity and moves the
 // writer state; a refused op changes nothing here either. Then the op's
-// conversation rows are added per the Intent table, with H = the in-memory
-// head before the op (after ensureRoot, for the ops that run it).
+// conversation rows are added per the Intent table (target_ops.go), with H =
+// the in-memory head before the op (after ensureRoot, for the ops that run
+// it).
 func (r *TargetRun) Apply(op ops.Op) error {
-	h := r.leg.InMemoryHead()
-	// Ops that create ROOT first move the head there (ensureRoot): the
-	// turn they write starts a conversation instead of continuing rows of
-	// an earlier script.
-	switch op.(type) {
-	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Manual, ops.Spawn:
-		if r.leg.node("ROOT") == nil {
-			h = "ROOT"
+	in := &targetOps{r: r, h: r.leg.InMemoryHead(), pending: r.leg.Pending(),
+		reply: r.leg.OpenReply(), frames: r.leg.Frames(), fresh: map[string]bool{}}
+	for _, id := range ops.Defines(op) {
+		if r.leg.node(id) == nil {
+			in.fresh[id] = true
 		}
 	}
-	pending := r.leg.Pending()
-	reply := r.leg.OpenReply()
-	frames := r.leg.Frames()
-	var newRow string // retry/edit: the new row's id, if it did not exist before
-	switch op := op.(type) {
-	case ops.Retry:
-		if r.leg.node(op.ID) == nil {
-			newRow = op.ID
-		}
-	case ops.Edit:
-		if r.leg.node(op.ID) == nil {
-			newRow = op.ID
-		}
-	}
+	rootBefore := r.leg.node("ROOT") != nil
 	if err := r.leg.Apply(op); err != nil {
 		return err
 	}
-	aH := r.Anchor(h)
-	// top is anchor(outermost open frame): where function internals belong.
-	top := ""
-	if len(frames) > 0 {
-		top = r.Anchor(frames[0])
+	// An op that created ROOT first moved the head there (ensureRoot): the
+	// turn it writes starts a conversation instead of continuing rows of an
+	// earlier script.
+	if !rootBefore && r.leg.node("ROOT") != nil {
+		in.h = "ROOT"
 	}
-
-	switch op := op.(type) {
-	case ops.UserWeb:
-		r.add(&tRow{id: op.ID, ip: aH, user: true})
-
-	case ops.UserDispatch:
-		ip := aH // INHERIT
-		switch op.Parent {
-		case "":
-		case "none":
-			ip = ""
-		default:
-			ip = r.Anchor(op.Parent)
-		}
-		r.add(&tRow{id: op.ID, ip: ip, user: true})
-
-	case ops.ForkRoot:
-		r.add(&tRow{id: op.ID, user: true})
-
-	case ops.Reply:
-		r.add(&tRow{id: pending + "_reply", ip: pending})
-
-	case ops.Tool:
-		id := reply + "_t_" + op.CallID
-		r.anchor[id] = reply
-		r.addCall(reply, id)
-
-	case ops.ErrorStandalone:
-		r.add(&tRow{id: op.ID, ip: pending})
-
-	case ops.Fn:
-		if len(frames) == 0 { // called by the model: folds into the reply
-			r.anchor[op.ID] = reply
-			r.addCall(reply, op.ID)
-		} else {
-			r.anchor[op.ID] = top
-		}
-
-	case ops.Manual:
-		r.add(&tRow{id: op.ID, ip: aH, card: true})
-
-	case ops.Exec:
-		r.anchor[op.ID] = top
-
-	case ops.Ask:
-		r.anchor[op.ID] = top
-
-	case ops.Retry:
-		r.retry(op.Of, newRow)
-
-	case ops.Edit:
-		r.retry(op.Of, newRow)
-
-	case ops.Spawn:
-		r.add(&tRow{id: op.Cmd, ip: aH, user: true})
-		sub := &tRow{id: op.ID, ip: op.Cmd, user: true}
-		if op.Mode == "clean" {
-			sub.ip, sub.spawnRoot = "", true
-		}
-		r.add(sub)
-		r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
-		at := aH // C's parent if C had one, else C
-		if at == "" {
-			at = op.Cmd
-		}
-		r.add(&tRow{id: op.Attach, ip: at, attach: true})
-
-	case ops.Task:
-		r.add(&tRow{id: op.ID, ip: reply, user: true})
-		r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
-		r.add(&tRow{id: op.Attach, ip: reply, attach: true})
-		id := reply + "_t_" + op.CallID
-		r.anchor[id] = reply
-		r.addCall(reply, id)
-
-	case ops.Script:
-		r.add(&tRow{id: op.ID, ip: aH, card: op.What == "fn"})
-
-	case ops.LegacyUser:
-		ip := ""
-		switch op.Parent {
-		case "":
-			ip = aH // no parent recorded: it continues where the head was
-		case "null":
-		default:
-			ip = r.Anchor(op.Parent)
-		}
-		r.add(&tRow{id: op.ID, ip: ip, user: true})
-
-	case ops.LegacyReply:
-		r.add(&tRow{id: op.ID, ip: r.Anchor(op.Parent)})
-
-	case ops.Orphan:
-		if op.Caller == "" {
-			r.add(&tRow{id: op.ID, ip: aH, card: true})
-		} else {
-			r.anchor[op.ID] = "" // known, but stands for no conversation row
-		}
-
-	case ops.Rewind:
-		r.rewound[op.ID] = true
-
-		// session, think, say, done, cancel, error-folded, crash, end,
-		// checkout, reload, flag: no conversation row.
+	in.aH = r.Anchor(in.h)
+	if len(in.frames) > 0 {
+		in.top = r.Anchor(in.frames[0])
 	}
-	return nil
+	return op.Apply(in)
 }
 
 // retry adds N (when the writer wrote it) as a sibling of the turn it reruns.

@@ -15,7 +15,7 @@ import (
 )
 
 // DefaultSessionID is the session id when a script has no `session` op.
-const DefaultSessionID = "local_0000000000"
+const DefaultSessionID = ops.DefaultSession
 
 // frame is one open function (README: the frame stack).
 type frame struct {
@@ -27,8 +27,11 @@ type frame struct {
 // LegacyRun is the writer state of ops/README.md for one session.
 type LegacyRun struct {
 	sid     string
-	nodes   []*Node // the store, in append order (= seq order)
-	memHead string  // the store's in-memory head
+	nodes   []*Node          // the store, in append order (= seq order)
+	byID    map[string]*Node // … by id
+	memHead string           // the store's in-memory head
+	clock   float64          // created_at of the next new node: clock + 1.5·ticks
+	ticks   int
 	meta    *Object // meta.json as last written: head_id is the persisted head
 	applied int     // ops applied so far (`session` must be the first)
 
@@ -45,7 +48,7 @@ type LegacyRun struct {
 
 // NewLegacy starts an empty session (no nodes, meta written, CH null).
 func NewLegacy(sessionID string) *LegacyRun {
-	r := &LegacyRun{}
+	r := &LegacyRun{byID: map[string]*Node{}, clock: 1782000000.0}
 	r.setSession(sessionID)
 	return r
 }
@@ -121,14 +124,7 @@ func (r *LegacyRun) FrameHasExec() bool {
 // -------------------------------------------------------- store helpers
 
 // node is the store's node with this id, nil if none.
-func (r *LegacyRun) node(id string) *Node {
-	for _, n := range r.nodes {
-		if n.ID == id {
-			return n
-		}
-	}
-	return nil
-}
+func (r *LegacyRun) node(id string) *Node { return r.byID[id] }
 
 // state is the store as the reading half sees it, at the in-memory head
 // (for the dispatcher's INHERIT and the retry climb). Not a copy.
@@ -137,15 +133,18 @@ func (r *LegacyRun) state() *Session {
 }
 
 // appendNode is the legacy append (README helpers): idempotent by id; the
-// k-th new node gets seq k and created_at 1782000000.0 + 1.5·k; a node whose
+// k-th new node gets seq k and created_at clock + 1.5·(ticks since the
+// clock was set; 1782000000.0 + 1.5·k without a clock op); a node whose
 // called_by is "" becomes the in-memory head.
 func (r *LegacyRun) appendNode(id, role, name string, input, output any, calledBy string, meta *Object) {
 	if r.node(id) != nil {
 		return
 	}
-	k := len(r.nodes) // one node per new append, so the count is both seq and clock tick
-	r.nodes = append(r.nodes, &Node{ID: id, CreatedAt: Float(1782000000.0 + 1.5*float64(k)), Seq: k,
-		Role: role, Name: name, Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: meta})
+	n := &Node{ID: id, CreatedAt: Float(r.clock + 1.5*float64(r.ticks)), Seq: len(r.nodes),
+		Role: role, Name: name, Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: meta}
+	r.nodes = append(r.nodes, n)
+	r.byID[id] = n
+	r.ticks++
 	if calledBy == "" {
 		r.memHead = id
 	}
@@ -245,339 +244,13 @@ func jsonObject(text string) (*Object, error) {
 // ------------------------------------------------------------------ Apply
 
 // Apply runs one op. An op that does not apply in the current state (README
-// "Validity") returns an error and changes nothing: every case checks first
-// and writes after.
+// "Validity") returns an error and changes nothing: every op's method checks
+// first and writes after (write_ops.go).
 func (r *LegacyRun) Apply(op ops.Op) error {
-	if err := r.apply(op); err != nil {
+	if err := op.Apply((*legacyOps)(r)); err != nil {
 		return err
 	}
 	r.applied++
-	return nil
-}
-
-func (r *LegacyRun) apply(op ops.Op) error {
-	switch op := op.(type) {
-	case ops.Session:
-		if r.applied > 0 {
-			return fmt.Errorf("session may only be the first op")
-		}
-		if op.ID != "" {
-			r.setSession(op.ID)
-		}
-
-	case ops.UserWeb:
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		r.ensureRoot()
-		meta := NewObject("source", "web")
-		if r.chSet {
-			meta.Set("parent_id", r.ch)
-		}
-		r.appendNode(op.ID, "user", "", nil, op.Text, "ROOT", meta)
-		r.setHead(op.ID)
-		r.setCH(op.ID)
-		r.pending, r.pendingSrc = op.ID, "web"
-
-	case ops.UserDispatch:
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		r.dispatch(op.ID, op.Text, op.Parent)
-
-	case ops.ForkRoot:
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		r.dispatch(op.ID, op.Text, "none")
-
-	case ops.Reply:
-		if r.pending == "" {
-			return fmt.Errorf("no pending turn")
-		}
-		if r.reply != "" {
-			return fmt.Errorf("a reply is open (%s)", r.reply)
-		}
-		id := r.pending + "_reply"
-		if err := r.newIDs(id); err != nil {
-			return err
-		}
-		r.appendNode(id, "llm", "", nil, "", r.pending, NewObject("parent_id", r.pending,
-			"source", r.pendingSrc, "status", "running", "worker_id", "w1"))
-		r.setHead(id)
-		r.reply = id
-
-	case ops.Think:
-		if err := r.needReply(); err != nil {
-			return err
-		}
-		r.blocks = append(r.blocks, NewObject("type", "thinking", "text", op.Text))
-
-	case ops.Say:
-		if err := r.needReply(); err != nil {
-			return err
-		}
-		r.blocks = append(r.blocks, NewObject("type", "text", "text", op.Text))
-
-	case ops.Tool:
-		if err := r.needReply(); err != nil {
-			return err
-		}
-		id := r.reply + "_t_" + op.CallID
-		args, err := jsonObject(op.Args)
-		if err := firstErr(r.newIDs(id), err); err != nil {
-			return err
-		}
-		meta := NewObject("tool_call_id", op.CallID, "is_error", op.Error)
-		calledBy := r.reply
-		if op.Legacy {
-			calledBy = ""
-			meta.Set("called_by", r.reply)
-		}
-		r.appendNode(id, "code", op.Name, args, op.Result, calledBy, meta)
-		r.addToolCall(op.CallID, op.Name, args, op.Result, op.Error)
-
-	case ops.Done:
-		if err := r.needReply(); err != nil {
-			return err
-		}
-		r.finish("completed")
-
-	case ops.Cancel:
-		if err := r.needReply(); err != nil {
-			return err
-		}
-		r.finish("cancelled")
-
-	case ops.ErrorFolded:
-		if err := r.needReply(); err != nil {
-			return err
-		}
-		n := r.node(r.reply)
-		n.Output = "[error] " + op.Type + ": " + op.Msg
-		n.meta().Set("status", "error")
-		n.meta().Set("error", op.Msg)
-		n.meta().Set("error_type", op.Type)
-		r.meta.Set("status", "failed")
-		r.setHead(r.reply)
-		r.endTurn()
-
-	case ops.ErrorStandalone:
-		if r.pending == "" || r.reply != "" {
-			return fmt.Errorf("needs a pending turn without a reply")
-		}
-		if err := r.newIDs(op.ID); err != nil {
-			return err
-		}
-		r.appendNode(op.ID, "llm", "", nil, "[error] "+op.Type+": "+op.Msg, "",
-			NewObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
-		r.meta.Set("status", "failed")
-		r.setHead(op.ID)
-		r.endTurn()
-
-	case ops.Crash:
-		r.writeMeta()
-		r.endTurn()
-		r.frames = nil
-
-	case ops.Fn:
-		if r.reply == "" && len(r.frames) == 0 {
-			return fmt.Errorf("no open reply or function")
-		}
-		args, err := jsonObject(op.Args)
-		if err := firstErr(r.newIDs(op.ID), err); err != nil {
-			return err
-		}
-		calledBy := r.reply
-		if len(r.frames) > 0 {
-			calledBy = r.frames[len(r.frames)-1].id
-		}
-		if op.ViaExec {
-			if !r.FrameHasExec() {
-				return fmt.Errorf("via-exec: the innermost function has no exec")
-			}
-			calledBy = r.frames[len(r.frames)-1].lastExec
-		}
-		r.appendFn(op.ID, op.Name, args, op.Expose, calledBy)
-		r.frames = append(r.frames, frame{id: op.ID})
-
-	case ops.Manual:
-		args, err := jsonObject(op.Args)
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID), err); err != nil {
-			return err
-		}
-		r.ensureRoot()
-		r.appendFn(op.ID, op.Name, args, op.Expose, "ROOT")
-		r.frames = append(r.frames, frame{id: op.ID, manual: true})
-
-	case ops.Exec:
-		if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		f := &r.frames[len(r.frames)-1]
-		r.appendNode(op.ID, "llm", "model-x", NewObject("system", "be brief"), op.Reply, f.id,
-			NewObject("status", "completed", "prompt_text", op.Prompt))
-		f.lastExec = op.ID
-
-	case ops.Ask:
-		if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		status := "answered"
-		if op.Answer == "" {
-			status = "unanswered"
-		}
-		r.appendNode(op.ID, "user", "", NewObject("question", op.Question), op.Answer,
-			r.frames[len(r.frames)-1].id, NewObject("status", status))
-
-	case ops.End:
-		if err := r.needFrame(); err != nil {
-			return err
-		}
-		var output any // default null
-		status := "completed"
-		if op.Error != "" {
-			output, status = NewObject("error", op.Error), "error"
-		} else if op.Output != "" {
-			v, err := ParseJSON([]byte(op.Output))
-			if err != nil {
-				return fmt.Errorf("output %q: %w", op.Output, err)
-			}
-			output = v
-		}
-		f := r.frames[len(r.frames)-1]
-		r.frames = r.frames[:len(r.frames)-1]
-		n := r.node(f.id)
-		n.Output = output
-		n.meta().Set("status", status)
-		n.meta().Set("duration_seconds", Float(0.5))
-		if f.manual {
-			r.setHead(f.id)
-		}
-
-	case ops.Retry:
-		return r.retry(op.Of, op.ID, nil, false)
-
-	case ops.Edit:
-		return r.retry(op.Of, op.ID, op.Text, true)
-
-	case ops.Checkout:
-		if err := firstErr(r.needIdle(), r.existing(op.ID)); err != nil {
-			return err
-		}
-		r.setHead(op.ID)
-		r.setCH(op.ID)
-
-	case ops.Reload:
-		r.setCH(r.memHead)
-
-	case ops.Spawn:
-		if op.Mode != "inherit" && op.Mode != "clean" {
-			return fmt.Errorf("spawn mode %q is not inherit or clean", op.Mode)
-		}
-		if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
-			return err
-		}
-		r.ensureRoot()
-		cmdMeta := NewObject("source", "web", "function", "task")
-		if r.chSet {
-			cmdMeta.Set("parent_id", r.ch)
-		}
-		r.appendNode(op.Cmd, "user", "", nil, "/spawn "+op.Text, "ROOT", cmdMeta)
-		r.setHead(op.Cmd)
-		r.setCH(op.Cmd)
-		subMeta := NewObject("parent_id", op.Cmd, "source", "agent_spawn")
-		if op.Mode == "clean" {
-			subMeta = NewObject("source", "agent_spawn")
-		}
-		r.subAgent(op.ID, op.Text, subMeta)
-		attachCaller := op.Cmd
-		if p, ok := cmdMeta.Val("parent_id").(string); ok && p != "" {
-			attachCaller = p
-		}
-		r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, NewObject(
-			"display", "runtime", "function", "attach", "is_error", false,
-			"attach", r.attachInfo(op.ID, op.Label, op.Text, false)))
-
-	case ops.Task:
-		if err := r.needReply(); err != nil {
-			return err
-		}
-		toolID := r.reply + "_t_" + op.CallID
-		if err := r.newIDs(op.ID, op.ID+"_reply", op.Attach, toolID); err != nil {
-			return err
-		}
-		result := "(done)"
-		if op.Async {
-			result = "(running)"
-		}
-		r.subAgent(op.ID, op.Text, NewObject("parent_id", r.reply, "source", "agent_spawn"))
-		r.appendNode(op.Attach, "llm", "", nil, result, "", NewObject("parent_id", r.reply,
-			"display", "runtime", "function", "attach", "is_error", false,
-			"attach", r.attachInfo(op.ID, op.Label, op.Text, op.Async)))
-		r.setHead(op.ID + "_reply")
-		args := NewObject("prompt", op.Text)
-		r.appendNode(toolID, "code", "task", args, result, r.reply,
-			NewObject("tool_call_id", op.CallID, "is_error", false))
-		r.addToolCall(op.CallID, "task", args, result, false)
-
-	case ops.Script:
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		switch op.What {
-		case "fn":
-			r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
-				NewObject("expose", "io", "status", "completed"))
-		case "exec":
-			r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", NewObject("status", "completed"))
-		default:
-			return fmt.Errorf("script what=%q is not fn or exec", op.What)
-		}
-		r.writeMeta()
-
-	case ops.LegacyUser:
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		meta := &Object{}
-		switch op.Parent {
-		case "":
-		case "null":
-			meta.Set("parent_id", nil)
-		default:
-			meta.Set("parent_id", op.Parent)
-		}
-		r.appendNode(op.ID, "user", "", nil, op.Text, "", meta)
-		r.writeMeta()
-
-	case ops.LegacyReply:
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		r.appendNode(op.ID, "llm", "", nil, op.Text, "", NewObject("parent_id", op.Parent))
-		r.writeMeta()
-
-	case ops.Orphan:
-		if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
-			return err
-		}
-		r.appendNode(op.ID, "code", op.Name, &Object{}, "orphan", op.Caller,
-			NewObject("tool_call_id", op.ID, "is_error", false))
-		r.writeMeta()
-
-	case ops.Rewind:
-		if err := r.existing(op.ID); err != nil {
-			return err
-		}
-		r.node(op.ID).meta().Set("rewound", true)
-
-	case ops.Flag:
-		// The legacy model writes with every flag off: nothing to do.
-
-	default:
-		return fmt.Errorf("unknown op %T", op)
-	}
 	return nil
 }
 

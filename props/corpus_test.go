@@ -15,7 +15,6 @@ import (
 	"sessiondag/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
-	"sessiondag/impl/webui"
 	"sessiondag/model"
 	"sessiondag/ops"
 )
@@ -24,10 +23,12 @@ const corpusDir = "../corpus"
 
 // TestCorpusReplay replays every op script of the corpus — the shape
 // catalogue, the promoted counterexamples under corpus/ops/regressions, and
-// any failure a local run saved under corpus/ops/failures — under every
-// config of the rollout path (harness.Replay: against model.Legacy with the
-// flags off, model.Target with them all on, the rollout rule between).
+// any failure a local run saved under corpus/ops/failures — with
+// harness.Replay: a script saved by a failing check runs exactly that check
+// (its `#! check` line), any other runs every check on data written with
+// the flags on and with them off.
 func TestCorpusReplay(t *testing.T) {
+	t.Parallel()
 	var scripts []string
 	err := filepath.WalkDir(filepath.Join(corpusDir, "ops"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ops") {
@@ -38,16 +39,14 @@ func TestCorpusReplay(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, scripts)
 	for _, p := range scripts {
-		script := parseFile(t, p)
-		for _, fl := range flags.Rollout {
-			t.Run(filepath.Base(p)+"/flags="+fl.String(), func(t *testing.T) {
-				mm, err := harness.Replay(script, fl)
-				require.NoError(t, err)
-				if mm != nil {
-					t.Fatalf("%s: %s", p, mm)
-				}
-			})
-		}
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			t.Parallel()
+			found, err := harness.Replay(parseScriptFile(t, p), harness.ReplayOptions{Tmp: scratch()})
+			require.NoError(t, err)
+			for _, f := range found {
+				t.Errorf("%s: %s", p, f.Report(f.Script(parseScriptFile(t, p).Ops), p))
+			}
+		})
 	}
 }
 
@@ -57,8 +56,7 @@ func TestCorpusReplay(t *testing.T) {
 // flags on loads as model.Target's golden under all, and every step of the
 // rollout moves towards the intended view.
 func TestCorpusSessions(t *testing.T) {
-	store.SyncWrites = false
-	defer func() { store.SyncWrites = true }()
+	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join(corpusDir, "sessions", "*"))
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)
@@ -68,7 +66,7 @@ func TestCorpusSessions(t *testing.T) {
 			script := parseFile(t, filepath.Join(dir, "session.ops"))
 			writtenOn := strings.HasSuffix(name, "-on")
 			fresh := filepath.Join(t.TempDir(), name)
-			_, err := driver.Build(script, fresh, flags.Off)
+			_, err := driver.BuildWith(script, fresh, flags.Off, store.WriteOptions{NoSync: true})
 			require.NoError(t, err)
 			requireSameTree(t, fresh, dir)
 
@@ -77,23 +75,23 @@ func TestCorpusSessions(t *testing.T) {
 			require.NoError(t, err)
 			require.Empty(t, st.Problems)
 			if g, ok := golden["legacy"]; ok && !writtenOn {
-				if s, d := harness.ViewDiff(g, webui.Views(st, flags.Off)); s != "" {
+				if s, d := harness.ViewDiff(g, harness.Views(st, flags.Off)); s != "" {
 					t.Fatalf("flags off: view %s differs from model.Legacy's golden (-want +got):\n%s", s, d)
 				}
 			}
 			var want model.TargetView
 			require.NoError(t, json.Unmarshal(golden["target"], &want))
 			if writtenOn {
-				if d := harness.TargetDiff(want, webui.Load(st, flags.All)); d != "" {
+				if d := harness.TargetDiff(want, harness.Load(st, flags.All)); d != "" {
 					t.Fatalf("flags all: not the intended conversation (-want +got):\n%s", d)
 				}
 			}
-			prev := projected(webui.Load(st, flags.Off))
+			prev := harness.Projected(harness.Load(st, flags.Off))
 			for _, fl := range flags.Rollout[1:] {
-				cur := projected(webui.Load(st, fl))
-				if !sameView(prev, cur) {
+				cur := harness.Projected(harness.Load(st, fl))
+				if !harness.SameView(prev, cur) && !harness.Neutral(prev, cur, want) {
 					require.True(t, harness.IsFix(prev, cur, want, writtenOn), "step to %s: %s → %s\nintended %v\nbefore %v\nafter %v",
-						fl, harness.ViewGap(prev, want), harness.ViewGap(cur, want), rowIDs(want.Chain), rowIDs(prev.Chain), rowIDs(cur.Chain))
+						fl, harness.ViewGap(prev, want), harness.ViewGap(cur, want), harness.RowIDs(want.Chain), harness.RowIDs(prev.Chain), harness.RowIDs(cur.Chain))
 				}
 				prev = cur
 			}
@@ -101,14 +99,16 @@ func TestCorpusSessions(t *testing.T) {
 	}
 }
 
-func parseFile(t *testing.T, path string) []ops.Op {
+func parseFile(t *testing.T, path string) []ops.Op { return parseScriptFile(t, path).Ops }
+
+func parseScriptFile(t *testing.T, path string) *ops.File {
 	t.Helper()
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
-	script, err := ops.Parse(f, path)
+	file, err := ops.ParseFile(f, path)
 	require.NoError(t, err)
-	return script
+	return file
 }
 
 func readGolden(t *testing.T, name string) map[string]json.RawMessage {

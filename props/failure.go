@@ -1,13 +1,13 @@
 package props
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"pgregory.net/rapid"
 
+	"sessiondag/harness"
 	"sessiondag/ops"
 )
 
@@ -17,32 +17,27 @@ const failDir = "../corpus/ops/failures"
 // saveFailures is off for mutant runs, which fail on purpose.
 var saveFailures = os.Getenv("SESSIONDAG_MUTANT") == ""
 
-// report fails the rapid check with the op script so far, the first
-// differing view and a command that replays the saved script. Rapid calls the
-// property once more with the shrunk input before it reports, so the file
-// left behind is the minimal script.
-func report(t *rapid.T, name string, script []ops.Op, what, diff string) {
+// fail stops the rapid check with the finding: the script so far, the
+// evidence and the command that reproduces it. The script is saved with a
+// `#! check` line naming the check and data, so that command runs exactly
+// this check. Rapid calls the property again with the shrunk input before
+// it reports, so the file left behind is the minimal script.
+func fail(t *rapid.T, title string, f *harness.Finding, script []ops.Op) {
 	t.Helper()
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %s\n", name, what)
-	b.WriteString(ops.String(script))
+	t.Fatal(save(title, f, script))
+}
+
+// save writes the finding's file under failDir and returns the report.
+func save(title string, f *harness.Finding, script []ops.Op) string {
 	path := ""
 	if saveFailures {
-		path = filepath.Join(failDir, name+".ops")
+		name := title + "-" + f.Data.Slug + ".ops"
 		if err := os.MkdirAll(failDir, 0o755); err == nil {
-			if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-				path = ""
+			p := filepath.Join(failDir, name)
+			if err := os.WriteFile(p, []byte(f.File(title, script).String()), 0o644); err == nil {
+				path = strings.TrimPrefix(p, "../")
 			}
 		}
 	}
-	repro := "(not saved)"
-	if path != "" {
-		repro = fmt.Sprintf("go run ./cmd/sessiondag replay %s", strings.TrimPrefix(path, "../"))
-	}
-	t.Fatalf("%s, after op %d\nscript (%d ops):\n%s\n(-want +got):\n%s\nreplay: %s",
-		what, len(script), len(script), indent(ops.String(script)), diff, repro)
-}
-
-func indent(s string) string {
-	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+	return f.Report(script, path)
 }

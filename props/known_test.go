@@ -1,6 +1,7 @@
 package props
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -8,35 +9,29 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/driver"
 	"sessiondag/gen"
 	"sessiondag/harness"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/webui"
-	"sessiondag/model"
 	"sessiondag/ops"
 )
 
-// chainIncomplete is the "chain is complete" property, negated: under the
-// given flags the loaded chain misses a row of the intended conversation at
-// some point of the script.
-func chainIncomplete(fl flags.Set) func([]ops.Op) bool {
+// complete is the "chain is complete" property as a harness check: under
+// flags fl the loaded chain misses no row of the intended conversation.
+func complete(fl flags.Set) harness.Check {
+	return harness.Check{Name: "complete", Prop: "P4", Doc: "the chain under " + fl.String() + " misses no intended row",
+		Run: func(s *harness.Session) *harness.Finding {
+			if g := harness.ViewGap(harness.Projected(s.Load(fl)), s.Intended()); g.Missing > 0 {
+				return &harness.Finding{What: fmt.Sprintf("flags %s: %s", fl, g)}
+			}
+			return nil
+		}}
+}
+
+// incomplete reports whether a script loses history under fl at some op.
+func incomplete(fl flags.Set) func([]ops.Op) bool {
 	return func(script []ops.Op) bool {
-		r, err := driver.Start(nil, "", fl)
-		if err != nil {
-			return false
-		}
-		tgt := model.NewTarget(driver.DefaultSession)
-		for _, op := range script {
-			if r.Apply(op) != nil || tgt.Apply(op) != nil {
-				return false
-			}
-			got := projected(webui.Load(r.W.S.AtPersistedHead(), fl))
-			if harness.ViewGap(got, tgt.View()).Missing > 0 {
-				return true
-			}
-		}
-		return false
+		f, err := harness.Play(harness.WrittenOff, script, complete(fl))
+		return err == nil && f != nil
 	}
 }
 
@@ -74,23 +69,26 @@ func find(t *testing.T, manual bool, fails func([]ops.Op) bool) []ops.Op {
 // the "chain is complete" property and reduces it to at most 6 ops; with A
 // and B on the same scripts load whole.
 func TestKnownLegacyCutoff(t *testing.T) {
+	t.Parallel()
 	fixed := flags.A | flags.B
 	t.Run("two ROOT-parented users", func(t *testing.T) {
-		script := find(t, false, chainIncomplete(flags.Off))
+		t.Parallel()
+		script := find(t, false, incomplete(flags.Off))
 		text := ops.String(script)
 		t.Logf("reduced:\n%s", text)
 		require.LessOrEqual(t, len(script), 6)
 		require.Contains(t, text, "dispatch", "a dispatcher turn the browser never saw…")
 		require.Contains(t, text, "user ", "…then a web turn with no parent: two ROOT-parented users")
-		require.False(t, chainIncomplete(fixed)(script), "flags A,B must load it whole")
+		require.False(t, incomplete(fixed)(script), "flags A,B must load it whole")
 	})
 	t.Run("manual function after chat", func(t *testing.T) {
-		script := find(t, true, chainIncomplete(flags.Off))
+		t.Parallel()
+		script := find(t, true, incomplete(flags.Off))
 		text := ops.String(script)
 		t.Logf("reduced:\n%s", text)
 		require.LessOrEqual(t, len(script), 6)
 		require.Contains(t, text, "manual")
-		require.False(t, chainIncomplete(fixed)(script), "flags A,B must load it whole")
+		require.False(t, incomplete(fixed)(script), "flags A,B must load it whole")
 	})
 }
 

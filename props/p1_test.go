@@ -9,20 +9,23 @@ import (
 	"pgregory.net/rapid"
 
 	"sessiondag/gen"
+	"sessiondag/harness"
 )
 
 // TestP1LegacyFidelity: with every flag off the implementation shows exactly
 // what the original (model.Legacy) shows, in every view, after every op of
 // every generated session. It also requires the generator to have reached
-// every shape of legacy §5/§6 that the rollout is about.
+// every shape of legacy §5/§6 that the rollout is about, and every shape
+// the harness needs to reach (gen.Required).
 func TestP1LegacyFidelity(t *testing.T) {
+	t.Parallel()
 	total := gen.NewTally()
 	var mu sync.Mutex
+	data := harness.Data{Name: "written with the flags off", Slug: "migration", Gen: gen.Options{Legacy: true}}
 	rapid.Check(t, func(t *rapid.T) {
-		p := newLegacyPair(t, "TestP1LegacyFidelity", gen.Options{Legacy: true})
-		t.Repeat(map[string]func(*rapid.T){"op": p.step, "": p.checkFidelity})
+		g := machine(t, "TestP1LegacyFidelity", data, harness.Options{}, check("legacy"))
 		mu.Lock()
-		total.Add(p.gen.Tally)
+		total.Add(g.Tally)
 		mu.Unlock()
 	})
 	if missing := total.Missing(gen.Required); len(missing) > 0 && fullBudget() {
@@ -45,12 +48,13 @@ func fullBudget() bool {
 	return err != nil || n >= 100
 }
 
-// FuzzSessionOps runs P1's state machine from fuzzer bytes (rapid.MakeFuzz):
-// `go test -fuzz FuzzSessionOps ./props` explores op sequences with
-// coverage guidance; crashers land in testdata/fuzz/FuzzSessionOps.
+// FuzzSessionOps runs P1's state machine from fuzzer bytes (rapid.MakeFuzz),
+// swarm configuration included: `go test -fuzz FuzzSessionOps ./props`
+// explores op sequences with coverage guidance; crashers land in
+// testdata/fuzz/FuzzSessionOps.
 func FuzzSessionOps(f *testing.F) {
+	data := harness.Data{Name: "written with the flags off", Slug: "migration", Gen: gen.Options{Legacy: true}}
 	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
-		p := newLegacyPair(t, "FuzzSessionOps", gen.Options{Legacy: true})
-		t.Repeat(map[string]func(*rapid.T){"op": p.step, "": p.checkFidelity})
+		machine(t, "FuzzSessionOps", data, harness.Options{}, check("legacy"))
 	}))
 }

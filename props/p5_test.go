@@ -1,37 +1,47 @@
 package props
 
 import (
-	"fmt"
-	"sessiondag/harness"
 	"testing"
 
 	"pgregory.net/rapid"
 
 	"sessiondag/gen"
+	"sessiondag/harness"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/webui"
 )
+
+// legacyData is data written with every flag off, legacy shapes included,
+// with no browser rule: what the invariants of the implementation run on.
+var legacyData = harness.Data{Name: "written with the flags off", Slug: "migration", Writer: flags.Off,
+	Gen: gen.Options{Legacy: true}}
 
 // TestP5NoDroppedUsers: rebuilding runtime cards never removes a user row
 // from the chain, under every config of the rollout path (legacy §5.2).
 func TestP5NoDroppedUsers(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) { machine(t, "TestP5NoDroppedUsers", legacyData, harness.Options{}, check("cards")) })
+}
+
+// TestP6AggregationConservation: aggregation, as the load runs it, folds
+// each tool row exactly once into the assistant it names, or keeps it in
+// place as an orphan; nothing is lost, duplicated or reordered, and blocks
+// are copies (a change to one does not reach what the store holds).
+func TestP6AggregationConservation(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		s := newImplSession(t, "TestP5NoDroppedUsers", "", gen.Options{Legacy: true}, flags.Off)
-		t.Repeat(map[string]func(*rapid.T){"op": s.step, "": func(t *rapid.T) {
-			st := s.run.W.S.AtPersistedHead()
-			for _, fl := range flags.Rollout {
-				l := webui.Load(st, fl)
-				after := map[string]bool{}
-				for _, m := range l.Chain {
-					after[m.ID] = true
-				}
-				for _, m := range l.BeforeCards {
-					if m.Role == "user" && !after[m.ID] {
-						report(t, s.name, s.script, fmt.Sprintf("flags %s: the card pass dropped user row %s", fl, m.ID),
-							fmt.Sprintf("chain before cards: %v\nchain after: %v", harness.IDs(l.BeforeCards), harness.IDs(l.Chain)))
-					}
-				}
-			}
-		}})
+		machine(t, "TestP6AggregationConservation", legacyData, harness.Options{}, check("aggregation"))
+	})
+}
+
+// TestColumnsAgree: what a load keeps between loads (per-session columns
+// extended on append and refreshed on update, folded assistants, flag A's
+// cached predecessors) shows exactly what the load through maps keyed by id
+// shows, at every rollout step after every op; flag flips included.
+func TestColumnsAgree(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) {
+		data := harness.Flipped
+		data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
+		machine(t, "TestColumnsAgree", data, harness.Options{}, check("columns"))
 	})
 }

@@ -84,7 +84,7 @@ func genMessage(t *rapid.T) *node.Obj {
 func adapterRoundTrip(t *rapid.T) {
 	m := genMessage(t)
 	n := adapter.FromMessage(m, func() string { return "fresh" }, node.Num("1782000000.0"))
-	back := adapter.ToMessage("local_test", n)
+	back := adapter.ToMessage("local_test", n, nil)
 	role := m.Get("role").Str()
 	for _, kv := range m.M {
 		want := kv.Val

@@ -9,8 +9,9 @@ import (
 
 	"sessiondag/driver"
 	"sessiondag/gen"
+	"sessiondag/harness"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/webui"
+	"sessiondag/internal/rapidsrc"
 	"sessiondag/model"
 	"sessiondag/ops"
 )
@@ -19,9 +20,11 @@ import (
 // implementation under every config and from the model, also when the script
 // is printed and parsed back first (a replay).
 func TestP9Determinism(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
-		g := gen.New(gen.Options{Legacy: true, FlagFlips: true})
-		script := g.Script(gen.Rapid{T: t}, rapid.IntRange(1, 60).Draw(t, "ops"))
+		opt := gen.Options{Legacy: true, FlagFlips: true}
+		opt.Swarm = gen.DrawSwarm(rapidsrc.Source{T: t}, opt)
+		script := gen.New(opt).Script(rapidsrc.Source{T: t}, rapid.IntRange(1, 60).Draw(t, "ops"))
 		replayed, err := ops.ParseString(ops.String(script))
 		if err != nil {
 			t.Fatalf("parse back: %v", err)
@@ -29,12 +32,12 @@ func TestP9Determinism(t *testing.T) {
 		for _, fl := range flags.Rollout {
 			a, b := implViewBytes(t, script, fl), implViewBytes(t, replayed, fl)
 			if !bytes.Equal(a, b) {
-				report(t, "TestP9Determinism", script, "flags "+fl.String()+": two runs of one script differ", string(a)+"\n---\n"+string(b))
+				t.Fatalf("flags %s: two runs of one script differ\n%s\n%s\n---\n%s", fl, ops.String(script), a, b)
 			}
 		}
 		m1, m2 := modelViewBytes(t, script), modelViewBytes(t, replayed)
 		if !bytes.Equal(m1, m2) {
-			report(t, "TestP9Determinism", script, "model: two runs of one script differ", "")
+			t.Fatalf("model: two runs of one script differ\n%s", ops.String(script))
 		}
 	})
 }
@@ -44,7 +47,7 @@ func implViewBytes(t *rapid.T, script []ops.Op, fl flags.Set) []byte {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	b, err := json.Marshal(webui.Views(r.W.S.AtPersistedHead(), fl))
+	b, err := json.Marshal(harness.Views(r.W.S.AtPersistedHead(), fl))
 	if err != nil {
 		t.Fatalf("marshal: %v", err)
 	}

@@ -175,7 +175,7 @@ func FuzzAggregate(f *testing.F) {
 			}
 			asMsgs = append(asMsgs, adapter.New(v.O))
 			if n, err := node.Decode(line); err == nil {
-				asNodes = append(asNodes, adapter.ToMessage("local_fuzz", n))
+				asNodes = append(asNodes, adapter.ToMessage("local_fuzz", n, nil))
 			}
 		}
 		for _, msgs := range [][]*adapter.Message{asMsgs, asNodes} {

@@ -23,6 +23,7 @@ import (
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/internal/jsoncmp"
+	"sessiondag/ops"
 )
 
 // fataler is what testing.T and rapid.T have in common.
@@ -35,9 +36,9 @@ type fataler interface {
 // (the directory name is the session id, as the model reader assumes).
 func build(t fataler, parent string, src gen.Source, nops int) string {
 	t.Helper()
-	dir := filepath.Join(parent, driver.DefaultSession)
+	dir := filepath.Join(parent, ops.DefaultSession)
 	script := gen.New(gen.Options{Legacy: true}).Script(src, nops)
-	if _, err := driver.Build(script, dir, flags.Off); err != nil {
+	if _, err := driver.BuildWith(script, dir, flags.Off, store.WriteOptions{NoSync: true}); err != nil {
 		t.Fatalf("build: %v", err)
 	}
 	return dir

@@ -12,8 +12,8 @@ import (
 
 	"sessiondag/gen"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/internal/rapidsrc"
 	"sessiondag/model"
 )
 
@@ -33,11 +33,6 @@ func tempParent(t *rapid.T, prefix string) string {
 	return parent
 }
 
-func TestMain(m *testing.M) {
-	store.SyncWrites = false // thousands of throwaway sessions
-	os.Exit(m.Run())
-}
-
 // TestCorruptedLoad: whatever damage a directory has, a cold load and every
 // view under flags off and all terminate without a panic; each
 // history/*.json file is either loaded or reported (nothing skipped
@@ -46,7 +41,7 @@ func TestMain(m *testing.M) {
 func TestCorruptedLoad(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		parent := tempParent(t, "robust-")
-		src := gen.Rapid{T: t}
+		src := rapidsrc.Source{T: t}
 		dir := build(t, parent, src, rapid.IntRange(1, 30).Draw(t, "ops"))
 		c := New(dir, src)
 		for i, n := 0, rapid.IntRange(1, 4).Draw(t, "corruptions"); i < n; i++ {
@@ -77,7 +72,7 @@ func TestCorruptedLoad(t *testing.T) {
 func TestColdMatchesModel(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		parent := tempParent(t, "robust-model-")
-		src := gen.Rapid{T: t}
+		src := rapidsrc.Source{T: t}
 		dir := build(t, parent, src, rapid.IntRange(1, 30).Draw(t, "ops"))
 		c := New(dir, src)
 		c.ForModel = true

@@ -41,3 +41,10 @@ func fail(stderr io.Writer, cmd string, err error) int {
 	fmt.Fprintln(stderr, "sessiondag "+msg)
 	return 2
 }
+
+// flagGiven reports whether the command line set a flag.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"sessiondag/driver"
 	"sessiondag/harness"
@@ -13,47 +14,86 @@ import (
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", stderr)
-	fl := flags.Off
-	fs.Var(&fl, "flags", "rollout flags for writing and reading: off, all, or a list such as A,B")
+	var writer flags.Set
+	fs.Var(&writer, "flags", "the writers' flags at the start: off, all, or a list such as A,B (every check)")
+	rollout := fs.Bool("rollout", false, "check every step of the rollout path, on data written on and written off")
+	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--flags F]")
+		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR]")
 		return 2
 	}
-	f, err := os.Open(pos[0])
+	file, err := readScript(pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
 	}
-	defer f.Close()
-	script, err := ops.Parse(f, pos[0])
-	if err != nil {
+	var o harness.ReplayOptions
+	if o.Checks, err = checksNamed(*checkList); err != nil {
 		return fail(stderr, "replay", err)
+	}
+	if *rollout {
+		o.Checks = append(o.Checks, mustCheck("rollout"))
+		o.Data = []harness.Data{harness.WrittenOn, harness.DataFor(file.Ops, flags.Off)}
+	}
+	if flagGiven(fs, "flags") {
+		o.Data = []harness.Data{harness.DataFor(file.Ops, writer)}
 	}
 	if *out != "" {
-		if _, err := os.Stat(*out); err == nil {
-			return fail(stderr, "replay", fmt.Errorf("%s exists; refusing to write into it", *out))
-		}
-		if _, err := driver.Build(script, *out, fl); err != nil {
+		if err := writeOut(file.Ops, *out, writer); err != nil {
 			return fail(stderr, "replay", err)
 		}
 	}
-	mm, err := harness.Replay(script, fl)
+	found, err := harness.Replay(file, o)
 	if err != nil {
 		return fail(stderr, "replay", fmt.Errorf("%s: %w", pos[0], err))
 	}
-	if mm != nil {
-		fmt.Fprintf(stdout, "%s (flags %s): %s\n", pos[0], fl, mm)
+	for _, f := range found {
+		fmt.Fprintf(stdout, "%s: %s", pos[0], f.Report(file.Ops, ""))
+	}
+	if len(found) > 0 {
 		return 1
 	}
-	against := "model.Legacy"
-	switch fl {
-	case flags.Off:
-	case flags.All:
-		against = "model.Target"
-	default:
-		against = "the rollout rule (no further from model.Target than R)"
-	}
-	fmt.Fprintf(stdout, "%s (flags %s): %d ops, every view agrees with %s after every op\n", pos[0], fl, len(script), against)
+	fmt.Fprintf(stdout, "%s: %d ops, every check holds after every op\n", pos[0], len(file.Ops))
 	return 0
+}
+
+func readScript(path string) (*ops.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ops.ParseFile(f, path)
+}
+
+func checksNamed(list string) ([]harness.Check, error) {
+	var out []harness.Check
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		c, err := harness.CheckNamed(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func mustCheck(name string) harness.Check {
+	c, err := harness.CheckNamed(name)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func writeOut(script []ops.Op, dir string, fl flags.Set) error {
+	if _, err := os.Stat(dir); err == nil {
+		return fmt.Errorf("%s exists; refusing to write into it", dir)
+	}
+	_, err := driver.Build(script, dir, fl)
+	return err
 }

@@ -23,7 +23,7 @@ func FuzzToMessage(f *testing.F) {
 			return
 		}
 		before := n.Encode()
-		m := adapter.ToMessage("local_fuzz", n)
+		m := adapter.ToMessage("local_fuzz", n, nil)
 		if !bytes.Equal(before, n.Encode()) {
 			t.Fatalf("ToMessage changed the node:\n%s\n%s", before, n.Encode())
 		}
@@ -43,7 +43,7 @@ func FuzzToMessage(f *testing.F) {
 				t.Fatalf("role %q read back as %q", n.Role, n2.Role)
 			}
 		}
-		m2 := adapter.ToMessage("local_fuzz", n2)
+		m2 := adapter.ToMessage("local_fuzz", n2, nil)
 		if plain(n) {
 			if a, b := dump(m.F), dump(m2.F); a != b {
 				t.Fatalf("node → message → node → message is not a fixed point:\n%s\n%s", a, b)
@@ -186,7 +186,7 @@ func FuzzFromMessage(f *testing.F) {
 			t.Fatalf("the node's file reads back differently:\n%s\n%s", n.Encode(), back.Encode())
 		}
 
-		m := adapter.ToMessage("local_fuzz", n)
+		m := adapter.ToMessage("local_fuzz", n, nil)
 		role := msg.Get("role").Str()
 		if !msg.Get("role").Truthy() {
 			role = "user"

@@ -38,7 +38,12 @@ type Message struct {
 	// these two.
 	CalledBy string
 	Pred     string
-	IsConv   bool
+
+	// reads counts every read of parent_id by a reader, in the counter of
+	// the session the message was read from (ToMessage): flag D retires
+	// parent_id, so a load under D must leave it alone. nil counts nowhere.
+	reads  *atomic.Int64
+	IsConv bool
 
 	// Pos is the position in its store of the node the message came from,
 	// -1 when unknown. A load sets it on the messages it memoizes per node
@@ -81,13 +86,6 @@ type extraMemo struct {
 	once sync.Once
 	v    node.Value
 }
-
-// parentReads counts every read of a parent_id value by a reader. Flag D
-// retires parent_id: under D the count of a load must stay zero.
-var parentReads atomic.Int64
-
-// ParentReads is the number of parent_id reads so far.
-func ParentReads() int64 { return parentReads.Load() }
 
 // CachedToolUse returns the tool_use object of a tool message built by
 // ToMessage, saving readers a parse of the extra string it came from.
@@ -155,21 +153,27 @@ func (m *Message) Set(key string, v node.Value) {
 // ParentID is the visible parent_id when it is a string, else "" (a
 // counted read).
 func (m *Message) ParentID() string {
-	parentReads.Add(1)
+	m.countRead()
 	return m.Parent.Str()
 }
 
 // ParentValue is the visible parent_id value (a counted read).
 func (m *Message) ParentValue() node.Value {
-	parentReads.Add(1)
+	m.countRead()
 	return m.Parent
 }
 
 // LegacyParentID is R's parent_id when it is a string, else "" (a counted
 // read).
 func (m *Message) LegacyParentID() string {
-	parentReads.Add(1)
+	m.countRead()
 	return m.Legacy.Str()
+}
+
+func (m *Message) countRead() {
+	if m.reads != nil {
+		m.reads.Add(1)
+	}
 }
 
 // Correct sets the visible parent_id to the conversation predecessor (flag

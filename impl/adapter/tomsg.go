@@ -1,10 +1,15 @@
 package adapter
 
-import "sessiondag/impl/node"
+import (
+	"sync/atomic"
+
+	"sessiondag/impl/node"
+)
 
 // ToMessage is _node_to_msg (legacy §2.3): the message a reader sees for a
-// stored node. It reads n and never changes it.
-func ToMessage(sessionID string, n *node.Node) *Message {
+// stored node. It reads n and never changes it. reads is the session's
+// count of parent_id reads, which the message and its copies add to.
+func ToMessage(sessionID string, n *node.Node, reads *atomic.Int64) *Message {
 	meta := n.Metadata
 	f := node.NewObj(10 + meta.Len())
 	f.M = append(f.M,
@@ -48,6 +53,7 @@ func ToMessage(sessionID string, n *node.Node) *Message {
 		m := New(f)
 		m.toolUse = tu
 		m.CalledBy = n.CalledBy // a legacy edge in metadata stays in extra.tool_use
+		m.reads = reads
 		return m
 	case node.RoleLLM:
 		role := meta.Get("role")
@@ -76,6 +82,7 @@ func ToMessage(sessionID string, n *node.Node) *Message {
 	}
 	m := New(f)
 	m.CalledBy = n.CalledBy
+	m.reads = reads
 	return m
 }
 

@@ -18,7 +18,7 @@ func Branch(s *store.Store, head string) Msgs {
 		if n.IsRoot() || n.IsRewound() {
 			continue
 		}
-		out = append(out, adapter.ToMessage(s.ID, n))
+		out = append(out, adapter.ToMessage(s.ID, n, s.ParentReads))
 	}
 	return out
 }

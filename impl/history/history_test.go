@@ -50,7 +50,7 @@ func build(t *testing.T, specs ...m) []*adapter.Message {
 		n := adapter.FromMessage(o, func() string { t.Fatal("every message has an id"); return "" },
 			node.Num(strconv.Itoa(1782000000+i)))
 		n.Seq = int64(i)
-		out = append(out, adapter.ToMessage(sid, n))
+		out = append(out, adapter.ToMessage(sid, n, nil))
 	}
 	return out
 }
@@ -127,7 +127,7 @@ func TestRootParentedUsersAreSiblings(t *testing.T) {
 	for i, id := range []string{"u1", "u2"} {
 		n := &node.Node{ID: id, Seq: int64(i), Role: node.RoleUser, Output: node.Str(id), CalledBy: node.RootID,
 			CreatedAt: node.Num("1.0"), Input: node.NullV(), Reads: node.Arr(nil), Metadata: &node.Obj{}}
-		ms = append(ms, adapter.ToMessage(sid, n))
+		ms = append(ms, adapter.ToMessage(sid, n, nil))
 	}
 	require.Equal(t, "ROOT", ms[0].Get("parent_id").Str())
 	require.Equal(t, []string{"u1", "u2"}, fam(ms).Siblings("u2"))
@@ -186,7 +186,7 @@ func TestLinearStopsAtRootString(t *testing.T) {
 	// "ROOT" is not a message: the walk ends there, no special case.
 	n := &node.Node{ID: "u1", Role: node.RoleUser, Output: node.Str("hi"), CalledBy: node.RootID,
 		CreatedAt: node.Num("1.0"), Input: node.NullV(), Reads: node.Arr(nil), Metadata: &node.Obj{}}
-	ms := append([]*adapter.Message{adapter.ToMessage(sid, n)}, build(t, m{"a1", "assistant", "u1"})...)
+	ms := append([]*adapter.Message{adapter.ToMessage(sid, n, nil)}, build(t, m{"a1", "assistant", "u1"})...)
 	require.Equal(t, []string{"u1", "a1"}, ids(history.Linear(ms, "a1", history.ParentEdge)))
 }
 

@@ -268,7 +268,7 @@ func (s *Store) writeNode(n *node.Node) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write node %s: %w", n.ID, err)
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, FileName(n)), n.Encode()); err != nil {
+	if err := WriteFileAtomic(filepath.Join(dir, FileName(n)), n.Encode(), s.Writes); err != nil {
 		return fmt.Errorf("write node %s: %w", n.ID, err)
 	}
 	return nil
@@ -279,25 +279,28 @@ func (s *Store) writeMetaFile() error {
 		return fmt.Errorf("write meta of %s: %w", s.ID, err)
 	}
 	b := node.AppendIndent(nil, node.ObjV(s.Meta), "")
-	if err := WriteFileAtomic(filepath.Join(s.Dir, "meta.json"), append(b, '\n')); err != nil {
+	if err := WriteFileAtomic(filepath.Join(s.Dir, "meta.json"), append(b, '\n'), s.Writes); err != nil {
 		return fmt.Errorf("write meta of %s: %w", s.ID, err)
 	}
 	return nil
 }
 
-// SyncWrites makes every write durable (fsync of the file and of its
-// directory). Tests that write thousands of throwaway sessions turn it off;
-// nothing else should.
-var SyncWrites = true
+// WriteOptions say how a store's writes reach the disk. The zero value is
+// what production uses: every write durable.
+type WriteOptions struct {
+	// NoSync skips the fsyncs of the file and its directory: for tests and
+	// tools that write thousands of throwaway sessions.
+	NoSync bool
+	// CrashAfter, when set, is called after each step of an atomic write
+	// ("write", "sync", "rename"); returning an error stops the write
+	// there. A *Crash error simulates the process dying: nothing is
+	// cleaned up, so a temporary file stays behind as a real crash leaves
+	// it; any other error is a failed step, after which the temporary file
+	// is removed.
+	CrashAfter func(step string) error
+}
 
-// crashPoint, when set by a test, is called after each step of an atomic
-// write ("write", "sync", "rename"); returning an error stops the write
-// there. A *Crash error simulates the process dying: nothing is cleaned up,
-// so a temporary file stays behind as a real crash leaves it; any other
-// error is a failed step, after which the temporary file is removed.
-var crashPoint func(step string) error
-
-// Crash is the error a crashPoint returns to simulate a crash at a step.
+// Crash is the error a CrashAfter hook returns to simulate a crash at a step.
 type Crash struct{ Step string }
 
 func (c *Crash) Error() string { return "simulated crash after step " + c.Step }
@@ -305,11 +308,11 @@ func (c *Crash) Error() string { return "simulated crash after step " + c.Step }
 // WriteFileAtomic writes data to path so that a crash at any point leaves
 // either the old file or the new one: a temporary file beside it, fsync,
 // rename over the target, fsync of the directory.
-func WriteFileAtomic(path string, data []byte) error {
+func WriteFileAtomic(path string, data []byte, o WriteOptions) error {
 	tmp := path + ".tmp"
 	step := func(name string) error {
-		if crashPoint != nil {
-			return crashPoint(name)
+		if o.CrashAfter != nil {
+			return o.CrashAfter(name)
 		}
 		return nil
 	}
@@ -320,7 +323,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	if _, err = f.Write(data); err == nil {
 		err = step("write")
 	}
-	if err == nil && SyncWrites {
+	if err == nil && !o.NoSync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -342,7 +345,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	if err := step("rename"); err != nil {
 		return err
 	}
-	if !SyncWrites {
+	if o.NoSync {
 		return nil
 	}
 	d, err := os.Open(filepath.Dir(path))

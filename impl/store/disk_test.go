@@ -16,13 +16,14 @@ import (
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/ops"
 )
 
 // writeSession builds a generated session under parent/<default id> and
 // returns its directory.
 func writeSession(t *testing.T, parent string, seed uint64, nops int) string {
 	t.Helper()
-	dir := filepath.Join(parent, driver.DefaultSession)
+	dir := filepath.Join(parent, ops.DefaultSession)
 	script := gen.New(gen.Options{Legacy: true}).Script(gen.NewSeeded(seed), nops)
 	if _, err := driver.Build(script, dir, flags.Off); err != nil {
 		t.Fatalf("build: %v", err)
@@ -118,7 +119,7 @@ func TestCrashSafeWrites(t *testing.T) {
 	}
 	for mi, m := range mutations {
 		// The new state: the same write without a crash.
-		newDir := filepath.Join(root, fmt.Sprintf("new%d", mi), driver.DefaultSession)
+		newDir := filepath.Join(root, fmt.Sprintf("new%d", mi), ops.DefaultSession)
 		copyTree(t, newDir, base)
 		s, err := store.Open(newDir)
 		if err != nil {
@@ -135,7 +136,7 @@ func TestCrashSafeWrites(t *testing.T) {
 			for _, crash := range []bool{true, false} {
 				name := fmt.Sprintf("%s/%s/crash=%v", m.name, step, crash)
 				t.Run(name, func(t *testing.T) {
-					dir := filepath.Join(root, strings.ReplaceAll(name, "/", "_"), driver.DefaultSession)
+					dir := filepath.Join(root, strings.ReplaceAll(name, "/", "_"), ops.DefaultSession)
 					copyTree(t, dir, base)
 					s, err := store.Open(dir)
 					if err != nil {
@@ -145,14 +146,14 @@ func TestCrashSafeWrites(t *testing.T) {
 					if crash {
 						stepErr = &store.Crash{Step: step}
 					}
-					restore := store.SetCrashPoint(func(at string) error {
+					s.Writes.CrashAfter = func(at string) error {
 						if at == step {
 							return stepErr
 						}
 						return nil
-					})
+					}
 					err = m.do(s)
-					restore()
+					s.Writes.CrashAfter = nil
 					if !errors.Is(err, stepErr) {
 						t.Fatalf("the write did not stop with the injected error: %v", err)
 					}

@@ -6,6 +6,7 @@ package store
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"sessiondag/impl/node"
 )
@@ -15,6 +16,11 @@ import (
 type Store struct {
 	ID  string
 	Dir string // "" keeps the session in memory only
+	// ParentReads counts the reads of parent_id by this session's readers
+	// (every message read from it counts here): flag D retires parent_id,
+	// so a load under D leaves it alone. Snapshots share it.
+	ParentReads *atomic.Int64
+	Writes      WriteOptions // how writes to Dir reach the disk
 
 	nodes    []*node.Node     // nodes_by_seq: append order
 	hidden   []bool           // by position: ROOT or rewound, skipped by get_messages
@@ -50,7 +56,7 @@ func (p Problem) Error() string { return fmt.Sprintf("%s: %v", p.File, p.Err) }
 
 // New makes an empty in-memory session.
 func New(id string) *Store {
-	s := &Store{ID: id}
+	s := &Store{ID: id, ParentReads: new(atomic.Int64)}
 	s.reset()
 	s.Meta = &node.Obj{}
 	return s

@@ -181,7 +181,7 @@ func (r *reader) messageAt(i int, n *node.Node) *adapter.Message {
 	memo := r.s.MemoAt(i)
 	m, _ := memo.Load(slotMessage).(*adapter.Message)
 	if m == nil {
-		m = adapter.ToMessage(r.s.ID, n)
+		m = adapter.ToMessage(r.s.ID, n, r.s.ParentReads)
 		m.Pos = int32(i)
 		m = memo.LoadOrStore(slotMessage, m).(*adapter.Message)
 	}

@@ -87,7 +87,7 @@ func message(s *store.Store, id string) *adapter.Message {
 	if !ok || n.IsRoot() || n.IsRewound() {
 		return nil
 	}
-	return adapter.ToMessage(s.ID, n)
+	return adapter.ToMessage(s.ID, n, s.ParentReads)
 }
 
 // climbToUser follows message parent_id from id to the nearest user row.
@@ -116,7 +116,7 @@ func hasAssistantChild(s *store.Store, id string) bool {
 			if n.IsRoot() || n.IsRewound() {
 				continue
 			}
-			m := adapter.ToMessage(s.ID, n)
+			m := adapter.ToMessage(s.ID, n, s.ParentReads)
 			if m.Role == "assistant" && m.ParentID() == id {
 				return true
 			}

@@ -2,6 +2,7 @@ package writer
 
 import (
 	"fmt"
+	"math"
 
 	"sessiondag/impl/node"
 )
@@ -94,8 +95,15 @@ func (w *Writer) Ask(id, question, answer string) error {
 }
 
 // End leaves the innermost running function with a JSON output, or with an
-// error when errMsg is set. A manual run then becomes the head.
-func (w *Writer) End(output, errMsg string) error {
+// error when errMsg is set, after half a second. A manual run then becomes
+// the head.
+func (w *Writer) End(output, errMsg string) error { return w.EndAfter(output, errMsg, 0.5) }
+
+// EndAfter is End for a run that took seconds (duration_seconds, a float).
+func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
+	if math.IsNaN(seconds) || math.IsInf(seconds, 0) {
+		return fmt.Errorf("%w: duration %v is not a number of seconds", ErrState, seconds)
+	}
 	f, err := w.needFrame("end")
 	if err != nil {
 		return err
@@ -114,7 +122,7 @@ func (w *Writer) End(output, errMsg string) error {
 	}
 	err = w.S.Update(f.id, func(n *node.Node) {
 		n.Output = out
-		n.Metadata.Update(meta("status", node.Str(status), "duration_seconds", node.Num("0.5")))
+		n.Metadata.Update(meta("status", node.Str(status), "duration_seconds", node.Num(pyFloat(seconds))))
 	})
 	if err != nil {
 		return err

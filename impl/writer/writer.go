@@ -13,13 +13,15 @@ package writer
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
 
-// BaseTime is the created_at of the first node; each append adds 1.5 s.
+// BaseTime is the created_at of the first node; each append adds 1.5 s
+// (SetClock moves it).
 const BaseTime = 1782000000.0
 
 // Writer writes one session.
@@ -31,6 +33,7 @@ type Writer struct {
 	pending    *turn
 	reply      *reply
 	frames     []*frame
+	base       float64 // the clock: the next new node is stamped base + 1.5·ticks
 	ticks      int
 }
 
@@ -55,13 +58,18 @@ type frame struct {
 // ErrState is returned when an operation does not apply in the current state.
 var ErrState = errors.New("operation does not apply now")
 
-// New starts a session. With dir != "" every write goes to disk.
+// New starts a session. With dir != "" every write goes to disk, durably.
 func New(sessionID, dir string, fl flags.Set) (*Writer, error) {
+	return NewWith(sessionID, dir, fl, store.WriteOptions{})
+}
+
+// NewWith is New with the store's write options (see store.WriteOptions).
+func NewWith(sessionID, dir string, fl flags.Set, wo store.WriteOptions) (*Writer, error) {
 	if err := fl.Validate(); err != nil {
 		return nil, err
 	}
 	s := store.New(sessionID)
-	s.Dir = dir
+	s.Dir, s.Writes = dir, wo
 	t := node.Num(pyFloat(BaseTime))
 	s.Meta = &node.Obj{M: []node.Member{
 		{Key: "id", Val: node.Str(sessionID)},
@@ -75,7 +83,7 @@ func New(sessionID, dir string, fl flags.Set) (*Writer, error) {
 		{Key: "branches", Val: node.ObjV(&node.Obj{})},
 		{Key: "merged_heads", Val: node.Arr([]node.Value{})},
 	}}
-	w := &Writer{S: s, Flags: fl}
+	w := &Writer{S: s, Flags: fl, base: BaseTime}
 	if dir != "" {
 		if err := s.WriteMeta(); err != nil {
 			return nil, err
@@ -98,8 +106,18 @@ func (w *Writer) Busy() bool { return w.pending != nil || w.reply != nil || len(
 func (w *Writer) setClient(id string) { w.clientHead = &id }
 
 func (w *Writer) now() node.Value {
-	v := node.Num(pyFloat(BaseTime + 1.5*float64(w.ticks)))
-	return v
+	return node.Num(pyFloat(w.base + 1.5*float64(w.ticks)))
+}
+
+// SetClock stamps the next new node with created_at at, and each one after
+// it 1.5 s later: the writers' clock is the server's wall clock, which a
+// session sees jump between turns.
+func (w *Writer) SetClock(at float64) error {
+	if math.IsNaN(at) || math.IsInf(at, 0) {
+		return fmt.Errorf("%w: clock %v is not a time", ErrState, at)
+	}
+	w.base, w.ticks = at, 0
+	return nil
 }
 
 func pyFloat(f float64) string { return string(node.AppendPyFloat(nil, f)) }

@@ -131,3 +131,10 @@ func IsFix(before, after, want model.TargetView, strict bool) bool {
 	}
 	return b.Missing < a.Missing || b.Missing == a.Missing && KeepsShownRight(before, after, want)
 }
+
+// Neutral reports whether a change from view a to view b only touched rows
+// that are wrong in both (a row of another branch shown raw, then
+// aggregated, say): it moves the view neither closer nor further.
+func Neutral(a, b, want model.TargetView) bool {
+	return !ViewGap(a, want).Less(ViewGap(b, want)) && IntendedPart(a, want) == IntendedPart(b, want)
+}

@@ -1,0 +1,185 @@
+package model
+
+// What each op means to the intended conversation (ops/README.md, "Intent"),
+// one method per op kind. The legacy writer has already applied the op; the
+// fields of targetOps hold the writer state from before it.
+
+import "sessiondag/ops"
+
+type targetOps struct {
+	r       *TargetRun
+	h       string          // the in-memory head before the op (ROOT if the op created it)
+	aH      string          // anchor(h)
+	pending string          // the pending turn before the op
+	reply   string          // the open reply before the op
+	frames  []string        // the open functions before the op, outermost first
+	top     string          // anchor(outermost open frame): where function internals belong
+	fresh   map[string]bool // ids the op defines that did not exist before it
+}
+
+var _ ops.Interpreter = (*targetOps)(nil)
+
+func (t *targetOps) UserWeb(op ops.UserWeb) error {
+	t.r.add(&tRow{id: op.ID, ip: t.aH, user: true})
+	return nil
+}
+
+func (t *targetOps) UserDispatch(op ops.UserDispatch) error {
+	ip := t.aH // INHERIT
+	switch op.Parent {
+	case "":
+	case "none":
+		ip = ""
+	default:
+		ip = t.r.Anchor(op.Parent)
+	}
+	t.r.add(&tRow{id: op.ID, ip: ip, user: true})
+	return nil
+}
+
+func (t *targetOps) ForkRoot(op ops.ForkRoot) error {
+	t.r.add(&tRow{id: op.ID, user: true})
+	return nil
+}
+
+func (t *targetOps) Reply(ops.Reply) error {
+	t.r.add(&tRow{id: t.pending + "_reply", ip: t.pending})
+	return nil
+}
+
+func (t *targetOps) Tool(op ops.Tool) error {
+	t.folds(t.reply + "_t_" + op.CallID)
+	return nil
+}
+
+// folds records a call row of the open reply: it stands for the reply and
+// is shown folded into it.
+func (t *targetOps) folds(id string) {
+	t.r.anchor[id] = t.reply
+	t.r.addCall(t.reply, id)
+}
+
+func (t *targetOps) ErrorStandalone(op ops.ErrorStandalone) error {
+	t.r.add(&tRow{id: op.ID, ip: t.pending})
+	return nil
+}
+
+func (t *targetOps) Fn(op ops.Fn) error {
+	if len(t.frames) == 0 { // called by the model: folds into the reply
+		t.folds(op.ID)
+	} else {
+		t.r.anchor[op.ID] = t.top
+	}
+	return nil
+}
+
+func (t *targetOps) Manual(op ops.Manual) error {
+	t.r.add(&tRow{id: op.ID, ip: t.aH, card: true})
+	return nil
+}
+
+func (t *targetOps) Exec(op ops.Exec) error {
+	t.r.anchor[op.ID] = t.top
+	return nil
+}
+
+func (t *targetOps) Ask(op ops.Ask) error {
+	t.r.anchor[op.ID] = t.top
+	return nil
+}
+
+func (t *targetOps) Retry(op ops.Retry) error {
+	t.r.retry(op.Of, t.freshID(op.ID))
+	return nil
+}
+
+func (t *targetOps) Edit(op ops.Edit) error {
+	t.r.retry(op.Of, t.freshID(op.ID))
+	return nil
+}
+
+// freshID is id if the op created it, else "".
+func (t *targetOps) freshID(id string) string {
+	if t.fresh[id] {
+		return id
+	}
+	return ""
+}
+
+func (t *targetOps) Spawn(op ops.Spawn) error {
+	r := t.r
+	r.add(&tRow{id: op.Cmd, ip: t.aH, user: true})
+	sub := &tRow{id: op.ID, ip: op.Cmd, user: true}
+	if op.Mode == "clean" {
+		sub.ip, sub.spawnRoot = "", true
+	}
+	r.add(sub)
+	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
+	at := t.aH // C's parent if C had one, else C
+	if at == "" {
+		at = op.Cmd
+	}
+	r.add(&tRow{id: op.Attach, ip: at, attach: true})
+	return nil
+}
+
+func (t *targetOps) Task(op ops.Task) error {
+	r := t.r
+	r.add(&tRow{id: op.ID, ip: t.reply, user: true})
+	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
+	r.add(&tRow{id: op.Attach, ip: t.reply, attach: true})
+	t.folds(t.reply + "_t_" + op.CallID)
+	return nil
+}
+
+func (t *targetOps) Script(op ops.Script) error {
+	t.r.add(&tRow{id: op.ID, ip: t.aH, card: op.What == "fn"})
+	return nil
+}
+
+func (t *targetOps) LegacyUser(op ops.LegacyUser) error {
+	ip := ""
+	switch op.Parent {
+	case "":
+		ip = t.aH // no parent recorded: it continues where the head was
+	case "null":
+	default:
+		ip = t.r.Anchor(op.Parent)
+	}
+	t.r.add(&tRow{id: op.ID, ip: ip, user: true})
+	return nil
+}
+
+func (t *targetOps) LegacyReply(op ops.LegacyReply) error {
+	t.r.add(&tRow{id: op.ID, ip: t.r.Anchor(op.Parent)})
+	return nil
+}
+
+func (t *targetOps) Orphan(op ops.Orphan) error {
+	if op.Caller == "" {
+		t.r.add(&tRow{id: op.ID, ip: t.aH, card: true})
+	} else {
+		t.r.anchor[op.ID] = "" // known, but stands for no conversation row
+	}
+	return nil
+}
+
+func (t *targetOps) Rewind(op ops.Rewind) error {
+	t.r.rewound[op.ID] = true
+	return nil
+}
+
+// The ops below add no conversation row.
+
+func (t *targetOps) Session(ops.Session) error         { return nil }
+func (t *targetOps) Think(ops.Think) error             { return nil }
+func (t *targetOps) Say(ops.Say) error                 { return nil }
+func (t *targetOps) Done(ops.Done) error               { return nil }
+func (t *targetOps) Cancel(ops.Cancel) error           { return nil }
+func (t *targetOps) ErrorFolded(ops.ErrorFolded) error { return nil }
+func (t *targetOps) Crash(ops.Crash) error             { return nil }
+func (t *targetOps) End(ops.End) error                 { return nil }
+func (t *targetOps) Checkout(ops.Checkout) error       { return nil }
+func (t *targetOps) Reload(ops.Reload) error           { return nil }
+func (t *targetOps) Flag(ops.Flag) error               { return nil }
+func (t *targetOps) Clock(ops.Clock) error             { return nil }

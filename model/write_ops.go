@@ -1,0 +1,421 @@
+package model
+
+// What each op writes (ops/README.md, flags off), one method per op kind:
+// first the validity checks, then the writes, in the README's order.
+
+import (
+	"fmt"
+
+	"sessiondag/ops"
+)
+
+// legacyOps is the legacy writer as an ops.Interpreter.
+type legacyOps LegacyRun
+
+var _ ops.Interpreter = (*legacyOps)(nil)
+
+func (o *legacyOps) run() *LegacyRun { return (*LegacyRun)(o) }
+
+func (o *legacyOps) Session(op ops.Session) error {
+	r := o.run()
+	if r.applied > 0 {
+		return fmt.Errorf("session may only be the first op")
+	}
+	if op.ID != "" {
+		r.setSession(op.ID)
+	}
+	return nil
+}
+
+func (o *legacyOps) UserWeb(op ops.UserWeb) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	r.ensureRoot()
+	meta := NewObject("source", "web")
+	if r.chSet {
+		meta.Set("parent_id", r.ch)
+	}
+	r.appendNode(op.ID, "user", "", nil, op.Text, "ROOT", meta)
+	r.setHead(op.ID)
+	r.setCH(op.ID)
+	r.pending, r.pendingSrc = op.ID, "web"
+	return nil
+}
+
+func (o *legacyOps) UserDispatch(op ops.UserDispatch) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	r.dispatch(op.ID, op.Text, op.Parent)
+	return nil
+}
+
+func (o *legacyOps) ForkRoot(op ops.ForkRoot) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	r.dispatch(op.ID, op.Text, "none")
+	return nil
+}
+
+func (o *legacyOps) Reply(ops.Reply) error {
+	r := o.run()
+	if r.pending == "" {
+		return fmt.Errorf("no pending turn")
+	}
+	if r.reply != "" {
+		return fmt.Errorf("a reply is open (%s)", r.reply)
+	}
+	id := r.pending + "_reply"
+	if err := r.newIDs(id); err != nil {
+		return err
+	}
+	r.appendNode(id, "llm", "", nil, "", r.pending, NewObject("parent_id", r.pending,
+		"source", r.pendingSrc, "status", "running", "worker_id", "w1"))
+	r.setHead(id)
+	r.reply = id
+	return nil
+}
+
+func (o *legacyOps) Think(op ops.Think) error {
+	r := o.run()
+	if err := r.needReply(); err != nil {
+		return err
+	}
+	r.blocks = append(r.blocks, NewObject("type", "thinking", "text", op.Text))
+	return nil
+}
+
+func (o *legacyOps) Say(op ops.Say) error {
+	r := o.run()
+	if err := r.needReply(); err != nil {
+		return err
+	}
+	r.blocks = append(r.blocks, NewObject("type", "text", "text", op.Text))
+	return nil
+}
+
+func (o *legacyOps) Tool(op ops.Tool) error {
+	r := o.run()
+	if err := r.needReply(); err != nil {
+		return err
+	}
+	id := r.reply + "_t_" + op.CallID
+	args, err := jsonObject(op.Args)
+	if err := firstErr(r.newIDs(id), err); err != nil {
+		return err
+	}
+	meta := NewObject("tool_call_id", op.CallID, "is_error", op.Error)
+	calledBy := r.reply
+	if op.Legacy {
+		calledBy = ""
+		meta.Set("called_by", r.reply)
+	}
+	r.appendNode(id, "code", op.Name, args, op.Result, calledBy, meta)
+	r.addToolCall(op.CallID, op.Name, args, op.Result, op.Error)
+	return nil
+}
+
+func (o *legacyOps) Task(op ops.Task) error {
+	r := o.run()
+	if err := r.needReply(); err != nil {
+		return err
+	}
+	toolID := r.reply + "_t_" + op.CallID
+	if err := r.newIDs(op.ID, op.ID+"_reply", op.Attach, toolID); err != nil {
+		return err
+	}
+	result := "(done)"
+	if op.Async {
+		result = "(running)"
+	}
+	r.subAgent(op.ID, op.Text, NewObject("parent_id", r.reply, "source", "agent_spawn"))
+	r.appendNode(op.Attach, "llm", "", nil, result, "", NewObject("parent_id", r.reply,
+		"display", "runtime", "function", "attach", "is_error", false,
+		"attach", r.attachInfo(op.ID, op.Label, op.Text, op.Async)))
+	r.setHead(op.ID + "_reply")
+	args := NewObject("prompt", op.Text)
+	r.appendNode(toolID, "code", "task", args, result, r.reply,
+		NewObject("tool_call_id", op.CallID, "is_error", false))
+	r.addToolCall(op.CallID, "task", args, result, false)
+	return nil
+}
+
+func (o *legacyOps) Done(ops.Done) error     { return o.finish("completed") }
+func (o *legacyOps) Cancel(ops.Cancel) error { return o.finish("cancelled") }
+
+func (o *legacyOps) finish(status string) error {
+	r := o.run()
+	if err := r.needReply(); err != nil {
+		return err
+	}
+	r.finish(status)
+	return nil
+}
+
+func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
+	r := o.run()
+	if err := r.needReply(); err != nil {
+		return err
+	}
+	n := r.node(r.reply)
+	n.Output = "[error] " + op.Type + ": " + op.Msg
+	n.meta().Set("status", "error")
+	n.meta().Set("error", op.Msg)
+	n.meta().Set("error_type", op.Type)
+	r.meta.Set("status", "failed")
+	r.setHead(r.reply)
+	r.endTurn()
+	return nil
+}
+
+func (o *legacyOps) ErrorStandalone(op ops.ErrorStandalone) error {
+	r := o.run()
+	if r.pending == "" || r.reply != "" {
+		return fmt.Errorf("needs a pending turn without a reply")
+	}
+	if err := r.newIDs(op.ID); err != nil {
+		return err
+	}
+	r.appendNode(op.ID, "llm", "", nil, "[error] "+op.Type+": "+op.Msg, "",
+		NewObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
+	r.meta.Set("status", "failed")
+	r.setHead(op.ID)
+	r.endTurn()
+	return nil
+}
+
+func (o *legacyOps) Crash(ops.Crash) error {
+	r := o.run()
+	r.writeMeta()
+	r.endTurn()
+	r.frames = nil
+	return nil
+}
+
+func (o *legacyOps) Fn(op ops.Fn) error {
+	r := o.run()
+	if r.reply == "" && len(r.frames) == 0 {
+		return fmt.Errorf("no open reply or function")
+	}
+	args, err := jsonObject(op.Args)
+	if err := firstErr(r.newIDs(op.ID), err); err != nil {
+		return err
+	}
+	calledBy := r.reply
+	if len(r.frames) > 0 {
+		calledBy = r.frames[len(r.frames)-1].id
+	}
+	if op.ViaExec {
+		if !r.FrameHasExec() {
+			return fmt.Errorf("via-exec: the innermost function has no exec")
+		}
+		calledBy = r.frames[len(r.frames)-1].lastExec
+	}
+	r.appendFn(op.ID, op.Name, args, op.Expose, calledBy)
+	r.frames = append(r.frames, frame{id: op.ID})
+	return nil
+}
+
+func (o *legacyOps) Manual(op ops.Manual) error {
+	r := o.run()
+	args, err := jsonObject(op.Args)
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID), err); err != nil {
+		return err
+	}
+	r.ensureRoot()
+	r.appendFn(op.ID, op.Name, args, op.Expose, "ROOT")
+	r.frames = append(r.frames, frame{id: op.ID, manual: true})
+	return nil
+}
+
+func (o *legacyOps) Exec(op ops.Exec) error {
+	r := o.run()
+	if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	f := &r.frames[len(r.frames)-1]
+	r.appendNode(op.ID, "llm", "model-x", NewObject("system", "be brief"), op.Reply, f.id,
+		NewObject("status", "completed", "prompt_text", op.Prompt))
+	f.lastExec = op.ID
+	return nil
+}
+
+func (o *legacyOps) Ask(op ops.Ask) error {
+	r := o.run()
+	if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	status := "answered"
+	if op.Answer == "" {
+		status = "unanswered"
+	}
+	r.appendNode(op.ID, "user", "", NewObject("question", op.Question), op.Answer,
+		r.frames[len(r.frames)-1].id, NewObject("status", status))
+	return nil
+}
+
+func (o *legacyOps) End(op ops.End) error {
+	r := o.run()
+	if err := r.needFrame(); err != nil {
+		return err
+	}
+	secs, err := op.Seconds()
+	if err != nil {
+		return err
+	}
+	var output any // default null
+	status := "completed"
+	if op.Error != "" {
+		output, status = NewObject("error", op.Error), "error"
+	} else if op.Output != "" {
+		v, err := ParseJSON([]byte(op.Output))
+		if err != nil {
+			return fmt.Errorf("output %q: %w", op.Output, err)
+		}
+		output = v
+	}
+	f := r.frames[len(r.frames)-1]
+	r.frames = r.frames[:len(r.frames)-1]
+	n := r.node(f.id)
+	n.Output = output
+	n.meta().Set("status", status)
+	n.meta().Set("duration_seconds", Float(secs))
+	if f.manual {
+		r.setHead(f.id)
+	}
+	return nil
+}
+
+func (o *legacyOps) Retry(op ops.Retry) error { return o.run().retry(op.Of, op.ID, nil, false) }
+
+func (o *legacyOps) Edit(op ops.Edit) error { return o.run().retry(op.Of, op.ID, op.Text, true) }
+
+func (o *legacyOps) Checkout(op ops.Checkout) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.existing(op.ID)); err != nil {
+		return err
+	}
+	r.setHead(op.ID)
+	r.setCH(op.ID)
+	return nil
+}
+
+func (o *legacyOps) Reload(ops.Reload) error {
+	r := o.run()
+	r.setCH(r.memHead)
+	return nil
+}
+
+func (o *legacyOps) Spawn(op ops.Spawn) error {
+	r := o.run()
+	if op.Mode != "inherit" && op.Mode != "clean" {
+		return fmt.Errorf("spawn mode %q is not inherit or clean", op.Mode)
+	}
+	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
+		return err
+	}
+	r.ensureRoot()
+	cmdMeta := NewObject("source", "web", "function", "task")
+	if r.chSet {
+		cmdMeta.Set("parent_id", r.ch)
+	}
+	r.appendNode(op.Cmd, "user", "", nil, "/spawn "+op.Text, "ROOT", cmdMeta)
+	r.setHead(op.Cmd)
+	r.setCH(op.Cmd)
+	subMeta := NewObject("parent_id", op.Cmd, "source", "agent_spawn")
+	if op.Mode == "clean" {
+		subMeta = NewObject("source", "agent_spawn")
+	}
+	r.subAgent(op.ID, op.Text, subMeta)
+	attachCaller := op.Cmd
+	if p, ok := cmdMeta.Val("parent_id").(string); ok && p != "" {
+		attachCaller = p
+	}
+	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, NewObject(
+		"display", "runtime", "function", "attach", "is_error", false,
+		"attach", r.attachInfo(op.ID, op.Label, op.Text, false)))
+	return nil
+}
+
+func (o *legacyOps) Script(op ops.Script) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	switch op.What {
+	case "fn":
+		r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
+			NewObject("expose", "io", "status", "completed"))
+	case "exec":
+		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", NewObject("status", "completed"))
+	default:
+		return fmt.Errorf("script what=%q is not fn or exec", op.What)
+	}
+	r.writeMeta()
+	return nil
+}
+
+func (o *legacyOps) LegacyUser(op ops.LegacyUser) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	meta := &Object{}
+	switch op.Parent {
+	case "":
+	case "null":
+		meta.Set("parent_id", nil)
+	default:
+		meta.Set("parent_id", op.Parent)
+	}
+	r.appendNode(op.ID, "user", "", nil, op.Text, "", meta)
+	r.writeMeta()
+	return nil
+}
+
+func (o *legacyOps) LegacyReply(op ops.LegacyReply) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	r.appendNode(op.ID, "llm", "", nil, op.Text, "", NewObject("parent_id", op.Parent))
+	r.writeMeta()
+	return nil
+}
+
+func (o *legacyOps) Orphan(op ops.Orphan) error {
+	r := o.run()
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+		return err
+	}
+	r.appendNode(op.ID, "code", op.Name, &Object{}, "orphan", op.Caller,
+		NewObject("tool_call_id", op.ID, "is_error", false))
+	r.writeMeta()
+	return nil
+}
+
+func (o *legacyOps) Rewind(op ops.Rewind) error {
+	r := o.run()
+	if err := r.existing(op.ID); err != nil {
+		return err
+	}
+	r.node(op.ID).meta().Set("rewound", true)
+	return nil
+}
+
+// Flag: the legacy model writes with every flag off; nothing to do.
+func (o *legacyOps) Flag(ops.Flag) error { return nil }
+
+func (o *legacyOps) Clock(op ops.Clock) error {
+	at, err := op.Time()
+	if err != nil {
+		return err
+	}
+	o.clock, o.ticks = at, 0
+	return nil
+}

@@ -1,0 +1,83 @@
+package ops
+
+// The ops that write rows outside a turn (script sessions, older code paths
+// and damaged edges), change a stored row, or change how the writers write.
+
+// Script writes a caller-less row from a script session: a top-level
+// function (fn) or model call (exec).
+type Script struct {
+	What string `op:"what"` // fn or exec
+	ID   string `op:"id" ref:"new"`
+	Name string `op:"name"`
+}
+
+// LegacyUser is a user row written through append_message (no ROOT caller).
+// Parent is an id, "null" (an explicit null) or "" (key absent).
+type LegacyUser struct {
+	ID     string `op:"id" ref:"new"`
+	Text   string `op:"text"`
+	Parent string `op:"parent" ref:"node"`
+}
+
+// LegacyReply is an assistant row written through append_message.
+type LegacyReply struct {
+	ID     string `op:"id" ref:"new"`
+	Text   string `op:"text"`
+	Parent string `op:"parent" ref:"node"`
+}
+
+// Orphan is a tool row whose call edge is missing (Caller "") or names a
+// node that does not exist yet: it may be written later.
+type Orphan struct {
+	ID     string `op:"id" ref:"new"`
+	Name   string `op:"name"`
+	Caller string `op:"caller"`
+}
+
+// Rewind hides a node from reads (metadata.rewound).
+type Rewind struct {
+	ID string `op:"id" ref:"node"`
+}
+
+// Flag switches the writers' flag set from this op on.
+type Flag struct {
+	Set string `op:"set"`
+}
+
+// Clock sets the writers' clock: the next node appended gets created_at At
+// (a decimal number of seconds), and each one after it 1.5 s more.
+type Clock struct {
+	At string `op:"at"`
+}
+
+func (Script) Kind() string      { return "script" }
+func (LegacyUser) Kind() string  { return "legacy-user" }
+func (LegacyReply) Kind() string { return "legacy-reply" }
+func (Orphan) Kind() string      { return "orphan" }
+func (Rewind) Kind() string      { return "rewind" }
+func (Flag) Kind() string        { return "flag" }
+func (Clock) Kind() string       { return "clock" }
+
+func (o Script) Apply(in Interpreter) error      { return in.Script(o) }
+func (o LegacyUser) Apply(in Interpreter) error  { return in.LegacyUser(o) }
+func (o LegacyReply) Apply(in Interpreter) error { return in.LegacyReply(o) }
+func (o Orphan) Apply(in Interpreter) error      { return in.Orphan(o) }
+func (o Rewind) Apply(in Interpreter) error      { return in.Rewind(o) }
+func (o Flag) Apply(in Interpreter) error        { return in.Flag(o) }
+func (o Clock) Apply(in Interpreter) error       { return in.Clock(o) }
+
+func (Script) Span() Span      { return Flat }
+func (LegacyUser) Span() Span  { return Flat }
+func (LegacyReply) Span() Span { return Flat }
+func (Orphan) Span() Span      { return Flat }
+func (Rewind) Span() Span      { return Flat }
+func (Flag) Span() Span        { return Flat }
+func (Clock) Span() Span       { return Flat }
+
+func (Script) sealed()      {}
+func (LegacyUser) sealed()  {}
+func (LegacyReply) sealed() {}
+func (Orphan) sealed()      {}
+func (Rewind) sealed()      {}
+func (Flag) sealed()        {}
+func (Clock) sealed()       {}

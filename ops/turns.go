@@ -1,0 +1,101 @@
+package ops
+
+// The ops that start, rerun or move a conversation turn.
+
+// Session names the session; it may only be the first op.
+type Session struct {
+	ID string `op:"id"`
+}
+
+// UserWeb is a turn typed in the browser: its parent is the client's
+// in-memory head.
+type UserWeb struct {
+	ID   string `op:"id" ref:"new"`
+	Text string `op:"text"`
+}
+
+// UserDispatch is a turn through the dispatcher (CLI, channels). Parent is
+// "" (INHERIT), "none" (explicit None: a root-level fork) or a node id.
+type UserDispatch struct {
+	ID     string `op:"id" ref:"new"`
+	Text   string `op:"text"`
+	Parent string `op:"parent" ref:"node"`
+}
+
+// ForkRoot starts a new root-level conversation through the dispatcher.
+type ForkRoot struct {
+	ID   string `op:"id" ref:"new"`
+	Text string `op:"text"`
+}
+
+// Retry reruns the turn of a message (climbing to its user).
+type Retry struct {
+	Of string `op:"of" ref:"node"`
+	ID string `op:"id" ref:"new"` // the new user row, when one is written
+}
+
+// Edit is a retry with new text.
+type Edit struct {
+	Of   string `op:"of" ref:"node"`
+	ID   string `op:"id" ref:"new"`
+	Text string `op:"text"`
+}
+
+// Checkout makes any node the head (the WebSocket checkout).
+type Checkout struct {
+	ID string `op:"id" ref:"node"`
+}
+
+// Reload syncs the client's in-memory head with the stored head.
+type Reload struct{}
+
+// Spawn is the /spawn command: a command row, a sub-agent turn and an attach
+// pointer. Mode is inherit or clean.
+type Spawn struct {
+	Mode   string `op:"mode"`
+	Cmd    string `op:"cmd" ref:"new"`
+	ID     string `op:"id" ref:"new"`
+	Attach string `op:"attach" ref:"new"`
+	Text   string `op:"text"`
+	Label  string `op:"label"`
+}
+
+func (Session) Kind() string      { return "session" }
+func (UserWeb) Kind() string      { return "user" }
+func (UserDispatch) Kind() string { return "dispatch" }
+func (ForkRoot) Kind() string     { return "fork-root" }
+func (Retry) Kind() string        { return "retry" }
+func (Edit) Kind() string         { return "edit" }
+func (Checkout) Kind() string     { return "checkout" }
+func (Reload) Kind() string       { return "reload" }
+func (Spawn) Kind() string        { return "spawn" }
+
+func (o Session) Apply(in Interpreter) error      { return in.Session(o) }
+func (o UserWeb) Apply(in Interpreter) error      { return in.UserWeb(o) }
+func (o UserDispatch) Apply(in Interpreter) error { return in.UserDispatch(o) }
+func (o ForkRoot) Apply(in Interpreter) error     { return in.ForkRoot(o) }
+func (o Retry) Apply(in Interpreter) error        { return in.Retry(o) }
+func (o Edit) Apply(in Interpreter) error         { return in.Edit(o) }
+func (o Checkout) Apply(in Interpreter) error     { return in.Checkout(o) }
+func (o Reload) Apply(in Interpreter) error       { return in.Reload(o) }
+func (o Spawn) Apply(in Interpreter) error        { return in.Spawn(o) }
+
+func (Session) Span() Span      { return Flat }
+func (UserWeb) Span() Span      { return OpensTurn }
+func (UserDispatch) Span() Span { return OpensTurn }
+func (ForkRoot) Span() Span     { return OpensTurn }
+func (Retry) Span() Span        { return OpensTurn }
+func (Edit) Span() Span         { return OpensTurn }
+func (Checkout) Span() Span     { return Flat }
+func (Reload) Span() Span       { return Flat }
+func (Spawn) Span() Span        { return Flat }
+
+func (Session) sealed()      {}
+func (UserWeb) sealed()      {}
+func (UserDispatch) sealed() {}
+func (ForkRoot) sealed()     {}
+func (Retry) sealed()        {}
+func (Edit) sealed()         {}
+func (Checkout) sealed()     {}
+func (Reload) sealed()       {}
+func (Spawn) sealed()        {}
