@@ -61,7 +61,7 @@ func NodeToMsg(n *Node, sid string) *Object {
 			"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy,
 			"caller", n.CalledBy, "timestamp", n.CreatedAt, "token_model", n.Name)
 		overlay(m) // metadata.parent_id wins
-		// Only llm messages get a top-level called_by key (§2.3, target §1 item 3).
+		// Only llm messages get a top-level called_by key (§2.3, docs/rollout.md §1 item 3).
 		if n.CalledBy != "" {
 			m.Set("called_by", n.CalledBy)
 		}

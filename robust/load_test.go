@@ -94,7 +94,7 @@ func TestColdMatchesModel(t *testing.T) {
 			if a.Kind == ParentCycle || a.Kind == CallerCycle {
 				// deepest_leaf on a parent_id cycle: the implementation
 				// stops on the revisited id, the model on the one before
-				// it (legacy §3.1 says only "survives cycles";
+				// it (legacy §3.1: R returns the id it started from;
 				// TestDeepestLeafOnACycle shows both). A called_by cycle
 				// is one too: R's parent_id copies called_by.
 				ignore = []string{"prev_sibling_id", "next_sibling_id"}

@@ -173,7 +173,7 @@ func TestCyclesTerminate(t *testing.T) {
 }
 
 // TestDeepestLeafOnACycle shows where the two readers' deepest_leaf stops
-// on a parent_id cycle (legacy §3.1 only says it survives cycles): the
+// on a parent_id cycle (legacy §3.1: R returns the id it started from): the
 // implementation returns the first id it reaches again, the model the one
 // before it. Both terminate; the views otherwise agree.
 func TestDeepestLeafOnACycle(t *testing.T) {

@@ -42,7 +42,7 @@ type Store struct {
 	// skips them silently; here each one is kept with its reason.
 	Problems []Problem
 	// LexicalMisorder is set when the original's lexical file order would
-	// have appended nodes out of seq order (seq ≥ 10000, target §1.8).
+	// have appended nodes out of seq order (seq ≥ 10000, docs/rollout.md §1 item 8).
 	LexicalMisorder bool
 }
 

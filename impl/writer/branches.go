@@ -125,7 +125,7 @@ func hasAssistantChild(s *store.Store, id string) bool {
 	return false
 }
 
-// Checkout makes any node the head (the WebSocket checkout, target §1.9).
+// Checkout makes any node the head (the WebSocket checkout, docs/rollout.md §1 item 9).
 func (w *Writer) Checkout(id string) error {
 	if err := w.needIdle("checkout"); err != nil {
 		return err
