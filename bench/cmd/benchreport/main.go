@@ -122,40 +122,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: benchreport -results FILE [-profiles DIR] [-out report.md] [-svg scaling.svg]")
 		os.Exit(2)
 	}
-	d, err := read(*results)
+	o := options{
+		results: *results, workloads: *workloads, profiles: *profiles, notes: *notes, mix: *withMix,
+		run: runInfo{
+			count: *count, benchtime: *benchtime, goVersion: *goVersion, commit: *commit, date: *date,
+			loadBefore: *loadBefore, loadAfter: *loadAfter, svg: filepath.Base(*svg),
+		},
+		machine: localMachine,
+	}
+	r, err := build(o)
 	if err != nil {
 		fail(err)
 	}
-	r := &report{d: d, run: runInfo{
-		count: *count, benchtime: *benchtime, goVersion: *goVersion, commit: *commit, date: *date,
-		loadBefore: *loadBefore, loadAfter: *loadAfter, svg: filepath.Base(*svg),
-	}}
-	switch {
-	case *workloads != "":
-		infos, err := readWorkloads(*workloads)
-		if err != nil {
-			fail(err)
-		}
-		r.setWorkloads(infos)
-	case *withMix:
-		r.setWorkloads(describeWorkloads(d.sizes))
-	}
-	if *profiles != "" {
-		r.profiles, err = readProfiles(*profiles)
-		if err != nil {
-			fail(err)
-		}
-	}
-	if *notes != "" {
-		b, err := os.ReadFile(*notes)
-		if err != nil {
-			fail(err)
-		}
-		r.notes, r.notesFile = string(b), *notes
-	}
-	var b bytes.Buffer
-	r.write(&b)
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(*out, r.markdown(), 0o644); err != nil {
 		fail(err)
 	}
 	if err := os.WriteFile(*svg, r.plot(), 0o644); err != nil {
@@ -165,6 +144,67 @@ func main() {
 	for _, t := range r.targets {
 		fmt.Fprintf(os.Stderr, "  %-55s %s\n", t.name, t.status)
 	}
+}
+
+// options are the inputs of one report.
+type options struct {
+	results, workloads, profiles, notes string // files read; workloads, profiles, notes optional
+	mix                                 bool   // without a workloads file, describe the cached fixtures
+	run                                 runInfo
+	machine                             func(cpuFromResults string) machine
+}
+
+// machine is what the report says about the computer that ran the
+// benchmarks; tests fix it so that the report does not depend on where they
+// run.
+type machine struct {
+	cpu   string
+	cores int
+}
+
+// localMachine describes this computer: the report is written on the
+// machine that ran the benchmarks.
+func localMachine(cpuFromResults string) machine {
+	return machine{cpu: cpuModel(cpuFromResults), cores: runtime.NumCPU()}
+}
+
+// build reads every input of a report.
+func build(o options) (*report, error) {
+	d, err := read(o.results)
+	if err != nil {
+		return nil, err
+	}
+	r := &report{d: d, run: o.run, machine: o.machine(d.config["cpu"])}
+	switch {
+	case o.workloads != "":
+		infos, err := readWorkloads(o.workloads)
+		if err != nil {
+			return nil, err
+		}
+		r.setWorkloads(infos)
+	case o.mix:
+		r.setWorkloads(describeWorkloads(d.sizes))
+	}
+	if o.profiles != "" {
+		if r.profiles, err = readProfiles(o.profiles); err != nil {
+			return nil, err
+		}
+	}
+	if o.notes != "" {
+		b, err := os.ReadFile(o.notes)
+		if err != nil {
+			return nil, err
+		}
+		r.notes, r.notesFile = string(b), o.notes
+	}
+	return r, nil
+}
+
+// markdown renders the report.
+func (r *report) markdown() []byte {
+	var b bytes.Buffer
+	r.write(&b)
+	return b.Bytes()
 }
 
 func fail(err error) {
@@ -430,6 +470,7 @@ func readWorkloads(path string) ([]workloadInfo, error) {
 type report struct {
 	d         *data
 	run       runInfo
+	machine   machine
 	workloads []workloadInfo
 	profiles  []profile
 	targets   []target
@@ -494,8 +535,8 @@ func (r *report) write(w io.Writer) {
 	p("## Machine and run\n\n")
 	p("| | |\n| --- | --- |\n")
 	p("| Go | %s |\n", r.run.goVersion)
-	p("| CPU | %s |\n", cpuModel(d.config["cpu"]))
-	p("| cores | %d (GOMAXPROCS %s) |\n", runtime.NumCPU(), orDash(d.procs))
+	p("| CPU | %s |\n", r.machine.cpu)
+	p("| cores | %d (GOMAXPROCS %s) |\n", r.machine.cores, orDash(d.procs))
 	p("| os/arch | %s/%s |\n", orDash(d.config["goos"]), orDash(d.config["goarch"]))
 	if r.run.loadBefore != "" || r.run.loadAfter != "" {
 		p("| load average (1, 5, 15 min) | before %s, after %s |\n", orDash(r.run.loadBefore), orDash(r.run.loadAfter))
@@ -503,8 +544,8 @@ func (r *report) write(w io.Writer) {
 	p("| runs | -count %s, -benchtime %s, -benchmem |\n", orDash(r.run.count), orDash(r.run.benchtime))
 	for _, la := range []string{r.run.loadBefore, r.run.loadAfter} {
 		if f := strings.Fields(la); len(f) > 0 {
-			if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > float64(runtime.NumCPU()) {
-				p("\n**Warning:** the load average (%.1f) exceeded the %d cores during this run: other jobs competed for the CPU, and the numbers below are slower and noisier than on an idle machine. Targets computed from series whose runs spread more than %.1f× are marked noisy.\n", v, runtime.NumCPU(), noisyRatio)
+			if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > float64(r.machine.cores) {
+				p("\n**Warning:** the load average (%.1f) exceeded the %d cores during this run: other jobs competed for the CPU, and the numbers below are slower and noisier than on an idle machine. Targets computed from series whose runs spread more than %.1f× are marked noisy.\n", v, r.machine.cores, noisyRatio)
 				break
 			}
 		}
