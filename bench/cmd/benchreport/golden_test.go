@@ -55,7 +55,11 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, filepath.Join(dir, "report.md"), r.markdown())
+			md, err := r.markdown()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, filepath.Join(dir, "report.md"), md)
 			checkGolden(t, filepath.Join(dir, "scaling.svg"), r.plot())
 		})
 	}
