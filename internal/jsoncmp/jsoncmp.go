@@ -48,6 +48,30 @@ func (o Object) Keys() []string {
 	return keys
 }
 
+// MarshalJSON writes the object with its keys in order.
+func (o Object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(m.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", m.Key, err)
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
 // Decode parses one JSON document. Values are nil, bool, string,
 // json.Number (the number's text, kept exact), []any and Object.
 func Decode(data []byte) (any, error) {

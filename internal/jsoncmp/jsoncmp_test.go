@@ -123,3 +123,15 @@ func TestOfKeepsMarshalOrder(t *testing.T) {
 		t.Errorf("keys %s, want z,a (struct field order)", got)
 	}
 }
+
+func TestObjectMarshalRoundTrip(t *testing.T) {
+	const doc = `{"z":1,"a":[{"y":2.0,"b":null}],"m":"x"}`
+	v := mustDecode(t, doc)
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != doc {
+		t.Errorf("marshal = %s, want %s", b, doc)
+	}
+}
