@@ -101,7 +101,7 @@ func One(dir string) *Session {
 		before := adapter.ParentReads()
 		l := webui.Load(st, fl)
 		reads := adapter.ParentReads() - before
-		c := Config{Flags: fl.String(), HeadID: l.HeadID, ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
+		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
 		if want != nil {
 			g := harness.ViewGap(project(l), *want)
 			c.Gap = &g
@@ -159,7 +159,7 @@ func intended(dir string) (view *model.TargetView, strict bool, err error) {
 }
 
 func project(l *webui.Loaded) model.TargetView {
-	return model.TargetView{HeadID: l.HeadID, Chain: harness.Project(l.Chain)}
+	return model.TargetView{HeadID: l.HeadID.ID(), Chain: harness.Project(l.Chain)}
 }
 
 func driverSession(script []ops.Op) string {

@@ -89,7 +89,7 @@ func Replay(script []ops.Op, fl flags.Set) (*Mismatch, error) {
 // TargetDiff compares a load with the intended view: the head and the
 // projected chain, key order included ("" when they agree).
 func TargetDiff(want model.TargetView, l *webui.Loaded) string {
-	got := model.TargetView{HeadID: l.HeadID, Chain: Project(l.Chain)}
+	got := model.TargetView{HeadID: l.HeadID.ID(), Chain: Project(l.Chain)}
 	if got.Chain == nil {
 		got.Chain = []model.TargetRow{}
 	}

@@ -55,7 +55,7 @@ func TestConformance(t *testing.T) {
 
 // loadedFrame is the part of a view the expected files hold, in their order.
 type loadedFrame struct {
-	HeadID string    `json:"head_id"`
+	HeadID *string   `json:"head_id"`
 	Chain  []*Object `json:"chain"`
 }
 

@@ -38,7 +38,7 @@ func TestP4NoEarlyCutoff(t *testing.T) {
 						}
 					default:
 						preds := lane.NewPreds(st)
-						walk := preds.Walk(l.HeadID)
+						walk := preds.Walk(l.HeadID.ID())
 						if len(walk) > 0 {
 							if p, _ := preds.Of(walk[0]); p != "ROOT" {
 								r.fail(t, "flags A,B: the walk stopped at a pointer it could not follow",

@@ -85,7 +85,7 @@ func (r *rolloutRun) fail(t *rapid.T, what, diff string) {
 
 // projected is a load reduced to what model.Target describes.
 func projected(l *webui.Loaded) model.TargetView {
-	return model.TargetView{HeadID: l.HeadID, Chain: harness.Project(l.Chain)}
+	return model.TargetView{HeadID: l.HeadID.ID(), Chain: harness.Project(l.Chain)}
 }
 
 func sameView(a, b model.TargetView) bool {

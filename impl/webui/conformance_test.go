@@ -42,7 +42,7 @@ func TestConformance(t *testing.T) {
 
 // frame is the part of a load the expected files hold, in their order.
 type frame struct {
-	HeadID string             `json:"head_id"`
+	HeadID webui.Head         `json:"head_id"`
 	Chain  []*adapter.Message `json:"chain"`
 }
 
