@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
@@ -108,10 +109,16 @@ func contentText(m *adapter.Message) string {
 	return string(b)
 }
 
+// oneLine is s on one line, at most 80 bytes: a longer s is cut to 77 bytes
+// or fewer, at the start of a character, so no character is split.
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if len(s) <= 80 {
+		return s
 	}
-	return s
+	cut := 77
+	for cut > 77-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }
