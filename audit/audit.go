@@ -99,7 +99,7 @@ func One(dir string) *Session {
 	for i, fl := range flags.Rollout {
 		var l *webui.Loaded
 		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
-		c := Config{Flags: fl.String(), HeadID: l.HeadID, ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
+		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
 		if want != nil {
 			g := harness.ViewGap(project(l), *want)
 			c.Gap = &g

@@ -48,7 +48,7 @@ func checkCutoff(s *Session) *Finding {
 		}
 	default:
 		preds := lane.NewPreds(s.Store())
-		walk := preds.Walk(l.HeadID)
+		walk := preds.Walk(l.HeadID.ID())
 		var first string
 		if len(walk) > 0 {
 			first, _ = preds.Of(walk[0])

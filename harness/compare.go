@@ -16,7 +16,8 @@ var Sections = []string{"stored_head", "head_id", "fallback_used", "messages", "
 
 // ViewDiff compares two views (any values that marshal to the view
 // document) and returns the first differing section with a go-cmp diff
-// (-want +got), or "" when they agree.
+// (-want +got) or, when only key order differs, the first key out of place;
+// "" when they agree. Key order counts: the original sends it.
 func ViewDiff(want, got any) (section, diff string) {
 	// Fast path: identical bytes need no structural comparison (the common
 	// case, and the only one when both sides are the implementation).
@@ -34,31 +35,34 @@ func ViewDiff(want, got any) (section, diff string) {
 		return "marshal", err.Error()
 	}
 	for _, s := range Sections {
-		if d := jsoncmp.Diff(w[s], g[s]); d != "" {
+		wv, _ := w.Get(s)
+		gv, _ := g.Get(s)
+		if d := jsoncmp.Diff(wv, gv); d != "" {
 			return s, d
 		}
+	}
+	// The sections agree: what is left is the view's own keys, their order
+	// included.
+	if d := jsoncmp.Diff(w, g); d != "" {
+		return "view", d
 	}
 	return "", ""
 }
 
-func sectionsOf(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
+func sectionsOf(v any) (jsoncmp.Object, error) {
+	d, err := jsoncmp.Of(v)
 	if err != nil {
 		return nil, err
 	}
-	d, err := jsoncmp.Decode(b)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := d.(map[string]any)
+	o, ok := d.(jsoncmp.Object)
 	if !ok {
 		return nil, fmt.Errorf("view is not an object")
 	}
-	return m, nil
+	return o, nil
 }
 
 // TargetDiff compares a load with the intended view: the head and the
-// projected chain ("" when they agree).
+// projected chain, key order included ("" when they agree).
 func TargetDiff(want model.TargetView, l *webui.Loaded) string {
 	got := Projected(l)
 	if got.Chain == nil {

@@ -53,7 +53,7 @@ func sameRow(a, b model.TargetRow) bool {
 
 // Projected is a load reduced to what model.Target describes.
 func Projected(l *webui.Loaded) model.TargetView {
-	return model.TargetView{HeadID: l.HeadID, Chain: Project(l.Chain)}
+	return model.TargetView{HeadID: l.HeadID.ID(), Chain: Project(l.Chain)}
 }
 
 // SameView reports whether two projected views show the same head and chain.

@@ -1,11 +1,13 @@
 package model
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,31 +15,9 @@ import (
 
 const conformanceDir = "../corpus/conformance"
 
-// decodeJSON decodes with UseNumber so that numbers keep their text.
-func decodeJSON(t *testing.T, data []byte) any {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		t.Fatalf("decode: %v", err)
-	}
-	return v
-}
-
-// numbersEqual compares JSON numbers numerically (2 == 2.0, 1e+16 == 10000000000000000).
-var numbersEqual = cmp.Comparer(func(a, b json.Number) bool {
-	x, ok1 := new(big.Rat).SetString(string(a))
-	y, ok2 := new(big.Rat).SetString(string(b))
-	if !ok1 || !ok2 {
-		return a == b
-	}
-	return x.Cmp(y) == 0
-})
-
 // TestConformance: for every session of the original's conformance corpus,
-// head_id and chain equal what the original itself sent (decoded JSON: key
-// order ignored, numbers numerically, strings byte for byte).
+// head_id and chain equal what the original itself sent: every object's keys
+// in the original's order, numbers numerically, strings byte for byte.
 func TestConformance(t *testing.T) {
 	dirs, err := filepath.Glob(filepath.Join(conformanceDir, "sessions", "*"))
 	if err != nil || len(dirs) == 0 {
@@ -54,7 +34,7 @@ func TestConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			view := LegacyView(s)
-			got, err := json.Marshal(map[string]any{"head_id": view.HeadID, "chain": view.Chain})
+			got, err := json.Marshal(loadFrame(view))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,8 +42,8 @@ func TestConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(decodeJSON(t, want), decodeJSON(t, got), numbersEqual); d != "" {
-				t.Errorf("%s (-original +model):\n%s", id, d)
+			if d := conformanceDiff(id, want, got); d != "" {
+				t.Error(d)
 			}
 			// The whole view must marshal (views.md).
 			if _, err := json.Marshal(view); err != nil {
@@ -71,4 +51,227 @@ func TestConformance(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loadedFrame is the part of a view the expected files hold, in their order.
+type loadedFrame struct {
+	HeadID *string   `json:"head_id"`
+	Chain  []*Object `json:"chain"`
+}
+
+func loadFrame(v View) loadedFrame { return loadedFrame{HeadID: v.HeadID, Chain: v.Chain} }
+
+// conformanceDiff compares a frame {head_id, chain} with the original's
+// (both JSON text) and returns "" when they agree, else the first
+// difference: head_id, or the first row that differs (by its index and
+// id), with a go-cmp diff of its content or the first key out of place.
+func conformanceDiff(session string, want, got []byte) string {
+	w, err := ParseJSON(want)
+	if err != nil {
+		return fmt.Sprintf("%s: expected file: %v", session, err)
+	}
+	g, err := ParseJSON(got)
+	if err != nil {
+		return fmt.Sprintf("%s: model output: %v", session, err)
+	}
+	wo, _ := w.(*Object)
+	gobj, _ := g.(*Object)
+	if wo == nil || gobj == nil {
+		return fmt.Sprintf("%s: a frame is not an object", session)
+	}
+	if d := orderedDiff(wo.Val("head_id"), gobj.Val("head_id")); d != "" {
+		return fmt.Sprintf("%s: head_id (-original +model):\n%s", session, d)
+	}
+	wc, _ := wo.Val("chain").([]any)
+	gc, _ := gobj.Val("chain").([]any)
+	for i := 0; i < len(wc) && i < len(gc); i++ {
+		if d := orderedDiff(wc[i], gc[i]); d != "" {
+			id, _ := wc[i].(*Object)
+			return fmt.Sprintf("%s: row %d (id %q) (-original +model):\n%s", session, i, id.Str("id"), d)
+		}
+	}
+	if len(wc) != len(gc) {
+		return fmt.Sprintf("%s: chain has %d rows, want %d (-original +model):\n%s", session, len(gc), len(wc), cmp.Diff(rowIDs(wc), rowIDs(gc)))
+	}
+	if d := orderedDiff(w, g); d != "" {
+		return fmt.Sprintf("%s: frame (-original +model):\n%s", session, d)
+	}
+	return ""
+}
+
+// orderedDiff is a go-cmp diff of two values' content, or when only key
+// order differs, the first key out of place; "" when equal.
+func orderedDiff(want, got any) string {
+	if d := cmp.Diff(plain(want), plain(got), numbersEqual); d != "" {
+		return d
+	}
+	if m, ok := firstKeyOutOfPlace(want, got, ""); ok {
+		return m.String()
+	}
+	return ""
+}
+
+// misplacedKey is the first key out of place: in the object at path, key
+// number index (from 0) is gotKey where the original has wantKey.
+type misplacedKey struct {
+	path            string
+	index           int
+	wantKey, gotKey string
+}
+
+func (m misplacedKey) String() string {
+	at := strings.TrimPrefix(m.path, ".")
+	if at == "" {
+		at = "top level"
+	}
+	return fmt.Sprintf("%s: keys out of order: key %d is %q, the original has %q", at, m.index+1, m.gotKey, m.wantKey)
+}
+
+// firstKeyOutOfPlace walks want in document order to the first object whose
+// keys got has in another order; members are paired by key, items by index.
+func firstKeyOutOfPlace(want, got any, path string) (misplacedKey, bool) {
+	switch w := want.(type) {
+	case *Object:
+		g, isObj := got.(*Object)
+		if !isObj || w == nil || g == nil {
+			return misplacedKey{}, false
+		}
+		wk, gk := keysOf(w), keysOf(g)
+		if sameKeySet(wk, gk) {
+			for i := range wk {
+				if wk[i] != gk[i] {
+					return misplacedKey{path, i, wk[i], gk[i]}, true
+				}
+			}
+		}
+		for _, f := range w.Fields {
+			if gv, has := g.Get(f.Key); has {
+				if m, ok := firstKeyOutOfPlace(f.Val, gv, path+"."+f.Key); ok {
+					return m, true
+				}
+			}
+		}
+	case []any:
+		g, isArr := got.([]any)
+		if !isArr {
+			return misplacedKey{}, false
+		}
+		for i := 0; i < len(w) && i < len(g); i++ {
+			if m, ok := firstKeyOutOfPlace(w[i], g[i], fmt.Sprintf("%s[%d]", path, i)); ok {
+				return m, true
+			}
+		}
+	}
+	return misplacedKey{}, false
+}
+
+func keysOf(o *Object) []string {
+	keys := make([]string, len(o.Fields))
+	for i, f := range o.Fields {
+		keys[i] = f.Key
+	}
+	return keys
+}
+
+func sameKeySet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// plain turns this package's JSON values into values go-cmp shows readably:
+// objects as maps (order is checked apart), numbers as json.Number text.
+func plain(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		if x == nil {
+			return nil
+		}
+		m := make(map[string]any, len(x.Fields))
+		for _, f := range x.Fields {
+			m[f.Key] = plain(f.Val)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plain(e)
+		}
+		return out
+	case Int:
+		return json.Number(x)
+	case Float:
+		return json.Number(PyFloatRepr(float64(x)))
+	}
+	return v
+}
+
+func rowIDs(rows []any) []string {
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		if o, ok := r.(*Object); ok {
+			ids[i] = o.Str("id")
+		}
+	}
+	return ids
+}
+
+// numbersEqual compares JSON numbers numerically (2 == 2.0, 1e+16 == 10000000000000000).
+var numbersEqual = cmp.Comparer(func(a, b json.Number) bool {
+	x, ok1 := new(big.Rat).SetString(string(a))
+	y, ok2 := new(big.Rat).SetString(string(b))
+	if !ok1 || !ok2 {
+		return a == b
+	}
+	return x.Cmp(y) == 0
+})
+
+// The comparison sees key order: the original's first row with two of its
+// keys swapped is reported with the session, the row and the keys.
+func TestConformanceDiffReportsKeyOrder(t *testing.T) {
+	const id = "local_0011000000"
+	want, err := os.ReadFile(filepath.Join(conformanceDir, "expected", id+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSessionDir(filepath.Join(conformanceDir, "sessions", id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(loadFrame(LegacyView(s)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := conformanceDiff(id, want, got); d != "" {
+		t.Fatalf("unswapped: %s", d)
+	}
+	swapped := swapKeys(t, want, 1, "role", "content")
+	d := conformanceDiff(id, swapped, got)
+	for _, part := range []string{id, "row 1", `"e65f53e9_reply"`, `"role"`, `"content"`, "out of order"} {
+		if !strings.Contains(d, part) {
+			t.Errorf("report lacks %s:\n%s", part, d)
+		}
+	}
+}
+
+// swapKeys returns the frame with keys a and b of chain row i exchanged.
+func swapKeys(t *testing.T, frame []byte, i int, a, b string) []byte {
+	t.Helper()
+	v, err := ParseJSON(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := v.(*Object).Val("chain").([]any)[i].(*Object)
+	ia := slices.IndexFunc(row.Fields, func(f Field) bool { return f.Key == a })
+	ib := slices.IndexFunc(row.Fields, func(f Field) bool { return f.Key == b })
+	if ia < 0 || ib < 0 {
+		t.Fatalf("row %d lacks %s or %s", i, a, b)
+	}
+	row.Fields[ia], row.Fields[ib] = row.Fields[ib], row.Fields[ia]
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -108,7 +108,7 @@ func TestWorkedExampleMessages(t *testing.T) {
 			assert.Len(t, rowByID(v.All, a1).Val("blocks").([]any), 4)
 			assert.False(t, rowByID(v.Messages, a1).Has("tool_calls"), "get_messages stays raw")
 			assert.Equal(t, a3, v.StoredHead)
-			assert.Equal(t, a3, v.HeadID)
+			assert.Equal(t, headAt(a3), v.HeadID)
 		})
 	}
 }
@@ -256,7 +256,7 @@ func TestCrashHeadOnToolRow(t *testing.T) {
 		mkNode(4, "r1", "user", "", "", nil, "retry", "parent_id", "ROOT", "forked_from", "u1"))
 	v := LegacyView(s)
 	assert.Equal(t, "t1", v.StoredHead)
-	assert.Equal(t, "a1", v.HeadID)
+	assert.Equal(t, headAt("a1"), v.HeadID)
 	assert.True(t, v.FallbackUsed)
 	require.Equal(t, []string{"u1", "a1", "t1"}, ids(v.Chain))
 	assert.False(t, v.Chain[1].Has("tool_calls"), "fallback rows are un-aggregated")
@@ -277,6 +277,6 @@ func TestViewMarshals(t *testing.T) {
 
 	empty, err := json.Marshal(LegacyView(&Session{ID: "x"}))
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"session_id":"x","stored_head":"","head_id":"","fallback_used":false,
+	assert.JSONEq(t, `{"session_id":"x","stored_head":"","head_id":null,"fallback_used":false,
 		"messages":[],"all":[],"chain":[],"branch":[],"render":[]}`, string(empty))
 }

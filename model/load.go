@@ -2,9 +2,10 @@ package model
 
 import "sort"
 
-// loaded is what handle_load_session shows: the fixed-up head and the chain.
+// loaded is what handle_load_session shows: the fixed-up head (nil: None,
+// sent as null) and the chain.
 type loaded struct {
-	head     string
+	head     *string
 	chain    []*Object
 	fallback bool
 }
@@ -13,11 +14,17 @@ type loaded struct {
 // raw = get_messages(sid); all = aggregate_tool_messages(raw) (step 2) —
 // separate dicts here, so that the fold does not leak into raw.
 func handleLoadSession(s *Session, raw, all []*Object) loaded {
-	// Step 3: head = meta.head_id or head_or_tip(conv, all) (= last id of all).
-	head := s.HeadID
-	if head == "" && len(all) > 0 {
-		head = msgID(all[len(all)-1])
+	// Step 3: head = meta.head_id or head_or_tip(conv, all) (= last id of
+	// all, None when all is empty). Later steps test it for truth (`if head`).
+	var head *string
+	if s.HeadID != "" {
+		stored := s.HeadID
+		head = &stored
+	} else if len(all) > 0 {
+		tip := msgID(all[len(all)-1])
+		head = &tip
 	}
+	truthy := func() bool { return head != nil && *head != "" }
 
 	// Step 4: head fix-up. If head is not an id in all (e.g. a folded tool row),
 	// follow raw parent_id (≤100 hops, stop on empty/self) until an id in all;
@@ -30,9 +37,9 @@ func handleLoadSession(s *Session, raw, all []*Object) loaded {
 		}
 		return false
 	}
-	if head != "" && !inAll(head) {
+	if truthy() && !inAll(*head) {
 		rawByID := indexByID(raw)
-		cur := head
+		cur := *head
 		for hop := 0; hop < 100 && rawByID[cur] != nil; hop++ {
 			next, _ := rawByID[cur].Val("parent_id").(string)
 			if next == "" || next == cur {
@@ -40,7 +47,8 @@ func handleLoadSession(s *Session, raw, all []*Object) loaded {
 			}
 			cur = next
 			if inAll(cur) {
-				head = cur
+				found := cur
+				head = &found
 				break
 			}
 		}
@@ -48,8 +56,8 @@ func handleLoadSession(s *Session, raw, all []*Object) loaded {
 
 	// Step 5: chain = linear_history(all, head) if head else a copy of all.
 	var chain []*Object
-	if head != "" {
-		chain = linearHistory(all, head)
+	if truthy() {
+		chain = linearHistory(all, *head)
 	} else {
 		chain = append([]*Object{}, all...)
 	}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,6 +15,9 @@ func writeFile(t *testing.T, path, text string) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 }
+
+// headAt is a view's head_id on id.
+func headAt(id string) *string { return &id }
 
 func nodeJSON(id string, seq, role, calledBy, meta string) string {
 	return `{"id": "` + id + `", "created_at": 1782000000.0, "seq": ` + seq + `, "role": "` + role +
@@ -70,6 +74,25 @@ func TestReadSessionDirMissingParts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, s.Nodes)
 	v := LegacyView(s)
-	assert.Equal(t, "gone", v.HeadID)
+	assert.Equal(t, headAt("gone"), v.HeadID)
 	assert.Empty(t, v.Chain)
+}
+
+// An empty session (meta.json with head_id null, an empty history/) has no
+// head: the original's None, which it sends as null, not "".
+func TestEmptySessionHeadIsNull(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "local_empty")
+	writeFile(t, filepath.Join(dir, "meta.json"), `{"head_id": null}`)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "history"), 0o755))
+	s, err := ReadSessionDir(dir)
+	require.NoError(t, err)
+	v := LegacyView(s)
+	assert.Nil(t, v.HeadID)
+	assert.Empty(t, v.Chain)
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"head_id":null`)
+	frame, err := json.Marshal(loadFrame(v))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"head_id": null, "chain": []}`, string(frame))
 }

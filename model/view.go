@@ -7,7 +7,7 @@ import "strconv"
 type View struct {
 	SessionID    string    `json:"session_id"`
 	StoredHead   string    `json:"stored_head"`   // index head, before the fix-up
-	HeadID       string    `json:"head_id"`       // after the load fix-up (§3.5 step 4)
+	HeadID       *string   `json:"head_id"`       // after the load fix-up (§3.5 step 4); nil: none, null
 	FallbackUsed bool      `json:"fallback_used"` // get_branch replaced the chain (step 6)
 	Messages     []*Object `json:"messages"`      // get_messages
 	All          []*Object `json:"all"`           // aggregate_tool_messages(messages)

@@ -229,7 +229,7 @@ func TestWriteWorkedExampleVariantA(t *testing.T) {
 	assert.Equal(t, "runtime", v.Chain[0].Val("display"))
 	assert.Equal(t, "word_count", v.Chain[0].Val("function"))
 	assert.Equal(t, []string{"ROOT", u1, a1, t1, fF, u3, a3}, v.Render, "Fx hidden by expose io")
-	assert.Equal(t, a3, v.HeadID)
+	assert.Equal(t, headAt(a3), v.HeadID)
 }
 
 func TestWriteWorkedExampleVariantB(t *testing.T) {
@@ -613,7 +613,7 @@ crash
 	assert.Equal(t, "u1_reply_t_k1", r.InMemoryHead())
 	v := r.View()
 	assert.Equal(t, "u1_reply_t_k1", v.StoredHead, "crash persists the in-memory head")
-	assert.Equal(t, "u1_reply_t_k1", v.HeadID, "fix-up cannot walk: the legacy row's message parent_id is \"\"")
+	assert.Equal(t, headAt("u1_reply_t_k1"), v.HeadID, "fix-up cannot walk: the legacy row's message parent_id is \"\"")
 	assert.NotContains(t, ids(v.All), "u1_reply_t_k1", "it folds through extra.tool_use.called_by")
 	assert.Equal(t, "running", wNode(t, r, "u1_reply").Metadata.Val("status"))
 	assert.False(t, r.Busy())

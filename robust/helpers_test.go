@@ -239,7 +239,7 @@ func documentedOpenError(dir string, err error) bool {
 // section by section, in harness.Sections order, and returns the first
 // difference as a path with both values, or "" when they agree. Unlike a
 // go-cmp diff it stays linear on the deep and huge values corrupt data
-// holds. Object key order is ignored, numbers compare by value.
+// holds. Object keys count in order, numbers compare by value.
 func viewDiff(want, got any, ignore ...string) string {
 	w, err := jsoncmp.Of(want)
 	if err != nil {
@@ -249,10 +249,12 @@ func viewDiff(want, got any, ignore ...string) string {
 	if err != nil {
 		return "got: " + err.Error()
 	}
-	wm, _ := w.(map[string]any)
-	gm, _ := g.(map[string]any)
+	wo, _ := w.(jsoncmp.Object)
+	gobj, _ := g.(jsoncmp.Object)
 	for _, s := range harness.Sections {
-		if d := firstDiff(wm[s], gm[s], s, ignore); d != "" {
+		wv, _ := wo.Get(s)
+		gv, _ := gobj.Get(s)
+		if d := firstDiff(wv, gv, s, ignore); d != "" {
 			return d
 		}
 	}
@@ -261,30 +263,32 @@ func viewDiff(want, got any, ignore ...string) string {
 
 func firstDiff(a, b any, path string, ignore []string) string {
 	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
+	case jsoncmp.Object:
+		y, ok := b.(jsoncmp.Object)
 		if !ok {
 			return fmt.Sprintf("%s: want an object, got %s", path, short(b))
 		}
-		keys := make([]string, 0, len(x)+len(y))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		for k := range y {
-			if _, ok := x[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if slices.Contains(ignore, k) {
-				continue
-			}
-			xv, okx := x[k]
-			yv, oky := y[k]
+		xk, yk := keptKeys(x, ignore), keptKeys(y, ignore)
+		union := append(slices.Clone(xk), yk...)
+		sort.Strings(union)
+		for _, k := range slices.Compact(union) {
+			xv, okx := x.Get(k)
+			yv, oky := y.Get(k)
 			if !okx || !oky {
 				return fmt.Sprintf("%s.%s: want %s (present %v), got %s (present %v)", path, k, short(xv), okx, short(yv), oky)
 			}
+		}
+		if len(xk) != len(yk) {
+			return fmt.Sprintf("%s: want keys %q, got %q", path, xk, yk)
+		}
+		for i := range xk {
+			if xk[i] != yk[i] {
+				return fmt.Sprintf("%s: keys out of order: key %d is %q, want %q", path, i+1, yk[i], xk[i])
+			}
+		}
+		for _, k := range xk {
+			xv, _ := x.Get(k)
+			yv, _ := y.Get(k)
 			if d := firstDiff(xv, yv, path+"."+k, ignore); d != "" {
 				return d
 			}
@@ -326,6 +330,17 @@ func firstDiff(a, b any, path string, ignore []string) string {
 		return fmt.Sprintf("%s: want %s, got %s", path, short(a), short(b))
 	}
 	return ""
+}
+
+// keptKeys are an object's keys in order, without the ignored ones.
+func keptKeys(o jsoncmp.Object, ignore []string) []string {
+	var keys []string
+	for _, k := range o.Keys() {
+		if !slices.Contains(ignore, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 func short(v any) string {

@@ -232,7 +232,7 @@ func TestMissingMeta(t *testing.T) {
 	if len(s.Problems) != 1 || s.Problems[0].File != "meta.json" || !strings.Contains(s.Problems[0].Error(), "missing") {
 		t.Errorf("problems %v, want meta.json missing", s.Problems)
 	}
-	if l := webui.Load(s, flags.Off); l.HeadID != "a1" || len(l.Chain) != 2 {
+	if l := webui.Load(s, flags.Off); l.HeadID != webui.HeadAt("a1") || len(l.Chain) != 2 {
 		t.Errorf("head %q, chain %v: want the last message and its chain", l.HeadID, ids(l.Chain))
 	}
 	if _, err := model.ReadSessionDir(dir); err == nil {

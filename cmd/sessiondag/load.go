@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
@@ -37,9 +38,9 @@ func cmdLoad(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
-		err = enc.Encode(map[string]any{
-			"session_id": l.SessionID, "head_id": l.HeadID, "fallback_used": l.FallbackUsed,
-			"flags": fl.String(), "chain": nonNil(l.Chain), "all": nonNil(l.All),
+		err = enc.Encode(loadJSON{
+			SessionID: l.SessionID, HeadID: l.HeadID, FallbackUsed: l.FallbackUsed,
+			Flags: fl.String(), Chain: nonNil(l.Chain), All: nonNil(l.All),
 		})
 		if err != nil {
 			return fail(stderr, "load", err)
@@ -55,6 +56,16 @@ func cmdLoad(args []string, stdout, stderr io.Writer) int {
 		transcriptRow(stdout, m)
 	}
 	return 0
+}
+
+// loadJSON is what load --json prints, keys in this order.
+type loadJSON struct {
+	SessionID    string             `json:"session_id"`
+	HeadID       webui.Head         `json:"head_id"` // null when the session has no head
+	FallbackUsed bool               `json:"fallback_used"`
+	Flags        string             `json:"flags"`
+	Chain        []*adapter.Message `json:"chain"`
+	All          []*adapter.Message `json:"all"`
 }
 
 func nonNil(m []*adapter.Message) []*adapter.Message {
@@ -98,10 +109,16 @@ func contentText(m *adapter.Message) string {
 	return string(b)
 }
 
+// oneLine is s on one line, at most 80 bytes: a longer s is cut to 77 bytes
+// or fewer, at the start of a character, so no character is split.
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if len(s) <= 80 {
+		return s
 	}
-	return s
+	cut := 77
+	for cut > 77-utf8.UTFMax && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

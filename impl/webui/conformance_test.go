@@ -1,42 +1,145 @@
 package webui_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/internal/jsoncmp"
 )
 
+var conformanceRoot = filepath.Join("..", "..", "corpus", "conformance")
+
 // TestConformance loads every bundled session of the original system with
 // every flag off and compares head and chain with what the original itself
-// sent the browser (corpus/conformance/expected, produced by its own code).
+// sent the browser (corpus/conformance/expected, produced by its own code),
+// every object's keys in the original's order.
 func TestConformance(t *testing.T) {
-	root := filepath.Join("..", "..", "corpus", "conformance")
-	entries, err := os.ReadDir(filepath.Join(root, "sessions"))
+	entries, err := os.ReadDir(filepath.Join(conformanceRoot, "sessions"))
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(entries), 60, "the bundled conformance data is incomplete")
 	for _, e := range entries {
 		id := e.Name()
 		t.Run(id, func(t *testing.T) {
-			s, err := store.Open(filepath.Join(root, "sessions", id))
+			got := loadedFrame(t, id)
+			want, err := os.ReadFile(filepath.Join(conformanceRoot, "expected", id+".json"))
 			require.NoError(t, err)
-			require.Empty(t, s.Problems)
-			l := webui.Load(s, flags.Off)
-			got, err := jsoncmp.Of(map[string]any{"head_id": l.HeadID, "chain": l.Chain})
-			require.NoError(t, err)
-			data, err := os.ReadFile(filepath.Join(root, "expected", id+".json"))
-			require.NoError(t, err)
-			want, err := jsoncmp.Decode(data)
-			require.NoError(t, err)
-			if d := jsoncmp.Diff(want, got); d != "" {
-				t.Fatalf("load of %s differs from the original (-want +got):\n%s", id, d)
+			if d := conformanceDiff(id, want, got); d != "" {
+				t.Fatal(d)
 			}
 		})
 	}
+}
+
+// frame is the part of a load the expected files hold, in their order.
+type frame struct {
+	HeadID webui.Head         `json:"head_id"`
+	Chain  []*adapter.Message `json:"chain"`
+}
+
+// loadedFrame loads a conformance session with the flags off and returns
+// its frame as JSON.
+func loadedFrame(t *testing.T, id string) []byte {
+	t.Helper()
+	s, err := store.Open(filepath.Join(conformanceRoot, "sessions", id))
+	require.NoError(t, err)
+	require.Empty(t, s.Problems)
+	l := webui.Load(s, flags.Off)
+	got, err := json.Marshal(frame{HeadID: l.HeadID, Chain: l.Chain})
+	require.NoError(t, err)
+	return got
+}
+
+// conformanceDiff compares a frame {head_id, chain} with the original's
+// (both JSON text) and returns "" when they agree, else the first
+// difference: head_id, or the first row that differs (by index and id),
+// with a diff of its content or the first key out of place.
+func conformanceDiff(session string, want, got []byte) string {
+	w, err := jsoncmp.Decode(want)
+	if err != nil {
+		return fmt.Sprintf("%s: expected file: %v", session, err)
+	}
+	g, err := jsoncmp.Decode(got)
+	if err != nil {
+		return fmt.Sprintf("%s: load: %v", session, err)
+	}
+	wo, _ := w.(jsoncmp.Object)
+	gobj, _ := g.(jsoncmp.Object)
+	wh, _ := wo.Get("head_id")
+	gh, _ := gobj.Get("head_id")
+	if d := jsoncmp.Diff(wh, gh); d != "" {
+		return fmt.Sprintf("%s: head_id (-original +load):\n%s", session, d)
+	}
+	wc, gc := rowsOf(wo), rowsOf(gobj)
+	for i := 0; i < len(wc) && i < len(gc); i++ {
+		if d := jsoncmp.Diff(wc[i], gc[i]); d != "" {
+			return fmt.Sprintf("%s: row %d (id %q) (-original +load):\n%s", session, i, rowID(wc[i]), d)
+		}
+	}
+	if len(wc) != len(gc) {
+		ids := func(rows []any) (out []string) {
+			for _, r := range rows {
+				out = append(out, rowID(r))
+			}
+			return out
+		}
+		return fmt.Sprintf("%s: chain has %d rows, want %d: original %v, load %v", session, len(gc), len(wc), ids(wc), ids(gc))
+	}
+	if d := jsoncmp.Diff(w, g); d != "" {
+		return fmt.Sprintf("%s: frame (-original +load):\n%s", session, d)
+	}
+	return ""
+}
+
+func rowsOf(frame jsoncmp.Object) []any {
+	c, _ := frame.Get("chain")
+	rows, _ := c.([]any)
+	return rows
+}
+
+func rowID(row any) string {
+	o, _ := row.(jsoncmp.Object)
+	id, _ := o.Get("id")
+	s, _ := id.(string)
+	return s
+}
+
+// The comparison sees key order: the original's frame with two keys of one
+// row swapped is reported with the session, the row and the keys.
+func TestConformanceDiffReportsKeyOrder(t *testing.T) {
+	const id = "local_0011000000"
+	want, err := os.ReadFile(filepath.Join(conformanceRoot, "expected", id+".json"))
+	require.NoError(t, err)
+	got := loadedFrame(t, id)
+	require.Empty(t, conformanceDiff(id, want, got))
+
+	swapped := swapKeys(t, want, 1, "role", "content")
+	d := conformanceDiff(id, swapped, got)
+	for _, part := range []string{id, "row 1", `"e65f53e9_reply"`, `"role"`, `"content"`, "out of order"} {
+		require.Contains(t, d, part, "report:\n%s", d)
+	}
+}
+
+// swapKeys returns the frame with keys a and b of chain row i exchanged.
+func swapKeys(t *testing.T, data []byte, i int, a, b string) []byte {
+	t.Helper()
+	v, err := jsoncmp.Decode(data)
+	require.NoError(t, err)
+	row := rowsOf(v.(jsoncmp.Object))[i].(jsoncmp.Object)
+	ia := slices.IndexFunc(row, func(m jsoncmp.Member) bool { return m.Key == a })
+	ib := slices.IndexFunc(row, func(m jsoncmp.Member) bool { return m.Key == b })
+	require.True(t, ia >= 0 && ib >= 0, "row %d lacks %s or %s", i, a, b)
+	row[ia], row[ib] = row[ib], row[ia]
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	return out
 }

@@ -281,7 +281,7 @@ func TestSection4WorkedExample(t *testing.T) {
 
 			// Load.
 			l := webui.Load(st, flags.Off)
-			require.Equal(t, a3, l.HeadID)
+			require.Equal(t, webui.HeadAt(a3), l.HeadID)
 			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, msgIDs(l.All))
 			require.Equal(t, tc.linear, msgIDs(l.Linear), "linear_history(a3)")
 			// R fallback: triggered (chain shorter than all), get_branch is not longer → keep.
@@ -367,7 +367,7 @@ func TestSection4ColdLoad(t *testing.T) {
 	require.Empty(t, s.Problems)
 	require.Equal(t, a3, s.Head())
 	l := webui.Load(s, flags.Off)
-	require.Equal(t, a3, l.HeadID)
+	require.Equal(t, webui.HeadAt(a3), l.HeadID)
 	require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, msgIDs(l.All))
 	require.Equal(t, []string{fnF, u3, a3}, msgIDs(l.Linear))
 	require.False(t, l.FallbackUsed)
@@ -475,7 +475,7 @@ func TestSection4Continuation(t *testing.T) {
 
 			// Load at head a6.
 			l := webui.Load(st, flags.Off)
-			require.Equal(t, a6, l.HeadID)
+			require.Equal(t, webui.HeadAt(a6), l.HeadID)
 			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3, u4, a4, fnGx, subS, subR, attA, u5, a5, u6, a6}, msgIDs(l.All))
 			require.Equal(t, []string{fnG, t3}, toolCallIDs(byID(t, l.All, a4)), "G and the task row fold into a4")
 			require.Equal(t, []string{fnH}, toolCallIDs(byID(t, l.All, fnGx)), "H folds into Gx")
@@ -529,7 +529,7 @@ func TestSection4StandaloneError(t *testing.T) {
 	require.Equal(t, u5, e.ParentID())
 	require.Equal(t, "system", e.Meta("role").Str())
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, "E5", l.HeadID)
+	require.Equal(t, webui.HeadAt("E5"), l.HeadID)
 	require.Equal(t, []string{u1, a1, u3, a3, u5, "E5"}, msgIDs(l.Chain))
 	require.Equal(t, "system", byID(t, l.Chain, "E5").Role)
 }
@@ -575,7 +575,7 @@ func TestSection5L2FunctionBeforeFirstChat(t *testing.T) {
 	require.Equal(t, u1, pv(byID(t, msgs, a1).Get("parent_id")))
 
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, a1, l.HeadID)
+	require.Equal(t, webui.HeadAt(a1), l.HeadID)
 	require.Equal(t, []string{u1, a1}, msgIDs(l.Linear))
 	require.Equal(t, []string{"F", u1, a1}, msgIDs(history.Branch(st, "")))
 	require.True(t, l.FallbackUsed)

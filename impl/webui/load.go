@@ -16,7 +16,7 @@ import (
 type Loaded struct {
 	SessionID    string
 	StoredHead   string // the index head, before the fix-up
-	HeadID       string // after the fix-up
+	HeadID       Head   // after the fix-up; none when there is no head
 	FallbackUsed bool   // get_branch replaced the linear_history chain
 	Messages     []*adapter.Message
 	All          []*adapter.Message
@@ -65,20 +65,17 @@ func (r *reader) load() *Loaded {
 	raw, all, allIdx := r.aggregated()
 	l := &Loaded{SessionID: s.ID, StoredHead: s.Head(), Messages: raw, All: all}
 
-	// Step 3: the stored head, else the last message.
-	head := s.Head()
-	if head == "" && len(all) > 0 {
-		head = all[len(all)-1].ID
-	}
-	head = r.fixHead(head, raw, allIdx)
+	// Steps 3–4: the head, then its fix-up.
+	head := startHead(s.Head(), all)
+	head.id = r.fixHead(head.id, raw, allIdx)
 
 	// Steps 5–6: the chain, then R's "incomplete" fallback.
 	var chain []*adapter.Message
 	switch {
-	case r.walksPreds() && head != "":
-		head, chain = r.predChain(head, allIdx)
-	case head != "":
-		chain = history.LinearBy(allIdx.get, len(all), head, history.ParentEdge)
+	case r.walksPreds() && head.walkable():
+		head, chain = r.predChain(head.id, allIdx)
+	case head.walkable():
+		chain = history.LinearBy(allIdx.get, len(all), head.id, history.ParentEdge)
 	default:
 		chain = slices.Clone(all)
 	}
@@ -86,7 +83,7 @@ func (r *reader) load() *Loaded {
 	l.Linear = chain
 	trigger := len(chain) < len(all)
 	if mutant.On(mutant.FallbackV1) {
-		trigger = head != "" && len(chain) < 3 && len(all) > 3
+		trigger = head.walkable() && len(chain) < 3 && len(all) > 3
 	}
 	if r.fl.Has(flags.C) && mutant.On(mutant.StepCBranchOnly) {
 		chain = history.Branch(s, "")
@@ -106,14 +103,26 @@ func (r *reader) load() *Loaded {
 	return l
 }
 
+// startHead is step 3: the stored head, else the last message's id, else
+// none (R: meta head_id or the tip of all, None when all is empty).
+func startHead(stored string, all []*adapter.Message) Head {
+	switch {
+	case stored != "":
+		return HeadAt(stored)
+	case len(all) > 0:
+		return HeadAt(all[len(all)-1].ID)
+	}
+	return Head{}
+}
+
 // walksPreds reports whether the chain walks flag A's predecessors (flag B).
 func (r *reader) walksPreds() bool { return r.rules.Walks }
 
 // predChain is flag B's chain: the predecessor path from the head's
 // conversation anchor, through rewound nodes, shown as the aggregated rows
-// on it. The head becomes that anchor ("" when it has none, e.g. an orphan
-// tool row).
-func (r *reader) predChain(head string, allIdx rowIndex) (string, []*adapter.Message) {
+// on it. The head becomes that anchor (none when it has none, e.g. an
+// orphan tool row).
+func (r *reader) predChain(head string, allIdx rowIndex) (Head, []*adapter.Message) {
 	ids := r.preds.Walk(head)
 	chain := make([]*adapter.Message, 0, len(ids))
 	for _, id := range ids {
@@ -122,9 +131,9 @@ func (r *reader) predChain(head string, allIdx rowIndex) (string, []*adapter.Mes
 		}
 	}
 	if len(ids) == 0 {
-		return "", chain // the head stands for no conversation row
+		return Head{}, chain // the head stands for no conversation row
 	}
-	return ids[len(ids)-1], chain
+	return HeadAt(ids[len(ids)-1]), chain
 }
 
 // The slots of a node's memo (store.Memo) this package fills.

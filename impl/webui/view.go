@@ -11,7 +11,7 @@ import (
 type View struct {
 	SessionID    string             `json:"session_id"`
 	StoredHead   string             `json:"stored_head"`
-	HeadID       string             `json:"head_id"`
+	HeadID       Head               `json:"head_id"` // null when there is no head
 	FallbackUsed bool               `json:"fallback_used"`
 	Messages     []*adapter.Message `json:"messages"`
 	All          []*adapter.Message `json:"all"`

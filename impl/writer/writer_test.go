@@ -279,7 +279,7 @@ func TestDispatcherTurnPersistsUserAndReply(t *testing.T) {
 	require.Equal(t, "d1_reply", w.S.PersistedHead(), "head = last message (the reply)")
 
 	l := webui.Load(w.S.AtPersistedHead(), flags.Off)
-	require.Equal(t, "d1_reply", l.HeadID)
+	require.Equal(t, webui.HeadAt("d1_reply"), l.HeadID)
 	require.Equal(t, []string{"d1", "d1_reply"}, ids(l.Chain))
 
 	// The second turn receives the history: INHERIT takes the last id of
@@ -318,7 +318,7 @@ func TestDispatcherParentNoneForksRootLevelSibling(t *testing.T) {
 	msgs := webui.Messages(st)
 	require.Equal(t, []string{"d1", "d1_reply", "d2", "d2_reply"}, ids(msgs), "4 messages stored")
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, "d2_reply", l.HeadID)
+	require.Equal(t, webui.HeadAt("d2_reply"), l.HeadID)
 	require.Equal(t, []string{"d2", "d2_reply"}, ids(l.Chain), "the active branch is only the second turn")
 	require.Equal(t, []string{"d2", "d2_reply"}, ids(history.Branch(st, "")))
 }

@@ -1,0 +1,137 @@
+package jsoncmp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func mustDecode(t *testing.T, s string) any {
+	t.Helper()
+	v, err := Decode([]byte(s))
+	if err != nil {
+		t.Fatalf("decode %s: %v", s, err)
+	}
+	return v
+}
+
+func TestDecodeKeepsKeyOrder(t *testing.T) {
+	v := mustDecode(t, `{"b": 1, "a": {"z": null, "y": [true, "s"]}, "c": 2.0}`)
+	o, ok := v.(Object)
+	if !ok {
+		t.Fatalf("top level is %T, want Object", v)
+	}
+	if got := strings.Join(o.Keys(), ","); got != "b,a,c" {
+		t.Errorf("keys %s, want b,a,c", got)
+	}
+	inner, _ := o.Get("a")
+	if got := strings.Join(inner.(Object).Keys(), ","); got != "z,y" {
+		t.Errorf("inner keys %s, want z,y", got)
+	}
+	if c, _ := o.Get("c"); c != any(json.Number("2.0")) {
+		t.Errorf("c = %#v, want the number's text 2.0", c)
+	}
+}
+
+func TestDecodeRejectsBadDocuments(t *testing.T) {
+	for _, s := range []string{`{"a": 1} {}`, `{"a": }`, `[1, 2`, ``} {
+		if _, err := Decode([]byte(s)); err == nil {
+			t.Errorf("Decode(%q) succeeded", s)
+		}
+	}
+}
+
+// Two objects that differ only in key order are different documents, and
+// the report names the first key out of place.
+func TestDiffKeyOrderOnly(t *testing.T) {
+	want := mustDecode(t, `{"chain": [{"id": "u1", "role": "user"}, {"id": "a1", "role": "assistant", "content": "hi"}]}`)
+	got := mustDecode(t, `{"chain": [{"id": "u1", "role": "user"}, {"id": "a1", "content": "hi", "role": "assistant"}]}`)
+	d := Diff(want, got)
+	if d == "" {
+		t.Fatal("objects differing only in key order compare equal")
+	}
+	m, ok := FirstMisplaced(want, got)
+	if !ok {
+		t.Fatal("FirstMisplaced found nothing")
+	}
+	if m.Path.String() != "chain[1]" || m.Index != 1 || m.WantKey != "role" || m.GotKey != "content" {
+		t.Errorf("misplaced = %+v (%s), want chain[1], key 2 role, got content", m, m.Path)
+	}
+	if d != m.String() {
+		t.Errorf("Diff = %q, want the misplaced key %q", d, m.String())
+	}
+	if !strings.Contains(d, `chain[1]`) || !strings.Contains(d, `"content"`) || !strings.Contains(d, `"role"`) {
+		t.Errorf("report does not name path and keys: %s", d)
+	}
+}
+
+// The first key out of place is the first in document order, also when a
+// nested object comes before the outer object's own misplaced key.
+func TestFirstMisplacedDocumentOrder(t *testing.T) {
+	want := mustDecode(t, `{"a": {"x": 1, "y": 2}, "b": 1, "c": 2}`)
+	got := mustDecode(t, `{"a": {"y": 2, "x": 1}, "c": 2, "b": 1}`)
+	m, ok := FirstMisplaced(want, got)
+	if !ok || m.Path.String() != "top level" || m.WantKey != "b" {
+		// The outer object's order is checked before its members: the
+		// reader sees the object's own keys first.
+		t.Errorf("misplaced = %+v (%s), want the top level's b", m, m.Path)
+	}
+	want = mustDecode(t, `{"a": {"x": 1, "y": 2}, "b": 1}`)
+	got = mustDecode(t, `{"a": {"y": 2, "x": 1}, "b": 1}`)
+	if m, ok := FirstMisplaced(want, got); !ok || m.Path.String() != "a" || m.WantKey != "x" || m.GotKey != "y" {
+		t.Errorf("misplaced = %+v, want a: x vs y", m)
+	}
+}
+
+func TestDiffContent(t *testing.T) {
+	cases := []struct {
+		want, got string
+		equal     bool
+	}{
+		{`{"n": 2}`, `{"n": 2.0}`, true},
+		{`{"n": 100}`, `{"n": 1e2}`, true},
+		{`{"n": 0.1}`, `{"n": 0.10000000000000001}`, false}, // exact, not float64
+		{`{"s": "caf\u00e9"}`, `{"s": "café"}`, true},       // same bytes once decoded
+		{`{"s": "café"}`, `{"s": "cafe\u0301"}`, false},     // byte for byte, no normalisation
+		{`{"s": "2"}`, `{"s": 2}`, false},
+		{`{"a": null}`, `{}`, false},
+		{`{"a": []}`, `{"a": null}`, false},
+		{`[1, 2]`, `[2, 1]`, false},
+	}
+	for _, c := range cases {
+		d := Diff(mustDecode(t, c.want), mustDecode(t, c.got))
+		if (d == "") != c.equal {
+			t.Errorf("Diff(%s, %s) = %q, want equal=%v", c.want, c.got, d, c.equal)
+		}
+	}
+	d := Diff(mustDecode(t, `{"id": "a1", "role": "user"}`), mustDecode(t, `{"id": "a1", "role": "assistant"}`))
+	if !strings.Contains(d, `-`) || !strings.Contains(d, `"user"`) || !strings.Contains(d, `"assistant"`) {
+		t.Errorf("content diff is not a -want +got diff: %s", d)
+	}
+}
+
+func TestOfKeepsMarshalOrder(t *testing.T) {
+	type row struct {
+		Z string `json:"z"`
+		A int    `json:"a"`
+	}
+	v, err := Of(row{Z: "x", A: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(v.(Object).Keys(), ","); got != "z,a" {
+		t.Errorf("keys %s, want z,a (struct field order)", got)
+	}
+}
+
+func TestObjectMarshalRoundTrip(t *testing.T) {
+	const doc = `{"z":1,"a":[{"y":2.0,"b":null}],"m":"x"}`
+	v := mustDecode(t, doc)
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != doc {
+		t.Errorf("marshal = %s, want %s", b, doc)
+	}
+}
