@@ -1,59 +1,67 @@
-// Command sessiondag loads, generates, replays and audits sessions of the
-// two-pointer session DAG, and gates benchmark comparisons.
-//
-//	sessiondag audit [DIR...] [--json]
-//	sessiondag load DIR [--flags F] [--json]
-//	sessiondag gen --seed N --nodes N [--flags F] --out DIR
-//	sessiondag replay FILE.ops [--flags F]
-//	sessiondag benchgate OLD NEW [--threshold 5%] [--alpha 0.05]
+// Command sessiondag audits, loads, generates, replays and searches sessions
+// of the two-pointer session DAG, and gates benchmark comparisons. Run it
+// without arguments for the list of commands; the README's command table is
+// checked against the same list (TestUsageMatchesREADME).
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"sessiondag/benchgate"
 )
 
-const usage = `usage: sessiondag <command> [arguments]
+// A command is one subcommand: its name, the arguments it takes (the usage
+// line and the README table show exactly this), what it does in a line, and
+// what runs it.
+type command struct {
+	name string
+	args string
+	doc  string
+	run  func(args []string, stdout, stderr io.Writer) int
+}
 
-commands:
-  audit [DIR...] [--json]           rollout-readiness report over session directories
-                                    (default: the bundled corpus)
-  load DIR [--flags F] [--json]     the view a browser gets at the stored head
-  gen --seed N --nodes N [--flags F] --out DIR
-                                    write a generated session and its op script
-  replay FILE.ops [--flags F]       build a session from a script, compare with the models
-  benchgate OLD NEW [--threshold 5%] [--alpha 0.05]
-                                    fail on a significant benchmark slowdown
-
-flags F: off (default), all, or a list of rollout steps such as A,B
-`
+// commands is the command-line tool, in the order the usage lists it.
+var commands = []command{
+	{"audit", "[DIR...] [--json] [-v]", "rollout-readiness report over session directories (default: the bundled corpus)", cmdAudit},
+	{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
+	{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
+	{"replay", "FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR]", "run a script through the writers and both models with the checks after every op", cmdReplay},
+	{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
+	{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown", benchgate.Main},
+}
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		return 2
 	}
-	rest := args[1:]
 	switch args[0] {
-	case "audit":
-		return cmdAudit(rest, stdout, stderr)
-	case "load":
-		return cmdLoad(rest, stdout, stderr)
-	case "gen":
-		return cmdGen(rest, stdout, stderr)
-	case "replay":
-		return cmdReplay(rest, stdout, stderr)
-	case "benchgate":
-		return benchgate.Main(rest, stdout, stderr)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	}
-	fmt.Fprintf(stderr, "sessiondag: unknown command %q\n\n%s", args[0], usage)
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "sessiondag: unknown command %q\n\n%s", args[0], usage())
 	return 2
+}
+
+// usage lists the commands from the table.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage: sessiondag <command> [arguments]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %s %s\n      %s\n", c.name, c.args, c.doc)
+	}
+	b.WriteString("\nflags F: off (default), all, or a list of rollout steps such as A,B\n")
+	b.WriteString("run 'sessiondag <command> -h' for a command's flags\n")
+	return b.String()
 }
