@@ -259,12 +259,10 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 	return nil
 }
 
-// Crash ends the process mid-turn: running rows stay running and meta.json
-// keeps the in-memory head of that moment.
+// Crash ends the process: running rows stay running and meta.json keeps
+// the in-memory head of that moment. A process can die in any state, so
+// nothing need be in progress (ops/README.md lists no condition).
 func (w *Writer) Crash() error {
-	if !w.Busy() {
-		return fmt.Errorf("%w: crash needs a turn or function in progress", ErrState)
-	}
 	w.pending, w.reply, w.frames = nil, nil, nil
 	return w.S.WriteMeta()
 }
