@@ -199,8 +199,9 @@ func (r *TargetRun) View() TargetView {
 	for i, id := range path {
 		t := r.byID[id]
 		// An attach row on the path follows its anchor (its IP), where the
-		// splice below already placed it in seq order.
-		if !(t.attach && i > 0 && path[i-1] == t.ip) {
+		// splice below already placed it in seq order; under a rewound
+		// anchor, which splices nothing, it is shown where the path has it.
+		if !(t.attach && i > 0 && path[i-1] == t.ip && !r.rewound[t.ip]) {
 			emit(t)
 		}
 		// Attach rows follow a shown anchor; a rewound anchor hides them too.
