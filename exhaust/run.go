@@ -1,7 +1,9 @@
 package exhaust
 
 import (
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"sessiondag/harness"
@@ -14,11 +16,14 @@ type Options struct {
 	Shard  Shard
 	Kinds  []string // the op kinds scripts are made of; empty = every kind but session
 	Lanes  []Lane   // empty = DefaultLanes
-	// MaxReduced caps how many failures are reduced and kept (0 = 20); the
-	// rest are counted. A failing script below one that already failed is
-	// not checked again (it fails at the same op).
+	// Workers splits the shard further into this many parts walked side
+	// by side (0 or 1: one). The result does not depend on it.
+	Workers int
+	// MaxReduced caps how many failures each worker reduces and keeps
+	// (0 = 20); the rest are counted.
 	MaxReduced int
-	// OnFailure, when set, sees each failure as soon as it is reduced.
+	// OnFailure, when set, sees each kept failure as soon as it is reduced
+	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
 }
 
@@ -33,19 +38,54 @@ type Failure struct {
 	Finding *harness.Finding // on Reduced, ready for Finding.File
 }
 
-// Summary is what a run checked. Counts add up across shards (Merge).
-type Summary struct {
-	MaxOps   int     `json:"max_ops"`
-	Kinds    string  `json:"kinds,omitempty"` // the op kinds used, when not every kind
-	Shard    string  `json:"shard"`           // "i/n", or "0/1" for a whole run
-	Scripts  int64   `json:"scripts"`         // distinct valid scripts enumerated
-	ByLength []int64 `json:"by_length"`       // scripts of 1, 2, … ops
-	Runs     int64   `json:"runs"`            // script × kind of data checked
-	Skipped  int64   `json:"skipped"`         // script × data not checked: below a failing script
-	Failures int64   `json:"failures"`        // failing script × data (those below a failure not counted)
-	Reduced  int64   `json:"reduced"`         // distinct reduced failures kept
-	Rebuilds int64   `json:"rebuilds"`        // sessions rebuilt from a prefix
-	Seconds  float64 `json:"seconds"`
+// Run walks every valid script of at most o.MaxOps ops in the shard and
+// checks each one after its last op on every lane that takes it. Failures
+// come in walk order, one per reduced script.
+func Run(o Options) (Summary, []Failure, error) {
+	start, cpu := time.Now(), cpuSeconds()
+	if o.MaxReduced == 0 {
+		o.MaxReduced = 20
+	}
+	if len(o.Lanes) == 0 {
+		o.Lanes = DefaultLanes()
+	}
+	n, workers := max(o.Shard.N, 1), max(o.Workers, 1)
+	sums := make([]Summary, workers)
+	fails := make([][]Failure, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			sums[w], fails[w], errs[w] = runPart(o, Shard{I: o.Shard.I + n*w, N: n * workers})
+		})
+	}
+	wg.Wait()
+	sum := Summary{MaxOps: o.MaxOps, Shard: shardText(o.Shard), ByLength: make([]int64, max(o.MaxOps, 0))}
+	if len(o.Kinds) > 0 {
+		sum.Kinds = fmt.Sprint(o.Kinds)
+	}
+	var all []Failure
+	seen := map[string]bool{}
+	for w := range workers {
+		sum.add(sums[w])
+		for _, f := range fails[w] {
+			if k := f.Record("").Key(); !seen[k] {
+				seen[k] = true
+				all = append(all, f)
+			}
+		}
+	}
+	sum.Reduced = int64(len(all))
+	sum.Seconds, sum.CPUSeconds = time.Since(start).Seconds(), cpuSeconds()-cpu
+	sortFailures(all)
+	return sum, all, errors.Join(errs...)
+}
+
+func shardText(s Shard) string {
+	if s.N <= 1 {
+		return "0/1"
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
 }
 
 // runner is a walk's visitor: it counts the shard's scripts, checks each on
@@ -59,40 +99,23 @@ type runner struct {
 	err   error
 }
 
-// Run walks every valid script of at most o.MaxOps ops in the shard and
-// checks each one after its last op on every lane that takes it.
-func Run(o Options) (Summary, []Failure, error) {
+// runPart is one worker's walk.
+func runPart(o Options, shard Shard) (Summary, []Failure, error) {
 	start := time.Now()
-	if o.MaxReduced == 0 {
-		o.MaxReduced = 20
-	}
-	if len(o.Lanes) == 0 {
-		o.Lanes = DefaultLanes()
-	}
 	r := &runner{opt: o, seen: map[string]bool{}}
 	for _, l := range o.Lanes {
 		r.lanes = append(r.lanes, &laneRun{lane: l})
 	}
-	r.sum = Summary{MaxOps: o.MaxOps, Shard: shardText(o.Shard), ByLength: make([]int64, max(o.MaxOps, 0))}
-	if len(o.Kinds) > 0 {
-		r.sum.Kinds = fmt.Sprint(o.Kinds)
-	}
-	err := Walk(o.MaxOps, o.Kinds, o.Shard, r.visit)
+	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
+	err := Walk(o.MaxOps, o.Kinds, shard, r.visit)
 	if err == nil {
 		err = r.err
 	}
 	for _, l := range r.lanes {
 		r.sum.Rebuilds += int64(l.rebuilds)
 	}
-	r.sum.Seconds = time.Since(start).Seconds()
+	r.sum.WorkerSeconds = time.Since(start).Seconds()
 	return r.sum, r.fails, err
-}
-
-func shardText(s Shard) string {
-	if s.N <= 1 {
-		return "0/1"
-	}
-	return fmt.Sprintf("%d/%d", s.I, s.N)
 }
 
 // visit checks one script. Scripts above ShardDepth are checked by every

@@ -29,6 +29,7 @@ var commands = []command{
 	{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
 	{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
 	{"replay", "FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR]", "run a script through the writers and both models with the checks after every op", cmdReplay},
+	{"exhaust", "--max-ops N [--shard i/n] [--json] [--out DIR]", "check every valid op script of at most N ops (P1–P5 after its last op)", cmdExhaust},
 	{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
 	{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown", benchgate.Main},
 }

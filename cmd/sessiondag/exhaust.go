@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"sessiondag/exhaust"
+)
+
+// cmdExhaust checks every valid op script of at most N ops (exhaust/):
+// prints the summary and the failures, each reduced and saved as a `#!
+// check` file with its replay command. Exit 1 on a failure.
+func cmdExhaust(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("exhaust", stderr)
+	maxOps := fs.Int("max-ops", 0, "check every valid script of 1…N ops")
+	shardArg := fs.String("shard", "", "check shard i/n of the scripts (0 ≤ i < n); the n shards' outputs merge by concatenation")
+	asJSON := fs.Bool("json", false, "print JSON lines: one per failure, then {\"kind\":\"exhaust\",\"summary\":…}")
+	out := fs.String("out", "corpus/ops/failures", "where the reduced failing scripts are saved")
+	kinds := fs.String("kinds", "", "comma-separated op kinds to build scripts of (default: every kind but session)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
+	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
+	pos, err := parseArgs(fs, args)
+	if err != nil || len(pos) != 0 || *maxOps < 1 {
+		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--kinds K,...] [--workers W]")
+		return 2
+	}
+	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
+	if o.Shard, err = parseShard(*shardArg); err != nil {
+		return fail(stderr, "exhaust", err)
+	}
+	if *kinds != "" {
+		o.Kinds = strings.Split(*kinds, ",")
+	}
+	// The sessions are small and short-lived: collecting less often buys
+	// time (a GOGC the caller sets wins).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	var mu sync.Mutex
+	files := map[string]string{} // a failure's key → where it was saved
+	var saveErr error
+	o.OnFailure = func(f exhaust.Failure) {
+		path, err := f.Save(*out)
+		mu.Lock()
+		defer mu.Unlock()
+		files[f.Record("").Key()], saveErr = path, errors.Join(saveErr, err)
+	}
+	sum, fails, err := exhaust.Run(o)
+	if err != nil {
+		return fail(stderr, "exhaust", err)
+	}
+	recs := make([]exhaust.FailureRecord, len(fails))
+	for i, f := range fails {
+		recs[i] = f.Record(files[f.Record("").Key()])
+	}
+	if *asJSON {
+		if err := exhaust.WriteJSON(stdout, sum, recs); err != nil {
+			return fail(stderr, "exhaust", err)
+		}
+	} else {
+		exhaust.WriteText(stdout, sum, recs)
+	}
+	if saveErr != nil {
+		return fail(stderr, "exhaust", saveErr)
+	}
+	if sum.Failures > 0 {
+		return 1
+	}
+	return 0
+}
+
+// parseShard reads i/n ("" is the whole run).
+func parseShard(s string) (exhaust.Shard, error) {
+	if s == "" {
+		return exhaust.Shard{}, nil
+	}
+	var sh exhaust.Shard
+	var rest string
+	if n, _ := fmt.Sscanf(s, "%d/%d%s", &sh.I, &sh.N, &rest); n != 2 || sh.N < 1 || sh.I < 0 || sh.I >= sh.N {
+		return exhaust.Shard{}, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n", s)
+	}
+	return sh, nil
+}

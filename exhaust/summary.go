@@ -1,0 +1,97 @@
+package exhaust
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Summary is what a run checked. The counts of shards add up (Merge).
+type Summary struct {
+	MaxOps   int      `json:"max_ops"`
+	Kinds    string   `json:"kinds,omitempty"`  // the op kinds used, when not every kind
+	Shard    string   `json:"shard"`            // "i/n"; "0/1" for a whole run
+	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
+	Scripts  int64    `json:"scripts"`          // distinct valid scripts enumerated and checked
+	ByLength []int64  `json:"by_length"`        // scripts of 1, 2, … ops
+	Runs     int64    `json:"runs"`             // script × kind of data checked
+	Skipped  int64    `json:"skipped"`          // script × data not run: below a failing script
+	Failures int64    `json:"failures"`         // failing script × data
+	Reduced  int64    `json:"reduced"`          // failures reduced and kept (distinct per shard)
+	Rebuilds int64    `json:"rebuilds"`         // sessions rebuilt from a prefix
+	Seconds  float64  `json:"seconds"`          // wall time (merged: the longest shard)
+	// WorkerSeconds is the walk time summed over workers and shards.
+	WorkerSeconds float64 `json:"worker_seconds"`
+	// CPUSeconds is the processor time used (summed over shards): what
+	// the run costs whatever else shares the machine.
+	CPUSeconds float64 `json:"cpu_seconds"`
+}
+
+// ScriptsPerSecond is the rate of the run over its wall time.
+func (s Summary) ScriptsPerSecond() float64 {
+	if s.Seconds <= 0 {
+		return 0
+	}
+	return float64(s.Scripts) / s.Seconds
+}
+
+// ScriptsPerCPUSecond is the rate per second of processor time.
+func (s Summary) ScriptsPerCPUSecond() float64 {
+	if s.CPUSeconds <= 0 {
+		return 0
+	}
+	return float64(s.Scripts) / s.CPUSeconds
+}
+
+// add adds the counts of t to s.
+func (s *Summary) add(t Summary) {
+	s.Scripts += t.Scripts
+	s.Runs += t.Runs
+	s.Skipped += t.Skipped
+	s.Failures += t.Failures
+	s.Reduced += t.Reduced
+	s.Rebuilds += t.Rebuilds
+	s.Seconds = max(s.Seconds, t.Seconds)
+	s.WorkerSeconds += t.WorkerSeconds
+	s.CPUSeconds += t.CPUSeconds
+	for len(s.ByLength) < len(t.ByLength) {
+		s.ByLength = append(s.ByLength, 0)
+	}
+	for i, n := range t.ByLength {
+		s.ByLength[i] += n
+	}
+}
+
+// Merge adds up the summaries of shards of one run (the same max_ops and
+// kinds) and reports whether they are every shard exactly once.
+func Merge(sums []Summary) (merged Summary, complete bool, err error) {
+	if len(sums) == 0 {
+		return Summary{}, false, fmt.Errorf("exhaust: no summaries to merge")
+	}
+	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds}
+	n := -1
+	seen := map[int]bool{}
+	complete = true
+	for _, s := range sums {
+		if s.MaxOps != merged.MaxOps || s.Kinds != merged.Kinds {
+			return Summary{}, false, fmt.Errorf("exhaust: merging runs of max_ops %d %q and %d %q",
+				merged.MaxOps, merged.Kinds, s.MaxOps, s.Kinds)
+		}
+		shards := s.Merged
+		if len(shards) == 0 {
+			shards = []string{s.Shard}
+		}
+		for _, sh := range shards {
+			var i, of int
+			if _, err := fmt.Sscanf(sh, "%d/%d", &i, &of); err != nil {
+				return Summary{}, false, fmt.Errorf("exhaust: summary shard %q: %w", sh, err)
+			}
+			complete = complete && (n == -1 || n == of) && !seen[i]
+			n, seen[i] = of, true
+			merged.Merged = append(merged.Merged, sh)
+		}
+		merged.add(s)
+	}
+	slices.Sort(merged.Merged)
+	merged.Shard = fmt.Sprintf("merged %d", len(merged.Merged))
+	return merged, complete && len(seen) == n, nil
+}
