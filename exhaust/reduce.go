@@ -18,6 +18,11 @@ func (r *runner) failed(l Lane, f *harness.Finding, script []ops.Op) {
 	check := checkOf(l, f.Check)
 	fails := func(s []ops.Op) bool { return failsWith(l, check, s) != nil }
 	reduced := harness.Reduce(slices.Clone(script), fails)
+	// Reduction leaves gaps in the ids: renamed canonically, two
+	// reductions that differ only by ids are kept once.
+	if c := Canonical(reduced); failsWith(l, check, c) != nil {
+		reduced = c
+	}
 	final := failsWith(l, check, reduced)
 	if final == nil {
 		// Reduce keeps only scripts that fail when played from scratch, so

@@ -1,8 +1,6 @@
 package exhaust
 
 import (
-	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -76,7 +74,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)
-		require.Equal(t, text, ops.String(canonical(s)), "script %d is not in canonical form", i)
+		require.Equal(t, text, ops.String(Canonical(s)), "script %d is not in canonical form", i)
 		require.False(t, seen[text], "script %d twice:\n%s", i, text)
 		seen[text] = true
 		if len(s) > 1 {
@@ -93,33 +91,6 @@ func scriptTexts(all [][]ops.Op) []string {
 	out := make([]string, len(all))
 	for i, s := range all {
 		out[i] = ops.String(s)
-	}
-	return out
-}
-
-// canonical renames a script's ids in order of creation: every field that
-// mints a name (ref:"new", and a tool call's id) gets the next n<k>, and
-// every field naming a node (ref:"node") follows the renaming. Ids never
-// minted (dangling ones) stay as they are.
-func canonical(script []ops.Op) []ops.Op {
-	names := map[string]string{}
-	out := make([]ops.Op, len(script))
-	for i, op := range script {
-		v := reflect.New(reflect.TypeOf(op)).Elem()
-		v.Set(reflect.ValueOf(op))
-		for j := 0; j < v.NumField(); j++ {
-			f, tag := v.Field(j), v.Type().Field(j).Tag
-			switch {
-			case f.Kind() != reflect.String || f.String() == "":
-			case tag.Get("ref") == "new" || tag.Get("op") == "call":
-				name := fmt.Sprintf("n%d", len(names)+1)
-				names[f.String()] = name
-				f.SetString(name)
-			case tag.Get("ref") == "node" && names[f.String()] != "":
-				f.SetString(names[f.String()])
-			}
-		}
-		out[i] = v.Interface().(ops.Op)
 	}
 	return out
 }
@@ -169,4 +140,15 @@ func TestKinds(t *testing.T) {
 		scripts(t, 3, []string{"user", "reply", "done"}, Shard{}))
 	require.Error(t, Walk(2, []string{"session"}, Shard{}, func(Node) bool { return true }))
 	require.Error(t, Walk(2, []string{"jump"}, Shard{}, func(Node) bool { return true }))
+}
+
+// TestCanonical: ids are renamed in the order they are minted, derived ids
+// and references follow, dangling names stay.
+func TestCanonical(t *testing.T) {
+	in, err := ops.ParseString("user id=u7 text=hi\nreply\ntool call=c9 name=bash args=\"{}\" result=ok\n" +
+		"done\ncheckout id=u7_reply_t_c9\ndispatch id=d1 text=hi parent=u7_reply\norphan id=o1 name=bash caller=gone\n")
+	require.NoError(t, err)
+	require.Equal(t, "user id=n1 text=hi\nreply\ntool call=n2 name=bash args=\"{}\" result=ok\n"+
+		"done\ncheckout id=n1_reply_t_n2\ndispatch id=n3 text=hi parent=n1_reply\norphan id=n4 name=bash caller=gone\n",
+		ops.String(Canonical(in)))
 }

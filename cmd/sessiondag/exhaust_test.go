@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"sessiondag/exhaust"
+)
+
+// exhaustJSON runs `sessiondag exhaust --json` with args and returns the
+// summary line (and checks it is the last line and the exit code).
+func exhaustJSON(t *testing.T, args ...string) exhaust.Summary {
+	t.Helper()
+	var out, errs bytes.Buffer
+	args = append([]string{"exhaust", "--json", "--workers", "1", "--out", t.TempDir()}, args...)
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("sessiondag %v: exit %d\n%s%s", args, code, out.String(), errs.String())
+	}
+	var last exhaust.Record
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		last = exhaust.Record{}
+		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
+			t.Fatalf("not a JSON line: %q: %v", sc.Text(), err)
+		}
+		if last.Kind != "exhaust" {
+			t.Fatalf("record of kind %q", last.Kind)
+		}
+	}
+	if last.Summary == nil {
+		t.Fatalf("the output does not end with a summary:\n%s", out.String())
+	}
+	return *last.Summary
+}
+
+// TestExhaustShards: `--max-ops 3 --shard i/3` for i = 0, 1, 2 check as
+// many scripts in total as the unsharded run, of each length, with as many
+// runs; the merged summaries are every shard once. (That no script is in
+// two shards is exhaust.TestShardsPartitionTheWalk.)
+func TestExhaustShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("checks about 8,000 scripts twice")
+	}
+	whole := exhaustJSON(t, "--max-ops", "3")
+	var parts []exhaust.Summary
+	for i := range 3 {
+		parts = append(parts, exhaustJSON(t, "--max-ops", "3", "--shard", fmt.Sprintf("%d/3", i)))
+		if parts[i].Scripts == 0 || parts[i].Scripts*2 > whole.Scripts {
+			t.Errorf("shard %d/3 checks %d of %d scripts: unbalanced", i, parts[i].Scripts, whole.Scripts)
+		}
+	}
+	merged, complete, err := exhaust.Merge(parts)
+	if err != nil || !complete {
+		t.Fatalf("merge: complete %v, %v", complete, err)
+	}
+	if merged.Scripts != whole.Scripts || merged.Runs != whole.Runs || fmt.Sprint(merged.ByLength) != fmt.Sprint(whole.ByLength) {
+		t.Errorf("shards: %d scripts %v, %d runs; unsharded: %d scripts %v, %d runs",
+			merged.Scripts, merged.ByLength, merged.Runs, whole.Scripts, whole.ByLength, whole.Runs)
+	}
+	if whole.Scripts != 8237 || whole.Failures != 0 {
+		t.Errorf("unsharded: %d scripts, %d failures; want 8237 and none", whole.Scripts, whole.Failures)
+	}
+}
+
+// TestExhaustUsage: a bad shard or a missing size is a usage error (exit 2).
+func TestExhaustUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"exhaust"},
+		{"exhaust", "--max-ops", "2", "--shard", "3/3"},
+		{"exhaust", "--max-ops", "2", "--shard", "1/0"},
+		{"exhaust", "--max-ops", "2", "--shard", "1/2x"},
+		{"exhaust", "--max-ops", "2", "--kinds", "session"},
+	} {
+		var out, errs bytes.Buffer
+		if code := run(args, &out, &errs); code != 2 {
+			t.Errorf("%v: exit %d, want 2\n%s", args, code, errs.String())
+		}
+	}
+}
