@@ -99,9 +99,22 @@ func (o *legacyOps) Say(op ops.Say) error {
 	return nil
 }
 
+// needReplyNoFrame: an open reply and no open function. A function the
+// model called runs inside the reply's tool loop; until it ends, the reply
+// calls nothing else and does not end (only a crash leaves it running).
+func (r *LegacyRun) needReplyNoFrame() error {
+	if err := r.needReply(); err != nil {
+		return err
+	}
+	if len(r.frames) > 0 {
+		return fmt.Errorf("a function is open (%s)", r.frames[len(r.frames)-1].id)
+	}
+	return nil
+}
+
 func (o *legacyOps) Tool(op ops.Tool) error {
 	r := o.run()
-	if err := r.needReply(); err != nil {
+	if err := r.needReplyNoFrame(); err != nil {
 		return err
 	}
 	id := r.reply + "_t_" + op.CallID
@@ -122,7 +135,7 @@ func (o *legacyOps) Tool(op ops.Tool) error {
 
 func (o *legacyOps) Task(op ops.Task) error {
 	r := o.run()
-	if err := r.needReply(); err != nil {
+	if err := r.needReplyNoFrame(); err != nil {
 		return err
 	}
 	toolID := r.reply + "_t_" + op.CallID
@@ -150,7 +163,7 @@ func (o *legacyOps) Cancel(ops.Cancel) error { return o.finish("cancelled") }
 
 func (o *legacyOps) finish(status string) error {
 	r := o.run()
-	if err := r.needReply(); err != nil {
+	if err := r.needReplyNoFrame(); err != nil {
 		return err
 	}
 	r.finish(status)
@@ -159,7 +172,7 @@ func (o *legacyOps) finish(status string) error {
 
 func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
 	r := o.run()
-	if err := r.needReply(); err != nil {
+	if err := r.needReplyNoFrame(); err != nil {
 		return err
 	}
 	n := r.node(r.reply)
