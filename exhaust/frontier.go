@@ -17,6 +17,11 @@ type frontier struct {
 	rewound []string
 	step    int // index into ops.RolloutPath
 	fresh   int // names minted: the next is "n<fresh+1>"
+	// unrecorded: a checkout moved the head and no turn recorded it since.
+	unrecorded bool
+	// unsynced: the script is legacy data whose intent is not in the data
+	// (see synced).
+	unsynced bool
 }
 
 // live lists the ids of list an op may name: not rewound.
@@ -33,12 +38,50 @@ func (f *frontier) live(list []string) []string {
 // flagged reports whether the prefix switched the writers' flags.
 func (f *frontier) flagged() bool { return f.step > 0 }
 
-// after is the frontier once c applied. pending and reply are the writer's
-// pending turn and open reply before c (the ids it derives from them); run
-// is the writer after c.
-func (f *frontier) after(c cand, pending, reply string, run *model.LegacyRun) frontier {
+// before is the writer state an op's effect on the frontier depends on.
+type before struct {
+	pending, reply string // the pending turn and open reply (ids derive from them)
+	stale          bool   // the browser's head is not the store's head
+}
+
+func beforeOf(run *model.LegacyRun) before {
+	ch, _ := run.ClientHead()
+	return before{pending: run.Pending(), reply: run.OpenReply(), stale: ch != run.InMemoryHead()}
+}
+
+// synced applies the rules of gen.Options.SyncedBrowser, which define the
+// data kinds harness.WrittenOff and Flipped: a web turn or /spawn is typed
+// only in a browser that shows the store's head, and after a checkout no
+// row that records no parent is written before a turn that does. Legacy
+// data outside them records a parent its user never meant, or none, and
+// no migration can recover the intent (model/README.md, "Legacy
+// derivation").
+func (f *frontier) synced(op ops.Op, b before) bool {
+	switch op := op.(type) {
+	case ops.UserWeb, ops.Spawn:
+		return !b.stale
+	case ops.Manual, ops.Script:
+		return !f.unrecorded
+	case ops.LegacyUser:
+		return !f.unrecorded || op.Parent != ""
+	case ops.Orphan:
+		return !f.unrecorded || op.Caller != ""
+	}
+	return true
+}
+
+// after is the frontier once c applied: b is the writer before c, run the
+// writer after it.
+func (f *frontier) after(c cand, b before, run *model.LegacyRun) frontier {
+	pending, reply := b.pending, b.reply
 	g := frontier{nodes: slices.Clip(f.nodes), turns: slices.Clip(f.turns), rewound: slices.Clip(f.rewound),
-		step: f.step, fresh: f.fresh + c.minted}
+		step: f.step, fresh: f.fresh + c.minted, unrecorded: f.unrecorded, unsynced: f.unsynced || !f.synced(c.op, b)}
+	switch c.op.(type) {
+	case ops.Checkout:
+		g.unrecorded = true
+	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Retry, ops.Edit, ops.Spawn:
+		g.unrecorded = false
+	}
 	switch op := c.op.(type) {
 	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Edit, ops.LegacyUser, ops.LegacyReply:
 		g.nodes = append(g.nodes, ops.Defines(op)...)

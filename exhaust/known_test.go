@@ -30,7 +30,7 @@ func complete(fl flags.Set) harness.Check {
 func cutoffs(t *testing.T, max int, kinds []string) []string {
 	t.Helper()
 	sum, fails, err := Run(Options{MaxOps: max, Kinds: kinds, MaxReduced: 1000,
-		Lanes: []Lane{{harness.WrittenOff, []harness.Check{complete(flags.Off)}}}})
+		Lanes: []Lane{{Data: harness.WrittenOff, Checks: []harness.Check{complete(flags.Off)}}}})
 	require.NoError(t, err)
 	t.Logf("%d scripts, %d failing, %d distinct reduced", sum.Scripts, sum.Failures, len(fails))
 	var out []string

@@ -2,6 +2,7 @@ package exhaust
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/harness"
 	"sessiondag/impl/flags"
@@ -12,17 +13,40 @@ import (
 type Lane struct {
 	Data   harness.Data
 	Checks []harness.Check
+	// SyncedOnly names the checks that run only on scripts whose intent
+	// is in the data (Node.Synced), as the property suite runs them.
+	SyncedOnly []string
 }
 
 // DefaultLanes are P1–P5 on the data each applies to: written with the
-// flags on (target, rollout, cutoff, cards) and written with them off,
+// flags on (target, rollout, cutoff, cards), and written with them off,
 // flipped mid-session when the script has flag ops (legacy, rollout,
-// cutoff, cards).
+// cutoff, cards). As in the property suite, P1 and P5 hold on all legacy
+// data while P3 and P4 are checked on the data kinds harness.WrittenOff
+// and Flipped, which leave out the legacy shapes whose intent no reader
+// can recover (a web turn from a stale browser, a row without a parent
+// after a checkout): there a step may hide a row R showed by luck, which
+// the audit reports and model/README.md documents.
 func DefaultLanes() []Lane {
 	return []Lane{
-		{harness.WrittenOn, checksNamed("target", "rollout", "cutoff", "cards")},
-		{harness.WrittenOff, checksNamed("legacy", "rollout", "cutoff", "cards")},
+		{Data: harness.WrittenOn, Checks: checksNamed("target", "rollout", "cutoff", "cards")},
+		{Data: harness.WrittenOff, Checks: checksNamed("legacy", "rollout", "cutoff", "cards"),
+			SyncedOnly: []string{"rollout", "cutoff"}},
 	}
+}
+
+// checksFor are the lane's checks for a script.
+func (l Lane) checksFor(synced bool) []harness.Check {
+	if synced || len(l.SyncedOnly) == 0 {
+		return l.Checks
+	}
+	var out []harness.Check
+	for _, c := range l.Checks {
+		if !slices.Contains(l.SyncedOnly, c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func checksNamed(names ...string) []harness.Check {
@@ -71,7 +95,7 @@ func (l *laneRun) below(d int) bool {
 }
 
 // check runs the lane's checks after the last op of script.
-func (l *laneRun) check(script []ops.Op) (*harness.Finding, error) {
+func (l *laneRun) check(script []ops.Op, synced bool) (*harness.Finding, error) {
 	prefix, last := script[:len(script)-1], script[len(script)-1]
 	if l.sess == nil || !isPrefix(l.sess.Script, prefix) {
 		s, err := harness.NewSession(harness.Options{Data: l.lane.Data})
@@ -87,7 +111,7 @@ func (l *laneRun) check(script []ops.Op) (*harness.Finding, error) {
 			return nil, fmt.Errorf("exhaust: re-applying a checked prefix: %v %v\n%s", f, err, ops.String(prefix))
 		}
 	}
-	f, err := l.sess.Step(last, l.lane.Checks...)
+	f, err := l.sess.Step(last, l.lane.checksFor(synced)...)
 	if err != nil {
 		return nil, fmt.Errorf("exhaust: a script the writer model accepts: %w\n%s", err, ops.String(script))
 	}

@@ -140,13 +140,16 @@ func (r *runner) visit(n Node) bool {
 		if !l.lane.takes(n.Flagged) || !n.Owned && d >= ShardDepth {
 			continue
 		}
-		f, err := l.check(n.Script)
+		f, err := l.check(n.Script, n.Synced)
 		if err != nil {
 			r.err = err
 			return false
 		}
 		if n.Owned {
 			r.sum.Runs++
+			if !n.Synced && len(l.lane.SyncedOnly) > 0 {
+				r.sum.Unsynced++
+			}
 			if f != nil {
 				r.failed(l.lane, f, n.Script)
 			}

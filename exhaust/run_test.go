@@ -28,7 +28,7 @@ var plantedKinds = []string{"user", "reply", "say", "done", "reload"}
 func plantedRun(t *testing.T, o Options) (Summary, []Failure) {
 	t.Helper()
 	o.MaxOps, o.Kinds = 5, plantedKinds
-	o.Lanes = []Lane{{harness.WrittenOff, []harness.Check{planted}}}
+	o.Lanes = []Lane{{Data: harness.WrittenOff, Checks: []harness.Check{planted}}}
 	sum, fails, err := Run(o)
 	require.NoError(t, err)
 	return sum, fails

@@ -15,10 +15,13 @@ type Summary struct {
 	ByLength []int64  `json:"by_length"`        // scripts of 1, 2, … ops
 	Runs     int64    `json:"runs"`             // script × kind of data checked
 	Skipped  int64    `json:"skipped"`          // script × data not run: below a failing script
-	Failures int64    `json:"failures"`         // failing script × data
-	Reduced  int64    `json:"reduced"`          // failures reduced and kept (distinct per shard)
-	Rebuilds int64    `json:"rebuilds"`         // sessions rebuilt from a prefix
-	Seconds  float64  `json:"seconds"`          // wall time (merged: the longest shard)
+	// Unsynced counts the runs on legacy data whose intent is not in the
+	// data, where the checks that need it (Lane.SyncedOnly) were left out.
+	Unsynced int64   `json:"unsynced"`
+	Failures int64   `json:"failures"` // failing script × data
+	Reduced  int64   `json:"reduced"`  // failures reduced and kept (distinct per shard)
+	Rebuilds int64   `json:"rebuilds"` // sessions rebuilt from a prefix
+	Seconds  float64 `json:"seconds"`  // wall time (merged: the longest shard)
 	// WorkerSeconds is the walk time summed over workers and shards.
 	WorkerSeconds float64 `json:"worker_seconds"`
 	// CPUSeconds is the processor time used (summed over shards): what
@@ -47,6 +50,7 @@ func (s *Summary) add(t Summary) {
 	s.Scripts += t.Scripts
 	s.Runs += t.Runs
 	s.Skipped += t.Skipped
+	s.Unsynced += t.Unsynced
 	s.Failures += t.Failures
 	s.Reduced += t.Reduced
 	s.Rebuilds += t.Rebuilds

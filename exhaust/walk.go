@@ -23,6 +23,10 @@ type Node struct {
 	Owned  bool     // this shard checks it; the others only pass through
 	// Flagged is set when the script has a flag op.
 	Flagged bool
+	// Synced is set when the script, written with the flags off, is data
+	// of the kinds harness.WrittenOff and Flipped: its intent is in the
+	// data (frontier.synced).
+	Synced bool
 }
 
 // walker is a depth-first walk over the valid canonical scripts of at most
@@ -61,15 +65,16 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 				return err
 			}
 		}
-		pending, reply := run.Pending(), run.OpenReply()
+		b := beforeOf(run)
 		if run.Apply(c.op) != nil {
 			continue // refused: the writer is unchanged
 		}
-		child := f.after(c, pending, reply, run)
+		child := f.after(c, b, run)
 		w.path = append(w.path, c.op)
 		mine := w.owns(owned)
 		below := len(w.path) < ShardDepth || mine
-		if w.visit(Node{Script: w.path, Owned: mine, Flagged: child.flagged()}) && below && len(w.path) < w.max {
+		n := Node{Script: w.path, Owned: mine, Flagged: child.flagged(), Synced: !child.unsynced}
+		if w.visit(n) && below && len(w.path) < w.max {
 			if err := w.walk(run, &child, mine); err != nil {
 				return err
 			}

@@ -152,3 +152,34 @@ func TestCanonical(t *testing.T) {
 		"done\ncheckout id=n1_reply_t_n2\ndispatch id=n3 text=hi parent=n1_reply\norphan id=n4 name=bash caller=gone\n",
 		ops.String(Canonical(in)))
 }
+
+// TestSynced: legacy data outside the data kinds harness.WrittenOff and
+// Flipped is told apart: a web turn or /spawn from a browser that does not
+// show the store's head, or a row that records no parent after a checkout
+// before a turn that does.
+func TestSynced(t *testing.T) {
+	synced := map[string]bool{}
+	kinds := []string{"user", "reply", "done", "dispatch", "reload", "crash", "checkout", "legacy-user", "script"}
+	require.NoError(t, Walk(4, kinds, Shard{}, func(n Node) bool {
+		synced[ops.String(n.Script)] = n.Synced
+		return true
+	}))
+	for script, want := range map[string]bool{
+		"user id=n1 text=hi\nreply\ndone\nuser id=n2 text=hi\n":                                            true,
+		"dispatch id=n1 text=hi\nreply\ndone\nuser id=n2 text=hi\n":                                        false, // the browser never saw the CLI turn
+		"dispatch id=n1 text=hi\nreply\ndone\nreload\n":                                                    true,
+		"dispatch id=n1 text=hi parent=none\ncrash\ncheckout id=n1\nlegacy-user id=n2 text=hi\n":           false,
+		"dispatch id=n1 text=hi parent=none\ncrash\ncheckout id=n1\nlegacy-user id=n2 text=hi parent=n1\n": true,
+		"user id=n1 text=hi\ncrash\ncheckout id=n1\nscript what=fn id=n2 name=word_count\n":                false,
+		"user id=n1 text=hi\nreply\ndone\ncheckout id=n1\n":                                                true,
+		"checkout id=n1\n": false, // no such node: not walked
+	} {
+		got, walked := synced[script]
+		if script == "checkout id=n1\n" {
+			require.False(t, walked)
+			continue
+		}
+		require.True(t, walked, "not walked:\n%s", script)
+		require.Equal(t, want, got, "synced:\n%s", script)
+	}
+}
