@@ -151,13 +151,22 @@ func (r *TargetRun) Apply(op ops.Op) error {
 	return op.Apply(in)
 }
 
-// retry adds N (when the writer wrote it) as a sibling of the turn it reruns.
+// retry adds N (when the writer wrote it) as a sibling of the turn it reruns:
+// U of ops/README.md, the user row the writer climbed to and copied (its
+// forked_from). Where legacy pointers and intent part (a reply under an
+// attach pointer), the writer still reruns that row, so N is its sibling.
+// A U that is no turn of the intended tree (an ask row) leaves the turn to
+// the intended tree.
 func (r *TargetRun) retry(of, n string) {
 	if n == "" || r.leg.node(n) == nil {
 		return // no new row: the head moved back to U, nothing is added
 	}
+	u, _ := r.leg.node(n).meta().Val("forked_from").(string)
+	if t := r.byID[u]; t == nil || !t.user {
+		u = r.turnOf(of)
+	}
 	ip := ""
-	if u := r.turnOf(of); u != "" {
+	if u != "" {
 		ip = r.byID[u].ip
 	}
 	r.add(&tRow{id: n, ip: ip, user: true})

@@ -303,9 +303,20 @@ func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.M
 		return chain
 	}
 	out := make([]*adapter.Message, 0, len(chain)+len(pending))
-	for _, m := range chain {
+	for i := 0; i < len(chain); i++ {
+		m := chain[i]
 		out = append(out, m)
 		if extra, ok := pending[m.ID]; ok {
+			// On the predecessor path (flag B) a row of this kind that is
+			// itself on the chain (a head on an attach pointer, say) follows
+			// its parent directly: it takes its place among the rows
+			// spliced there, in order, as the intended conversation has it.
+			if r.walksPreds() && i+1 < len(chain) {
+				if p, ok := parentOf(chain[i+1]); ok && p == m.ID {
+					extra = append(extra, chain[i+1])
+					i++
+				}
+			}
 			slices.SortStableFunc(extra, byTimestamp)
 			out = append(out, extra...)
 			delete(pending, m.ID) // a duplicate chain id gets its rows once
