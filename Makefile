@@ -3,7 +3,7 @@ GO        ?= go
 FUZZTIME  ?= 60s
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long demo bench benchcmp bench-report fuzz mutants regen throughput clean
+.PHONY: all build test vet race props props-long exhaust demo bench benchcmp bench-report fuzz mutants regen throughput clean
 
 all: build test
 
@@ -29,6 +29,12 @@ props:
 # Ten times the default checks, for nightly runs.
 props-long:
 	$(GO) test -count=1 -timeout 60m ./props -rapid.checks=1000
+
+# Every valid op script of at most EXHAUST_OPS ops, P1–P5 after its last
+# op (nightly: 5 ops, about 5 million scripts, about 30 minutes on 2 cores).
+EXHAUST_OPS ?= 5
+exhaust: build
+	./bin/sessiondag exhaust --max-ops $(EXHAUST_OPS)
 
 # The main job: the rollout-readiness audit over the bundled corpus.
 demo: build
