@@ -302,6 +302,10 @@ func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.M
 	if len(pending) == 0 {
 		return chain
 	}
+	order := byTimestamp
+	if r.walksPreds() {
+		order = inListOrder(rows)
+	}
 	out := make([]*adapter.Message, 0, len(chain)+len(pending))
 	for i := 0; i < len(chain); i++ {
 		m := chain[i]
@@ -310,19 +314,30 @@ func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.M
 			// On the predecessor path (flag B) a row of this kind that is
 			// itself on the chain (a head on an attach pointer, say) follows
 			// its parent directly: it takes its place among the rows
-			// spliced there, in order, as the intended conversation has it.
+			// spliced there, as the intended conversation has it.
 			if r.walksPreds() && i+1 < len(chain) {
 				if p, ok := parentOf(chain[i+1]); ok && p == m.ID {
 					extra = append(extra, chain[i+1])
 					i++
 				}
 			}
-			slices.SortStableFunc(extra, byTimestamp)
+			slices.SortStableFunc(extra, order)
 			out = append(out, extra...)
 			delete(pending, m.ID) // a duplicate chain id gets its rows once
 		}
 	}
 	return out
+}
+
+// inListOrder orders rows as they stand in list: the order they were
+// written in (seq), which the intended conversation follows where R sorts
+// by the wall clock (timestamps need not grow with seq).
+func inListOrder(list []*adapter.Message) func(a, b *adapter.Message) int {
+	at := make(map[string]int, len(list))
+	for i := len(list) - 1; i >= 0; i-- {
+		at[list[i].ID] = i
+	}
+	return func(a, b *adapter.Message) int { return at[a.ID] - at[b.ID] }
 }
 
 func byTimestamp(a, b *adapter.Message) int {
