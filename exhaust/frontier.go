@@ -51,11 +51,14 @@ func beforeOf(run *model.LegacyRun) before {
 
 // synced applies the rules of gen.Options.SyncedBrowser, which define the
 // data kinds harness.WrittenOff and Flipped: a web turn or /spawn is typed
-// only in a browser that shows the store's head, and after a checkout no
-// row that records no parent is written before a turn that does. Legacy
+// only in a browser that shows the store's head, and after a head move no
+// row records (track) no row that records no parent is written. Legacy
 // data outside them records a parent its user never meant, or none, and
 // no migration can recover the intent (model/README.md, "Legacy
-// derivation").
+// derivation"). One rule goes beyond the generator's: a retry that writes
+// no row counts as such a head move (the generator counts it as recorded,
+// which it is only once its turn's reply is written; a crash before that
+// leaves no trace, and exhaust found P3 failing there at 5 ops).
 func (f *frontier) synced(op ops.Op, b before) bool {
 	switch op := op.(type) {
 	case ops.UserWeb, ops.Spawn:
@@ -70,18 +73,28 @@ func (f *frontier) synced(op ops.Op, b before) bool {
 	return true
 }
 
+// track follows whether the head stands where no row records it. A
+// checkout moves it without a trace; so does a retry that writes no row
+// (it moves the head back to the turn's user), until that turn's reply or
+// error records it; a turn records where it stands.
+func (g *frontier) track(op ops.Op, run *model.LegacyRun) {
+	switch op := op.(type) {
+	case ops.Checkout:
+		g.unrecorded = true
+	case ops.Retry:
+		g.unrecorded = run.InMemoryHead() != op.ID
+	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Edit, ops.Spawn, ops.Reply, ops.ErrorStandalone:
+		g.unrecorded = false
+	}
+}
+
 // after is the frontier once c applied: b is the writer before c, run the
 // writer after it.
 func (f *frontier) after(c cand, b before, run *model.LegacyRun) frontier {
 	pending, reply := b.pending, b.reply
 	g := frontier{nodes: slices.Clip(f.nodes), turns: slices.Clip(f.turns), rewound: slices.Clip(f.rewound),
 		step: f.step, fresh: f.fresh + c.minted, unrecorded: f.unrecorded, unsynced: f.unsynced || !f.synced(c.op, b)}
-	switch c.op.(type) {
-	case ops.Checkout:
-		g.unrecorded = true
-	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Retry, ops.Edit, ops.Spawn:
-		g.unrecorded = false
-	}
+	g.track(c.op, run)
 	switch op := c.op.(type) {
 	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Edit, ops.LegacyUser, ops.LegacyReply:
 		g.nodes = append(g.nodes, ops.Defines(op)...)
