@@ -157,7 +157,7 @@ func TestCanonical(t *testing.T) {
 // Flipped is told apart: a web turn or /spawn from a browser that does not
 // show the store's head, or a row that records no parent after a head move
 // no row records (a checkout, a retry that writes no row) before a turn
-// that does.
+// that does; but nothing written once flag A is on.
 func TestSynced(t *testing.T) {
 	synced := map[string]bool{}
 	kinds := []string{"user", "reply", "done", "dispatch", "reload", "crash", "checkout", "legacy-user", "script"}
@@ -172,6 +172,22 @@ func TestSynced(t *testing.T) {
 		retried[ops.String(n.Script)] = n.Synced
 		return true
 	}))
+	// Once flag A is on the writers record every row's predecessor: a web
+	// turn from a stale browser is no longer ambiguous.
+	flipped := map[string]bool{}
+	require.NoError(t, Walk(4, []string{"user", "dispatch", "crash", "flag"}, Shard{}, func(n Node) bool {
+		flipped[ops.String(n.Script)] = n.Synced
+		return true
+	}))
+	for script, want := range map[string]bool{
+		"dispatch id=n1 text=hi\ncrash\nuser id=n2 text=hi\n":             false,
+		"dispatch id=n1 text=hi\ncrash\nflag set=A\nuser id=n2 text=hi\n": true,
+		"dispatch id=n1 text=hi\ncrash\nuser id=n2 text=hi\nflag set=A\n": false,
+	} {
+		got, walked := flipped[script]
+		require.True(t, walked, "not walked:\n%s", script)
+		require.Equal(t, want, got, "synced:\n%s", script)
+	}
 	for script, want := range map[string]bool{
 		"fork-root id=n1 text=hi\ncrash\nretry of=n1 id=n2\ncrash\nscript what=fn id=n3 name=word_count\n": false,
 		"fork-root id=n1 text=hi\ncrash\nretry of=n1 id=n2\nreply\ncrash\n":                                true,
