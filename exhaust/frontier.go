@@ -131,3 +131,19 @@ func (f *frontier) after(c cand, b before, run *model.LegacyRun) frontier {
 	}
 	return g
 }
+
+// Synced reports whether a script written with the flags off is data of the
+// kinds harness.WrittenOff and Flipped (frontier.synced), false if the
+// writer model refuses one of its ops.
+func Synced(script []ops.Op) bool {
+	run, f := model.NewLegacy(ops.DefaultSession), &frontier{}
+	for _, op := range script {
+		b := beforeOf(run)
+		if run.Apply(op) != nil {
+			return false
+		}
+		g := f.after(cand{op: op}, b, run)
+		f = &g
+	}
+	return !f.unsynced
+}

@@ -86,3 +86,29 @@ func TestRunWorkersAndCap(t *testing.T) {
 	require.Len(t, fc, 1)
 	require.Equal(t, one.Failures, capped.Failures)
 }
+
+// TestSyncedOnlyChecks: a check the lane keeps to data whose intent is in
+// the data never fails on other scripts, and reducing a failure never trades
+// it for such a script (here: dropping the reload that makes the web turn
+// after a CLI turn synced).
+func TestSyncedOnlyChecks(t *testing.T) {
+	userAfterCLI := harness.Check{Name: "user-after-cli", Prop: "test", Doc: "a web turn after a CLI turn",
+		Run: func(s *harness.Session) *harness.Finding {
+			text := ops.String(s.Script)
+			if d := strings.Index(text, "dispatch "); d >= 0 && strings.Contains(text[d:], "user ") {
+				return &harness.Finding{What: "a web turn after a CLI turn"}
+			}
+			return nil
+		}}
+	sum, fails, err := Run(Options{MaxOps: 5, Kinds: []string{"dispatch", "reply", "done", "reload", "user"},
+		MaxReduced: 1000, Lanes: []Lane{{Data: harness.WrittenOff, Checks: []harness.Check{userAfterCLI},
+			SyncedOnly: []string{"user-after-cli"}}}})
+	require.NoError(t, err)
+	require.Positive(t, sum.Unsynced)
+	require.NotEmpty(t, fails)
+	for _, f := range fails {
+		require.True(t, Synced(f.Script), "failed on an unsynced script:\n%s", ops.String(f.Script))
+		require.True(t, Synced(f.Reduced), "reduced to an unsynced script:\n%s", ops.String(f.Reduced))
+		require.Contains(t, ops.String(f.Reduced), "reload")
+	}
+}

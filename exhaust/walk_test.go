@@ -206,6 +206,9 @@ func TestSynced(t *testing.T) {
 		}
 		require.True(t, walked, "not walked:\n%s", script)
 		require.Equal(t, want, got, "synced:\n%s", script)
+		parsed, err := ops.ParseString(script)
+		require.NoError(t, err)
+		require.Equal(t, want, Synced(parsed), "Synced of\n%s", script)
 	}
 	_, walked := synced["checkout id=n1\n"]
 	require.False(t, walked, "a checkout of no node")
