@@ -307,24 +307,36 @@ func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.M
 		order = inListOrder(rows)
 	}
 	out := make([]*adapter.Message, 0, len(chain)+len(pending))
-	for i := 0; i < len(chain); i++ {
-		m := chain[i]
-		out = append(out, m)
-		if extra, ok := pending[m.ID]; ok {
-			// On the predecessor path (flag B) a row of this kind that is
-			// itself on the chain (a head on an attach pointer, say) follows
-			// its parent directly: it takes its place among the rows
-			// spliced there, as the intended conversation has it.
-			if r.walksPreds() && i+1 < len(chain) {
-				if p, ok := parentOf(chain[i+1]); ok && p == m.ID {
-					extra = append(extra, chain[i+1])
-					i++
-				}
-			}
-			slices.SortStableFunc(extra, order)
-			out = append(out, extra...)
-			delete(pending, m.ID) // a duplicate chain id gets its rows once
+	i := 0
+	// group puts the rows spliced after m (m is on the chain at i). On the
+	// predecessor path (flag B) a row of this kind that is itself on the
+	// chain (a head on an attach pointer, say) follows its parent directly:
+	// it takes its place among the rows spliced there, and its own rows
+	// follow that group, as the intended conversation has them.
+	var group func(m *adapter.Message)
+	group = func(m *adapter.Message) {
+		extra, ok := pending[m.ID]
+		if !ok {
+			return
 		}
+		delete(pending, m.ID) // a duplicate chain id gets its rows once
+		var onPath *adapter.Message
+		if r.walksPreds() && i+1 < len(chain) {
+			if p, ok := parentOf(chain[i+1]); ok && p == m.ID {
+				i++
+				onPath = chain[i]
+				extra = append(extra, onPath)
+			}
+		}
+		slices.SortStableFunc(extra, order)
+		out = append(out, extra...)
+		if onPath != nil {
+			group(onPath)
+		}
+	}
+	for ; i < len(chain); i++ {
+		out = append(out, chain[i])
+		group(chain[i])
 	}
 	return out
 }
