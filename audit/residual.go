@@ -1,0 +1,248 @@
+package audit
+
+import (
+	"sessiondag/harness"
+	"sessiondag/impl/lane"
+	"sessiondag/impl/node"
+	"sessiondag/impl/store"
+	"sessiondag/impl/webui"
+	"sessiondag/model"
+)
+
+// Residue is a row the last config of the rollout still does not show as
+// it should, and why.
+type Residue struct {
+	Row   Row    `json:"row"`
+	Cause string `json:"cause"`
+	// By is the row whose pointer leaves this one behind: the next row
+	// of the intended conversation, the row of the shown chain its branch
+	// forks from, or its conversation's root.
+	By string `json:"by,omitempty"`
+	// AtR: with an op script, whether R (flags off) showed the row.
+	AtR bool `json:"shown_at_r"`
+}
+
+// shownIDs is every id a load shows, as a row or folded into one.
+func shownIDs(l *webui.Loaded, into map[string]string) map[string]string {
+	if into == nil {
+		into = map[string]string{}
+	}
+	for _, r := range harness.Project(l.Chain) {
+		into[r.ID] = r.ID
+		for _, c := range r.Calls {
+			if _, ok := into[c]; !ok {
+				into[c] = r.ID
+			}
+		}
+	}
+	return into
+}
+
+// intendedResidual lists the intended rows the last config does not show
+// as rows. For each it walks the intended conversation from the row
+// towards the intended head and stops at the first row whose predecessor
+// under the flags (preds) is not the row before it: that row's rule is the
+// cause. A walk that never stops means the load starts from another head.
+func intendedResidual(st *store.Store, preds *lane.Preds, target *model.TargetRun, want model.TargetView, off, last *webui.Loaded) []Residue {
+	rows := map[string]bool{}
+	for _, r := range harness.Project(last.Chain) {
+		rows[r.ID] = true
+	}
+	shown, atR := shownIDs(last, nil), shownIDs(off, nil)
+	onPath := set(preds.Walk(last.HeadID.ID()))
+	// The intended path to the head, each row's successor on it.
+	next, onIntended := map[string]string{}, map[string]bool{}
+	seen := map[string]bool{}
+	for cur := want.HeadID; cur != "" && !seen[cur]; {
+		seen[cur], onIntended[cur] = true, true
+		ip, ok := target.IntendedParent(cur)
+		if !ok || ip == "" {
+			break
+		}
+		next[ip] = cur
+		cur = ip
+	}
+	var out []Residue
+	for _, w := range want.Chain {
+		if rows[w.ID] {
+			continue
+		}
+		res := Residue{Row: storedRow(st, w.ID), AtR: atR[w.ID] != ""}
+		switch {
+		case onPath[w.ID] || shown[w.ID] != "":
+			res.Cause, res.By = "folded", shown[w.ID]
+		case !onIntended[w.ID]:
+			// A row spliced beside the path (an attach pointer): its own
+			// pointer decides.
+			ip, _ := target.IntendedParent(w.ID)
+			got, _ := preds.Of(w.ID)
+			res.Cause, res.By = stopCause(st, preds, w.ID, ip, got), w.ID
+		default:
+			res.Cause, res.By = walkToHead(st, preds, next, w.ID, last.HeadID.ID())
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// walkToHead follows the intended successors of row from and returns the
+// cause at the first whose predecessor under the flags is not the row
+// before it, with that row's id.
+func walkToHead(st *store.Store, preds *lane.Preds, next map[string]string, from, head string) (cause, by string) {
+	seen := map[string]bool{}
+	for cur := from; !seen[cur]; {
+		seen[cur] = true
+		c, ok := next[cur]
+		if !ok {
+			return "head", head
+		}
+		got, conv := preds.Of(c)
+		if !conv {
+			return "not-conversation", c
+		}
+		if got != cur {
+			return stopCause(st, preds, c, cur, got), c
+		}
+		cur = c
+	}
+	return "unexplained", from
+}
+
+// unshownResidual lists, for a session without an op script, the
+// conversation rows no config of the rollout shows (neither as a row nor
+// folded into one), rewound rows aside: what is left for a user to miss
+// once every flag is on. The cause comes from where the row's predecessor
+// path under the flags meets the chain the last config shows.
+func unshownResidual(st *store.Store, preds *lane.Preds, loads []*webui.Loaded) []Residue {
+	var shown map[string]string
+	for _, l := range loads {
+		shown = shownIDs(l, shown)
+	}
+	last := loads[len(loads)-1]
+	path := preds.Walk(last.HeadID.ID())
+	b := &brancher{st: st, preds: preds, onPath: set(path), child: map[string]string{}, memo: map[string]branch{}}
+	if len(path) > 0 {
+		b.root = path[0]
+	}
+	for i := 1; i < len(path); i++ {
+		b.child[path[i-1]] = path[i]
+	}
+	var out []Residue
+	done := map[string]bool{}
+	for _, n := range st.Nodes() {
+		if n.IsRoot() || n.IsRewound() || shown[n.ID] != "" || done[n.ID] {
+			continue
+		}
+		done[n.ID] = true
+		if _, conv := preds.Of(n.ID); !conv {
+			continue
+		}
+		res := Residue{Row: rowOfNode(n)}
+		switch {
+		case len(path) == 0:
+			res.Cause = "no-head"
+		case b.onPath[n.ID]:
+			res.Cause = "folded"
+		default:
+			res.Cause, res.By = b.cause(n.ID)
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// branch is where a row's predecessor path meets the shown chain: at x,
+// through b (the first row after x on the row's path); x is "" when the
+// path reaches a root of its own, b, or stops at stop.
+type branch struct{ x, b, stop string }
+
+// brancher finds branches, remembering each row walked.
+type brancher struct {
+	st     *store.Store
+	preds  *lane.Preds
+	onPath map[string]bool
+	child  map[string]string // the shown chain's edges: parent → child
+	root   string            // where the shown chain starts
+	memo   map[string]branch
+}
+
+func (w *brancher) branchOf(id string) branch {
+	var trail []string
+	var res branch
+	seen := map[string]bool{}
+	for cur := id; ; {
+		if br, ok := w.memo[cur]; ok {
+			res = br
+			break
+		}
+		if w.onPath[cur] {
+			res = branch{x: cur, b: trail[len(trail)-1]}
+			break
+		}
+		if seen[cur] {
+			res = branch{b: cur, stop: cur}
+			break
+		}
+		seen[cur] = true
+		trail = append(trail, cur)
+		p, ok := w.preds.Of(cur)
+		if _, known := w.st.Get(p); !ok || p == node.RootID || !known {
+			res = branch{b: cur, stop: p}
+			break
+		}
+		cur = p
+	}
+	for _, t := range trail {
+		w.memo[t] = res
+	}
+	return res
+}
+
+// cause names why row id is off the shown chain.
+func (w *brancher) cause(id string) (string, string) {
+	br := w.branchOf(id)
+	if br.x == "" {
+		if c := rootCause(w.st, w.preds, br.b, br.stop); c != "" {
+			return c, br.b
+		}
+		return headRootCause(w.st, w.preds, w.root), w.root
+	}
+	h := w.child[br.x]
+	isRetry := func(id string) bool {
+		n, ok := w.st.Get(id)
+		return ok && n.Meta("forked_from").K == node.String
+	}
+	switch {
+	case isRetry(br.b) || h != "" && isRetry(h):
+		return "retry-sibling", br.x
+	case h != "" && failedReplyOf(w.st, br.b, br.x):
+		return "after-failed-reply", br.x
+	case isSubAgent(w.st, br.b):
+		return "sub-agent", br.x
+	case h == "":
+		return "past-head", br.x
+	}
+	return "side-branch", br.x
+}
+
+func isSubAgent(st *store.Store, id string) bool {
+	n, ok := st.Get(id)
+	return ok && n.Role == node.RoleUser && (n.Meta("source").Str() == "agent_spawn" || n.Meta("spawn_root").Truthy())
+}
+
+// storedRow describes a row by its stored node (a row the load does not
+// show has no loaded message).
+func storedRow(st *store.Store, id string) Row {
+	if n, ok := st.Get(id); ok {
+		return rowOfNode(n)
+	}
+	return Row{ID: clean(id)}
+}
+
+func set(ids []string) map[string]bool {
+	out := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out
+}
