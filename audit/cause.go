@@ -15,7 +15,7 @@ var causeText = map[string]string{
 	"retry-sibling":         "a retry or edit reran the turn: the new turn is a sibling of the old one, so one of the two branches is off the chain",
 	"stale-parent":          "the next turn recorded an earlier row as its parent: it was typed in a browser that had not seen the rows between (another client, a run without reload)",
 	"side-branch":           "on another branch of the conversation: a checkout and a new turn, or a turn typed in a browser that had not seen the rows after the fork",
-	"sub-agent":             "a sub-agent's conversation: it starts at its own root and shows only through its attach pointer",
+	"sub-agent":             "a sub-agent's conversation (with the /spawn command that started it): it branches off the turn that spawned it or starts at a root of its own, and the chain shows it only through its attach pointer",
 	"fork-dispatch":         "a dispatcher turn with no parent starts a conversation of its own (a root-level fork), so nothing before it is joined on",
 	"fork-null":             "an adapter-written row with an explicit null parent starts a conversation of its own (a root-level fork)",
 	"fork-root":             "a row written with flag A on as a root-level fork starts a conversation of its own",

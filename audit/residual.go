@@ -225,9 +225,13 @@ func (w *brancher) cause(id string) (string, string) {
 	return "side-branch", br.x
 }
 
+// isSubAgent: a sub-agent's user, or the /spawn command row that starts one.
 func isSubAgent(st *store.Store, id string) bool {
 	n, ok := st.Get(id)
-	return ok && n.Role == node.RoleUser && (n.Meta("source").Str() == "agent_spawn" || n.Meta("spawn_root").Truthy())
+	if !ok || n.Role != node.RoleUser {
+		return false
+	}
+	return n.Meta("source").Str() == "agent_spawn" || n.Meta("spawn_root").Truthy() || n.Meta("function").Str() == "task"
 }
 
 // storedRow describes a row by its stored node (a row the load does not

@@ -23,8 +23,8 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	for _, st := range sum.Steps {
 		fmt.Fprintf(w, "%-8s %-8s %10d %6d %11d\n", st.From, st.To, st.Unchanged, st.Fix, st.Regression)
 	}
-	printCauses(w, "residual with an op script: intended rows the last config (all) does not show", sum.Residual.Intended)
-	printCauses(w, "residual without one: conversation rows no config shows", sum.Residual.Unshown)
+	printCauses(w, "residual with an op script: intended rows the last config (all) does not show", sum.Residual.Intended, true)
+	printCauses(w, "residual without one: conversation rows no config shows", sum.Residual.Unshown, false)
 	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message): ",
 		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers)
 	if sum.Failed() {
@@ -34,7 +34,9 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	}
 }
 
-func printCauses(w io.Writer, title string, causes []audit.CauseTotal) {
+// printCauses is a residual table; atR adds how many of the rows R did not
+// show either (rows no config shows are all such).
+func printCauses(w io.Writer, title string, causes []audit.CauseTotal, atR bool) {
 	if len(causes) == 0 {
 		return
 	}
@@ -43,9 +45,17 @@ func printCauses(w io.Writer, title string, causes []audit.CauseTotal) {
 		rows += c.Rows
 	}
 	fmt.Fprintf(w, "\n%s: %d rows\n", title, rows)
-	fmt.Fprintf(w, "%6s %9s %6s  %s\n", "rows", "sessions", "R too", "cause")
+	if atR {
+		fmt.Fprintf(w, "%6s %9s %6s  %s\n", "rows", "sessions", "R too", "cause")
+	} else {
+		fmt.Fprintf(w, "%6s %9s  %s\n", "rows", "sessions", "cause")
+	}
 	for _, c := range causes {
-		fmt.Fprintf(w, "%6d %9d %6d  %s: %s\n", c.Rows, c.Sessions, c.MissingAtR, c.Cause, c.Text)
-		fmt.Fprintf(w, "%23s e.g. %s, row %s\n", "", c.Example, c.ExampleRow)
+		if atR {
+			fmt.Fprintf(w, "%6d %9d %6d  %s: %s\n", c.Rows, c.Sessions, c.MissingAtR, c.Cause, c.Text)
+		} else {
+			fmt.Fprintf(w, "%6d %9d  %s: %s\n", c.Rows, c.Sessions, c.Cause, c.Text)
+		}
+		fmt.Fprintf(w, "%18s e.g. %s, row %s\n", "", c.Example, c.ExampleRow)
 	}
 }
