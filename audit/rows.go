@@ -34,7 +34,8 @@ func rowOf(m *adapter.Message) Row {
 }
 
 // rowOfNode describes a stored node no loaded chain shows, as the adapter
-// would name it: user, assistant (system for a standalone error) or tool.
+// would name it: user, assistant (system for a standalone error) or tool,
+// a top-level function run as the card it would show as.
 func rowOfNode(n *node.Node) Row {
 	role := n.Role
 	switch n.Role {
@@ -51,7 +52,11 @@ func rowOfNode(n *node.Node) Row {
 		b, _ := json.Marshal(n.Output)
 		text = string(b)
 	}
-	return Row{ID: clean(n.ID), Role: clean(role), Text: firstLine(text)}
+	r := Row{ID: clean(n.ID), Role: clean(role), Text: firstLine(text)}
+	if n.Role == node.RoleCode && (n.CalledBy == "" || n.CalledBy == node.RootID) && !n.Meta("called_by").Truthy() {
+		r.Card, r.Function = true, clean(n.Name) // a top-level run shows as its card
+	}
+	return r
 }
 
 // String is the row for a text report: id, role, the text quoted.
