@@ -11,6 +11,7 @@ import (
 	"sessiondag/audit"
 	"sessiondag/driver"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
 	"sessiondag/ops"
 )
 
@@ -21,7 +22,7 @@ func build(t *testing.T, dir, script string, withScript bool) {
 	t.Helper()
 	parsed, err := ops.ParseString(script)
 	require.NoError(t, err)
-	_, err = driver.Build(parsed, dir, flags.Off)
+	_, err = driver.BuildWith(parsed, dir, flags.Off, store.WriteOptions{NoSync: true})
 	require.NoError(t, err)
 	if withScript {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, audit.ScriptName), []byte(script), 0o644))
