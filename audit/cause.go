@@ -21,6 +21,8 @@ var causeText = map[string]string{
 	"fork-root":             "a row written with flag A on as a root-level fork starts a conversation of its own",
 	"recorded-root":         "a row recorded ROOT as its parent, so it starts a conversation of its own",
 	"before-root":           "written before the session's first turn (a script run): creating ROOT starts the conversation afresh",
+	"after-crashed-run":     "a row that recorded no parent continues a function run that never ended (a crash): a run moves the head only when it ends, so the head was still on the row before it",
+	"after-task-sub-agent":  "a row that recorded no parent continues the reply of a sub-agent the model's task tool started: the turn that called the tool ended on its own reply, which took the head back",
 	"continues-head":        "a row that recorded no parent continues the last row that moved the head, which is not this one (a checkout, or a retry that wrote no new turn, moves the head without a trace in the rows)",
 	"head-in-sub-agent":     "the head is on a sub-agent's conversation (a clean spawn leaves it on the sub-agent's reply), so the conversation this row is in is on no chain",
 	"head-in-fork":          "the head is in a conversation that starts at a root-level fork (a dispatcher turn with no parent, an explicit null parent), so the earlier conversation is on no chain",
@@ -171,6 +173,10 @@ func headRootCause(st *store.Store, preds *lane.Preds, root string) string {
 // stopCause names why row next, which the intended conversation puts right
 // after row want, has the predecessor got instead.
 func stopCause(st *store.Store, preds *lane.Preds, next, want, got string) string {
+	return stopCauseAt(st, preds, next, want, got, 0)
+}
+
+func stopCauseAt(st *store.Store, preds *lane.Preds, next, want, got string, depth int) string {
 	if got == node.RootID {
 		if c := rootCause(st, preds, next, got); c != "before-root" && c != "" {
 			return c
@@ -181,6 +187,16 @@ func stopCause(st *store.Store, preds *lane.Preds, next, want, got string) strin
 	case ruleStored:
 		return "stored-predecessor"
 	case ruleRetry:
+		// The retry took the predecessor of the turn it reruns: that
+		// turn's own rule is the cause, when it explains the value.
+		if n, ok := st.Get(next); ok && depth < 8 {
+			src := n.Meta("forked_from").Str()
+			if p, _ := preds.Of(src); p == got {
+				if c := stopCauseAt(st, preds, src, want, got, depth+1); c != "unexplained" {
+					return c
+				}
+			}
+		}
 		return "retry-sibling"
 	case ruleRecorded:
 		if failedReplyOf(st, want, got) {
@@ -190,9 +206,36 @@ func stopCause(st *store.Store, preds *lane.Preds, next, want, got string) strin
 	case ruleAttach:
 		return "attach"
 	case ruleContinues:
-		return "continues-head"
+		return continuesCause(st, got)
 	}
 	return "unexplained"
+}
+
+// continuesCause refines "continues-head" by the row the derivation took
+// for where the head was: two kinds of row look as if they moved the head
+// but did not keep it.
+func continuesCause(st *store.Store, got string) string {
+	n, ok := st.Get(got)
+	switch {
+	case !ok:
+	case n.Role == node.RoleCode && n.Meta("status").Str() == "running":
+		return "after-crashed-run"
+	case n.Role == node.RoleLLM && taskSubAgent(st, n.CalledBy):
+		return "after-task-sub-agent"
+	}
+	return "continues-head"
+}
+
+// taskSubAgent reports whether id is the user row of a sub-agent the
+// model's task tool started: its parent is the reply that called the tool
+// (a /spawn sub-agent's is the command row, or none).
+func taskSubAgent(st *store.Store, id string) bool {
+	u, ok := st.Get(id)
+	if !ok || u.Role != node.RoleUser || u.Meta("source").Str() != "agent_spawn" {
+		return false
+	}
+	p, ok := st.Get(u.ParentID())
+	return ok && p.Role == node.RoleLLM
 }
 
 // failedReplyOf reports whether row id is a reply (or a standalone error

@@ -44,45 +44,78 @@ func shownIDs(l *webui.Loaded, into map[string]string) map[string]string {
 // under the flags (preds) is not the row before it: that row's rule is the
 // cause. A walk that never stops means the load starts from another head.
 func intendedResidual(st *store.Store, preds *lane.Preds, target *model.TargetRun, want model.TargetView, off, last *webui.Loaded) []Residue {
-	rows := map[string]bool{}
+	w := &intentWalk{st: st, preds: preds, target: target, rows: map[string]bool{},
+		shown: shownIDs(last, nil), onPath: set(preds.Walk(last.HeadID.ID())),
+		next: map[string]string{}, onIntended: map[string]bool{}, head: last.HeadID.ID(), memo: map[string][2]string{}}
 	for _, r := range harness.Project(last.Chain) {
-		rows[r.ID] = true
+		w.rows[r.ID] = true
 	}
-	shown, atR := shownIDs(last, nil), shownIDs(off, nil)
-	onPath := set(preds.Walk(last.HeadID.ID()))
 	// The intended path to the head, each row's successor on it.
-	next, onIntended := map[string]string{}, map[string]bool{}
 	seen := map[string]bool{}
 	for cur := want.HeadID; cur != "" && !seen[cur]; {
-		seen[cur], onIntended[cur] = true, true
+		seen[cur], w.onIntended[cur] = true, true
 		ip, ok := target.IntendedParent(cur)
 		if !ok || ip == "" {
 			break
 		}
-		next[ip] = cur
+		w.next[ip] = cur
 		cur = ip
 	}
+	atR := shownIDs(off, nil)
 	var out []Residue
-	for _, w := range want.Chain {
-		if rows[w.ID] {
+	for _, r := range want.Chain {
+		if w.rows[r.ID] {
 			continue
 		}
-		res := Residue{Row: storedRow(st, w.ID), AtR: atR[w.ID] != ""}
-		switch {
-		case onPath[w.ID] || shown[w.ID] != "":
-			res.Cause, res.By = "folded", shown[w.ID]
-		case !onIntended[w.ID]:
-			// A row spliced beside the path (an attach pointer): its own
-			// pointer decides.
-			ip, _ := target.IntendedParent(w.ID)
-			got, _ := preds.Of(w.ID)
-			res.Cause, res.By = stopCause(st, preds, w.ID, ip, got), w.ID
-		default:
-			res.Cause, res.By = walkToHead(st, preds, next, w.ID, last.HeadID.ID())
-		}
+		res := Residue{Row: storedRow(st, r.ID), AtR: atR[r.ID] != ""}
+		res.Cause, res.By = w.cause(r.ID, 0)
 		out = append(out, res)
 	}
 	return out
+}
+
+// intentWalk finds why intended rows are missing.
+type intentWalk struct {
+	st         *store.Store
+	preds      *lane.Preds
+	target     *model.TargetRun
+	rows       map[string]bool   // shown as rows by the last config
+	shown      map[string]string // shown as a row or folded into one (→ that row)
+	onPath     map[string]bool   // on the last config's predecessor path
+	next       map[string]string // the intended path: row → its successor
+	onIntended map[string]bool
+	head       string
+	memo       map[string][2]string
+}
+
+// cause is why intended row id is not shown as a row, and the row that
+// decides it.
+func (w *intentWalk) cause(id string, depth int) (string, string) {
+	if c, ok := w.memo[id]; ok {
+		return c[0], c[1]
+	}
+	var cause, by string
+	switch {
+	case w.onPath[id] || w.shown[id] != "":
+		cause, by = "folded", w.shown[id]
+	case !w.onIntended[id]:
+		// A row spliced beside the path (an attach pointer) follows its
+		// anchor: missing with it, or by a pointer of its own.
+		ip, _ := w.target.IntendedParent(id)
+		got, _ := w.preds.Of(id)
+		switch {
+		case got != ip:
+			cause, by = stopCause(w.st, w.preds, id, ip, got), id
+		case ip != "" && !w.rows[ip] && depth < 8:
+			cause, by = w.cause(ip, depth+1)
+		default:
+			cause, by = "attach", id
+		}
+	default:
+		cause, by = walkToHead(w.st, w.preds, w.next, id, w.head)
+	}
+	w.memo[id] = [2]string{cause, by}
+	return cause, by
 }
 
 // walkToHead follows the intended successors of row from and returns the
