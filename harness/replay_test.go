@@ -72,3 +72,17 @@ func TestReplayPlan(t *testing.T) {
 		t.Fatal("a #! check naming no check is accepted")
 	}
 }
+
+// The rollout path the flag op spells (ops.RolloutPath) is the one the
+// implementation's flags walk (flags.Rollout).
+func TestRolloutPathsAgree(t *testing.T) {
+	if len(ops.RolloutPath) != len(flags.Rollout) {
+		t.Fatalf("ops.RolloutPath has %d configs, flags.Rollout %d", len(ops.RolloutPath), len(flags.Rollout))
+	}
+	for i, name := range ops.RolloutPath {
+		fl, err := flags.Parse(name)
+		if err != nil || fl != flags.Rollout[i] {
+			t.Errorf("step %d: %q parses to %v (%v), want %v", i, name, fl, err, flags.Rollout[i])
+		}
+	}
+}
