@@ -10,8 +10,11 @@ all: build test
 build:
 	$(GO) build -o bin/sessiondag ./cmd/sessiondag
 
+# vet also keeps go.mod tidy: a requirement nothing uses, or one used but
+# not listed, fails here.
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) mod tidy -diff
 
 # Every test of the project, the property suite at its default budget
 # included, and the implementation's own tests under the race detector

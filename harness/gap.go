@@ -133,8 +133,9 @@ func IsFix(before, after, want model.TargetView, strict bool) bool {
 }
 
 // Neutral reports whether a change from view a to view b only touched rows
-// that are wrong in both (a row of another branch shown raw, then
-// aggregated, say): it moves the view neither closer nor further.
+// outside the intended conversation (a row of another branch shown raw,
+// then aggregated, say) — every intended row shown the same way, in the
+// same order, the same head — without moving the view further from it.
 func Neutral(a, b, want model.TargetView) bool {
 	return !ViewGap(a, want).Less(ViewGap(b, want)) && IntendedPart(a, want) == IntendedPart(b, want)
 }

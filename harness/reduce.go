@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"strings"
-
 	"sessiondag/driver"
 	"sessiondag/impl/flags"
 	"sessiondag/ops"
@@ -24,9 +22,11 @@ func Reduce(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
 	}
 	for progress := true; progress; {
 		progress = false
+		wrote := written(cur)
 		for i := len(cur) - 1; i >= 0; i-- {
-			if i < len(cur) && try(without(cur, Unit(cur, i))) {
+			if i < len(cur) && try(without(cur, unit(cur, wrote, i))) {
 				progress = true
+				wrote = written(cur)
 			}
 		}
 		for size := len(cur) / 2; size >= 1 && !progress; size-- {
@@ -49,9 +49,14 @@ func Valid(script []ops.Op) bool {
 
 // Unit is op i with everything that cannot stay without it, as positions in
 // script order: what it opens (ops.Span) up to and including what closes
-// it, and every later op naming an id the unit creates (or one derived from
-// it, like a reply's `<user>_reply`), with their own units in turn.
+// it, and every later op naming an id the unit created (the nodes the
+// writers appended for it, or an id derived from one), with their own units
+// in turn.
 func Unit(script []ops.Op, i int) []int {
+	return unit(script, written(script), i)
+}
+
+func unit(script []ops.Op, wrote [][]string, i int) []int {
 	in := make([]bool, len(script))
 	defined := map[string]bool{}
 	var add func(j int)
@@ -61,6 +66,9 @@ func Unit(script []ops.Op, i int) []int {
 		}
 		in[j] = true
 		for _, id := range ops.Defines(script[j]) {
+			defined[id] = true
+		}
+		for _, id := range wrote[j] {
 			defined[id] = true
 		}
 		for _, k := range spanOf(script, j) {
@@ -84,6 +92,34 @@ func Unit(script []ops.Op, i int) []int {
 		}
 	}
 	return out
+}
+
+// written lists, per op, the ids of the nodes the writers appended for it
+// (a reply's placeholder, a tool's row, a spawn's four rows). A script that
+// stops applying leaves the rest empty.
+func written(script []ops.Op) [][]string {
+	out := make([][]string, len(script))
+	run, err := driver.Start(firstOf(script), "", flags.Off)
+	if err != nil {
+		return out
+	}
+	for i, op := range script {
+		before := run.W.S.Len()
+		if run.Apply(op) != nil {
+			break
+		}
+		for _, n := range run.W.S.Nodes()[before:] {
+			out[i] = append(out[i], n.ID)
+		}
+	}
+	return out
+}
+
+func firstOf(script []ops.Op) ops.Op {
+	if len(script) > 0 {
+		return script[0]
+	}
+	return nil
 }
 
 // spanOf lists the ops op i opens, up to and including the one that
@@ -118,30 +154,14 @@ func spanOf(script []ops.Op, i int) []int {
 	return out
 }
 
-// namesAny reports whether op names one of the ids, or an id derived from
-// one (`<id>_…`).
+// namesAny reports whether op names one of the ids.
 func namesAny(op ops.Op, ids map[string]bool) bool {
 	for _, n := range ops.Names(op) {
 		if ids[n] {
 			return true
 		}
-		for base, _, ok := strings.Cut(n, "_"); ok; base, _, ok = cutMore(n, base) {
-			if ids[base] {
-				return true
-			}
-		}
 	}
 	return false
-}
-
-// cutMore extends a prefix of n cut at "_" to the next "_".
-func cutMore(n, prefix string) (string, string, bool) {
-	rest := n[len(prefix)+1:]
-	next, after, ok := strings.Cut(rest, "_")
-	if !ok {
-		return "", "", false
-	}
-	return prefix + "_" + next, after, true
 }
 
 func without(script []ops.Op, drop []int) []ops.Op {

@@ -102,7 +102,7 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 	}
 	for _, c := range checks {
 		if f := c.Run(s); f != nil {
-			f.Check = c.Name
+			f.Check, f.Data, f.Step = c.Name, s.Data, len(s.Script)
 			return f, nil
 		}
 	}
