@@ -135,7 +135,11 @@ func printSession(w io.Writer, s *audit.Session, rows bool) {
 		}
 	}
 	if rows && len(s.Residual) > 0 {
-		fmt.Fprintf(w, "  not shown under all: %d rows\n", len(s.Residual))
+		what := "conversation rows no config shows"
+		if s.Intended {
+			what = "intended rows the last config (all) does not show"
+		}
+		fmt.Fprintf(w, "  %s: %d\n", what, len(s.Residual))
 		for i, r := range s.Residual {
 			if i == listed {
 				fmt.Fprintf(w, "      … %d more\n", len(s.Residual)-listed)
