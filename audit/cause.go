@@ -28,7 +28,7 @@ var causeText = map[string]string{
 	"head-in-fork":          "the head is in a conversation that starts at a root-level fork (a dispatcher turn with no parent, an explicit null parent), so the earlier conversation is on no chain",
 	"separate-conversation": "in a conversation of its own, apart from the one the head is in",
 	"stored-predecessor":    "a row written with flag A on records another predecessor",
-	"attach":                "an attach pointer hangs off its caller, which is not where the conversation places it",
+	"attach":                "an attach pointer hangs off the row its spawn recorded as the fork (the /spawn command row when that had no parent), which is not where the conversation places it",
 	"dangling":              "the walk reaches a parent that is not in the session",
 	"past-head":             "written after the row the head is on: the head was moved back (a checkout) or never moved forward (a crash)",
 	"head":                  "the stored head is not where the conversation ends: the load starts from another row",
@@ -135,6 +135,11 @@ func rootCause(st *store.Store, preds *lane.Preds, id, pred string) string {
 				return "dangling"
 			}
 		}
+		// A dispatcher turn inherits the session head, ROOT on a first
+		// turn: that is an ordinary start, not a fork.
+		if firstAfterRoot(st, preds, id) {
+			return ""
+		}
 		return "recorded-root"
 	case ruleRetry:
 		return "retry-sibling"
@@ -145,6 +150,22 @@ func rootCause(st *store.Store, preds *lane.Preds, id, pred string) string {
 		return ""
 	}
 	return "unexplained"
+}
+
+// firstAfterRoot reports whether id is the first conversation row stored
+// after ROOT.
+func firstAfterRoot(st *store.Store, preds *lane.Preds, id string) bool {
+	root, ok := st.Pos(node.RootID)
+	i, ok2 := st.Pos(id)
+	if !ok || !ok2 || i < root {
+		return false
+	}
+	for j := root + 1; j < i; j++ {
+		if _, conv := preds.At(j); conv {
+			return false
+		}
+	}
+	return true
 }
 
 // before reports whether row a was stored before row b (b known).

@@ -153,7 +153,7 @@ func unshownResidual(st *store.Store, preds *lane.Preds, loads []*webui.Loaded) 
 	}
 	last := loads[len(loads)-1]
 	path := preds.Walk(last.HeadID.ID())
-	b := &brancher{st: st, preds: preds, onPath: set(path), child: map[string]string{}, memo: map[string]branch{}}
+	b := &brancher{st: st, preds: preds, onPath: set(path), child: map[string]string{}, memo: map[string]branch{}, causes: map[branch][2]string{}}
 	if len(path) > 0 {
 		b.root = path[0]
 	}
@@ -197,6 +197,7 @@ type brancher struct {
 	child  map[string]string // the shown chain's edges: parent → child
 	root   string            // where the shown chain starts
 	memo   map[string]branch
+	causes map[branch][2]string
 }
 
 func (w *brancher) branchOf(id string) branch {
@@ -231,9 +232,19 @@ func (w *brancher) branchOf(id string) branch {
 	return res
 }
 
-// cause names why row id is off the shown chain.
+// cause names why row id is off the shown chain (the same for every row
+// of a branch, found once).
 func (w *brancher) cause(id string) (string, string) {
 	br := w.branchOf(id)
+	if c, ok := w.causes[br]; ok {
+		return c[0], c[1]
+	}
+	cause, by := w.branchCause(br)
+	w.causes[br] = [2]string{cause, by}
+	return cause, by
+}
+
+func (w *brancher) branchCause(br branch) (string, string) {
 	if br.x == "" {
 		if c := rootCause(w.st, w.preds, br.b, br.stop); c != "" {
 			return c, br.b
