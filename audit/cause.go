@@ -19,7 +19,7 @@ var causeText = map[string]string{
 	"fork-dispatch":         "a dispatcher turn with no parent starts a conversation of its own (a root-level fork), so nothing before it is joined on",
 	"fork-null":             "an adapter-written row with an explicit null parent starts a conversation of its own (a root-level fork)",
 	"fork-root":             "a row written with flag A on as a root-level fork starts a conversation of its own",
-	"recorded-root":         "a row recorded ROOT as its parent, so it starts a conversation of its own",
+	"recorded-root":         "a row recorded ROOT as its parent, so its conversation starts afresh there, apart from the one the head is in",
 	"before-root":           "written before the session's first turn (a script run): creating ROOT starts the conversation afresh",
 	"after-crashed-run":     "a row that recorded no parent continues a function run that never ended (a crash): a run moves the head only when it ends, so the head was still on the row before it",
 	"after-task-sub-agent":  "a row that recorded no parent continues the reply of a sub-agent the model's task tool started: the turn that called the tool ended on its own reply, which took the head back",

@@ -246,16 +246,18 @@ func (w *brancher) cause(id string) (string, string) {
 
 func (w *brancher) branchCause(br branch) (string, string) {
 	if br.x == "" {
+		// Two roots, one a retry of the other (a first turn rerun): the
+		// head is on one of them.
+		if forkedFrom(w.st, w.root) == br.b || forkedFrom(w.st, br.b) == w.root {
+			return "retry-sibling", w.root
+		}
 		if c := rootCause(w.st, w.preds, br.b, br.stop); c != "" {
 			return c, br.b
 		}
 		return headRootCause(w.st, w.preds, w.root), w.root
 	}
 	h := w.child[br.x]
-	isRetry := func(id string) bool {
-		n, ok := w.st.Get(id)
-		return ok && n.Meta("forked_from").K == node.String
-	}
+	isRetry := func(id string) bool { return forkedFrom(w.st, id) != "" }
 	switch {
 	case isRetry(br.b) || h != "" && isRetry(h):
 		return "retry-sibling", br.x
@@ -267,6 +269,14 @@ func (w *brancher) branchCause(br branch) (string, string) {
 		return "past-head", br.x
 	}
 	return "side-branch", br.x
+}
+
+// forkedFrom is the turn a retry or edit reruns, "" for other rows.
+func forkedFrom(st *store.Store, id string) string {
+	if n, ok := st.Get(id); ok {
+		return n.Meta("forked_from").Str()
+	}
+	return ""
 }
 
 // isSubAgent: a sub-agent's user, or the /spawn command row that starts one.
