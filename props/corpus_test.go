@@ -26,7 +26,9 @@ const corpusDir = "../corpus"
 // catalogue, the promoted counterexamples under corpus/ops/regressions, and
 // any failure a local run saved under corpus/ops/failures — under every
 // config of the rollout path (harness.Replay: against model.Legacy with the
-// flags off, model.Target with them all on, the rollout rule between).
+// flags off, model.Target with them all on, the rollout rule between), and
+// once more written with the flags off and loaded along the rollout path
+// (harness.ReplayMigration: every step that changes the view a fix).
 func TestCorpusReplay(t *testing.T) {
 	var scripts []string
 	err := filepath.WalkDir(filepath.Join(corpusDir, "ops"), func(p string, d fs.DirEntry, err error) error {
@@ -48,6 +50,13 @@ func TestCorpusReplay(t *testing.T) {
 				}
 			})
 		}
+		t.Run(filepath.Base(p)+"/migration", func(t *testing.T) {
+			mm, err := harness.ReplayMigration(script)
+			require.NoError(t, err)
+			if mm != nil {
+				t.Fatalf("%s: %s", p, mm)
+			}
+		})
 	}
 }
 
