@@ -35,7 +35,7 @@ type shadow struct {
 	chatDone       bool
 	lastTool       string
 	lastLegacyTool bool
-	unrecordedHead bool // a checkout moved the head; no row records it yet
+	unrecordedHead bool // a checkout or a retry without a row moved the head; no row records it yet
 }
 
 type sframe struct {
@@ -128,6 +128,7 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 		s.retryable = append(s.retryable, id)
 		s.parentOf[id] = s.pending
 		s.reply, s.head = id, id
+		s.unrecordedHead = false // the reply records its turn
 	case ops.Tool:
 		id := s.reply + "_t_" + o.CallID
 		s.write(id, o.Legacy)
@@ -144,6 +145,7 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 		s.endTurn()
 	case ops.ErrorStandalone:
 		s.write(o.ID, true)
+		s.unrecordedHead = false // the error row records its turn
 		t.Shape(ShapeError)
 		s.endTurn()
 	case ops.Crash:
@@ -185,7 +187,8 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 			}
 		}
 	case ops.Retry, ops.Edit:
-		s.unrecordedHead = false // the new row (or the head's move back) is recorded
+		unrecorded := s.unrecordedHead
+		s.unrecordedHead = false // the new row records the head
 		of, id, edit := "", "", false
 		if r, ok := op.(ops.Retry); ok {
 			of, id = r.Of, r.ID
@@ -201,6 +204,9 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 			t.Shape(ShapeRetryFirst)
 		}
 		if !edit && !s.hasAssistant(u) {
+			// No row: the head moves to u as a checkout moves it, and
+			// nothing records that unless it was there already.
+			s.unrecordedHead = unrecorded || s.head != u
 			s.head, s.client = u, u
 			s.pending, s.source = u, "web"
 			break
