@@ -35,9 +35,6 @@ type Preds struct {
 	// answers one is appended, the derivation from that turn on no longer
 	// holds, and extending derives again from there.
 	waiting map[string]turn
-	// rerun holds the turns a retry or edit row names (forked_from), as
-	// far as derived: such a turn counts as answered.
-	rerun map[string]struct{}
 }
 
 // turn is a waiting turn's position and the running head before it.
@@ -70,11 +67,10 @@ type turn struct {
 //   - attach pointers hang off their caller (the fork anchor).
 //
 // All but the answer rule read only the nodes before a node; that one reads
-// the store's edge indexes and the retries derived (see answered), and the
-// cache derives again from a turn when its answer arrives.
+// the store's indexes (see answered), and the cache derives again from a
+// turn when its answer arrives.
 func NewPreds(s *store.Store) *Preds {
-	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}, epoch: epochs.Add(1),
-		waiting: map[string]turn{}, rerun: map[string]struct{}{}}
+	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}, waiting: map[string]turn{}, epoch: epochs.Add(1)}
 	return p.extend(s)
 }
 
@@ -121,20 +117,16 @@ func (p *Preds) extend(s *store.Store) *Preds {
 	return &q
 }
 
-// note records the retries among nodes about to be derived and returns the
-// earliest waiting turn one of them answers.
+// note returns the earliest waiting turn that one of nodes, about to be
+// derived, answers.
 func (p *Preds) note(nodes []*node.Node) (turn, bool) {
 	var first turn
 	found := false
+	if len(p.waiting) == 0 {
+		return first, found
+	}
 	for _, n := range nodes {
-		src := n.Metadata.Get("forked_from")
-		if src.K == node.String {
-			p.rerun[src.S] = struct{}{}
-		}
-		if len(p.waiting) == 0 {
-			continue
-		}
-		for _, id := range [3]string{n.CalledBy, n.ParentID(), src.Str()} {
+		for _, id := range [3]string{n.CalledBy, n.ParentID(), n.Metadata.Get("forked_from").Str()} {
 			if t, ok := p.waiting[id]; ok && id != "" && (!found || t.pos < first.pos) {
 				first, found = t, true
 			}
@@ -187,14 +179,10 @@ func (p *Preds) waits(n *node.Node) bool {
 }
 
 // answered reports whether a node names the turn id as its caller or its
-// recorded parent (a reply, a standalone error row; the store's edge
-// indexes) or as the turn it reruns (a retry or edit row).
+// recorded parent (a reply, a standalone error row) or as the turn it reruns
+// (a retry or edit row), by the store's indexes.
 func (p *Preds) answered(id string) bool {
-	if len(p.s.CallChildren(id)) > 0 || len(p.s.ConvChildren(id)) > 0 {
-		return true
-	}
-	_, ok := p.rerun[id]
-	return ok
+	return len(p.s.CallChildren(id)) > 0 || len(p.s.ConvChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
 }
 
 var epochs atomic.Uint64
