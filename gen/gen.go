@@ -21,9 +21,10 @@ type Options struct {
 	// SyncedBrowser draws only legacy data whose conversation edges are
 	// recorded: a web turn or spawn only after a reload when something
 	// else (a manual run, another client's turn, a script row) moved the
-	// head, and after a checkout no row that records no parent (a manual
-	// run, a script row, an adapter row without parent_id) before a turn
-	// that does. Data outside these rules records a parent its user never
+	// head, and after a checkout, or a retry that writes no row and moves
+	// the head to the turn it reruns, no row that records no parent (a
+	// manual run, a script row, an adapter row without parent_id) before a
+	// turn that does. Data outside these rules records a parent its user never
 	// meant, or none, and no migration can recover the intent
 	// (model/README.md, "Legacy derivation").
 	SyncedBrowser bool
@@ -154,8 +155,9 @@ func (g *Gen) candidates() []choice {
 		add("crash", 1)
 	default:
 		stale := g.opt.SyncedBrowser && s.client != s.head
-		// After a checkout the head stands where no row records it: the
-		// next row must say where it attaches (see Options.SyncedBrowser).
+		// After a checkout (or a retry without a row) the head stands where
+		// no row records it: the next row must say where it attaches (see
+		// Options.SyncedBrowser).
 		unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
 		if !stale {
 			add("user", 10)

@@ -34,7 +34,7 @@ type shadow struct {
 	chatDone       bool
 	lastTool       string
 	lastLegacyTool bool
-	unrecordedHead bool // a checkout moved the head; no row records it yet
+	unrecordedHead bool // a checkout or a retry without a row moved the head; no row records it yet
 	tally          *Tally
 }
 

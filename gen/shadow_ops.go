@@ -57,6 +57,7 @@ func (s *shadow) Reply(ops.Reply) error {
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = s.pending
 	s.reply, s.head = id, id
+	s.unrecordedHead = false // the reply records its turn
 	return nil
 }
 
@@ -101,6 +102,7 @@ func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
 
 func (s *shadow) ErrorStandalone(o ops.ErrorStandalone) error {
 	s.write(o.ID, true)
+	s.unrecordedHead = false // the error row records its turn
 	s.tally.Shape(ShapeError)
 	s.endTurn()
 	return nil
@@ -168,7 +170,8 @@ func (s *shadow) Edit(o ops.Edit) error   { return s.rerun(o.Of, o.ID, true) }
 // rerun is retry and edit: a new user row beside the turn's user, or (a
 // retry of a turn with no reply) the head moved back to that user.
 func (s *shadow) rerun(of, id string, edit bool) error {
-	s.unrecordedHead = false // the new row (or the head's move back) is recorded
+	unrecorded := s.unrecordedHead
+	s.unrecordedHead = false // the new row records the head
 	u := of
 	if !s.isUser[u] {
 		u = s.userOf[of]
@@ -177,6 +180,9 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 		s.tally.Shape(ShapeRetryFirst)
 	}
 	if !edit && !s.hasAssistant(u) {
+		// No row: the head moves to u as a checkout moves it, and nothing
+		// records that unless it was there already.
+		s.unrecordedHead = unrecorded || s.head != u
 		s.head, s.client = u, u
 		s.pending, s.source = u, "web"
 		return nil

@@ -94,6 +94,9 @@ func (r *reader) load() *Loaded {
 			l.FallbackUsed = true
 		}
 	}
+	if r.walksPreds() {
+		chain = r.unplaceAttach(chain)
+	}
 	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf)
 	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf)
 	l.BeforeCards = chain
@@ -268,6 +271,33 @@ func (r *reader) attachParentOf(m *adapter.Message) (string, bool) {
 		return "", false
 	}
 	return r.rules.attachParent(m), true
+}
+
+// unplaceAttach takes out of a predecessor chain every attach row the walk
+// reached from its anchor, so that step 7 places it like the anchor's other
+// attach rows: right after the anchor in seq order, even when the
+// conversation continues from it (a dispatch parented on the attach row),
+// and nowhere when the anchor is rewound. Only an attach row the walk starts
+// from (no stored anchor behind it) keeps its place.
+func (r *reader) unplaceAttach(chain []*adapter.Message) []*adapter.Message {
+	out := chain[:0:0]
+	for _, m := range chain {
+		if m.Function == "attach" && m.IsConv && r.walkedTo(m.Pred) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// walkedTo reports whether the predecessor walk continues to pred: it does
+// to every stored id but ROOT (lane.Preds.Walk).
+func (r *reader) walkedTo(pred string) bool {
+	if pred == "" || pred == node.RootID {
+		return false
+	}
+	_, ok := r.s.Get(pred)
+	return ok
 }
 
 // runtimeRowParentOf selects legacy runtime status rows for step 8.
