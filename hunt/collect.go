@@ -1,0 +1,182 @@
+package hunt
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"sessiondag/harness"
+	"sessiondag/ops"
+)
+
+// collector gathers the outcomes of the workers: the counts, the distinct
+// failures (written out as they are found) and the errors.
+type collector struct {
+	cfg      *Config
+	mu       sync.Mutex
+	rows     []*PropStats
+	swarms   map[string]bool
+	played   []Played
+	failures map[string]*Failure // by Key
+	errors   []*ErrorRecord
+	findings int
+	ops      int
+	writeErr error
+}
+
+func newCollector(cfg *Config) *collector {
+	c := &collector{cfg: cfg, swarms: map[string]bool{}, failures: map[string]*Failure{}}
+	for _, t := range cfg.Targets {
+		for _, d := range t.Data {
+			c.rows = append(c.rows, &PropStats{Check: t.Check.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
+		}
+	}
+	return c
+}
+
+func (c *collector) row(p *Plan) *PropStats {
+	for _, r := range c.rows {
+		if r.Check == p.Target.Check.Name && r.DataName == p.Data.Name {
+			return r
+		}
+	}
+	panic("hunt: a plan outside the campaign's targets")
+}
+
+func (c *collector) add(o outcome) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o.plan == nil {
+		c.errors = append(c.errors, &ErrorRecord{Err: o.err.Error()})
+		return
+	}
+	p := o.plan
+	c.played = append(c.played, Played{Iteration: p.Iteration, Seed: p.Seed})
+	r := c.row(p)
+	r.Scripts++
+	r.Ops += o.applied
+	c.ops += o.applied
+	sw := p.Swarm.String()
+	r.swarms[sw], c.swarms[sw] = true, true
+	switch {
+	case o.err != nil:
+		c.addError(p, o.err)
+	case o.reduced != nil:
+		r.Findings++
+		c.findings++
+		if c.addFailure(p, o) {
+			r.Failures++
+		}
+	}
+}
+
+// addFailure keeps a finding once per key: of the iterations that found
+// the same reduced script, the file and record are the first iteration's,
+// whichever worker got there first. It reports whether the key is new.
+func (c *collector) addFailure(p *Plan, o outcome) bool {
+	f := replayable(o.reduced.Finding, p)
+	key := Key(f, o.reduced.Script)
+	old := c.failures[key]
+	if old != nil {
+		old.Times++
+		if old.Iteration <= p.Iteration {
+			return false
+		}
+	}
+	rec := &Failure{Check: f.Check, Data: f.Data.Slug, DataName: f.Data.Name, What: firstLine(f.What), Step: f.Step,
+		Ops: len(o.reduced.Script), FoundOps: o.applied, Iteration: p.Iteration, ScriptSeed: p.Seed,
+		Swarm: p.Swarm.String(), Key: key[:16], Times: 1, Reproduced: o.reduced.Reproduced}
+	if old != nil {
+		rec.Times = old.Times
+	}
+	c.failures[key] = rec
+	if c.cfg.Out != "" {
+		c.writeFailure(rec, f, p, o.reduced.Script)
+	}
+	return old == nil
+}
+
+func (c *collector) writeFailure(rec *Failure, f *harness.Finding, p *Plan, script []ops.Op) {
+	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-%s-%s-%s.ops", f.Check, f.Data.Slug, rec.Key[:12]))
+	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d found it", c.cfg.Seed), script)
+	file.Header = append(file.Header,
+		fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, rec.Swarm, rec.FoundOps, rec.Ops),
+		"replay: "+rec.Replay())
+	c.write(rec.File, file)
+}
+
+func (c *collector) addError(p *Plan, err error) {
+	rec := &ErrorRecord{Check: p.Target.Check.Name, Data: p.Data.Slug, Iteration: p.Iteration, ScriptSeed: p.Seed, Err: err.Error()}
+	c.errors = append(c.errors, rec)
+	if c.cfg.Out == "" {
+		return
+	}
+	f := &harness.Finding{Check: p.Target.Check.Name, Data: p.Data, Step: len(p.Script), What: firstLine(err.Error())}
+	if p.Target.Cold() {
+		f.Extra = coldDirectives(p.FirstSeq, p.Edits)
+	}
+	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-error-%d.ops", p.Iteration))
+	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d: an error, not a finding", c.cfg.Seed), p.Script)
+	file.Header = append(file.Header, fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm))
+	c.write(rec.File, file)
+}
+
+func (c *collector) write(path string, f *ops.File) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if c.writeErr == nil {
+			c.writeErr = fmt.Errorf("hunt: %w", err)
+		}
+		return
+	}
+	if err := os.WriteFile(path, []byte(f.String()), 0o644); err != nil {
+		if c.writeErr == nil {
+			c.writeErr = fmt.Errorf("hunt: %w", err)
+		}
+		return
+	}
+	if c.cfg.Log != nil {
+		fmt.Fprintf(c.cfg.Log, "hunt: wrote %s\n", path)
+	}
+}
+
+// coldDirectives are the directives that rebuild a cold iteration's
+// damaged directory, as harness.Cold writes them into its findings.
+func coldDirectives(firstSeq int64, edits []harness.Edit) []ops.Directive {
+	out := []ops.Directive{{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: fmt.Sprint(firstSeq)}}}}
+	for _, e := range edits {
+		out = append(out, e.Directive())
+	}
+	return out
+}
+
+func (c *collector) report(elapsed time.Duration) *Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Budget: c.cfg.Budget,
+		Iterations: c.cfg.Iterations, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
+		Swarms: len(c.swarms), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
+	for _, row := range c.rows {
+		row.Swarms = len(row.swarms)
+		r.Props = append(r.Props, *row)
+	}
+	for _, f := range c.failures {
+		r.Failures = append(r.Failures, f)
+	}
+	slices.SortFunc(r.Played, func(a, b Played) int { return cmpU(a.Iteration, b.Iteration) })
+	slices.SortFunc(r.Failures, func(a, b *Failure) int { return cmpU(a.Iteration, b.Iteration) })
+	slices.SortFunc(r.Errors, func(a, b *ErrorRecord) int { return cmpU(a.Iteration, b.Iteration) })
+	return r
+}
+
+func cmpU(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,100 @@
+package hunt
+
+import (
+	"reflect"
+	"slices"
+
+	"sessiondag/harness"
+	"sessiondag/ops"
+)
+
+// A Reduced failure: the smallest script (and damage) found on which the
+// same check still fails on the same data, and the finding it gives.
+type Reduced struct {
+	Finding *harness.Finding
+	Script  []ops.Op
+	Edits   []harness.Edit
+	// Reproduced is false when the reduced script no longer failed when
+	// played once more (a nondeterministic failure): Finding and Script are
+	// then the original ones.
+	Reproduced bool
+}
+
+// Reduce shrinks the failure f of plan p: first the damage (each edit
+// dropped if the failure stays), then the script up to the failing op with
+// harness.Reduce, then its values (simplify), keeping a candidate only if
+// the same check still fails on the same data. Last, the ids are renamed
+// canonically (n1, n2, …) if the failure stays, so that the file of a
+// failure reads the same whichever iteration found it.
+func Reduce(p *Plan, f *harness.Finding, tmp string) Reduced {
+	same := func(script []ops.Op, edits []harness.Edit) bool {
+		g, err := p.play(script, edits, tmp)
+		return err == nil && g != nil && g.Check == f.Check
+	}
+	script := f.Script(p.Script)
+	edits := slices.Clone(p.Edits)
+	for i := len(edits) - 1; i >= 0; i-- {
+		if cand := slices.Delete(slices.Clone(edits), i, i+1); same(script, cand) {
+			edits = cand
+		}
+	}
+	fails := func(s []ops.Op) bool { return same(s, edits) }
+	script = simplify(harness.Reduce(script, fails), fails)
+	if cs, ce := canonical(script, edits); same(cs, ce) {
+		script, edits = cs, ce
+	}
+	g, err := p.play(script, edits, tmp)
+	if err != nil || g == nil || g.Check != f.Check {
+		return Reduced{Finding: f, Script: f.Script(p.Script), Edits: p.Edits}
+	}
+	return Reduced{Finding: g, Script: g.Script(script), Edits: edits, Reproduced: true}
+}
+
+// simplify sets each field of each op that is not an id (a text, a tool's
+// arguments, a flag such as `error`) to its zero value wherever the script
+// stays valid and still fails: what is left are the values that matter, and
+// reductions that differed only in them become the same script.
+func simplify(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
+	for j := range script {
+		for i := 0; i < reflect.TypeOf(script[j]).NumField(); i++ {
+			cand, ok := zeroed(script[j], i)
+			if !ok {
+				continue
+			}
+			try := slices.Clone(script)
+			try[j] = cand
+			if harness.Valid(try) && fails(try) {
+				script = try
+			}
+		}
+	}
+	return script
+}
+
+// zeroed is op with field i set to its zero value, if that field is a value
+// (not an id) and is not zero already.
+func zeroed(op ops.Op, i int) (ops.Op, bool) {
+	if _, ok := op.(ops.Session); ok {
+		return nil, false
+	}
+	v := reflect.New(reflect.TypeOf(op)).Elem()
+	v.Set(reflect.ValueOf(op))
+	f := v.Field(i)
+	introduces, refers := idField(v.Type().Field(i))
+	if introduces || refers || f.IsZero() {
+		return nil, false
+	}
+	f.SetZero()
+	return v.Interface().(ops.Op), true
+}
+
+// canonical is script and its damage with the ids renamed as Canonical
+// does.
+func canonical(script []ops.Op, edits []harness.Edit) ([]ops.Op, []harness.Edit) {
+	r := newRenamer(script)
+	var out []harness.Edit
+	for _, e := range edits {
+		out = append(out, harness.Edit{Path: r.rename(e.Path), Content: []byte(r.rename(string(e.Content))), Remove: e.Remove})
+	}
+	return r.script(script), out
+}
