@@ -50,7 +50,7 @@ func (c *collector) add(o outcome) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if o.plan == nil {
-		c.errors = append(c.errors, &ErrorRecord{Err: o.err.Error()})
+		c.errors = append(c.errors, &ErrorRecord{Iteration: o.k, ScriptSeed: ScriptSeed(c.cfg.Seed, o.k), Err: o.err.Error()})
 		return
 	}
 	p := o.plan

@@ -10,7 +10,8 @@ import (
 
 // An outcome is what one iteration did.
 type outcome struct {
-	plan    *Plan
+	k       uint64
+	plan    *Plan // nil when it could not be drawn
 	applied int // ops played before the check failed or the script ended
 	reduced *Reduced
 	err     error // the plan could not be drawn or played (or it panicked)
@@ -18,6 +19,7 @@ type outcome struct {
 
 // iterate draws and plays iteration k, and reduces what it finds.
 func iterate(cfg *Config, k uint64) (o outcome) {
+	o.k = k
 	defer func() {
 		if r := recover(); r != nil {
 			o.err = fmt.Errorf("panic: %v\n%s", r, firstFrames(debug.Stack()))
@@ -25,7 +27,8 @@ func iterate(cfg *Config, k uint64) (o outcome) {
 	}()
 	p, err := PlanFor(cfg.Seed, k, cfg.Targets, cfg.MaxOps)
 	if err != nil {
-		return outcome{err: err}
+		o.err = err
+		return o
 	}
 	o.plan = p
 	f, err := p.Play(cfg.Tmp)

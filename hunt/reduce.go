@@ -51,41 +51,62 @@ func Reduce(p *Plan, f *harness.Finding, tmp string) Reduced {
 }
 
 // simplify sets each field of each op that is not an id (a text, a tool's
-// arguments, a flag such as `error`) to its zero value wherever the script
-// stays valid and still fails: what is left are the values that matter, and
-// reductions that differed only in them become the same script.
+// arguments, a flag such as `error`) to the simplest value it can take
+// (simplest) wherever the script stays valid and still fails: what is left
+// are the values that matter, and reductions that differed only in the
+// others become the same script.
 func simplify(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
 	for j := range script {
+		if _, ok := script[j].(ops.Session); ok {
+			continue
+		}
 		for i := 0; i < reflect.TypeOf(script[j]).NumField(); i++ {
-			cand, ok := zeroed(script[j], i)
-			if !ok {
-				continue
-			}
-			try := slices.Clone(script)
-			try[j] = cand
-			if harness.Valid(try) && fails(try) {
-				script = try
+			for _, cand := range simpler(script[j], i) {
+				try := slices.Clone(script)
+				try[j] = cand
+				if harness.Valid(try) && fails(try) {
+					script = try
+					break
+				}
 			}
 		}
 	}
 	return script
 }
 
-// zeroed is op with field i set to its zero value, if that field is a value
-// (not an id) and is not zero already.
-func zeroed(op ops.Op, i int) (ops.Op, bool) {
-	if _, ok := op.(ops.Session); ok {
-		return nil, false
+// simplest are the values a string field is tried with, simplest first:
+// none, then the empty JSON object (a field that must hold one).
+var simplest = []string{"", "{}"}
+
+// simpler lists op with field i set to each simpler value, if the field is
+// a value (not an id): false for a bool, the simplest strings for a string.
+func simpler(op ops.Op, i int) []ops.Op {
+	f := reflect.TypeOf(op).Field(i)
+	if introduces, refers := idField(f); introduces || refers {
+		return nil
 	}
-	v := reflect.New(reflect.TypeOf(op)).Elem()
-	v.Set(reflect.ValueOf(op))
-	f := v.Field(i)
-	introduces, refers := idField(v.Type().Field(i))
-	if introduces || refers || f.IsZero() {
-		return nil, false
+	var out []ops.Op
+	set := func(x any) {
+		v := reflect.New(reflect.TypeOf(op)).Elem()
+		v.Set(reflect.ValueOf(op))
+		if !v.Field(i).Equal(reflect.ValueOf(x)) {
+			v.Field(i).Set(reflect.ValueOf(x))
+			out = append(out, v.Interface().(ops.Op))
+		}
 	}
-	f.SetZero()
-	return v.Interface().(ops.Op), true
+	switch f.Type.Kind() {
+	case reflect.Bool:
+		set(false)
+	case reflect.String:
+		cur := reflect.ValueOf(op).Field(i).String()
+		for _, s := range simplest {
+			if s == cur {
+				break // what it holds is as simple as it gets
+			}
+			set(s)
+		}
+	}
+	return out
 }
 
 // canonical is script and its damage with the ids renamed as Canonical
