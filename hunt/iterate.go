@@ -12,7 +12,7 @@ import (
 type outcome struct {
 	k       uint64
 	plan    *Plan // nil when it could not be drawn
-	applied int // ops played before the check failed or the script ended
+	applied int   // ops played before the check failed or the script ended
 	reduced *Reduced
 	err     error // the plan could not be drawn or played (or it panicked)
 }
