@@ -156,7 +156,7 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Budget: c.cfg.Budget,
-		Iterations: c.cfg.Iterations, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
+		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
 		Swarms: len(c.swarms), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)

@@ -17,6 +17,7 @@ type Report struct {
 	Shards     int
 	Budget     time.Duration
 	Iterations uint64 // the bound on iteration numbers, 0 = none
+	MaxOps     int
 	Elapsed    time.Duration
 	Scripts    int // scripts played
 	Ops        int // ops applied, over every script (reductions not counted)
@@ -160,22 +161,6 @@ func firstLine(s string) string {
 	return line
 }
 
-// Summary is the last JSON line: the counts, which add up across shards.
-type Summary struct {
-	Seed       uint64      `json:"seed"`
-	Shard      string      `json:"shard"`
-	Minutes    float64     `json:"minutes,omitempty"`
-	Iterations uint64      `json:"iterations,omitempty"`
-	Seconds    float64     `json:"seconds"`
-	Scripts    int         `json:"scripts"`
-	Ops        int         `json:"ops"`
-	Swarms     int         `json:"swarms"`
-	Findings   int         `json:"findings"`
-	Failures   int         `json:"failures"`
-	Errors     int         `json:"errors"`
-	Properties []PropStats `json:"properties"`
-}
-
 // JSON writes one line per failure ({"kind":"hunt-failure",…}), one per
 // error ({"kind":"hunt-error",…}), then {"kind":"hunt","summary":{…}}: the
 // outputs of shards merge by concatenation (a failure's key is the same in
@@ -198,11 +183,8 @@ func (r *Report) JSON(w io.Writer) error {
 			return err
 		}
 	}
-	s := Summary{Seed: r.Seed, Shard: r.ShardName(), Minutes: r.Budget.Minutes(), Iterations: r.Iterations,
-		Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts, Ops: r.Ops, Swarms: r.Swarms, Findings: r.Findings,
-		Failures: len(r.Failures), Errors: len(r.Errors), Properties: r.Props}
 	return enc.Encode(struct {
 		Kind    string  `json:"kind"`
 		Summary Summary `json:"summary"`
-	}{"hunt", s})
+	}{Kind, r.Summary()})
 }

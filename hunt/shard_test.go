@@ -117,3 +117,42 @@ func TestParseShard(t *testing.T) {
 		}
 	}
 }
+
+// The summaries of the shards of a campaign merge into the counts of the
+// unsharded run, and the merge says whether every shard is there once.
+func TestSummariesMerge(t *testing.T) {
+	run := func(shard, shards int) Summary {
+		r, err := Run(context.Background(), Config{Seed: 9, Iterations: 40, Shard: shard, Shards: shards,
+			Targets: holds, MaxOps: 8, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Summary()
+	}
+	whole := run(0, 1)
+	parts := []Summary{run(0, 3), run(1, 3), run(2, 3)}
+	m, complete, err := Merge(parts)
+	if err != nil || !complete {
+		t.Fatalf("merge: complete %v, %v", complete, err)
+	}
+	if m.Scripts != whole.Scripts || m.Ops != whole.Ops || m.Findings != whole.Findings {
+		t.Errorf("merged %d scripts, %d ops, %d findings; the whole run %d, %d, %d",
+			m.Scripts, m.Ops, m.Findings, whole.Scripts, whole.Ops, whole.Findings)
+	}
+	for i, p := range m.Properties {
+		if w := whole.Properties[i]; p.Scripts != w.Scripts || p.Ops != w.Ops {
+			t.Errorf("%s [%s]: merged %d scripts, %d ops; the whole run %d, %d", p.Check, p.Data, p.Scripts, p.Ops, w.Scripts, w.Ops)
+		}
+	}
+	if _, complete, _ := Merge(parts[:2]); complete {
+		t.Error("two shards of three merge as complete")
+	}
+	if _, complete, _ := Merge(append(parts, parts[0])); complete {
+		t.Error("a shard read twice merges as complete")
+	}
+	other := run(0, 1)
+	other.Seed = 10
+	if _, _, err := Merge([]Summary{whole, other}); err == nil {
+		t.Error("summaries of two campaigns merge")
+	}
+}
