@@ -58,6 +58,7 @@ func (c *collector) add(o outcome) {
 	r := c.row(p)
 	r.Scripts++
 	r.Ops += o.applied
+	r.Seconds += o.took.Seconds()
 	c.ops += o.applied
 	sw := p.Swarm.String()
 	r.swarms[sw], c.swarms[sw] = true, true

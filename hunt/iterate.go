@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"sessiondag/harness"
 )
@@ -14,12 +15,15 @@ type outcome struct {
 	plan    *Plan // nil when it could not be drawn
 	applied int   // ops played before the check failed or the script ended
 	reduced *Reduced
+	took    time.Duration // drawing, playing and reducing
 	err     error // the plan could not be drawn or played (or it panicked)
 }
 
 // iterate draws and plays iteration k, and reduces what it finds.
 func iterate(cfg *Config, k uint64) (o outcome) {
 	o.k = k
+	start := time.Now()
+	defer func() { o.took = time.Since(start) }()
 	defer func() {
 		if r := recover(); r != nil {
 			o.err = fmt.Errorf("panic: %v\n%s", r, firstFrames(debug.Stack()))

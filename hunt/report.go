@@ -39,6 +39,9 @@ type PropStats struct {
 	Ops      int    `json:"ops"`
 	Findings int    `json:"findings"`
 	Failures int    `json:"failures"` // distinct failures first found on this row
+	// Seconds is the workers' time on this row: drawing, playing and
+	// reducing its scripts.
+	Seconds float64 `json:"seconds"`
 
 	swarms map[string]bool
 }
@@ -113,9 +116,9 @@ func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
 	fmt.Fprintf(w, "%d scripts, %d ops applied, %d distinct swarm configurations\n\n", r.Scripts, r.Ops, r.Swarms)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "property\tdata\tscripts\tswarms\tops\tfindings\tfailures")
+	fmt.Fprintln(tw, "property\tdata\tscripts\tswarms\tops\tfindings\tfailures\tworker time")
 	for _, p := range r.Props {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures, p.Seconds)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d distinct failures (%d findings before reduction and de-duplication), %d errors\n",
