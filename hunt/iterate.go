@@ -16,7 +16,7 @@ type outcome struct {
 	applied int   // ops played before the check failed or the script ended
 	reduced *Reduced
 	took    time.Duration // drawing, playing and reducing
-	err     error // the plan could not be drawn or played (or it panicked)
+	err     error         // the plan could not be drawn or played (or it panicked)
 }
 
 // iterate draws and plays iteration k, and reduces what it finds.
