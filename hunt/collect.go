@@ -2,6 +2,7 @@ package hunt
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,6 +20,7 @@ type collector struct {
 	mu       sync.Mutex
 	rows     []*PropStats
 	swarms   map[string]bool
+	shapes   map[string]int // scripts that have each shape
 	played   []Played
 	failures map[string]*Failure // by Key
 	errors   []*ErrorRecord
@@ -28,7 +30,7 @@ type collector struct {
 }
 
 func newCollector(cfg *Config) *collector {
-	c := &collector{cfg: cfg, swarms: map[string]bool{}, failures: map[string]*Failure{}}
+	c := &collector{cfg: cfg, swarms: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
 	for _, t := range cfg.Targets {
 		for _, d := range t.Data {
 			c.rows = append(c.rows, &PropStats{Check: t.Check.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
@@ -62,6 +64,11 @@ func (c *collector) add(o outcome) {
 	c.ops += o.applied
 	sw := p.Swarm.String()
 	r.swarms[sw], c.swarms[sw] = true, true
+	for shape, n := range p.Shapes {
+		if n > 0 {
+			c.shapes[shape]++
+		}
+	}
 	switch {
 	case o.err != nil:
 		c.addError(p, o.err)
@@ -158,7 +165,7 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
-		Swarms: len(c.swarms), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
+		Swarms: len(c.swarms), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
 		r.Props = append(r.Props, *row)

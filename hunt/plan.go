@@ -29,6 +29,7 @@ type Plan struct {
 	Data      harness.Data
 	Swarm     *gen.Swarm
 	Script    []ops.Op
+	Shapes    map[string]int // the shapes of legacy §5/§6 the script has (gen.Tally)
 	FirstSeq  int64          // cold only
 	Edits     []harness.Edit // cold only
 }
@@ -44,7 +45,9 @@ func PlanFor(seed, k uint64, targets []Target, maxOps int) (*Plan, error) {
 	opt := p.Data.Gen
 	p.Swarm = gen.DrawSwarm(src, opt)
 	opt.Swarm = p.Swarm
-	p.Script = gen.New(opt).Script(src, 1+src.IntN(maxOps, "ops"))
+	g := gen.New(opt)
+	p.Script = g.Script(src, 1+src.IntN(maxOps, "ops"))
+	p.Shapes = g.Tally.Shapes
 	if p.Target.Cold() {
 		p.FirstSeq = []int64{0, 9990}[src.IntN(2, "first seq")]
 		edits, err := pointerEdits(src, p.Script, p.FirstSeq)

@@ -4,10 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"sessiondag/gen"
 )
 
 // Report is what a campaign did and found.
@@ -19,10 +23,11 @@ type Report struct {
 	Iterations uint64 // the bound on iteration numbers, 0 = none
 	MaxOps     int
 	Elapsed    time.Duration
-	Scripts    int // scripts played
-	Ops        int // ops applied, over every script (reductions not counted)
-	Swarms     int // distinct swarm configurations
-	Findings   int // failures before de-duplication
+	Scripts    int            // scripts played
+	Ops        int            // ops applied, over every script (reductions not counted)
+	Swarms     int            // distinct swarm configurations
+	Shapes     map[string]int // scripts that have each shape of gen.Tally
+	Findings   int            // failures before de-duplication
 	Props      []PropStats
 	Failures   []*Failure // distinct after reduction, by iteration
 	Errors     []*ErrorRecord
@@ -121,6 +126,7 @@ func (r *Report) Text(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures, p.Seconds)
 	}
 	tw.Flush()
+	r.shapesText(w)
 	fmt.Fprintf(w, "\n%d distinct failures (%d findings before reduction and de-duplication), %d errors\n",
 		len(r.Failures), r.Findings, len(r.Errors))
 	for _, f := range r.Failures {
@@ -136,6 +142,27 @@ func (r *Report) Text(w io.Writer) {
 		if e.File != "" {
 			fmt.Fprintf(w, "  script: %s\n", e.File)
 		}
+	}
+}
+
+// shapesText says how many scripts had each shape the generator tallies,
+// and which required shapes (gen.Required) none had.
+func (r *Report) shapesText(w io.Writer) {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "shape\tscripts")
+	for _, s := range slices.Sorted(maps.Keys(r.Shapes)) {
+		fmt.Fprintf(tw, "%s\t%d\n", s, r.Shapes[s])
+	}
+	tw.Flush()
+	var missing []string
+	for _, s := range gen.Required {
+		if r.Shapes[s] == 0 {
+			missing = append(missing, s)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "required shapes no script had: %s\n", strings.Join(missing, "; "))
 	}
 }
 

@@ -3,6 +3,7 @@ package hunt
 import (
 	"context"
 	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -134,6 +135,9 @@ func TestSummariesMerge(t *testing.T) {
 	m, complete, err := Merge(parts)
 	if err != nil || !complete {
 		t.Fatalf("merge: complete %v, %v", complete, err)
+	}
+	if !maps.Equal(m.Shapes, whole.Shapes) {
+		t.Errorf("merged shapes %v, the whole run's %v", m.Shapes, whole.Shapes)
 	}
 	if m.Scripts != whole.Scripts || m.Ops != whole.Ops || m.Findings != whole.Findings {
 		t.Errorf("merged %d scripts, %d ops, %d findings; the whole run %d, %d, %d",

@@ -2,6 +2,7 @@ package hunt
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -24,8 +25,10 @@ type Summary struct {
 	Ops        int      `json:"ops"`
 	// Swarms are the distinct swarm configurations of a shard, summed
 	// over shards.
-	Swarms   int `json:"swarms"`
-	Findings int `json:"findings"`
+	Swarms int `json:"swarms"`
+	// Shapes counts the scripts that have each shape of gen.Tally.
+	Shapes   map[string]int `json:"shapes"`
+	Findings int            `json:"findings"`
 	// Failures are the distinct failures of a shard, summed over shards:
 	// two shards may find the same one (the failure records' keys say).
 	Failures   int         `json:"failures"`
@@ -43,7 +46,7 @@ func (r *Report) Summary() Summary {
 	}
 	return Summary{Seed: r.Seed, Checks: strings.Join(checks, ","), MaxOps: r.MaxOps, Shard: r.ShardName(),
 		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
-		Ops: r.Ops, Swarms: r.Swarms, Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
+		Ops: r.Ops, Swarms: r.Swarms, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
 		Properties: slices.Clone(r.Props)}
 }
 
@@ -56,7 +59,7 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	}
 	first := sums[0]
 	merged = Summary{Seed: first.Seed, Checks: first.Checks, MaxOps: first.MaxOps, Minutes: first.Minutes,
-		Iterations: first.Iterations, Properties: zeroed(first.Properties)}
+		Iterations: first.Iterations, Shapes: map[string]int{}, Properties: zeroed(first.Properties)}
 	n, seen, complete := -1, map[int]bool{}, true
 	for _, s := range sums {
 		if s.Seed != first.Seed || s.Checks != first.Checks || s.MaxOps != first.MaxOps {
@@ -90,6 +93,9 @@ func (s *Summary) add(t Summary) error {
 	s.Scripts += t.Scripts
 	s.Ops += t.Ops
 	s.Swarms += t.Swarms
+	for k, v := range t.Shapes {
+		s.Shapes[k] += v
+	}
 	s.Findings += t.Findings
 	s.Failures += t.Failures
 	s.Errors += t.Errors
