@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"sessiondag/harness"
@@ -108,4 +109,33 @@ func readFile(t *testing.T, path string) *ops.File {
 		t.Fatal(err)
 	}
 	return file
+}
+
+// A failure that does not happen again when its reduced script is played
+// is kept as found, and the report says it is not deterministic.
+func TestFlakyFailureKeptAsFound(t *testing.T) {
+	calls := 0
+	once := harness.Check{Name: "once", Run: func(s *harness.Session) *harness.Finding {
+		if calls++; calls == 3 {
+			return &harness.Finding{What: "the third time only"}
+		}
+		return nil
+	}}
+	r, err := Run(context.Background(), Config{Seed: 1, Iterations: 1, MaxOps: 30, Workers: 1, Out: t.TempDir(),
+		Targets: []Target{{Check: once, Data: []harness.Data{legacyData}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Failures) != 1 {
+		t.Fatalf("%d failures, want the one found", len(r.Failures))
+	}
+	f := r.Failures[0]
+	if f.Reproduced || f.Ops != 3 || f.FoundOps != 3 {
+		t.Errorf("reproduced %v, %d ops of %d found: want the script as found, not reproduced", f.Reproduced, f.Ops, f.FoundOps)
+	}
+	var b strings.Builder
+	r.Text(&b)
+	if !strings.Contains(b.String(), "not deterministic") {
+		t.Errorf("the report does not say the failure is not deterministic:\n%s", b.String())
+	}
 }

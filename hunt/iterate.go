@@ -54,8 +54,8 @@ func iterate(cfg *Config, k uint64) (o outcome) {
 // firstFrames keeps the top of a panic's stack: enough to see where.
 func firstFrames(stack []byte) string {
 	lines := strings.Split(string(stack), "\n")
-	if len(lines) > 16 {
-		lines = lines[:16]
+	if len(lines) > 24 {
+		lines = lines[:24]
 	}
 	return strings.Join(lines, "\n")
 }

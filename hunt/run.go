@@ -22,7 +22,7 @@ type Config struct {
 	MaxOps     int           // scripts have 1 to MaxOps ops; 0 = DefaultMaxOps
 	Workers    int           // 0 = one per core
 	Out        string        // where failures are written; "" = nowhere
-	Tmp        string        // where session directories are made; "" = the system's
+	Tmp        string        // where the cold check makes its directories; "" = the system's (TMPDIR)
 	Log        io.Writer     // a line per new failure as it is found; nil = none
 }
 
