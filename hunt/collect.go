@@ -112,7 +112,8 @@ func (c *collector) writeFailure(rec *Failure, f *harness.Finding, p *Plan, scri
 	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d found it", c.cfg.Seed), script)
 	file.Header = append(file.Header,
 		fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, rec.Swarm, rec.FoundOps, rec.Ops),
-		"replay: "+rec.Replay())
+		"replay: "+rec.Replay(),
+		"the iteration again: "+c.again(p.Iteration))
 	c.write(rec.File, file)
 }
 
@@ -128,8 +129,19 @@ func (c *collector) addError(p *Plan, err error) {
 	}
 	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-error-%d.ops", p.Iteration))
 	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d: an error, not a finding", c.cfg.Seed), p.Script)
-	file.Header = append(file.Header, fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm))
+	file.Header = append(file.Header, fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm),
+		"the iteration again: "+c.again(p.Iteration))
 	c.write(rec.File, file)
+}
+
+// again is the command that plays iteration k of this campaign once more:
+// the seed, the checks and the script length decide what it draws.
+func (c *collector) again(k uint64) string {
+	cmd := fmt.Sprintf("go run ./cmd/sessiondag hunt --seed %d --max-ops %d", c.cfg.Seed, c.cfg.MaxOps)
+	if names := checkList(c.cfg.Targets); names != checkList(Targets()) {
+		cmd += " --check " + names
+	}
+	return fmt.Sprintf("%s --iteration %d", cmd, k)
 }
 
 func (c *collector) write(path string, f *ops.File) {
@@ -164,7 +176,7 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Budget: c.cfg.Budget,
-		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
+		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
 		Swarms: len(c.swarms), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)

@@ -79,6 +79,27 @@ func TestPlantedFailure(t *testing.T) {
 	if files, _ := os.ReadDir(out); len(files) != len(r.Failures) {
 		t.Errorf("%d files written for %d distinct failures", len(files), len(r.Failures))
 	}
+	againFindsTheSame(t, r.Failures[len(r.Failures)-1], out)
+}
+
+// An iteration played alone, from the campaign's seed, finds the failure
+// it found in the campaign and writes the same file (in another directory).
+func againFindsTheSame(t *testing.T, f *Failure, campaignOut string) {
+	t.Helper()
+	k, out := f.Iteration, t.TempDir()
+	r, err := Run(context.Background(), Config{Seed: 1, MaxOps: 60, Out: out, Only: &k,
+		Targets: []Target{{Check: planted, Data: []harness.Data{legacyData}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Scripts != 1 || len(r.Failures) != 1 || r.Failures[0].Key != f.Key {
+		t.Fatalf("iteration %d alone: %d scripts, failures %v; want the failure of key %s", k, r.Scripts, r.Failures, f.Key)
+	}
+	want, _ := os.ReadFile(f.File)
+	got, _ := os.ReadFile(r.Failures[0].File)
+	if strings.ReplaceAll(string(got), out, campaignOut) != string(want) {
+		t.Errorf("iteration %d alone wrote\n%s\nthe campaign wrote\n%s", k, got, want)
+	}
 }
 
 // checkMinimal: the script fails, is at most user/reply/done/retry/crash

@@ -22,6 +22,8 @@ type Report struct {
 	Budget     time.Duration
 	Iterations uint64 // the bound on iteration numbers, 0 = none
 	MaxOps     int
+	Checks     string  // the checks hunted, comma-separated
+	Only       *uint64 // the one iteration played, when Config.Only was set
 	Elapsed    time.Duration
 	Scripts    int            // scripts played
 	Ops        int            // ops applied, over every script (reductions not counted)
@@ -167,6 +169,9 @@ func (r *Report) shapesText(w io.Writer) {
 }
 
 func (r *Report) bound() string {
+	if r.Only != nil {
+		return fmt.Sprintf("iteration %d only", *r.Only)
+	}
 	var parts []string
 	if r.Budget > 0 {
 		parts = append(parts, fmt.Sprintf("budget %s", r.Budget))

@@ -23,7 +23,10 @@ type Config struct {
 	Workers    int           // 0 = one per core
 	Out        string        // where failures are written; "" = nowhere
 	Tmp        string        // where the cold check makes its directories; "" = the system's (TMPDIR)
-	Log        io.Writer     // a line per new failure as it is found; nil = none
+	Log        io.Writer     // a line per file written, as it is written; nil = none
+	// Only, when set, plays iteration *Only and nothing else (whatever the
+	// shard, budget or bound): one script of a campaign, from its seed.
+	Only *uint64
 }
 
 // DefaultMaxOps is the longest script drawn by default: about three times
@@ -37,7 +40,7 @@ func (c *Config) defaults() error {
 	if c.Shard < 0 || c.Shard >= c.Shards {
 		return fmt.Errorf("shard %d/%d: want 0 ≤ i < n", c.Shard, c.Shards)
 	}
-	if c.Budget <= 0 && c.Iterations == 0 {
+	if c.Budget <= 0 && c.Iterations == 0 && c.Only == nil {
 		return errors.New("neither a time budget nor a number of iterations: the campaign would not end")
 	}
 	if c.Targets == nil {
@@ -70,6 +73,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	start := time.Now()
 	c := newCollector(&cfg)
+	if cfg.Only != nil {
+		c.add(iterate(&cfg, *cfg.Only))
+		return c.report(time.Since(start)), c.writeErr
+	}
 	var next atomic.Uint64
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {

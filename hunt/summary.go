@@ -38,16 +38,19 @@ type Summary struct {
 
 // Summary is the report's summary record.
 func (r *Report) Summary() Summary {
-	var checks []string
-	for _, p := range r.Props {
-		if !slices.Contains(checks, p.Check) {
-			checks = append(checks, p.Check)
-		}
-	}
-	return Summary{Seed: r.Seed, Checks: strings.Join(checks, ","), MaxOps: r.MaxOps, Shard: r.ShardName(),
+	return Summary{Seed: r.Seed, Checks: r.Checks, MaxOps: r.MaxOps, Shard: r.ShardName(),
 		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
 		Ops: r.Ops, Swarms: r.Swarms, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
 		Properties: slices.Clone(r.Props)}
+}
+
+// checkList names the targets' checks, comma-separated.
+func checkList(targets []Target) string {
+	var names []string
+	for _, t := range targets {
+		names = append(names, t.Check.Name)
+	}
+	return strings.Join(names, ",")
 }
 
 // Merge adds up the summaries of shards of one campaign (the same seed,

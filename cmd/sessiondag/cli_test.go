@@ -39,6 +39,7 @@ var cliCases = []cliCase{
 	{"audit-json", "audit $ROOT/corpus/sessions/01-plain-web-chat --json"},
 	{"hunt", "hunt --seed 1 --iterations 6 --check legacy,cards --max-ops 15 --out $TMP/failures"},
 	{"hunt-json", "hunt --seed 1 --iterations 6 --check aggregation,cold --max-ops 15 --json --out $TMP/failures"},
+	{"hunt-one-iteration", "hunt --seed 1 --iteration 3 --check cutoff --max-ops 15 --out $TMP/failures"},
 	{"hunt-no-budget", "hunt --seed 1"},
 	{"hunt-bad-shard", "hunt --minutes 1 --shard 2/2"},
 	{"hunt-bad-check", "hunt --iterations 1 --check nonsense"},

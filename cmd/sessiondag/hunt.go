@@ -25,9 +25,10 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	checks := fs.String("check", "", "comma-separated checks to hunt (default: every check, and cold)")
 	iterations := fs.Uint64("iterations", 0, "play only the iterations below this number (with or without a budget)")
 	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
+	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
 	verbose := fs.Bool("v", false, "name each failure's file on stderr as it is written")
 	pos, err := parseArgs(fs, args)
-	if err != nil || len(pos) != 0 || (*minutes <= 0 && *iterations == 0) {
+	if err != nil || len(pos) != 0 || (*minutes <= 0 && *iterations == 0 && !flagGiven(fs, "iteration")) {
 		fmt.Fprintln(stderr, "usage: sessiondag hunt --minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N]")
 		return 2
 	}
@@ -44,6 +45,9 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	}
 	if *verbose {
 		cfg.Log = stderr
+	}
+	if flagGiven(fs, "iteration") {
+		cfg.Only = only
 	}
 	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, *shard)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
