@@ -125,7 +125,8 @@ func (c *collector) addError(p *Plan, err error) {
 	}
 	f := &harness.Finding{Check: p.Target.Check.Name, Data: p.Data, Step: len(p.Script), What: firstLine(err.Error())}
 	if p.Target.Cold() {
-		f.Extra = coldDirectives(p.FirstSeq, p.Edits)
+		edits, _ := fileEdits(p.Script, p.FirstSeq, p.Damage) // the script did not apply: the damage may be partial
+		f.Extra = coldDirectives(p.FirstSeq, edits)
 	}
 	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-error-%d.ops", p.Iteration))
 	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d: an error, not a finding", c.cfg.Seed), p.Script)

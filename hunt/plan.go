@@ -31,7 +31,7 @@ type Plan struct {
 	Script    []ops.Op
 	Shapes    map[string]int // the shapes of legacy §5/§6 the script has (gen.Tally)
 	FirstSeq  int64          // cold only
-	Edits     []harness.Edit // cold only
+	Damage    []PointerEdit  // cold only
 }
 
 // PlanFor draws iteration k of the campaign with this seed over targets:
@@ -50,11 +50,11 @@ func PlanFor(seed, k uint64, targets []Target, maxOps int) (*Plan, error) {
 	p.Shapes = g.Tally.Shapes
 	if p.Target.Cold() {
 		p.FirstSeq = []int64{0, 9990}[src.IntN(2, "first seq")]
-		edits, err := pointerEdits(src, p.Script, p.FirstSeq)
+		damage, err := drawDamage(src, p.Script, p.FirstSeq)
 		if err != nil {
 			return nil, fmt.Errorf("iteration %d (script seed %d): %w", k, p.Seed, err)
 		}
-		p.Edits = edits
+		p.Damage = damage
 	}
 	return p, nil
 }
@@ -62,11 +62,15 @@ func PlanFor(seed, k uint64, targets []Target, maxOps int) (*Plan, error) {
 // Play runs the plan's script with its check and returns the first
 // finding. tmp is where directories on disk go ("" = the system's).
 func (p *Plan) Play(tmp string) (*harness.Finding, error) {
-	return p.play(p.Script, p.Edits, tmp)
+	return p.play(p.Script, p.Damage, tmp)
 }
 
-func (p *Plan) play(script []ops.Op, edits []harness.Edit, tmp string) (*harness.Finding, error) {
+func (p *Plan) play(script []ops.Op, damage []PointerEdit, tmp string) (*harness.Finding, error) {
 	if p.Target.Cold() {
+		edits, err := fileEdits(script, p.FirstSeq, damage)
+		if err != nil {
+			return nil, err
+		}
 		return harness.Cold(script, p.FirstSeq, edits, tmp)
 	}
 	return harness.Play(p.Data, script, p.Target.Check)

@@ -13,41 +13,42 @@ import (
 type Reduced struct {
 	Finding *harness.Finding
 	Script  []ops.Op
-	Edits   []harness.Edit
+	Damage  []PointerEdit
 	// Reproduced is false when the reduced script no longer failed when
 	// played once more (a nondeterministic failure): Finding and Script are
 	// then the original ones.
 	Reproduced bool
 }
 
-// Reduce shrinks the failure f of plan p: first the damage (each edit
-// dropped if the failure stays), then the script up to the failing op with
-// harness.Reduce, then its values (simplify), keeping a candidate only if
+// Reduce shrinks the failure f of plan p: first the damage (each pointer
+// edit dropped if the failure stays), then the script up to the failing op
+// with harness.Reduce (the damage rewriting the same nodes of each shorter
+// script), then its values (simplify), keeping a candidate only if
 // the same check still fails on the same data. Last, the ids are renamed
 // canonically (n1, n2, …) if the failure stays, so that the file of a
 // failure reads the same whichever iteration found it.
 func Reduce(p *Plan, f *harness.Finding, tmp string) Reduced {
-	same := func(script []ops.Op, edits []harness.Edit) bool {
-		g, err := p.play(script, edits, tmp)
+	same := func(script []ops.Op, damage []PointerEdit) bool {
+		g, err := p.play(script, damage, tmp)
 		return err == nil && g != nil && g.Check == f.Check
 	}
 	script := f.Script(p.Script)
-	edits := slices.Clone(p.Edits)
-	for i := len(edits) - 1; i >= 0; i-- {
-		if cand := slices.Delete(slices.Clone(edits), i, i+1); same(script, cand) {
-			edits = cand
+	damage := slices.Clone(p.Damage)
+	for i := len(damage) - 1; i >= 0; i-- {
+		if cand := slices.Delete(slices.Clone(damage), i, i+1); same(script, cand) {
+			damage = cand
 		}
 	}
-	fails := func(s []ops.Op) bool { return same(s, edits) }
+	fails := func(s []ops.Op) bool { return same(s, damage) }
 	script = simplify(harness.Reduce(script, fails), fails)
-	if cs, ce := canonical(script, edits); same(cs, ce) {
-		script, edits = cs, ce
+	if cs, cd := canonical(script, damage); same(cs, cd) {
+		script, damage = cs, cd
 	}
-	g, err := p.play(script, edits, tmp)
+	g, err := p.play(script, damage, tmp)
 	if err != nil || g == nil || g.Check != f.Check {
-		return Reduced{Finding: f, Script: f.Script(p.Script), Edits: p.Edits}
+		return Reduced{Finding: f, Script: f.Script(p.Script), Damage: p.Damage}
 	}
-	return Reduced{Finding: g, Script: g.Script(script), Edits: edits, Reproduced: true}
+	return Reduced{Finding: g, Script: g.Script(script), Damage: damage, Reproduced: true}
 }
 
 // simplify sets each field of each op that is not an id (a text, a tool's
@@ -111,11 +112,11 @@ func simpler(op ops.Op, i int) []ops.Op {
 
 // canonical is script and its damage with the ids renamed as Canonical
 // does.
-func canonical(script []ops.Op, edits []harness.Edit) ([]ops.Op, []harness.Edit) {
+func canonical(script []ops.Op, damage []PointerEdit) ([]ops.Op, []PointerEdit) {
 	r := newRenamer(script)
-	var out []harness.Edit
-	for _, e := range edits {
-		out = append(out, harness.Edit{Path: r.rename(e.Path), Content: []byte(r.rename(string(e.Content))), Remove: e.Remove})
+	var out []PointerEdit
+	for _, e := range damage {
+		out = append(out, PointerEdit{ID: r.rename(e.ID), Pointer: e.Pointer, Target: r.rename(e.Target)})
 	}
 	return r.script(script), out
 }

@@ -87,7 +87,7 @@ func TestPlanIsReplayable(t *testing.T) {
 		b, _ := PlanFor(7, k, targets, 30)
 		if a.Seed != ScriptSeed(7, k) || a.Target.Check.Name != b.Target.Check.Name || a.Data.Name != b.Data.Name ||
 			a.Swarm.String() != b.Swarm.String() || ops.String(a.Script) != ops.String(b.Script) ||
-			fmt.Sprint(a.Edits) != fmt.Sprint(b.Edits) || a.FirstSeq != b.FirstSeq {
+			fmt.Sprint(a.Damage) != fmt.Sprint(b.Damage) || a.FirstSeq != b.FirstSeq {
 			t.Fatalf("iteration %d drew two different plans", k)
 		}
 		if c, _ := PlanFor(8, k, targets, 30); c.Seed == a.Seed {
