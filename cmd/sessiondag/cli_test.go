@@ -45,6 +45,8 @@ var cliCases = []cliCase{
 	{"hunt-json", "hunt --seed 1 --iterations 6 --check aggregation,cold --max-ops 15 --json --out $TMP/failures"},
 	{"hunt-one-iteration", "hunt --seed 1 --iteration 3 --check cutoff --max-ops 15 --out $TMP/failures"},
 	{"hunt-no-budget", "hunt --seed 1"},
+	{"summary-hunt", "summary testdata/hunt-shards.jsonl"},
+	{"summary-hunt-missing-shard", "summary testdata/hunt-two-of-three-shards.jsonl --json"},
 	{"hunt-bad-shard", "hunt --minutes 1 --shard 2/2"},
 	{"hunt-bad-check", "hunt --iterations 1 --check nonsense"},
 	{"promote", "promote $ROOT/corpus/ops/shapes/01-plain-web-chat.ops plain-chat --to $TMP/regressions --note kept"},
