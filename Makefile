@@ -1,9 +1,10 @@
 # sessiondag: the two commands a newcomer needs are `make demo` and `make test`.
 GO        ?= go
 FUZZTIME  ?= 60s
+HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long demo bench benchcmp bench-report fuzz mutants regen throughput clean
+.PHONY: all build test vet race props props-long hunt demo bench benchcmp bench-report fuzz mutants regen throughput clean
 
 all: build test
 
@@ -32,6 +33,12 @@ props:
 # Ten times the default checks, for nightly runs.
 props-long:
 	$(GO) test -count=1 -timeout 60m ./props -rapid.checks=1000
+
+# A search far longer than CI's: every check under drawn swarm
+# configurations for HUNT_MINUTES minutes on every core; each distinct
+# failure, reduced, lands in corpus/ops/failures/ with its replay command.
+hunt: build
+	./bin/sessiondag hunt --minutes $(HUNT_MINUTES)
 
 # The main job: the rollout-readiness audit over the bundled corpus.
 demo: build

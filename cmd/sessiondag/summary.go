@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"sessiondag/audit"
+	"sessiondag/hunt"
 )
 
 // A summaryMerger merges the summary records of one command's JSON lines.
@@ -25,6 +26,7 @@ type summaryMerger interface {
 // summary records adds its kind here.
 var summaryKinds = map[string]func() summaryMerger{
 	audit.Kind: func() summaryMerger { return &auditMerger{sum: audit.NewSummary()} },
+	hunt.Kind:  func() summaryMerger { return &huntMerger{} },
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) int {
