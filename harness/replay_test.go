@@ -86,3 +86,14 @@ func TestRolloutPathsAgree(t *testing.T) {
 		}
 	}
 }
+
+// A saved disagreement on whether an op applies replays without a check:
+// Session.Apply finds it.
+func TestValidityFindingPlans(t *testing.T) {
+	f := &ops.File{Ops: script(t, "user id=u1 text=a"), Directives: []ops.Directive{{Name: "check",
+		Args: []ops.Arg{{Key: "name", Value: "validity"}, {Key: "data", Value: "flags-on"}}}}}
+	checks, data, err := Plan(f, ReplayOptions{})
+	if err != nil || len(checks) != 0 || len(data) != 1 || data[0].Slug != "flags-on" {
+		t.Fatalf("plan of a validity finding: %v %v %v", checks, data, err)
+	}
+}
