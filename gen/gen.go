@@ -188,10 +188,12 @@ func (g *Gen) candidates() []choice {
 				add("rewind", 1)
 			}
 			add("orphan", 1)
+			add("orphan-later", 2)
 		}
 		if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
 			add("flag", 1)
 		}
+		add("clock", 1)
 	}
 	c = g.opt.Swarm.weigh(c)
 	if len(g.opt.Only) > 0 {
@@ -210,79 +212,57 @@ func (g *Gen) candidates() []choice {
 	return c
 }
 
-var (
-	texts     = []string{"hello", "list files", "thanks", "café ☕", "why?", "line one\nline two", `say "hi"`}
-	toolNames = []string{"bash", "read_file", "web_search", "grep"}
-	toolArgs  = []string{`{"cmd": "ls"}`, `{"q": "café"}`, `{"path": "/tmp/a", "n": 2}`, `{}`, `{"x": [1, 2.5, null, true]}`}
-	results   = []string{"ok", "error: not found", "2 files", "résultat"}
-	fnNames   = []string{"word_count", "plan_next", "gui_step", "summarize"}
-	fnArgs    = []string{`{"text": "hi"}`, `{}`, `{"n": 3}`}
-	outputs   = []string{`2`, `"two words"`, `{"k": "v"}`, `null`, `2.0`, `[1, "a"]`}
-	exposes   = []string{"", "io", "llm", "full"}
-)
-
-func pickStr(src Source, label string, from []string) string { return from[src.IntN(len(from), label)] }
-
 // drawParent draws an explicit parent argument: "" (none given), the word
-// that means an explicit root (none or null), or an existing node.
-func (s *shadow) drawParent(src Source, root string) string {
-	switch src.IntN(3, "parent") {
+// that means an explicit root (none or null), an existing node, or (legacy
+// data) an id a later op writes.
+func (g *Gen) drawParent(src Source, root string) string {
+	s := &g.st
+	n := 3
+	if g.opt.Legacy {
+		n = 4
+	}
+	switch src.IntN(n, "parent") {
 	case 1:
 		return root
 	case 2:
 		if len(s.nodes) > 0 {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
+	case 3:
+		return s.laterID(src)
 	}
 	return ""
 }
 
+// rewindTarget draws the row a rewind hides: any node, or one whose
+// folded reply, attach splice or card tree a load has cached.
+func (s *shadow) rewindTarget(src Source) string {
+	if len(s.cached) > 0 && src.IntN(2, "rewind cached") == 1 {
+		return s.cached[src.IntN(len(s.cached), "rewind cached id")]
+	}
+	return s.nodes[src.IntN(len(s.nodes), "rewind")]
+}
+
+// draw makes an op of the given draw kind, valid in the current state.
 func (g *Gen) draw(src Source, kind string) ops.Op {
+	for _, d := range []func(Source, string) ops.Op{g.drawTurn, g.drawReply, g.drawRun, g.drawOther} {
+		if op := d(src, kind); op != nil {
+			return op
+		}
+	}
+	panic(fmt.Sprintf("gen: unknown kind %q", kind))
+}
+
+// drawTurn draws the ops that start, rerun or move a turn.
+func (g *Gen) drawTurn(src Source, kind string) ops.Op {
 	s := &g.st
 	switch kind {
 	case "user":
-		return ops.UserWeb{ID: s.id8(), Text: pickStr(src, "text", texts)}
+		return ops.UserWeb{ID: s.userID(), Text: pickStr(src, "text", texts)}
 	case "dispatch":
-		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: s.drawParent(src, "none")}
+		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none")}
 	case "fork-root":
 		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts)}
-	case "reply":
-		return ops.Reply{}
-	case "think":
-		return ops.Think{Text: "thinking about it"}
-	case "say":
-		return ops.Say{Text: pickStr(src, "say", texts)}
-	case "tool", "tool-legacy":
-		return ops.Tool{CallID: s.callID(), Name: pickStr(src, "tool", toolNames), Args: pickStr(src, "args", toolArgs),
-			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == "tool-legacy"}
-	case "done":
-		return ops.Done{}
-	case "cancel":
-		return ops.Cancel{}
-	case "error-folded":
-		return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"}
-	case "error-standalone":
-		return ops.ErrorStandalone{ID: s.id12(), Type: "ProviderError", Msg: "provider down"}
-	case "crash":
-		return ops.Crash{}
-	case "fn", "fn-via-exec":
-		return ops.Fn{ID: s.id12(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs),
-			Expose: pickStr(src, "expose", exposes), ViaExec: kind == "fn-via-exec"}
-	case "manual":
-		return ops.Manual{ID: s.id12(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
-	case "exec":
-		return ops.Exec{ID: s.id12(), Prompt: "count the words", Reply: "inner reply"}
-	case "ask":
-		ans := ""
-		if src.IntN(2, "answered") == 0 {
-			ans = "yes"
-		}
-		return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: ans}
-	case "end":
-		if src.IntN(5, "fn error") == 0 {
-			return ops.End{Error: "boom"}
-		}
-		return ops.End{Output: pickStr(src, "output", outputs)}
 	case "retry":
 		of, ok := s.retryTarget(src)
 		if !ok {
@@ -294,7 +274,7 @@ func (g *Gen) draw(src Source, kind string) ops.Op {
 		if !ok {
 			return ops.Reload{}
 		}
-		return ops.Edit{Of: of, ID: s.id8(), Text: pickStr(src, "text", texts)}
+		return ops.Edit{Of: of, ID: s.userID(), Text: pickStr(src, "text", texts)}
 	case "checkout":
 		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
 	case "reload":
@@ -305,8 +285,69 @@ func (g *Gen) draw(src Source, kind string) ops.Op {
 			mode = "clean"
 		}
 		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper"}
+	}
+	return nil
+}
+
+// drawReply draws the ops of an open reply and the ends of a turn.
+func (g *Gen) drawReply(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
+	case "reply":
+		return ops.Reply{}
+	case "think":
+		return ops.Think{Text: "thinking about it"}
+	case "say":
+		return ops.Say{Text: pickStr(src, "say", texts)}
+	case "tool", "tool-legacy":
+		return ops.Tool{CallID: s.callID(), Name: pickStr(src, "tool", toolNames), Args: pickStr(src, "args", toolArgs),
+			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == "tool-legacy"}
 	case "task":
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout", Async: src.IntN(3, "async") == 0}
+	case "done":
+		return ops.Done{}
+	case "cancel":
+		return ops.Cancel{}
+	case "error-folded":
+		return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"}
+	case "error-standalone":
+		return ops.ErrorStandalone{ID: s.id12(), Type: "ProviderError", Msg: "provider down"}
+	case "crash":
+		return ops.Crash{}
+	}
+	return nil
+}
+
+// drawRun draws the ops of function runs.
+func (g *Gen) drawRun(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
+	case "fn", "fn-via-exec":
+		return ops.Fn{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs),
+			Expose: pickStr(src, "expose", exposes), ViaExec: kind == "fn-via-exec"}
+	case "manual":
+		return ops.Manual{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
+	case "exec":
+		return ops.Exec{ID: s.runID(), Prompt: "count the words", Reply: "inner reply"}
+	case "ask":
+		ans := ""
+		if src.IntN(2, "answered") == 0 {
+			ans = "yes"
+		}
+		return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: ans}
+	case "end":
+		if src.IntN(5, "fn error") == 0 {
+			return ops.End{Error: "boom", Duration: pickStr(src, "duration", durations)}
+		}
+		return ops.End{Output: pickStr(src, "output", outputs), Duration: pickStr(src, "duration", durations)}
+	}
+	return nil
+}
+
+// drawOther draws legacy-shaped rows, updates and the writers' settings.
+func (g *Gen) drawOther(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
 	case "script":
 		what := "fn"
 		if src.IntN(2, "script what") == 1 {
@@ -314,19 +355,27 @@ func (g *Gen) draw(src Source, kind string) ops.Op {
 		}
 		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
 	case "legacy-user":
-		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: s.drawParent(src, "null")}
+		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
 	case "legacy-reply":
-		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: s.nodes[src.IntN(len(s.nodes), "parent id")]}
+		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
+		if src.IntN(3, "parent later") == 2 {
+			parent = s.laterID(src)
+		}
+		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}
 	case "orphan":
 		caller := ""
 		if src.IntN(2, "orphan caller") == 1 {
 			caller = "gone_" + s.id8()
 		}
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: caller}
+	case "orphan-later":
+		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: s.laterID(src)}
 	case "rewind":
-		return ops.Rewind{ID: s.nodes[src.IntN(len(s.nodes), "rewind")]}
+		return ops.Rewind{ID: s.rewindTarget(src)}
 	case "flag":
 		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
+	case "clock":
+		return ops.Clock{At: drawClock(src)}
 	}
-	panic(fmt.Sprintf("gen: unknown kind %q", kind))
+	return nil
 }

@@ -36,6 +36,20 @@ type shadow struct {
 	lastLegacyTool bool
 	unrecordedHead bool // a checkout moved the head; no row records it yet
 	tally          *Tally
+
+	// Ids minted for rows that name them before they are written, oldest
+	// first (later.go), and the shapes each one's write completes.
+	laterUsers, laterRuns []string
+	awaited               map[string][]string
+	// What the load caches about a row (columns, folded copies, card
+	// trees), for the rewinds that must refresh it: a reply's tool rows,
+	// attach rows, function runs with internals, and all of them in
+	// creation order.
+	toolsOf map[string]int  // reply → its tool rows, tasks and functions
+	callOf  map[string]bool // a row folded into a reply
+	attach  map[string]bool
+	kids    map[string]int // function run → its internals
+	cached  []string
 }
 
 type sframe struct {
@@ -44,11 +58,34 @@ type sframe struct {
 	manual   bool
 }
 
+// addKid counts an internal written inside the innermost open function.
+func (s *shadow) addKid() {
+	if len(s.frames) > 0 {
+		s.cache(s.kids, s.frames[len(s.frames)-1].id)
+	}
+}
+
+// addCall counts a row written from the open reply: it is folded into it.
+func (s *shadow) addCall(id string) {
+	s.callOf[id] = true
+	s.cached = append(s.cached, id)
+	s.cache(s.toolsOf, s.reply)
+}
+
+// cache counts one more for id in m, listing id in cached the first time.
+func (s *shadow) cache(m map[string]int, id string) {
+	if m[id] == 0 {
+		s.cached = append(s.cached, id)
+	}
+	m[id]++
+}
+
 func newShadow(step int, t *Tally) shadow {
 	return shadow{tally: t,
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
-		parentOf: map[string]string{}, step: step,
+		parentOf: map[string]string{}, step: step, awaited: map[string][]string{},
+		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
 	}
 }
 
@@ -73,6 +110,7 @@ func (s *shadow) write(id string, callerless bool) {
 	s.written[id] = true
 	s.nodes = append(s.nodes, id)
 	s.nodeCount++
+	s.arrived(id)
 	if callerless {
 		s.head = id
 	}
