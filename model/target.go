@@ -40,17 +40,18 @@ type tRow struct {
 
 // TargetRun is the intent of one session, op by op.
 type TargetRun struct {
-	leg     *LegacyRun        // writer state and validity
-	rows    []*tRow           // conversation rows in seq (append) order
-	byID    map[string]*tRow  // … by id
-	anchor  map[string]string // non-conversation nodes → their conversation row ("" = none)
-	rewound map[string]bool   // rewind targets (any node)
+	leg     *LegacyRun          // writer state and validity
+	rows    []*tRow             // conversation rows in seq (append) order
+	byID    map[string]*tRow    // … by id
+	anchor  map[string]string   // non-conversation nodes → their conversation row ("" = none)
+	rewound map[string]bool     // rewind targets (any node)
+	early   map[string][]string // a caller not written yet → the orphans naming it, in seq order
 }
 
 // NewTarget starts an empty session.
 func NewTarget(sessionID string) *TargetRun {
 	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{},
-		anchor: map[string]string{}, rewound: map[string]bool{}}
+		anchor: map[string]string{}, rewound: map[string]bool{}, early: map[string][]string{}}
 }
 
 // Target runs a script and returns the intended view after every op.

@@ -42,8 +42,18 @@ func (t *targetOps) ForkRoot(op ops.ForkRoot) error {
 	return nil
 }
 
+// Reply adds the reply row. Orphans written earlier that name it as their
+// caller are its calls, first in seq order: a tool row stored before the
+// reply that called it (aggregation folds it into an assistant that comes
+// later, legacy §3.4).
 func (t *targetOps) Reply(ops.Reply) error {
-	t.r.add(&tRow{id: t.pending + "_reply", ip: t.pending})
+	id := t.pending + "_reply"
+	t.r.add(&tRow{id: id, ip: t.pending})
+	for _, o := range t.r.early[id] {
+		t.r.anchor[o] = id
+		t.r.addCall(id, o)
+	}
+	delete(t.r.early, id)
 	return nil
 }
 
@@ -156,9 +166,15 @@ func (t *targetOps) LegacyReply(op ops.LegacyReply) error {
 }
 
 func (t *targetOps) Orphan(op ops.Orphan) error {
-	if op.Caller == "" {
+	switch {
+	case op.Caller == "":
 		t.r.add(&tRow{id: op.ID, ip: t.aH, card: true})
-	} else {
+	case t.r.leg.node(op.Caller) == nil:
+		// Its caller is not written yet: no conversation row until then,
+		// and a call of that reply if a reply by that id is written.
+		t.r.anchor[op.ID] = ""
+		t.r.early[op.Caller] = append(t.r.early[op.Caller], op.ID)
+	default:
 		t.r.anchor[op.ID] = "" // known, but stands for no conversation row
 	}
 	return nil
