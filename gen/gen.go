@@ -185,7 +185,7 @@ func (g *Gen) candidates() []choice {
 			add("legacy-user", 1)
 			if len(s.nodes) > 0 {
 				add("legacy-reply", 1)
-				add("rewind", 1)
+				add("rewind", 3)
 			}
 			add("orphan", 1)
 			add("orphan-later", 2)
@@ -234,13 +234,16 @@ func (g *Gen) drawParent(src Source, root string) string {
 	return ""
 }
 
-// rewindTarget draws the row a rewind hides: any node, or one whose
-// folded reply, attach splice or card tree a load has cached.
+// rewindTarget draws the row a rewind hides: any node, or one a load has
+// cached something of: a row folded into its reply, a reply holding such
+// rows, an attach row spliced into the chain, a run whose card tree holds
+// internals.
 func (s *shadow) rewindTarget(src Source) string {
-	if len(s.cached) > 0 && src.IntN(2, "rewind cached") == 1 {
-		return s.cached[src.IntN(len(s.cached), "rewind cached id")]
+	from := [][]string{s.nodes, s.calls, s.callers, s.attaches, s.runs}[src.IntN(5, "rewind what")]
+	if len(from) == 0 {
+		from = s.nodes
 	}
-	return s.nodes[src.IntN(len(s.nodes), "rewind")]
+	return from[src.IntN(len(from), "rewind")]
 }
 
 // draw makes an op of the given draw kind, valid in the current state.

@@ -42,14 +42,13 @@ type shadow struct {
 	laterUsers, laterRuns []string
 	awaited               map[string][]string
 	// What the load caches about a row (columns, folded copies, card
-	// trees), for the rewinds that must refresh it: a reply's tool rows,
-	// attach rows, function runs with internals, and all of them in
-	// creation order.
-	toolsOf map[string]int  // reply → its tool rows, tasks and functions
-	callOf  map[string]bool // a row folded into a reply
-	attach  map[string]bool
-	kids    map[string]int // function run → its internals
-	cached  []string
+	// trees), for the rewinds that must refresh it, and the rows of each
+	// kind in creation order.
+	toolsOf                        map[string]int  // reply → its tool rows, tasks and functions
+	callOf                         map[string]bool // a row folded into a reply
+	attach                         map[string]bool
+	kids                           map[string]int // function run → its internals
+	calls, callers, attaches, runs []string
 }
 
 type sframe struct {
@@ -61,23 +60,30 @@ type sframe struct {
 // addKid counts an internal written inside the innermost open function.
 func (s *shadow) addKid() {
 	if len(s.frames) > 0 {
-		s.cache(s.kids, s.frames[len(s.frames)-1].id)
+		s.runs = cache(s.kids, s.runs, s.frames[len(s.frames)-1].id)
 	}
 }
 
 // addCall counts a row written from the open reply: it is folded into it.
 func (s *shadow) addCall(id string) {
 	s.callOf[id] = true
-	s.cached = append(s.cached, id)
-	s.cache(s.toolsOf, s.reply)
+	s.calls = append(s.calls, id)
+	s.callers = cache(s.toolsOf, s.callers, s.reply)
 }
 
-// cache counts one more for id in m, listing id in cached the first time.
-func (s *shadow) cache(m map[string]int, id string) {
+// addAttach records an attach row.
+func (s *shadow) addAttach(id string) {
+	s.attach[id] = true
+	s.attaches = append(s.attaches, id)
+}
+
+// cache counts one more for id in m, adding id to list the first time.
+func cache(m map[string]int, list []string, id string) []string {
 	if m[id] == 0 {
-		s.cached = append(s.cached, id)
+		list = append(list, id)
 	}
 	m[id]++
+	return list
 }
 
 func newShadow(step int, t *Tally) shadow {

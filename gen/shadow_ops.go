@@ -88,8 +88,7 @@ func (s *shadow) Task(o ops.Task) error {
 	s.write(o.Attach, false)
 	s.write(s.reply+"_t_"+o.CallID, false)
 	s.addCall(s.reply + "_t_" + o.CallID)
-	s.attach[o.Attach] = true
-	s.cached = append(s.cached, o.Attach)
+	s.addAttach(o.Attach)
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
 	s.head = o.ID + "_reply"
 	s.tally.Shape(ShapeSubAgent)
@@ -262,8 +261,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 	s.write(o.ID, false)
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)
-	s.attach[o.Attach] = true
-	s.cached = append(s.cached, o.Attach)
+	s.addAttach(o.Attach)
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
 	s.asst[anchor] = append(s.asst[anchor], o.Attach)
 	s.head = o.ID + "_reply"
