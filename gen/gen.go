@@ -113,87 +113,21 @@ func (g *Gen) Next(src Source) ops.Op {
 }
 
 // candidates lists the op kinds valid in the current state, in a fixed
-// order: the simplest first, since rapid shrinks choices towards zero.
+// order: the simplest first, since rapid shrinks choices towards zero (and
+// draws small ones more often, so a state's rare but wanted follow-up goes
+// first).
 func (g *Gen) candidates() []choice {
 	s := &g.st
 	var c []choice
-	add := func(kind string, w int) { c = append(c, choice{kind, w}) }
 	switch {
 	case len(s.frames) > 0:
-		add("end", 6)
-		add("exec", 6)
-		if len(s.frames) < 3 {
-			add("fn", 4) // reach functions nested three deep
-		} else {
-			add("fn", 1)
-		}
-		if s.frames[len(s.frames)-1].lastExec != "" {
-			add("fn-via-exec", 2)
-		}
-		add("ask", 1)
-		add("crash", 1)
+		c = g.inFrame()
 	case s.reply != "":
-		add("done", 6)
-		add("tool", 8)
-		add("say", 3)
-		add("think", 2)
-		add("fn", 2)
-		add("task", 1)
-		add("cancel", 1)
-		add("error-folded", 1)
-		if g.opt.Legacy {
-			add("tool-legacy", 2)
-			if g.st.lastLegacyTool {
-				add("crash", 4) // a crash right after a legacy tool leaves the head on it
-			}
-		}
-		add("crash", 1)
+		c = g.inReply()
 	case s.pending != "":
-		add("reply", 12)
-		add("error-standalone", 1)
-		add("crash", 1)
+		c = []choice{{"reply", 12}, {"error-standalone", 1}, {"crash", 1}}
 	default:
-		stale := g.opt.SyncedBrowser && s.client != s.head
-		// After a checkout the head stands where no row records it: the
-		// next row must say where it attaches (see Options.SyncedBrowser).
-		unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
-		if !stale {
-			add("user", 10)
-		}
-		if !unrecorded {
-			add("manual", 3)
-		}
-		if stale || s.isManual(s.head) && s.client != s.head {
-			add("reload", 8) // variant A of legacy §4: the page reloads after a run
-		} else {
-			add("reload", 3)
-		}
-		add("dispatch", 2)
-		if len(s.retryable) > 0 {
-			add("retry", 2)
-			add("edit", 1)
-		}
-		if len(s.nodes) > 0 {
-			add("checkout", 2)
-		}
-		add("fork-root", 1)
-		if !stale {
-			add("spawn", 1)
-		}
-		if g.opt.Legacy && !unrecorded {
-			add("script", 1)
-			add("legacy-user", 1)
-			if len(s.nodes) > 0 {
-				add("legacy-reply", 1)
-				add("rewind", 3)
-			}
-			add("orphan", 1)
-			add("orphan-later", 2)
-		}
-		if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
-			add("flag", 1)
-		}
-		add("clock", 1)
+		c = g.idle()
 	}
 	c = g.opt.Swarm.weigh(c)
 	if len(g.opt.Only) > 0 {
@@ -212,6 +146,110 @@ func (g *Gen) candidates() []choice {
 	return c
 }
 
+// inFrame: inside a function run.
+func (g *Gen) inFrame() []choice {
+	s := &g.st
+	c := []choice{{"end", 6}}
+	if len(s.frames) < 3 {
+		c = append(c, choice{"fn", 6}) // reach functions nested three deep
+	}
+	c = append(c, choice{"exec", 6})
+	if len(s.frames) >= 3 {
+		c = append(c, choice{"fn", 1})
+	}
+	if s.frames[len(s.frames)-1].lastExec != "" {
+		c = append(c, choice{"fn-via-exec", 2})
+	}
+	return append(c, choice{"ask", 1}, choice{"crash", 1})
+}
+
+// inReply: a reply is open.
+func (g *Gen) inReply() []choice {
+	var c []choice
+	if g.opt.Legacy && g.st.lastLegacyTool {
+		c = append(c, choice{"crash", 12}) // a crash right after a legacy tool leaves the head on it
+	}
+	c = append(c, choice{"done", 6}, choice{"tool", 8}, choice{"say", 3}, choice{"think", 2}, choice{"fn", 2},
+		choice{"task", 2}, choice{"cancel", 1}, choice{"error-folded", 1})
+	if g.opt.Legacy {
+		c = append(c, choice{"tool-legacy", 4})
+	}
+	return append(c, choice{"crash", 1})
+}
+
+// idle: no turn, reply or run in progress.
+func (g *Gen) idle() []choice {
+	s := &g.st
+	var c []choice
+	add := func(kind string, w int) { c = append(c, choice{kind, w}) }
+	stale := g.opt.SyncedBrowser && s.client != s.head
+	// After a checkout the head stands where no row records it: the next
+	// row must say where it attaches (see Options.SyncedBrowser).
+	unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
+	// Rare but wanted follow-ups first: a run before any chat (L2), the
+	// page reloaded after a run (variant A of legacy §4), runs in a row (L1).
+	if !unrecorded && s.turns == 0 {
+		add("manual", 2)
+	}
+	if stale || s.isManual(s.head) && s.client != s.head {
+		add("reload", 12)
+	}
+	if !stale && s.isManual(s.client) {
+		add("user", 10) // a turn typed on a run (legacy §5.2)
+	}
+	if !unrecorded && s.turns > 0 && s.manualRun > 0 {
+		add("manual", 3)
+	}
+	// Until each kind of cached row the session holds was rewound.
+	cw, rare := s.cachedWeight()
+	cached := g.opt.Legacy && !unrecorded && cw > 1
+	if cached && rare {
+		add("rewind-cached", cw)
+	}
+	if !stale && !s.isManual(s.client) {
+		add("user", 10)
+	}
+	if cached && !rare {
+		add("rewind-cached", cw)
+	}
+	if !unrecorded && s.turns > 0 && s.manualRun == 0 {
+		add("manual", 3)
+	}
+	if !(stale || s.isManual(s.head) && s.client != s.head) {
+		add("reload", 3)
+	}
+	add("dispatch", 2)
+	if len(s.retryable) > 0 {
+		add("retry", 2)
+		add("edit", 1)
+	}
+	if len(s.nodes) > 0 {
+		add("checkout", 2)
+	}
+	add("fork-root", 1)
+	if !stale {
+		add("spawn", 2)
+	}
+	if g.opt.Legacy && !unrecorded {
+		add("script", 1)
+		add("legacy-user", 1)
+		if len(s.nodes) > 0 {
+			add("legacy-reply", 1)
+			add("rewind", 1)
+		}
+		add("orphan", 1)
+		add("orphan-later", 2)
+		if cw == 1 {
+			add("rewind-cached", 1)
+		}
+	}
+	if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
+		add("flag", 1)
+	}
+	add("clock", 1)
+	return c
+}
+
 // drawParent draws an explicit parent argument: "" (none given), the word
 // that means an explicit root (none or null), an existing node, or (legacy
 // data) an id a later op writes.
@@ -219,7 +257,7 @@ func (g *Gen) drawParent(src Source, root string) string {
 	s := &g.st
 	n := 3
 	if g.opt.Legacy {
-		n = 4
+		n = 5
 	}
 	switch src.IntN(n, "parent") {
 	case 1:
@@ -228,22 +266,10 @@ func (g *Gen) drawParent(src Source, root string) string {
 		if len(s.nodes) > 0 {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
-	case 3:
+	case 3, 4:
 		return s.laterID(src)
 	}
 	return ""
-}
-
-// rewindTarget draws the row a rewind hides: any node, or one a load has
-// cached something of: a row folded into its reply, a reply holding such
-// rows, an attach row spliced into the chain, a run whose card tree holds
-// internals.
-func (s *shadow) rewindTarget(src Source) string {
-	from := [][]string{s.nodes, s.calls, s.callers, s.attaches, s.runs}[src.IntN(5, "rewind what")]
-	if len(from) == 0 {
-		from = s.nodes
-	}
-	return from[src.IntN(len(from), "rewind")]
 }
 
 // draw makes an op of the given draw kind, valid in the current state.
@@ -361,7 +387,7 @@ func (g *Gen) drawOther(src Source, kind string) ops.Op {
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
 	case "legacy-reply":
 		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
-		if src.IntN(3, "parent later") == 2 {
+		if src.IntN(2, "parent later") == 1 {
 			parent = s.laterID(src)
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}
@@ -374,7 +400,9 @@ func (g *Gen) drawOther(src Source, kind string) ops.Op {
 	case "orphan-later":
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: s.laterID(src)}
 	case "rewind":
-		return ops.Rewind{ID: s.rewindTarget(src)}
+		return ops.Rewind{ID: s.nodes[src.IntN(len(s.nodes), "rewind")]}
+	case "rewind-cached":
+		return ops.Rewind{ID: s.cachedTarget(src)}
 	case "flag":
 		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
 	case "clock":

@@ -49,6 +49,7 @@ type shadow struct {
 	attach                         map[string]bool
 	kids                           map[string]int // function run → its internals
 	calls, callers, attaches, runs []string
+	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
 }
 
 type sframe struct {

@@ -309,17 +309,11 @@ func (s *shadow) Rewind(o ops.Rewind) error {
 	s.rewound[o.ID] = true
 	s.tally.Shape(ShapeRewind)
 	// What the loads so far cached of the row, which the update replaces.
-	if s.callOf[o.ID] {
-		s.tally.Shape(ShapeRewindCall)
-	}
-	if s.toolsOf[o.ID] > 0 {
-		s.tally.Shape(ShapeRewindCaller)
-	}
-	if s.attach[o.ID] {
-		s.tally.Shape(ShapeRewindAttach)
-	}
-	if s.kids[o.ID] > 0 {
-		s.tally.Shape(ShapeRewindRun)
+	for k, is := range s.cachedKindsOf(o.ID) {
+		if is {
+			s.rewoundKind[k] = true
+			s.tally.Shape(cachedShapes[k])
+		}
 	}
 	return nil
 }

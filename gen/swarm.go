@@ -23,7 +23,7 @@ var DrawKinds = []string{
 	"cancel", "error-folded", "error-standalone", "crash", "fn", "fn-via-exec",
 	"manual", "exec", "ask", "retry", "edit", "checkout", "reload", "dispatch",
 	"fork-root", "spawn", "script", "legacy-user", "legacy-reply", "orphan",
-	"orphan-later", "rewind", "flag", "clock",
+	"orphan-later", "rewind", "rewind-cached", "flag", "clock",
 }
 
 // core kinds are never left out: without them a session cannot get past
