@@ -50,7 +50,6 @@ func (t *targetOps) Reply(ops.Reply) error {
 	id := t.pending + "_reply"
 	t.r.add(&tRow{id: id, ip: t.pending})
 	for _, o := range t.r.early[id] {
-		t.r.anchor[o] = id
 		t.r.addCall(id, o)
 	}
 	delete(t.r.early, id)
@@ -166,16 +165,16 @@ func (t *targetOps) LegacyReply(op ops.LegacyReply) error {
 }
 
 func (t *targetOps) Orphan(op ops.Orphan) error {
-	switch {
-	case op.Caller == "":
+	if op.Caller == "" {
 		t.r.add(&tRow{id: op.ID, ip: t.aH, card: true})
-	case t.r.leg.node(op.Caller) == nil:
-		// Its caller is not written yet: no conversation row until then,
-		// and a call of that reply if a reply by that id is written.
-		t.r.anchor[op.ID] = ""
+		return nil
+	}
+	// No conversation row: it stands for what its caller stands for once
+	// that is written (Anchor), and is a call of the reply by that id if
+	// one is written later.
+	t.r.callers[op.ID] = op.Caller
+	if t.r.leg.node(op.Caller) == nil {
 		t.r.early[op.Caller] = append(t.r.early[op.Caller], op.ID)
-	default:
-		t.r.anchor[op.ID] = "" // known, but stands for no conversation row
 	}
 	return nil
 }
