@@ -9,7 +9,8 @@ import (
 // Options shape what a generator draws.
 type Options struct {
 	// Legacy allows the ops that write legacy-shaped rows (legacy-user,
-	// legacy-reply, orphan, legacy tool edges, script rows).
+	// legacy-reply, orphan, legacy tool edges, script rows), rows naming
+	// an id a later op writes (later.go) and rewinds.
 	Legacy bool
 	// FlagFlips allows `flag` ops (data written before and after a
 	// rollout step in one session). Flips only ever move forward along
@@ -186,12 +187,13 @@ func (g *Gen) idle() []choice {
 	// After a checkout the head stands where no row records it: the next
 	// row must say where it attaches (see Options.SyncedBrowser).
 	unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
+	afterRun := stale || s.isManual(s.head) && s.client != s.head
 	// Rare but wanted follow-ups first: a run before any chat (L2), the
 	// page reloaded after a run (variant A of legacy §4), runs in a row (L1).
 	if !unrecorded && s.turns == 0 {
 		add("manual", 2)
 	}
-	if stale || s.isManual(s.head) && s.client != s.head {
+	if afterRun {
 		add("reload", 12)
 	}
 	if !stale && s.isManual(s.client) {
@@ -215,7 +217,7 @@ func (g *Gen) idle() []choice {
 	if !unrecorded && s.turns > 0 && s.manualRun == 0 {
 		add("manual", 3)
 	}
-	if !(stale || s.isManual(s.head) && s.client != s.head) {
+	if !afterRun {
 		add("reload", 3)
 	}
 	add("dispatch", 2)

@@ -17,7 +17,8 @@ type Swarm struct {
 
 // DrawKinds are the generator's draw kinds: op kinds, and variants of one
 // (a legacy tool edge, a function entered from an exec's tool loop, an
-// orphan whose caller is written later), in a fixed order.
+// orphan whose caller is written later, a rewind of a row a load caches),
+// in a fixed order.
 var DrawKinds = []string{
 	"user", "reply", "done", "end", "say", "think", "tool", "tool-legacy", "task",
 	"cancel", "error-folded", "error-standalone", "crash", "fn", "fn-via-exec",
