@@ -48,7 +48,8 @@ type turn struct {
 //   - a retry or edit (forked_from) takes the predecessor of the turn it
 //     reruns;
 //   - a recorded metadata.parent_id is trusted: the predecessor is its
-//     anchor ("ROOT" stays a root);
+//     anchor ("ROOT" stays a root) among the nodes stored before the row
+//     (see earlier);
 //   - a root that cannot be a deliberate fork continues the conversation
 //     row the head was on: the last one before it in seq order that moved
 //     the head (see movesHead; ROOT's creation resets it): manual and
@@ -310,10 +311,10 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		if par.K != node.String {
 			return node.RootID
 		}
-		return Anchor(par.S, p.get)
+		return Anchor(par.S, p.earlier(i))
 	}
 	if n.Metadata.Get("function").Str() == "attach" {
-		return Anchor(n.CalledBy, p.get)
+		return Anchor(n.CalledBy, p.earlier(i))
 	}
 	if n.Role == node.RoleUser {
 		switch n.Metadata.Get("source").Str() {
@@ -330,6 +331,26 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		}
 	}
 	return prev
+}
+
+// earlier is the lookup the derivation of the node at position i climbs
+// with: the nodes stored before it. A row's recorded parent is resolved as
+// the session stood when the row was written (as the writers and the
+// intent resolve it then): a parent, or a caller on the climb from it,
+// stored only after the row dangled at that time, and the row is a root.
+// It also keeps every predecessor earlier than its row, so no derivation
+// closes a cycle.
+func (p *Preds) earlier(i int) Lookup {
+	return func(id string) (*node.Node, bool) {
+		n, ok := p.get(id)
+		if !ok {
+			return nil, false
+		}
+		if j, _ := p.s.Pos(id); j >= i {
+			return nil, false
+		}
+		return n, true
+	}
 }
 
 // movesHead reports whether writing a conversation row made it the session's

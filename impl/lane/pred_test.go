@@ -106,3 +106,23 @@ func TestPredsOfFollowsAnswers(t *testing.T) {
 	agreeWithFresh(t, s, map[string]string{"u4": node.RootID})
 	require.Equal(t, before, lane.PredsOf(s).Epoch())
 }
+
+// TestParentStoredLaterDangles: a recorded parent_id naming a node stored
+// only after the row resolves as it did when the row was written (it
+// dangled: the row is a root), so the derivation never closes a cycle:
+// here a1 names u2's reply, and u2 was typed on a1.
+func TestParentStoredLaterDangles(t *testing.T) {
+	s := store.New("s")
+	add(t, s, node.RootID, node.RoleUser, "", node.Member{Key: "display", Val: node.Str("root")})
+	add(t, s, "a1", node.RoleLLM, "", node.Member{Key: "parent_id", Val: node.Str("u2_reply")})
+	add(t, s, "u2", node.RoleUser, node.RootID, node.Member{Key: "source", Val: node.Str("web")},
+		node.Member{Key: "parent_id", Val: node.Str("a1")})
+	add(t, s, "u2_reply", node.RoleLLM, "u2", node.Member{Key: "parent_id", Val: node.Str("u2")})
+	p := lane.NewPreds(s)
+	for id, want := range map[string]string{"a1": node.RootID, "u2": "a1", "u2_reply": "u2"} {
+		got, ok := p.Of(id)
+		require.True(t, ok, "%s is a conversation row", id)
+		require.Equal(t, want, got, "predecessor of %s", id)
+	}
+	require.Equal(t, []string{"a1", "u2", "u2_reply"}, p.Walk("u2_reply"))
+}
