@@ -45,16 +45,14 @@ func TestColumnsAgree(t *testing.T) {
 	t.Parallel()
 	total := gen.NewTally()
 	var mu sync.Mutex
+	data := harness.Flipped
+	data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
 	rapid.Check(t, func(t *rapid.T) {
-		data := harness.Flipped
-		data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
 		g := machine(t, "TestColumnsAgree", data, harness.Options{}, check("columns"))
 		mu.Lock()
 		total.Add(g.Tally)
 		mu.Unlock()
 	})
-	if missing := total.Missing(gen.RequiredCache); len(missing) > 0 && fullBudget() {
-		t.Errorf("the generator never produced these shapes: %q\n%s", missing, total)
-	}
 	t.Logf("coverage:\n%s", total)
+	cover(t, "TestColumnsAgree", data, gen.RequiredCache, total, check("columns"))
 }
