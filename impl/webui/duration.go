@@ -11,9 +11,16 @@ import (
 // durationMS is a tree node's duration_ms, the original's
 // int(duration_seconds * 1000) (legacy §2.5): an int literal multiplied in
 // Python's exact integers, a float multiplied as a double and truncated
-// towards zero into an exact integer, however large. NaN and infinity
-// have no int() (the original raises): the key is left out.
+// towards zero into an exact integer, however large; a boolean is the int
+// Python takes it for (True * 1000 is 1000). NaN and infinity have no int()
+// (the original raises): the key is left out.
 func durationMS(d node.Value) (node.Value, bool) {
+	if d.K == node.Bool {
+		if d.B {
+			return node.Num("1000"), true
+		}
+		return node.Num("0"), true
+	}
 	if d.K != node.Number {
 		return node.Value{}, false
 	}

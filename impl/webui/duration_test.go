@@ -34,6 +34,12 @@ func TestDurationMS(t *testing.T) {
 			t.Errorf("%s: got %q (%v), want %s", c.lit, got.S, ok, c.want)
 		}
 	}
+	// Python's bool is an int: int(True * 1000) is 1000.
+	for b, want := range map[bool]string{true: "1000", false: "0"} {
+		if got, ok := durationMS(node.BoolV(b)); !ok || got.S != want {
+			t.Errorf("%v: got %q (%v), want %s", b, got.S, ok, want)
+		}
+	}
 	if _, ok := durationMS(node.Str("2.5")); ok {
 		t.Error("a string duration must give no duration_ms")
 	}
