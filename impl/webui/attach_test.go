@@ -48,3 +48,19 @@ func TestAttachRowOnPathHiddenWithAnchor(t *testing.T) {
 	l := webui.Load(w.S, flags.All)
 	require.Equal(t, []string{"u1", "d1", "d1_reply"}, msgIDs(l.Chain))
 }
+
+// TestAttachRowOnPathKeepsItsAttachRows: a spawn issued from a checked-out
+// attach row hangs its own attach row off it; moving the first to its
+// anchor's group keeps the second right after it.
+func TestAttachRowOnPathKeepsItsAttachRows(t *testing.T) {
+	w, err := writer.New(exSession, t.TempDir(), flags.All)
+	require.NoError(t, err)
+	require.NoError(t, w.WebUser("u1", "hello"))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Task("c1", "s1", "a1", "look around", "scout", true))
+	require.NoError(t, w.Done())
+	require.NoError(t, w.Checkout("a1"))
+	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper"))
+	l := webui.Load(w.S, flags.All)
+	require.Equal(t, []string{"u1", "u1_reply", "a1", "a2", "c2", "s2", "s2_reply"}, msgIDs(l.Chain))
+}

@@ -94,11 +94,8 @@ func (r *reader) load() *Loaded {
 			l.FallbackUsed = true
 		}
 	}
-	if r.walksPreds() {
-		chain = r.unplaceAttach(chain)
-	}
-	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf)
-	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf)
+	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf, r.attachGrouped)
+	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf, nil)
 	l.BeforeCards = chain
 	chain = r.rules.rebuildCards(chain, allIdx, NewTreeIndex(s))
 	l.Chain = r.siblingInfo(chain, allIdx)
@@ -273,21 +270,15 @@ func (r *reader) attachParentOf(m *adapter.Message) (string, bool) {
 	return r.rules.attachParent(m), true
 }
 
-// unplaceAttach takes out of a predecessor chain every attach row the walk
-// reached from its anchor, so that step 7 places it like the anchor's other
-// attach rows: right after the anchor in seq order, even when the
-// conversation continues from it (a dispatch parented on the attach row),
-// and nowhere when the anchor is rewound. Only an attach row the walk starts
-// from (no stored anchor behind it) keeps its place.
-func (r *reader) unplaceAttach(chain []*adapter.Message) []*adapter.Message {
-	out := chain[:0:0]
-	for _, m := range chain {
-		if m.Function == "attach" && m.IsConv && r.walkedTo(m.Pred) {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
+// attachGrouped reports whether an attach row on a predecessor chain is
+// placed with its anchor's other attach rows, right after the anchor in seq
+// order, rather than where the walk reached it: it is when the walk reached
+// it from its anchor, so that a conversation continued from an attach row
+// (a dispatch parented on it) does not put it ahead of its elders, and a
+// rewound anchor hides it as it hides the others. Only an attach row the
+// walk starts from keeps its place. Rows spliced after it still go there.
+func (r *reader) attachGrouped(m *adapter.Message) bool {
+	return r.walksPreds() && m.Function == "attach" && m.IsConv && r.walkedTo(m.Pred)
 }
 
 // walkedTo reports whether the predecessor walk continues to pred: it does
@@ -310,11 +301,16 @@ func (r *reader) runtimeRowParentOf(m *adapter.Message) (string, bool) {
 
 // splice puts rows that are not on the chain right after their parent when
 // the parent is, ordered by timestamp (steps 7 and 8). rows are the
-// aggregated rows in order, or those of them parentOf may select.
-func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.Message) (string, bool)) []*adapter.Message {
+// aggregated rows in order, or those of them parentOf may select. A chain
+// row that grouped (may be nil) selects is moved the same way: shown only
+// after its parent, where the rows spliced after it still follow its place.
+func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.Message) (string, bool), grouped func(*adapter.Message) bool) []*adapter.Message {
+	moves := func(m *adapter.Message) bool { return grouped != nil && grouped(m) }
 	inChain := make(map[string]struct{}, len(chain))
+	moved := false
 	for _, m := range chain {
 		inChain[m.ID] = struct{}{}
+		moved = moved || moves(m)
 	}
 	pending := map[string][]*adapter.Message{}
 	for _, m := range rows {
@@ -322,19 +318,21 @@ func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.M
 		if !ok || p == "" {
 			continue
 		}
-		if _, on := inChain[m.ID]; on {
+		if _, on := inChain[m.ID]; on && !moves(m) {
 			continue
 		}
 		if _, on := inChain[p]; on {
 			pending[p] = append(pending[p], m)
 		}
 	}
-	if len(pending) == 0 {
+	if len(pending) == 0 && !moved {
 		return chain
 	}
 	out := make([]*adapter.Message, 0, len(chain)+len(pending))
 	for _, m := range chain {
-		out = append(out, m)
+		if !moves(m) {
+			out = append(out, m)
+		}
 		if extra, ok := pending[m.ID]; ok {
 			slices.SortStableFunc(extra, byTimestamp)
 			out = append(out, extra...)
