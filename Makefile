@@ -1,17 +1,21 @@
 # sessiondag: the two commands a newcomer needs are `make demo` and `make test`.
 GO        ?= go
 FUZZTIME  ?= 60s
+HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long exhaust demo bench benchcmp bench-report fuzz mutants regen throughput clean
+.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput clean
 
 all: build test
 
 build:
 	$(GO) build -o bin/sessiondag ./cmd/sessiondag
 
+# vet also keeps go.mod tidy: a requirement nothing uses, or one used but
+# not listed, fails here.
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) mod tidy -diff
 
 # Every test of the project, the property suite at its default budget
 # included, and the implementation's own tests under the race detector
@@ -35,6 +39,12 @@ props-long:
 EXHAUST_OPS ?= 5
 exhaust: build
 	./bin/sessiondag exhaust --max-ops $(EXHAUST_OPS)
+
+# A search far longer than CI's: every check under drawn swarm
+# configurations for HUNT_MINUTES minutes on every core; each distinct
+# failure, reduced, lands in corpus/ops/failures/ with its replay command.
+hunt: build
+	./bin/sessiondag hunt --minutes $(HUNT_MINUTES)
 
 # The main job: the rollout-readiness audit over the bundled corpus.
 demo: build

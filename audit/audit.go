@@ -44,6 +44,14 @@ type Step struct {
 	To      string `json:"to"`
 	Verdict string `json:"verdict"`
 	Detail  string `json:"detail,omitempty"`
+	// Added and Removed are the rows the step shows that the config before
+	// did not, and the other way round (a row folded into a shown reply
+	// counts as shown), in chain order.
+	Added   []Row `json:"added"`
+	Removed []Row `json:"removed"`
+	// Hidden are the removed rows that are a user's message (with an op
+	// script: a message of the intended conversation).
+	Hidden []Row `json:"hidden_users,omitempty"`
 }
 
 // Session is the audit of one session directory.
@@ -57,6 +65,23 @@ type Session struct {
 	Violations []string `json:"violations"`
 	Notes      []string `json:"notes,omitempty"`
 	Error      string   `json:"error,omitempty"`
+	// Residual is what the last config still does not show: with an op
+	// script the intended rows it misses, without one the conversation
+	// rows no config shows.
+	Residual []Residue `json:"residual"`
+	// Columns are the chains of every config laid out for the page
+	// (kept only when asked for: Options.Columns).
+	Columns []Column `json:"-"`
+}
+
+// HidesUser reports whether a step hides a user's message.
+func (s *Session) HidesUser() bool {
+	for _, st := range s.Steps {
+		if len(st.Hidden) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Failed reports whether the session has a regression, a violation or
@@ -74,8 +99,12 @@ func (s *Session) Failed() bool {
 }
 
 // One audits a session directory. It opens every file read-only.
-func One(dir string) *Session {
-	rep := &Session{Dir: dir, Violations: []string{}}
+func One(dir string) *Session { return one(dir, false) }
+
+// one audits a session directory, laying out its chains for the page when
+// columns is set.
+func one(dir string, columns bool) *Session {
+	rep := &Session{Dir: dir, Violations: []string{}, Residual: []Residue{}}
 	st, err := store.Open(dir)
 	if err != nil {
 		rep.Error = err.Error()
@@ -88,14 +117,19 @@ func One(dir string) *Session {
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
 	}
-	want, strict, err := intended(dir)
+	script, err := intended(dir)
 	if err != nil {
 		rep.Notes = append(rep.Notes, "op script ignored: "+err.Error())
+	}
+	var want *model.TargetView
+	if script != nil {
+		v := script.Intended()
+		want = &v
 	}
 	rep.Intended = want != nil
 
 	preds := lane.NewPreds(st)
-	var prev *webui.Loaded
+	var loads []*webui.Loaded
 	for i, fl := range flags.Rollout {
 		var l *webui.Loaded
 		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
@@ -111,31 +145,44 @@ func One(dir string) *Session {
 		if fl.Has(flags.D) && reads != 0 {
 			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d reads of parent_id under flag D", fl, reads))
 		}
-		if prev != nil {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, prev, l, want, strict, preds.IsConv))
+		if i > 0 {
+			strict := script != nil && script.Strict()
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv))
 		}
-		prev = l
+		loads = append(loads, l)
+	}
+	if want != nil {
+		rep.Residual = intendedResidual(st, preds, script.Target, *want, loads[0], loads[len(loads)-1])
+	} else {
+		rep.Residual = unshownResidual(st, preds, loads)
+	}
+	if rep.Residual == nil {
+		rep.Residual = []Residue{}
+	}
+	if columns {
+		rep.Columns = layout(loads, rep.Steps)
 	}
 	return rep
 }
 
 // intended replays the op script beside a session, if there is one,
-// through the models alone (harness.Session). strict is set when every row
-// was written with the flags on (the script starts by turning them all on):
-// then every change must be a fix by harness.Gap; data written before the
-// rollout is judged by the no-lost-message rule (harness.IsFix).
-func intended(dir string) (view *model.TargetView, strict bool, err error) {
+// through the models alone (harness.Session): its Intended view is what the
+// session means, its Strict flag is set when every row was written with the
+// flags on (the script starts by turning them all on): then every change
+// must be a fix by harness.Gap; data written before the rollout is judged
+// by the no-lost-message rule (harness.IsFix).
+func intended(dir string) (*harness.Session, error) {
 	f, err := os.Open(filepath.Join(dir, ScriptName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	defer f.Close()
 	script, err := ops.Parse(f, filepath.Join(dir, ScriptName))
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	data := harness.DataFor(script, flags.Off)
 	if first := firstOp(script); first != nil {
@@ -145,15 +192,14 @@ func intended(dir string) (view *model.TargetView, strict bool, err error) {
 	}
 	s, err := harness.NewSession(harness.Options{Data: data, SessionID: harness.SessionIDOf(script), ModelOnly: true})
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	for _, op := range script {
 		if _, err := s.Apply(op); err != nil {
-			return nil, false, err
+			return nil, err
 		}
 	}
-	v := s.Intended()
-	return &v, s.Strict(), nil
+	return s, nil
 }
 
 // firstOp is the script's first op after a session op, nil if none.

@@ -1,7 +1,12 @@
 // Package audit is the rollout-readiness report: it finds session
 // directories, loads each under every config of the rollout path, checks the
-// invariants and says what each step changes. It never writes to what it
-// reads.
+// invariants and says what each step changes — fix, regression or
+// unchanged, with the rows it adds and removes (classify.go) — and what the
+// last config still does not show, and why (residual.go, cause.go). A step
+// that hides a user's message is never a fix unless an op script says the
+// message was not meant to be there. Summaries of disjoint shards of a run
+// merge (totals.go); Page renders a run as one self-contained HTML page. It
+// never writes to what it reads.
 package audit
 
 import (

@@ -8,17 +8,23 @@ import (
 	"sessiondag/impl/flags"
 )
 
-// Summary totals an audit.
+// Summary totals an audit. Summaries of disjoint shards merge (Merge) into
+// the summary of the whole run.
 type Summary struct {
+	Shard       string         `json:"shard,omitempty"` // "i/n" when the run audited one shard
 	Sessions    int            `json:"sessions"`
 	Nodes       int            `json:"nodes"`
 	Broken      int            `json:"broken"`
 	Violations  int            `json:"violations"`
 	Regressions int            `json:"regressions"`
+	HiddenUsers int            `json:"sessions_hiding_a_user_message"`
 	Steps       []StepTotal    `json:"steps"`
 	Intended    int            `json:"with_intended_view"`
-	Seconds     float64        `json:"seconds"`
+	Seconds     float64        `json:"seconds"`    // summed over merged shards
 	ChainTotals map[string]int `json:"chain_rows"` // per config
+	Residual    ResidualTotals `json:"residual"`
+	// Shards are the shards merged into this summary.
+	Shards []string `json:"shards,omitempty"`
 }
 
 // StepTotal counts the verdicts of one rollout step over all sessions.
@@ -33,36 +39,71 @@ type StepTotal struct {
 // Failed reports whether the audit must fail (exit 1).
 func (s *Summary) Failed() bool { return s.Broken+s.Violations+s.Regressions > 0 }
 
+// Options configure a run.
+type Options struct {
+	Progress io.Writer // a one-line counter, when not nil
+	// Shard and Shards split a run: it audits the sessions whose index in
+	// the sorted list of session directories is Shard modulo Shards. The
+	// shards of one Shards are disjoint and together the whole run.
+	Shard, Shards int
+	Columns       bool // lay out every session's chains for the page
+}
+
 // Run audits every session below roots. Each session is passed to emit as
 // soon as it is done; progress, when not nil, gets a one-line counter.
 func Run(roots []string, progress io.Writer, emit func(*Session)) (*Summary, error) {
-	dirs, err := Find(roots)
+	return RunWith(roots, Options{Progress: progress}, emit)
+}
+
+// RunWith is Run with options.
+func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
+	if o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards) {
+		return nil, fmt.Errorf("audit: shard %d/%d: the index must be 0 to %d", o.Shard, o.Shards, o.Shards-1)
+	}
+	all, err := Find(roots)
 	if err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	sum := &Summary{ChainTotals: map[string]int{}}
-	for i := 1; i < len(flags.Rollout); i++ {
-		sum.Steps = append(sum.Steps, StepTotal{From: flags.Rollout[i-1].String(), To: flags.Rollout[i].String()})
-	}
-	for i, dir := range dirs {
-		if progress != nil {
-			fmt.Fprintf(progress, "\r\033[Kaudit %d/%d %s", i+1, len(dirs), dir)
+	dirs := all
+	sum := NewSummary()
+	if o.Shards > 1 {
+		dirs = nil
+		for i, d := range all {
+			if i%o.Shards == o.Shard {
+				dirs = append(dirs, d)
+			}
 		}
-		s := One(dir)
-		sum.add(s)
+		sum.Shard = fmt.Sprintf("%d/%d", o.Shard, o.Shards)
+	}
+	start := time.Now()
+	for i, dir := range dirs {
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "\r\033[Kaudit %d/%d %s", i+1, len(dirs), dir)
+		}
+		s := one(dir, o.Columns)
+		sum.Add(s)
 		if emit != nil {
 			emit(s)
 		}
 	}
-	if progress != nil && len(dirs) > 0 {
-		fmt.Fprint(progress, "\r\033[K")
+	if o.Progress != nil && len(dirs) > 0 {
+		fmt.Fprint(o.Progress, "\r\033[K")
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
 }
 
-func (sum *Summary) add(s *Session) {
+// NewSummary is the summary of no session.
+func NewSummary() *Summary {
+	sum := &Summary{ChainTotals: map[string]int{}, Residual: ResidualTotals{Intended: []CauseTotal{}, Unshown: []CauseTotal{}}}
+	for i := 1; i < len(flags.Rollout); i++ {
+		sum.Steps = append(sum.Steps, StepTotal{From: flags.Rollout[i-1].String(), To: flags.Rollout[i].String()})
+	}
+	return sum
+}
+
+// Add counts one audited session.
+func (sum *Summary) Add(s *Session) {
 	sum.Sessions++
 	sum.Nodes += s.Nodes
 	if s.Error != "" {
@@ -70,6 +111,9 @@ func (sum *Summary) add(s *Session) {
 	}
 	if s.Intended {
 		sum.Intended++
+	}
+	if s.HidesUser() {
+		sum.HiddenUsers++
 	}
 	sum.Violations += len(s.Violations)
 	for _, c := range s.Configs {
@@ -86,5 +130,10 @@ func (sum *Summary) add(s *Session) {
 			t.Regression++
 			sum.Regressions++
 		}
+	}
+	if s.Intended {
+		sum.Residual.Intended = addResidual(sum.Residual.Intended, s)
+	} else {
+		sum.Residual.Unshown = addResidual(sum.Residual.Unshown, s)
 	}
 }

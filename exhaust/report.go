@@ -14,6 +14,9 @@ import (
 	"sessiondag/ops"
 )
 
+// Kind is the "kind" of the records of `sessiondag exhaust --json`.
+const Kind = "exhaust"
+
 // Record is one JSON line of a run's output: a failure, or the summary that
 // ends a shard's output. Outputs of several shards merge by concatenation
 // (Merge); Kind says which command wrote the line.
@@ -54,13 +57,7 @@ func (f Failure) Save(dir string) (string, error) {
 		return "", fmt.Errorf("exhaust: failures directory %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, f.FileName())
-	file := f.Finding.File("exhaust", f.Reduced)
-	if f.Check == "validity" {
-		// Not a check a `#! check` line can name: the disagreement shows in
-		// every replay (the session applies each op to every writer).
-		file.Directives = file.Directives[1:]
-	}
-	text := file.String()
+	text := f.Finding.File("exhaust", f.Reduced).String()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		return "", fmt.Errorf("exhaust: save %s: %w", path, err)
 	}
@@ -84,16 +81,15 @@ func WriteJSON(w io.Writer, sum Summary, fails []FailureRecord) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for i := range fails {
-		if err := enc.Encode(Record{Kind: "exhaust", Failure: &fails[i]}); err != nil {
+		if err := enc.Encode(Record{Kind: Kind, Failure: &fails[i]}); err != nil {
 			return err
 		}
 	}
-	return enc.Encode(Record{Kind: "exhaust", Summary: &sum})
+	return enc.Encode(Record{Kind: Kind, Summary: &sum})
 }
 
-// WriteText prints the summary and each failure with its reduced script
-// and replay command.
-func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
+// Text prints the summary.
+func (sum Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", sum.MaxOps, kindsNote(sum), sum.Shard)
 	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", sum.Scripts, lengths(sum.ByLength))
 	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", sum.Runs, sum.Skipped)
@@ -101,6 +97,12 @@ func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
 	fmt.Fprintf(w, "  %.1f s, %.0f scripts/s; %.1f s of processor time, %.0f scripts per processor second\n",
 		sum.Seconds, sum.ScriptsPerSecond(), sum.CPUSeconds, sum.ScriptsPerCPUSecond())
 	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", sum.Failures, sum.Reduced)
+}
+
+// WriteText prints the summary and each failure with its reduced script
+// and replay command.
+func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
+	sum.Text(w)
 	for _, f := range fails {
 		fmt.Fprintf(w, "\n%s [%s]: %s, after op %d\n", f.Check, f.Data, f.What, f.Step)
 		fmt.Fprintf(w, "  reduced (%d ops):\n%s", strings.Count(f.Reduced, "\n"), indent(f.Reduced))

@@ -29,6 +29,9 @@ type Summary struct {
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
+// Failed reports whether a script failed.
+func (s Summary) Failed() bool { return s.Failures > 0 }
+
 // ScriptsPerSecond is the rate of the run over its wall time.
 func (s Summary) ScriptsPerSecond() float64 {
 	if s.Seconds <= 0 {

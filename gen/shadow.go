@@ -34,8 +34,22 @@ type shadow struct {
 	chatDone       bool
 	lastTool       string
 	lastLegacyTool bool
-	unrecordedHead bool // a checkout moved the head; no row records it yet
+	unrecordedHead bool // a checkout or a retry without a row moved the head; no row records it yet
 	tally          *Tally
+
+	// Ids minted for rows that name them before they are written, oldest
+	// first (later.go), and the shapes each one's write completes.
+	laterUsers, laterRuns []string
+	awaited               map[string][]string
+	// What the load caches about a row (columns, folded copies, card
+	// trees), for the rewinds that must refresh it, and the rows of each
+	// kind in creation order.
+	toolsOf                        map[string]int  // reply → its tool rows, tasks and functions
+	callOf                         map[string]bool // a row folded into a reply
+	attach                         map[string]bool
+	kids                           map[string]int // function run → its internals
+	calls, callers, attaches, runs []string
+	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
 }
 
 type sframe struct {
@@ -44,11 +58,41 @@ type sframe struct {
 	manual   bool
 }
 
+// addKid counts an internal written inside the innermost open function.
+func (s *shadow) addKid() {
+	if len(s.frames) > 0 {
+		s.runs = cache(s.kids, s.runs, s.frames[len(s.frames)-1].id)
+	}
+}
+
+// addCall counts a row written from the open reply: it is folded into it.
+func (s *shadow) addCall(id string) {
+	s.callOf[id] = true
+	s.calls = append(s.calls, id)
+	s.callers = cache(s.toolsOf, s.callers, s.reply)
+}
+
+// addAttach records an attach row.
+func (s *shadow) addAttach(id string) {
+	s.attach[id] = true
+	s.attaches = append(s.attaches, id)
+}
+
+// cache counts one more for id in m, adding id to list the first time.
+func cache(m map[string]int, list []string, id string) []string {
+	if m[id] == 0 {
+		list = append(list, id)
+	}
+	m[id]++
+	return list
+}
+
 func newShadow(step int, t *Tally) shadow {
 	return shadow{tally: t,
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
-		parentOf: map[string]string{}, step: step,
+		parentOf: map[string]string{}, step: step, awaited: map[string][]string{},
+		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
 	}
 }
 
@@ -73,6 +117,7 @@ func (s *shadow) write(id string, callerless bool) {
 	s.written[id] = true
 	s.nodes = append(s.nodes, id)
 	s.nodeCount++
+	s.arrived(id)
 	if callerless {
 		s.head = id
 	}

@@ -30,6 +30,9 @@ func (s *shadow) UserWeb(o ops.UserWeb) error {
 func (s *shadow) UserDispatch(o ops.UserDispatch) error {
 	s.ensureRoot()
 	parent := o.Parent
+	if parent != "none" {
+		s.await(parent, ShapeAdapterLater)
+	}
 	if parent == "none" {
 		parent = ""
 		if s.turns > 0 {
@@ -57,6 +60,7 @@ func (s *shadow) Reply(ops.Reply) error {
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = s.pending
 	s.reply, s.head = id, id
+	s.unrecordedHead = false // the reply records its turn
 	return nil
 }
 
@@ -64,9 +68,19 @@ func (s *shadow) Think(ops.Think) error { return nil }
 func (s *shadow) Say(ops.Say) error     { return nil }
 
 func (s *shadow) Tool(o ops.Tool) error {
-	s.write(s.reply+"_t_"+o.CallID, o.Legacy)
+	id := s.reply + "_t_" + o.CallID
+	s.write(id, o.Legacy)
+	s.addCall(id)
 	s.lastLegacyTool = o.Legacy
+	s.numbers(o.Args)
 	return nil
+}
+
+// numbers counts the number shapes of a JSON text the op writes.
+func (s *shadow) numbers(text string) {
+	for _, shape := range numberShapes(text) {
+		s.tally.Shape(shape)
+	}
 }
 
 func (s *shadow) Task(o ops.Task) error {
@@ -74,6 +88,8 @@ func (s *shadow) Task(o ops.Task) error {
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)
 	s.write(s.reply+"_t_"+o.CallID, false)
+	s.addCall(s.reply + "_t_" + o.CallID)
+	s.addAttach(o.Attach)
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
 	s.head = o.ID + "_reply"
 	s.tally.Shape(ShapeSubAgent)
@@ -84,6 +100,7 @@ func (s *shadow) Done(ops.Done) error     { return s.finish() }
 func (s *shadow) Cancel(ops.Cancel) error { return s.finish() }
 
 func (s *shadow) finish() error {
+	s.finishedCalls()
 	s.head = s.reply
 	if s.source == "web" {
 		s.client = s.reply
@@ -92,7 +109,16 @@ func (s *shadow) finish() error {
 	return nil
 }
 
+// finishedCalls counts a reply updated after the loads that followed its
+// tool rows cached them folded into its earlier version.
+func (s *shadow) finishedCalls() {
+	if s.toolsOf[s.reply] > 0 {
+		s.tally.Shape(ShapeFinishAfterCalls)
+	}
+}
+
 func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
+	s.finishedCalls()
 	s.head = s.reply
 	s.tally.Shape(ShapeError)
 	s.endTurn()
@@ -101,6 +127,7 @@ func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
 
 func (s *shadow) ErrorStandalone(o ops.ErrorStandalone) error {
 	s.write(o.ID, true)
+	s.unrecordedHead = false // the error row records its turn
 	s.tally.Shape(ShapeError)
 	s.endTurn()
 	return nil
@@ -117,6 +144,12 @@ func (s *shadow) Crash(ops.Crash) error {
 
 func (s *shadow) Fn(o ops.Fn) error {
 	s.write(o.ID, false)
+	if len(s.frames) == 0 {
+		s.addCall(o.ID)
+	} else {
+		s.addKid()
+	}
+	s.numbers(o.Args)
 	s.frames = append(s.frames, &sframe{id: o.ID})
 	if len(s.frames) >= 3 {
 		s.tally.Shape(ShapeNested3)
@@ -134,6 +167,7 @@ func (s *shadow) Manual(o ops.Manual) error {
 		s.tally.Shape(ShapeManualRow)
 	}
 	s.write(o.ID, false)
+	s.numbers(o.Args)
 	s.manuals[o.ID] = true
 	s.frames = append(s.frames, &sframe{id: o.ID, manual: true})
 	return nil
@@ -141,18 +175,27 @@ func (s *shadow) Manual(o ops.Manual) error {
 
 func (s *shadow) Exec(o ops.Exec) error {
 	s.write(o.ID, false)
+	s.addKid()
 	s.frames[len(s.frames)-1].lastExec = o.ID
 	return nil
 }
 
 func (s *shadow) Ask(o ops.Ask) error {
 	s.write(o.ID, false)
+	s.addKid()
 	return nil
 }
 
-func (s *shadow) End(ops.End) error {
+func (s *shadow) End(o ops.End) error {
 	f := s.frames[len(s.frames)-1]
 	s.frames = s.frames[:len(s.frames)-1]
+	if s.kids[f.id] > 0 {
+		s.tally.Shape(ShapeEndAfterKids)
+	}
+	if o.Duration != "" {
+		s.tally.Shape(ShapeRealDuration)
+	}
+	s.numbers(o.Output)
 	if f.manual {
 		s.head = f.id
 		if s.chatDone {
@@ -168,7 +211,8 @@ func (s *shadow) Edit(o ops.Edit) error   { return s.rerun(o.Of, o.ID, true) }
 // rerun is retry and edit: a new user row beside the turn's user, or (a
 // retry of a turn with no reply) the head moved back to that user.
 func (s *shadow) rerun(of, id string, edit bool) error {
-	s.unrecordedHead = false // the new row (or the head's move back) is recorded
+	unrecorded := s.unrecordedHead
+	s.unrecordedHead = false // the new row records the head
 	u := of
 	if !s.isUser[u] {
 		u = s.userOf[of]
@@ -177,6 +221,9 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 		s.tally.Shape(ShapeRetryFirst)
 	}
 	if !edit && !s.hasAssistant(u) {
+		// No row: the head moves to u as a checkout moves it, and nothing
+		// records that unless it was there already.
+		s.unrecordedHead = unrecorded || s.head != u
 		s.head, s.client = u, u
 		s.pending, s.source = u, "web"
 		return nil
@@ -220,6 +267,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 	s.write(o.ID, false)
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)
+	s.addAttach(o.Attach)
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
 	s.asst[anchor] = append(s.asst[anchor], o.Attach)
 	s.head = o.ID + "_reply"
@@ -237,6 +285,9 @@ func (s *shadow) Script(o ops.Script) error {
 }
 
 func (s *shadow) LegacyUser(o ops.LegacyUser) error {
+	if o.Parent != "null" {
+		s.await(o.Parent, ShapeAdapterLater)
+	}
 	s.write(o.ID, true)
 	s.isUser[o.ID] = true
 	s.retryable = append(s.retryable, o.ID)
@@ -246,6 +297,7 @@ func (s *shadow) LegacyUser(o ops.LegacyUser) error {
 }
 
 func (s *shadow) LegacyReply(o ops.LegacyReply) error {
+	s.await(o.Parent, ShapeAdapterLater)
 	s.write(o.ID, true)
 	s.asst[o.Parent] = append(s.asst[o.Parent], o.ID)
 	s.tally.Shape(ShapeLegacy)
@@ -253,6 +305,7 @@ func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 }
 
 func (s *shadow) Orphan(o ops.Orphan) error {
+	s.await(o.Caller, ShapeCallerLater)
 	s.write(o.ID, o.Caller == "")
 	s.tally.Shape(ShapeOrphan)
 	return nil
@@ -261,6 +314,13 @@ func (s *shadow) Orphan(o ops.Orphan) error {
 func (s *shadow) Rewind(o ops.Rewind) error {
 	s.rewound[o.ID] = true
 	s.tally.Shape(ShapeRewind)
+	// What the loads so far cached of the row, which the update replaces.
+	for k, is := range s.cachedKindsOf(o.ID) {
+		if is {
+			s.rewoundKind[k] = true
+			s.tally.Shape(cachedShapes[k])
+		}
+	}
 	return nil
 }
 

@@ -17,13 +17,14 @@ type Swarm struct {
 
 // DrawKinds are the generator's draw kinds: op kinds, and variants of one
 // (a legacy tool edge, a function entered from an exec's tool loop, an
-// orphan whose caller is written later), in a fixed order.
+// orphan whose caller is written later, a rewind of a row a load caches),
+// in a fixed order.
 var DrawKinds = []string{
 	"user", "reply", "done", "end", "say", "think", "tool", "tool-legacy", "task",
 	"cancel", "error-folded", "error-standalone", "crash", "fn", "fn-via-exec",
 	"manual", "exec", "ask", "retry", "edit", "checkout", "reload", "dispatch",
 	"fork-root", "spawn", "script", "legacy-user", "legacy-reply", "orphan",
-	"orphan-later", "rewind", "flag", "clock",
+	"orphan-later", "rewind", "rewind-cached", "flag", "clock",
 }
 
 // core kinds are never left out: without them a session cannot get past

@@ -26,13 +26,49 @@ const (
 	ShapeOrphan            = "orphan tool row"
 	ShapeRewind            = "rewound node"
 	ShapeFlagFlip          = "flag flipped mid-session"
-	ShapeClock             = "clock set to a real timestamp"
+	ShapeClock             = "real timestamp (clock set)"
+)
+
+// Shapes of out-of-order writes: a row naming an id that a later op
+// writes, counted when that id is written.
+const (
+	ShapeCallerLater  = "caller written after its orphan"
+	ShapeAdapterLater = "adapter row naming a later id"
+)
+
+// Shapes of updates of rows the load has cached (columns, folded copies,
+// card trees, flag A's predecessors), counted when the update is written.
+const (
+	ShapeRewindCall       = "rewind of a row folded into its reply"
+	ShapeRewindCaller     = "rewind of a reply holding tool rows"
+	ShapeRewindAttach     = "rewind of an attach row"
+	ShapeRewindRun        = "rewind of a run with internals"
+	ShapeFinishAfterCalls = "reply finished after its tool rows were loaded"
+	ShapeEndAfterKids     = "run ended after its internals were loaded"
+)
+
+// Shapes of the numbers the original stores.
+const (
+	ShapeRealDuration = "real duration"
+	ShapeBigInt       = "number past 2^53"
+	ShapeExpFloat     = "float in exponent form"
 )
 
 // Required are the shapes a default-sized run must produce at least once.
 var Required = []string{
 	ShapeRootUsers, ShapeManualFirst, ShapeManualRow, ShapeHeadOnManual, ShapeUserAfterManual,
 	ShapeRetryFirst, ShapeSubAgent, ShapeCrashOnTool, ShapeNested3,
+	ShapeCallerLater, ShapeAdapterLater,
+	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat,
+}
+
+// RequiredCache are the shapes a default-sized run of the load's cache
+// check must produce: every way a row the load has cached changes under
+// it, or a row's target arrives after it.
+var RequiredCache = []string{
+	ShapeCallerLater, ShapeAdapterLater,
+	ShapeRewindCall, ShapeRewindCaller, ShapeRewindAttach, ShapeRewindRun,
+	ShapeFinishAfterCalls, ShapeEndAfterKids,
 }
 
 // Tally counts op kinds and shapes over one or many generated scripts.

@@ -10,7 +10,9 @@ import (
 // holds and the script stays valid, until no deletion it tries keeps it
 // failing. It first tries each op together with what depends on it (see
 // Unit), from the last op back, then chunks of neighbouring ops, largest
-// first. The result is always a replayable script.
+// first; when no deletion helps, it points a reference at an earlier row
+// (a retry of the first turn instead of a later one), which often lets the
+// rows in between go. The result is always a replayable script.
 func Reduce(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
 	cur := append([]ops.Op(nil), script...)
 	try := func(cand []ops.Op) bool {
@@ -37,8 +39,53 @@ func Reduce(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
 				}
 			}
 		}
+		if !progress {
+			progress = redirectOne(cur, written(cur), func(cand []ops.Op) bool {
+				if Valid(cand) && fails(cand) {
+					cur = cand
+					return true
+				}
+				return false
+			})
+		}
 	}
 	return cur
+}
+
+// redirectOne tries, from the last op back, each reference an op makes to
+// a row, pointed at each row written before that one instead; it stops at
+// the first candidate accept takes. Rows are tried oldest first, the
+// simplest script being the one that names the earliest rows.
+func redirectOne(script []ops.Op, wrote [][]string, accept func([]ops.Op) bool) bool {
+	for i := len(script) - 1; i >= 0; i-- {
+		for _, name := range ops.Names(script[i]) {
+			for _, earlier := range idsBefore(wrote, i, name) {
+				cand := append([]ops.Op(nil), script...)
+				cand[i] = ops.Redirect(script[i], name, earlier)
+				if accept(cand) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// idsBefore lists the rows written before op i and before the row named,
+// oldest first (ROOT left out).
+func idsBefore(wrote [][]string, i int, named string) []string {
+	var out []string
+	for _, ids := range wrote[:i] {
+		for _, id := range ids {
+			if id == named {
+				return out
+			}
+			if id != "ROOT" {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 // Valid reports whether every op of a script applies in turn.

@@ -55,7 +55,7 @@ func TestSavedFindingReplays(t *testing.T) {
 // the flags on and with them off; --flags picks the writers' flags.
 func TestReplayPlan(t *testing.T) {
 	f := &ops.File{Ops: script(t, "user id=u1 text=a\nflag set=A\nreply")}
-	checks, data, err := plan(f, ReplayOptions{})
+	checks, data, err := Plan(f, ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,12 +63,37 @@ func TestReplayPlan(t *testing.T) {
 		t.Fatalf("plan: %d checks, data %v", len(checks), data)
 	}
 	f.Directives = []ops.Directive{{Name: "check", Args: []ops.Arg{{Key: "name", Value: "rollout"}, {Key: "data", Value: "migration"}, {Key: "writer", Value: "A"}}}}
-	checks, data, err = plan(f, ReplayOptions{})
+	checks, data, err = Plan(f, ReplayOptions{})
 	if err != nil || len(checks) != 1 || checks[0].Name != "rollout" || len(data) != 1 || data[0].Writer != flags.A {
 		t.Fatalf("plan of a #! check line: %v %v %v", checks, data, err)
 	}
 	f.Directives[0].Args[0].Value = "no-such-check"
-	if _, _, err := plan(f, ReplayOptions{}); err == nil {
+	if _, _, err := Plan(f, ReplayOptions{}); err == nil {
 		t.Fatal("a #! check naming no check is accepted")
+	}
+}
+
+// The rollout path the flag op spells (ops.RolloutPath) is the one the
+// implementation's flags walk (flags.Rollout).
+func TestRolloutPathsAgree(t *testing.T) {
+	if len(ops.RolloutPath) != len(flags.Rollout) {
+		t.Fatalf("ops.RolloutPath has %d configs, flags.Rollout %d", len(ops.RolloutPath), len(flags.Rollout))
+	}
+	for i, name := range ops.RolloutPath {
+		fl, err := flags.Parse(name)
+		if err != nil || fl != flags.Rollout[i] {
+			t.Errorf("step %d: %q parses to %v (%v), want %v", i, name, fl, err, flags.Rollout[i])
+		}
+	}
+}
+
+// A saved disagreement on whether an op applies replays without a check:
+// Session.Apply finds it.
+func TestValidityFindingPlans(t *testing.T) {
+	f := &ops.File{Ops: script(t, "user id=u1 text=a"), Directives: []ops.Directive{{Name: "check",
+		Args: []ops.Arg{{Key: "name", Value: "validity"}, {Key: "data", Value: "flags-on"}}}}}
+	checks, data, err := Plan(f, ReplayOptions{})
+	if err != nil || len(checks) != 0 || len(data) != 1 || data[0].Slug != "flags-on" {
+		t.Fatalf("plan of a validity finding: %v %v %v", checks, data, err)
 	}
 }

@@ -92,20 +92,28 @@ func children(msgs []*Object, id string) []*Object {
 	return out
 }
 
-// deepestLeaf repeatedly moves to the last child; a revisit ends the walk (§3.1).
+// deepestLeaf (§3.1): while the id is a message and not yet seen, move to its
+// last child; a leaf reached is the answer. A revisit or an unknown id gives
+// back the id the walk started from, not the one it stopped at.
 func deepestLeaf(msgs []*Object, id string) string {
-	seen := map[string]bool{id: true}
-	cur := id
-	for {
+	seen := map[string]bool{}
+	for cur := id; hasMessage(msgs, cur) && !seen[cur]; {
+		seen[cur] = true
 		kids := children(msgs, cur)
 		if len(kids) == 0 {
 			return cur
 		}
-		next := msgID(kids[len(kids)-1])
-		if seen[next] {
-			return cur
-		}
-		seen[next] = true
-		cur = next
+		cur = msgID(kids[len(kids)-1])
 	}
+	return id
+}
+
+// hasMessage: some message has this id.
+func hasMessage(msgs []*Object, id string) bool {
+	for _, m := range msgs {
+		if msgID(m) == id {
+			return true
+		}
+	}
+	return false
 }

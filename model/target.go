@@ -40,17 +40,19 @@ type tRow struct {
 
 // TargetRun is the intent of one session, op by op.
 type TargetRun struct {
-	leg     *LegacyRun        // writer state and validity
-	rows    []*tRow           // conversation rows in seq (append) order
-	byID    map[string]*tRow  // … by id
-	anchor  map[string]string // non-conversation nodes → their conversation row ("" = none)
-	rewound map[string]bool   // rewind targets (any node)
+	leg     *LegacyRun          // writer state and validity
+	rows    []*tRow             // conversation rows in seq (append) order
+	byID    map[string]*tRow    // … by id
+	anchor  map[string]string   // non-conversation nodes → their conversation row ("" = none)
+	rewound map[string]bool     // rewind targets (any node)
+	early   map[string][]string // a caller not written yet → the orphans naming it, in seq order
+	callers map[string]string   // an orphan with a caller → that caller
 }
 
 // NewTarget starts an empty session.
 func NewTarget(sessionID string) *TargetRun {
 	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{},
-		anchor: map[string]string{}, rewound: map[string]bool{}}
+		anchor: map[string]string{}, rewound: map[string]bool{}, early: map[string][]string{}, callers: map[string]string{}}
 }
 
 // Target runs a script and returns the intended view after every op.
@@ -83,12 +85,24 @@ func (r *TargetRun) IntendedParent(id string) (string, bool) {
 func (r *TargetRun) IsConversationRow(id string) bool { return r.byID[id] != nil }
 
 // Anchor is anchor(id) of ops/README.md: the conversation row id stands for,
-// "" for none ("", ROOT, an unknown id, an orphan with a dangling caller).
+// "" for none ("", ROOT, an unknown id, an orphan whose caller is not
+// written). An orphan stands for what its caller stands for, once that is
+// written: asked after the caller arrived, the answer is the caller's.
 func (r *TargetRun) Anchor(id string) string {
-	if r.byID[id] != nil {
-		return id
+	for range len(r.callers) + 1 { // orphans may name orphans: at most every one once
+		if r.byID[id] != nil {
+			return id
+		}
+		c, ok := r.callers[id]
+		if !ok {
+			return r.anchor[id]
+		}
+		if r.leg.node(c) == nil {
+			return ""
+		}
+		id = c
 	}
-	return r.anchor[id]
+	return ""
 }
 
 // add appends a conversation row.
@@ -208,9 +222,8 @@ func (r *TargetRun) View() TargetView {
 	for i, id := range path {
 		t := r.byID[id]
 		// An attach row on the path follows its anchor (its IP), where the
-		// splice below already placed it in seq order; under a rewound
-		// anchor, which splices nothing, it is shown where the path has it.
-		if !(t.attach && i > 0 && path[i-1] == t.ip && !r.rewound[t.ip]) {
+		// splice below already placed it in seq order.
+		if !(t.attach && i > 0 && path[i-1] == t.ip) {
 			emit(t)
 		}
 		// Attach rows follow a shown anchor; a rewound anchor hides them too.

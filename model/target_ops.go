@@ -42,8 +42,17 @@ func (t *targetOps) ForkRoot(op ops.ForkRoot) error {
 	return nil
 }
 
+// Reply adds the reply row. Orphans written earlier that name it as their
+// caller are its calls, first in seq order: a tool row stored before the
+// reply that called it (aggregation folds it into an assistant that comes
+// later, legacy §3.4).
 func (t *targetOps) Reply(ops.Reply) error {
-	t.r.add(&tRow{id: t.pending + "_reply", ip: t.pending})
+	id := t.pending + "_reply"
+	t.r.add(&tRow{id: id, ip: t.pending})
+	for _, o := range t.r.early[id] {
+		t.r.addCall(id, o)
+	}
+	delete(t.r.early, id)
 	return nil
 }
 
@@ -158,8 +167,14 @@ func (t *targetOps) LegacyReply(op ops.LegacyReply) error {
 func (t *targetOps) Orphan(op ops.Orphan) error {
 	if op.Caller == "" {
 		t.r.add(&tRow{id: op.ID, ip: t.aH, card: true})
-	} else {
-		t.r.anchor[op.ID] = "" // known, but stands for no conversation row
+		return nil
+	}
+	// No conversation row: it stands for what its caller stands for once
+	// that is written (Anchor), and is a call of the reply by that id if
+	// one is written later.
+	t.r.callers[op.ID] = op.Caller
+	if t.r.leg.node(op.Caller) == nil {
+		t.r.early[op.Caller] = append(t.r.early[op.Caller], op.ID)
 	}
 	return nil
 }

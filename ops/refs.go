@@ -24,3 +24,17 @@ func refs(op Op, which string) []string {
 	}
 	return out
 }
+
+// Redirect returns op with every reference to the id from (a field tagged
+// ref:"node") changed to to; other fields are left alone.
+func Redirect(op Op, from, to string) Op {
+	v := reflect.New(reflect.TypeOf(op)).Elem()
+	v.Set(reflect.ValueOf(op))
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).Tag.Get("ref") == "node" && v.Field(i).String() == from {
+			v.Field(i).SetString(to)
+		}
+	}
+	return v.Interface().(Op)
+}

@@ -37,13 +37,17 @@ func incomplete(fl flags.Set) func([]ops.Op) bool {
 
 // turnsOnly draws plain chat sessions: web and dispatcher turns, replies,
 // reloads, and (when manual is set) manual function runs instead of
-// dispatcher turns.
+// dispatcher turns. With manual runs the browser stays in sync (a web turn
+// only after a reload once a run moved the head): a turn typed in a stale
+// browser records a parent its user never meant, which no step can
+// recover (model/README.md, "Legacy derivation"), so A,B need not load it
+// whole.
 func turnsOnly(seed uint64, manual bool) []ops.Op {
 	kinds := []string{"user", "reply", "done", "reload", "dispatch", "say"}
 	if manual {
 		kinds = []string{"user", "reply", "done", "reload", "manual", "end", "exec", "say"}
 	}
-	return gen.New(gen.Options{Only: kinds}).Script(gen.NewSeeded(seed), 30)
+	return gen.New(gen.Options{Only: kinds, SyncedBrowser: manual}).Script(gen.NewSeeded(seed), 30)
 }
 
 // find draws sessions from random seeds until one violates completeness

@@ -1,8 +1,6 @@
 package props
 
 import (
-	"flag"
-	"strconv"
 	"sync"
 	"testing"
 
@@ -28,24 +26,8 @@ func TestP1LegacyFidelity(t *testing.T) {
 		total.Add(g.Tally)
 		mu.Unlock()
 	})
-	if missing := total.Missing(gen.Required); len(missing) > 0 && fullBudget() {
-		t.Errorf("the generator never produced these shapes: %q\n%s", missing, total)
-	}
 	t.Logf("coverage:\n%s", total)
-}
-
-// fullBudget reports whether the run has at least rapid's default number of
-// checks, the size at which every required shape must appear.
-func fullBudget() bool {
-	if testing.Short() {
-		return false
-	}
-	f := flag.Lookup("rapid.checks")
-	if f == nil {
-		return true
-	}
-	n, err := strconv.Atoi(f.Value.String())
-	return err != nil || n >= 100
+	cover(t, "TestP1LegacyFidelity", data, gen.Required, total, check("legacy"))
 }
 
 // FuzzSessionOps runs P1's state machine from fuzzer bytes (rapid.MakeFuzz),

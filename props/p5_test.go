@@ -1,6 +1,7 @@
 package props
 
 import (
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -36,12 +37,22 @@ func TestP6AggregationConservation(t *testing.T) {
 // TestColumnsAgree: what a load keeps between loads (per-session columns
 // extended on append and refreshed on update, folded assistants, flag A's
 // cached predecessors) shows exactly what the load through maps keyed by id
-// shows, at every rollout step after every op; flag flips included.
+// shows, at every rollout step after every op; flag flips included. A
+// full-budget run must also have written every row whose target arrives
+// after it and updated every kind of row a load caches
+// (gen.RequiredCache): those are the paths where a cache can go stale.
 func TestColumnsAgree(t *testing.T) {
 	t.Parallel()
+	total := gen.NewTally()
+	var mu sync.Mutex
+	data := harness.Flipped
+	data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
 	rapid.Check(t, func(t *rapid.T) {
-		data := harness.Flipped
-		data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
-		machine(t, "TestColumnsAgree", data, harness.Options{}, check("columns"))
+		g := machine(t, "TestColumnsAgree", data, harness.Options{}, check("columns"))
+		mu.Lock()
+		total.Add(g.Tally)
+		mu.Unlock()
 	})
+	t.Logf("coverage:\n%s", total)
+	cover(t, "TestColumnsAgree", data, gen.RequiredCache, total, check("columns"))
 }

@@ -211,356 +211,62 @@ func (c *Corrupter) apply(k Kind) (Applied, error) {
 }
 
 func (c *Corrupter) do(k Kind) (Applied, error) {
-	switch k {
-	case DanglingParent, DanglingCaller:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		target := c.freshID("gone")
-		setPointer(o, k == DanglingParent, target)
-		return Applied{File: f, Note: "→ " + target}, c.writeNode(f, o)
-	case ParentCycle, CallerCycle:
-		return c.cycle(k == ParentCycle)
-	case UnknownHead:
-		o, err := c.meta()
-		if err != nil {
-			return Applied{}, err
-		}
-		target := c.freshID("nowhere")
-		o.Set("head_id", node.Str(target))
-		return Applied{File: "meta.json", Note: "head_id → " + target}, c.writeMeta(o)
-	case DuplicateID:
-		return c.duplicateID()
-	case DuplicateSeq:
-		return c.duplicateSeq()
-	case BigSeq:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		seq := 10000 + c.src.IntN(100000, "big seq")
-		o.Set("seq", node.Num(strconv.Itoa(seq)))
-		nf, err := c.renumber(f, o)
-		return Applied{File: nf, Note: fmt.Sprintf("seq → %d", seq)}, err
-	case OddName:
-		f, _, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		names := []string{"0003-u-with space.json", "0004-u-ünïcode☕.json", "0005-u-\xff\xfe.json", ".json", "-.json", "0006-u-x.json.json"}
-		nf := "history/" + names[c.src.IntN(len(names), "odd name")]
-		if c.exists(nf) || len(c.links[f]) > 0 {
-			return Applied{}, errNothing
-		}
-		return Applied{File: nf, Note: "renamed from " + f}, os.Rename(c.path(f), c.path(nf))
-	case HugeOutput:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		size := (256 << 10) << c.src.IntN(4, "huge size")
-		o.Set("output", node.Str(hugeText(size)))
-		return Applied{File: f, Note: fmt.Sprintf("output of %d bytes", size)}, c.writeNode(f, o)
-	case NULEscaped:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		switch c.src.IntN(3, "nul where") {
-		case 0:
-			o.Set("output", node.Str("before\x00after"))
-		case 1:
-			o.Set("name", node.Str("\x00"))
-		default:
-			metaObj(o).Set("nul\x00key", node.Str("v\x00"))
-		}
-		return Applied{File: f, Note: `\u0000 in strings`}, c.writeNode(f, o)
-	case HostileID:
-		f, o, err := c.pickNodeFor("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		ids := []string{"../x", "a/b", "..", ".", "x\x00y", "/etc/passwd", `..\..\x`, "ROOT/../../escape", strings.Repeat("a", 300)}
-		id := ids[c.src.IntN(len(ids), "hostile id")]
-		o.Set("id", node.Str(id))
-		return Applied{File: f, Note: fmt.Sprintf("id → %q", id)}, c.writeNode(f, o)
-	case MissingField:
-		f, o, err := c.pickNodeFor("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		fields := []string{"name", "input", "output", "called_by", "reads", "metadata", "role", "created_at", "seq"}
-		if c.ForModel {
-			fields = fields[:7]
-		}
-		field := fields[c.src.IntN(len(fields), "missing field")]
-		o.Delete(field)
-		return Applied{File: f, Note: "without " + field}, c.writeNode(f, o)
-	case DeepNesting:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		depth := []int{50, 5000}[c.src.IntN(2, "depth")]
-		return Applied{File: f, Note: fmt.Sprintf("output nested %d deep", depth)}, c.writeNodeWithOutput(f, o, nested(depth))
-	case NonFinite:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		lits := []string{"NaN", "Infinity", "-Infinity", "1e400"}
-		lit := node.Num(lits[c.src.IntN(len(lits), "literal")])
-		var where string
-		places := 4
-		if c.ForModel {
-			// Not duration_seconds: the implementation's runtime card
-			// turns a NaN or infinite one into a garbage duration_ms,
-			// the model leaves it out (TestNonFiniteDuration).
-			places = 3
-		}
-		switch c.src.IntN(places, "where") {
-		case 0:
-			where = "output"
-			o.Set("output", lit)
-		case 1:
-			where = "created_at"
-			o.Set("created_at", lit)
-		case 2:
-			where = "input"
-			o.Set("input", node.Arr([]node.Value{node.ObjV(&node.Obj{M: []node.Member{{Key: "x", Val: lit}}})}))
-		default:
-			where = "metadata.duration_seconds"
-			metaObj(o).Set("duration_seconds", lit)
-		}
-		return Applied{File: f, Note: where + " " + lit.S}, c.writeNode(f, o)
-	case LinkInside:
-		f, _, err := c.pickNode("target")
-		if err != nil {
-			return Applied{}, err
-		}
-		nf := "history/" + c.freshSeqName("u", c.freshID("alias"))
-		c.links[f] = append(c.links[f], nf)
-		return Applied{File: nf, Note: "link to " + f}, os.Symlink(filepath.Base(f), c.path(nf))
-
-	case Truncated:
-		f, data, err := c.pickFile("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		// Every proper prefix of an object text without its closing brace
-		// is invalid JSON; the files end in "}\n", so cut at most len-2.
-		cut := c.src.IntN(len(data)-1, "cut")
-		c.markUnusable(f, PhraseJSON)
-		return Applied{File: f, Note: fmt.Sprintf("cut to %d of %d bytes", cut, len(data))}, os.WriteFile(c.path(f), data[:cut], 0o644)
-	case EmptyFile:
-		f, _, err := c.pickFile("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		c.markUnusable(f, PhraseJSON)
-		return Applied{File: f, Note: "0 bytes"}, os.WriteFile(c.path(f), nil, 0o644)
-	case HalfWritten:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		o.Set("output", node.Str("the new version"))
-		data := encode(o)
-		tmp := f + ".tmp"
-		c.markUnusable(tmp, PhraseTmp)
-		return Applied{File: tmp, Note: "half of a new version beside " + f}, os.WriteFile(c.path(tmp), data[:len(data)/2], 0o644)
-	case TmpLeftover:
-		if !c.isDir("history") {
-			return Applied{}, errNothing
-		}
-		id := c.freshID("never")
-		o := newNode(id, 9000+int64(c.fresh))
-		tmp := "history/" + fileName(9000+int64(c.fresh), "u", id) + ".tmp"
-		c.markUnusable(tmp, PhraseTmp)
-		return Applied{File: tmp, Note: "a complete node never renamed into place"}, os.WriteFile(c.path(tmp), encode(o), 0o644)
-	case MetaTmp:
-		if !c.exists("meta.json") {
-			return Applied{}, errNothing
-		}
-		data, err := os.ReadFile(c.path("meta.json"))
-		if err != nil {
-			return Applied{}, err
-		}
-		c.unusable["meta.json.tmp"] = PhraseTmp
-		return Applied{File: "meta.json.tmp", Note: "half of a meta write"}, os.WriteFile(c.path("meta.json.tmp"), data[:len(data)/2], 0o644)
-	case InvalidJSON:
-		f, data, err := c.pickFile("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		var bad []byte
-		var note string
-		switch c.src.IntN(4, "syntax error") {
-		case 0:
-			bad, note = bytes.Replace(data, []byte(`": `), []byte(`"; `), 1), "a key's colon → ;"
-		case 1:
-			bad, note = append([]byte("x"), data...), "a stray byte before the object"
-		case 2:
-			bad, note = append(append([]byte{}, data...), ",}"...), "trailing data"
-		default:
-			bad, note = bytes.Replace(data, []byte("{"), []byte("{,"), 1), "a comma after {"
-		}
-		c.markUnusable(f, PhraseJSON)
-		return Applied{File: f, Note: note}, os.WriteFile(c.path(f), bad, 0o644)
-	case NULRaw, InvalidUTF8:
-		f, data, err := c.pickFile("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		// Inside the id's string: the first string value of the file.
-		at := bytes.Index(data, []byte(`"id": "`))
-		if at < 0 {
-			return Applied{}, errNothing
-		}
-		at += len(`"id": "`)
-		ins := []byte{0}
-		if k == InvalidUTF8 {
-			seqs := [][]byte{{0xff}, {0xc3}, {0xed, 0xa0, 0x80}, {0xf4, 0x90, 0x80, 0x80}}
-			ins = seqs[c.src.IntN(len(seqs), "invalid utf-8")]
-		}
-		bad := append(append(append([]byte{}, data[:at]...), ins...), data[at:]...)
-		c.markUnusable(f, PhraseJSON)
-		return Applied{File: f, Note: fmt.Sprintf("bytes %q in the id", ins)}, os.WriteFile(c.path(f), bad, 0o644)
-	case WrongType:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		type wrong struct {
-			field string
-			val   string
-		}
-		choices := []wrong{
-			{"seq", `"3"`}, {"seq", `1.5`}, {"seq", `null`}, {"seq", `{}`}, {"seq", `99999999999999999999`},
-			{"id", `7`}, {"id", `["a"]`}, {"id", `true`},
-			{"created_at", `"yesterday"`}, {"created_at", `[]`},
-			{"role", `5`}, {"name", `[]`}, {"called_by", `{"id": "x"}`}, {"metadata", `[]`}, {"metadata", `"x"`},
-		}
-		w := choices[c.src.IntN(len(choices), "wrong type")]
-		v, _ := node.Parse([]byte(w.val))
-		o.Set(w.field, v)
-		c.markUnusable(f, fmt.Sprintf("field %q", w.field))
-		return Applied{File: f, Note: w.field + " = " + w.val}, c.writeRaw(f, encode(o))
-	case NotObject:
-		f, _, err := c.pickFile("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		tops := []string{`[1, 2]`, `"a string"`, `null`, `42`}
-		top := tops[c.src.IntN(len(tops), "top level")]
-		c.markUnusable(f, PhraseNotObject)
-		return Applied{File: f, Note: "top level " + top}, os.WriteFile(c.path(f), []byte(top+"\n"), 0o644)
-	case MissingID:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		ways := 3
-		if c.ForModel {
-			ways = 2 // the model reads an id "" as an id
-		}
-		switch c.src.IntN(ways, "how") {
-		case 0:
-			o.Delete("id")
-		case 1:
-			o.Set("id", node.NullV())
-		default:
-			o.Set("id", node.Str(""))
-		}
-		c.markUnusable(f, `field "id"`)
-		return Applied{File: f, Note: "no usable id"}, c.writeRaw(f, encode(o))
-	case TooDeep:
-		f, o, err := c.pickNode("victim")
-		if err != nil {
-			return Applied{}, err
-		}
-		c.markUnusable(f, PhraseJSON)
-		return Applied{File: f, Note: "output nested 20000 deep"}, c.writeNodeWithOutput(f, o, nested(20000))
-	case DirNamedJSON:
-		if !c.isDir("history") {
-			return Applied{}, errNothing
-		}
-		nf := "history/" + c.freshSeqName("u", c.freshID("dir"))
-		c.markUnusable(nf, PhraseRegular)
-		return Applied{File: nf, Note: "a directory"}, os.Mkdir(c.path(nf), 0o755)
-	case LinkOutside:
-		if !c.isDir("history") {
-			return Applied{}, errNothing
-		}
-		id := c.freshID("outside")
-		outside := filepath.Join(filepath.Dir(filepath.Clean(c.Dir)), id+".json")
-		if err := os.WriteFile(outside, encode(newNode(id, 8000)), 0o644); err != nil {
-			return Applied{}, err
-		}
-		nf := "history/" + fileName(8000, "u", id)
-		c.markUnusable(nf, PhraseOutside)
-		return Applied{File: nf, Note: "link to " + outside}, os.Symlink(outside, c.path(nf))
-	case LinkBroken:
-		if !c.isDir("history") {
-			return Applied{}, errNothing
-		}
-		nf := "history/" + c.freshSeqName("u", c.freshID("broken"))
-		c.markUnusable(nf, PhraseBroken)
-		return Applied{File: nf, Note: "link to nothing"}, os.Symlink("does-not-exist.json", c.path(nf))
-
-	case MissingMeta:
-		if !c.exists("meta.json") {
-			return Applied{}, errNothing
-		}
-		c.unusable["meta.json"] = PhraseMissing
-		return Applied{File: "meta.json"}, os.Remove(c.path("meta.json"))
-	case BrokenMeta:
-		data, err := os.ReadFile(c.path("meta.json"))
-		if err != nil {
-			return Applied{}, errNothing
-		}
-		switch c.src.IntN(3, "broken meta") {
-		case 0:
-			c.unusable["meta.json"] = PhraseJSON
-			return Applied{File: "meta.json", Note: "cut short"}, os.WriteFile(c.path("meta.json"), data[:len(data)/2], 0o644)
-		case 1:
-			c.unusable["meta.json"] = PhraseNotObject
-			return Applied{File: "meta.json", Note: "a list"}, os.WriteFile(c.path("meta.json"), []byte("[]\n"), 0o644)
-		default:
-			o, err := c.meta()
-			if err != nil {
-				return Applied{}, err
-			}
-			o.Set("head_id", node.Num("5"))
-			c.unusable["meta.json"] = `field "head_id"`
-			return Applied{File: "meta.json", Note: "head_id 5"}, c.writeMeta(o)
-		}
-	case MissingHistory:
-		if !c.isDir("history") {
-			return Applied{}, errNothing
-		}
-		for f := range c.unusable {
-			if strings.HasPrefix(f, "history/") {
-				delete(c.unusable, f)
-			}
-		}
-		c.links = map[string][]string{}
-		return Applied{File: "history/"}, os.RemoveAll(c.path("history"))
+	f, ok := damage[k]
+	if !ok {
+		return Applied{}, fmt.Errorf("unknown kind %q", k)
 	}
-	return Applied{}, fmt.Errorf("unknown kind %q", k)
+	return f(c, k)
+}
+
+// damage maps each kind to the method that does it.
+var damage = map[Kind]func(*Corrupter, Kind) (Applied, error){
+	DanglingParent: (*Corrupter).dangling,
+	DanglingCaller: (*Corrupter).dangling,
+	ParentCycle:    (*Corrupter).cycle,
+	CallerCycle:    (*Corrupter).cycle,
+	UnknownHead:    (*Corrupter).unknownHead,
+	DuplicateID:    (*Corrupter).duplicateID,
+	DuplicateSeq:   (*Corrupter).duplicateSeq,
+	BigSeq:         (*Corrupter).bigSeq,
+	OddName:        (*Corrupter).oddName,
+	HugeOutput:     (*Corrupter).hugeOutput,
+	NULEscaped:     (*Corrupter).nulEscaped,
+	HostileID:      (*Corrupter).hostileID,
+	MissingField:   (*Corrupter).missingField,
+	DeepNesting:    (*Corrupter).deepNesting,
+	NonFinite:      (*Corrupter).nonFinite,
+	LinkInside:     (*Corrupter).linkInside,
+	Truncated:      (*Corrupter).truncated,
+	EmptyFile:      (*Corrupter).emptyFile,
+	HalfWritten:    (*Corrupter).halfWritten,
+	TmpLeftover:    (*Corrupter).tmpLeftover,
+	MetaTmp:        (*Corrupter).metaTmp,
+	InvalidJSON:    (*Corrupter).invalidJSON,
+	NULRaw:         (*Corrupter).rawBytes,
+	InvalidUTF8:    (*Corrupter).rawBytes,
+	WrongType:      (*Corrupter).wrongType,
+	NotObject:      (*Corrupter).notObject,
+	MissingID:      (*Corrupter).missingID,
+	TooDeep:        (*Corrupter).tooDeep,
+	DirNamedJSON:   (*Corrupter).dirNamedJSON,
+	LinkOutside:    (*Corrupter).linkOutside,
+	LinkBroken:     (*Corrupter).linkBroken,
+	MissingMeta:    (*Corrupter).missingMeta,
+	BrokenMeta:     (*Corrupter).brokenMeta,
+	MissingHistory: (*Corrupter).missingHistory,
 }
 
 // cycle makes 1–3 nodes point at each other in a ring.
-func (c *Corrupter) cycle(parent bool) (Applied, error) {
+func (c *Corrupter) cycle(k Kind) (Applied, error) {
+	parent := k == ParentCycle
 	files := c.usableFiles()
 	if len(files) == 0 {
 		return Applied{}, errNothing
 	}
-	k := 1 + c.src.IntN(min(3, len(files)), "cycle length")
+	n := 1 + c.src.IntN(min(3, len(files)), "cycle length")
 	var picked []string
 	used := map[string]bool{}
-	for len(picked) < k {
+	for len(picked) < n {
 		f := files[c.src.IntN(len(files), "cycle member")]
 		if used[f] {
 			break // shorter ring: fewer draws to shrink
@@ -586,7 +292,7 @@ func (c *Corrupter) cycle(parent bool) (Applied, error) {
 	return Applied{File: picked[0], Note: fmt.Sprintf("ring %q", ids)}, nil
 }
 
-func (c *Corrupter) duplicateID() (Applied, error) {
+func (c *Corrupter) duplicateID(Kind) (Applied, error) {
 	f, o, err := c.pickNode("original")
 	if err != nil {
 		return Applied{}, err
@@ -611,7 +317,7 @@ func (c *Corrupter) duplicateID() (Applied, error) {
 	return Applied{File: name, Note: fmt.Sprintf("copy of %s at seq %d", f, seq)}, c.writeRaw(name, encode(o))
 }
 
-func (c *Corrupter) duplicateSeq() (Applied, error) {
+func (c *Corrupter) duplicateSeq(Kind) (Applied, error) {
 	files := c.usableFiles()
 	if len(files) < 2 {
 		return Applied{}, errNothing

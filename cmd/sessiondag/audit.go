@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"sessiondag/audit"
@@ -15,11 +17,19 @@ const defaultCorpus = "corpus"
 
 func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stderr)
-	asJSON := fs.Bool("json", false, "one JSON record per session, then a summary record")
-	verbose := fs.Bool("v", false, "list every session, not only those with findings")
+	asJSON := fs.Bool("json", false, "one JSON record per session, then a summary record (JSON lines, tagged \"kind\": \"audit\")")
+	verbose := fs.Bool("v", false, "list every session, not only those with findings, with the rows each step adds and removes")
+	page := fs.String("html", "", "also write a self-contained HTML page of the audit to this `file`")
+	shard := fs.String("shard", "", "audit only shard `i/n` (0-based) of the sorted session directories; merge with 'sessiondag summary'")
 	dirs, err := parseArgs(fs, args)
 	if err != nil {
 		return 2
+	}
+	o := audit.Options{Columns: *page != ""}
+	if *shard != "" {
+		if o.Shard, o.Shards, err = parseShard(*shard); err != nil {
+			return fail(stderr, "audit", err)
+		}
 	}
 	if len(dirs) == 0 {
 		if _, err := os.Stat(defaultCorpus); err != nil {
@@ -28,28 +38,38 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		}
 		dirs = []string{defaultCorpus}
 	}
-	var progress io.Writer
 	if isTerminal(stderr) {
-		progress = stderr
+		o.Progress = stderr
 	}
-	enc := json.NewEncoder(stdout)
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
+	var pg audit.Page
 	emit := func(s *audit.Session) {
+		if o.Columns {
+			pg.Add(s)
+		}
 		switch {
 		case *asJSON:
-			_ = enc.Encode(map[string]any{"session": s})
-		case *verbose || s.Failed():
-			printSession(stdout, s)
+			_ = enc.Encode(audit.Record{Kind: audit.Kind, Session: s})
+		case *verbose || s.Failed() || s.HidesUser():
+			printSession(out, s, *verbose)
 		}
 	}
-	sum, err := audit.Run(dirs, progress, emit)
+	sum, err := audit.RunWith(dirs, o, emit)
 	if err != nil {
 		return fail(stderr, "audit", err)
 	}
 	if *asJSON {
-		_ = enc.Encode(map[string]any{"summary": sum})
+		_ = enc.Encode(audit.Record{Kind: audit.Kind, Summary: sum})
 	} else {
-		printSummary(stdout, sum)
+		printSummary(out, sum)
+	}
+	if *page != "" {
+		if err := writePage(*page, &pg, sum); err != nil {
+			return fail(stderr, "audit", err)
+		}
 	}
 	if sum.Failed() {
 		return 1
@@ -57,7 +77,39 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func printSession(w io.Writer, s *audit.Session) {
+// parseShard reads "i/n": shard i (0-based) of n.
+func parseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n, such as 0/4", s)
+	}
+	return i, n, nil
+}
+
+func writePage(path string, pg *audit.Page, sum *audit.Summary) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	if err := pg.Write(w, sum); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func printSession(w io.Writer, s *audit.Session, rows bool) {
 	fmt.Fprintf(w, "%s  (%s, %d nodes)\n", s.Dir, s.ID, s.Nodes)
 	if s.Error != "" {
 		fmt.Fprintf(w, "  BROKEN: %s\n", s.Error)
@@ -73,8 +125,31 @@ func printSession(w io.Writer, s *audit.Session) {
 	}
 	fmt.Fprintf(w, "  chain  %s\n", strings.Join(lens, "  "))
 	for _, st := range s.Steps {
-		if st.Verdict != audit.Unchanged {
-			fmt.Fprintf(w, "  %-6s → %-6s %-10s %s\n", st.From, st.To, st.Verdict, st.Detail)
+		if st.Verdict == audit.Unchanged {
+			continue
+		}
+		fmt.Fprintf(w, "  %-6s → %-6s %-10s %s\n", st.From, st.To, st.Verdict, st.Detail)
+		if rows {
+			printRows(w, "+", st.Added)
+			printRows(w, "-", st.Removed)
+		}
+	}
+	if rows && len(s.Residual) > 0 {
+		what := "conversation rows no config shows"
+		if s.Intended {
+			what = "intended rows the last config (all) does not show"
+		}
+		fmt.Fprintf(w, "  %s: %d\n", what, len(s.Residual))
+		for i, r := range s.Residual {
+			if i == listed {
+				fmt.Fprintf(w, "      … %d more\n", len(s.Residual)-listed)
+				break
+			}
+			by := ""
+			if r.By != "" {
+				by = " (at " + r.By + ")"
+			}
+			fmt.Fprintf(w, "      %s: %s%s\n", r.Row, r.Cause, by)
 		}
 	}
 	for _, v := range s.Violations {
@@ -85,18 +160,17 @@ func printSession(w io.Writer, s *audit.Session) {
 	}
 }
 
-func printSummary(w io.Writer, sum *audit.Summary) {
-	fmt.Fprintf(w, "\naudited %d sessions, %d nodes in %.2fs (%d with an op script giving the intended view)\n",
-		sum.Sessions, sum.Nodes, sum.Seconds, sum.Intended)
-	fmt.Fprintf(w, "\n%-8s %-8s %10s %6s %11s\n", "from", "to", "unchanged", "fix", "regression")
-	for _, st := range sum.Steps {
-		fmt.Fprintf(w, "%-8s %-8s %10d %6d %11d\n", st.From, st.To, st.Unchanged, st.Fix, st.Regression)
-	}
-	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d: ", sum.Broken, sum.Violations, sum.Regressions)
-	if sum.Failed() {
-		fmt.Fprintln(w, "NOT READY")
-	} else {
-		fmt.Fprintln(w, "ready")
+// listed is how many rows of a list the text report names (--json has
+// every row).
+const listed = 20
+
+func printRows(w io.Writer, sign string, rows []audit.Row) {
+	for i, r := range rows {
+		if i == listed {
+			fmt.Fprintf(w, "      %s … %d more\n", sign, len(rows)-listed)
+			return
+		}
+		fmt.Fprintf(w, "      %s %s\n", sign, r)
 	}
 }
 

@@ -31,8 +31,10 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
-	if o.Shard, err = parseShard(*shardArg); err != nil {
-		return fail(stderr, "exhaust", err)
+	if *shardArg != "" {
+		if o.Shard.I, o.Shard.N, err = parseShard(*shardArg); err != nil {
+			return fail(stderr, "exhaust", err)
+		}
 	}
 	if *kinds != "" {
 		o.Kinds = strings.Split(*kinds, ",")
@@ -73,17 +75,4 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// parseShard reads i/n ("" is the whole run).
-func parseShard(s string) (exhaust.Shard, error) {
-	if s == "" {
-		return exhaust.Shard{}, nil
-	}
-	var sh exhaust.Shard
-	var rest string
-	if n, _ := fmt.Sscanf(s, "%d/%d%s", &sh.I, &sh.N, &rest); n != 2 || sh.N < 1 || sh.I < 0 || sh.I >= sh.N {
-		return exhaust.Shard{}, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n", s)
-	}
-	return sh, nil
 }

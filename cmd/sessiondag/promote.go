@@ -22,6 +22,7 @@ var regressionName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 func cmdPromote(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("promote", stderr)
 	note := fs.String("note", "", "what the script caught, for its first comment line (default: the saved header)")
+	to := fs.String("to", regressionsDir, "the directory of regression scripts")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 2 {
 		fmt.Fprintln(stderr, "usage: sessiondag promote FILE.ops NAME [--note TEXT]")
@@ -41,11 +42,11 @@ func cmdPromote(args []string, stdout, stderr io.Writer) int {
 	if *note != "" {
 		file.Header = append([]string{*note}, file.Header...)
 	}
-	dst := filepath.Join(regressionsDir, name+".ops")
+	dst := filepath.Join(*to, name+".ops")
 	if _, err := os.Stat(dst); err == nil {
 		return fail(stderr, "promote", fmt.Errorf("%s exists", dst))
 	}
-	if err := os.MkdirAll(regressionsDir, 0o755); err != nil {
+	if err := os.MkdirAll(*to, 0o755); err != nil {
 		return fail(stderr, "promote", err)
 	}
 	if err := os.WriteFile(dst, []byte(file.String()), 0o644); err != nil {

@@ -54,8 +54,31 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if len(found) > 0 {
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d ops, every check holds after every op\n", pos[0], len(file.Ops))
+	fmt.Fprintf(stdout, "%s: %d ops; %s\n", pos[0], len(file.Ops), planned(file, o))
 	return 0
+}
+
+// planned says what a replay that found nothing checked.
+func planned(file *ops.File, o harness.ReplayOptions) string {
+	checks, data, err := harness.Plan(file, o)
+	if err != nil {
+		return err.Error()
+	}
+	var names, kinds []string
+	for _, c := range checks {
+		names = append(names, c.Name)
+	}
+	for _, d := range data {
+		kinds = append(kinds, d.Name)
+	}
+	verb := "hold"
+	if len(names) == 1 {
+		verb = "holds"
+	}
+	if len(kinds) == 0 {
+		return fmt.Sprintf("%s %s", strings.Join(names, ", "), verb)
+	}
+	return fmt.Sprintf("%s %s after every op, on data %s", strings.Join(names, ", "), verb, strings.Join(kinds, "; "))
 }
 
 func readScript(path string) (*ops.File, error) {

@@ -156,20 +156,24 @@ func (f *Family) Keyed(s string) Msgs {
 	return out
 }
 
-// DeepestLeaf is deepest_leaf(msgs, id): repeatedly move to the last child;
-// stops on a leaf or a repeat.
+// DeepestLeaf is deepest_leaf(msgs, id): while the id is in the list and
+// not yet seen, move to its last child; a leaf reached is the answer. A
+// repeat (a parent_id cycle) or an unknown id gives back the id the walk
+// started from, as the original does, not the one it stopped at.
 func (f *Family) DeepestLeaf(id string) string {
 	seen := map[string]struct{}{}
-	cur := id
-	for {
+	for cur := id; ; {
+		if _, known := f.index(cur); !known {
+			return id
+		}
+		if _, dup := seen[cur]; dup {
+			return id
+		}
+		seen[cur] = struct{}{}
 		kids := f.keyed(cur)
 		if len(kids) == 0 {
 			return cur
 		}
-		if _, dup := seen[cur]; dup {
-			return cur
-		}
-		seen[cur] = struct{}{}
 		cur = f.msgs[kids[len(kids)-1]].ID
 	}
 }

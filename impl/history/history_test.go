@@ -239,12 +239,20 @@ func TestDeepestLeaf(t *testing.T) {
 	require.Equal(t, "e", f.DeepestLeaf("e"))
 }
 
-func TestDeepestLeafSurvivesCycles(t *testing.T) {
-	ms := build(t, m{"a", "assistant", "b"}, m{"b", "assistant", "a"})
-	got := fam(ms).DeepestLeaf("a")
-	require.Contains(t, []string{"a", "b"}, got)
+// TestDeepestLeafOnACycle: deepest_leaf returns a leaf only when it reaches
+// one; on a repeat it gives back the id it started from. a → b → c → b
+// through the children relation (parent_id; b is stored twice, as a
+// corrupt rebuild keeps both), so the walk from a meets b again.
+func TestDeepestLeafOnACycle(t *testing.T) {
+	ms := build(t, m{"a", "user", "ROOT"}, m{"b", "assistant", "a"}, m{"c", "user", "b"}, m{"b", "assistant", "c"})
+	require.Equal(t, "a", fam(ms).DeepestLeaf("a"))
+	require.Equal(t, "c", fam(ms).DeepestLeaf("c"), "c → b → c: back to c")
+	ring := build(t, m{"a", "assistant", "b"}, m{"b", "assistant", "a"})
+	require.Equal(t, "a", fam(ring).DeepestLeaf("a"))
+	require.Equal(t, "b", fam(ring).DeepestLeaf("b"))
 	self := build(t, m{"s", "assistant", "s"})
 	require.Equal(t, "s", fam(self).DeepestLeaf("s"))
+	require.Equal(t, "nope", fam(ms).DeepestLeaf("nope"), "an unknown id is given back")
 }
 
 // ---- get_branch (§3.2) -----------------------------------------------------

@@ -31,6 +31,16 @@ type Preds struct {
 	// one of them is appended later, extending would differ from deriving
 	// afresh, so the cache derives afresh.
 	missing map[string]struct{}
+	// waiting holds the user turns derived as unanswered: when a node that
+	// answers one is appended, the derivation from that turn on no longer
+	// holds, and extending derives again from there.
+	waiting map[string]turn
+}
+
+// turn is a waiting turn's position and the running head before it.
+type turn struct {
+	pos  int
+	prev string
 }
 
 // Derivation rules for legacy nodes (no stored predecessor), settled by the
@@ -38,28 +48,45 @@ type Preds struct {
 //   - a retry or edit (forked_from) takes the predecessor of the turn it
 //     reruns;
 //   - a recorded metadata.parent_id is trusted: the predecessor is its
-//     anchor ("ROOT" stays a root);
+//     anchor ("ROOT" stays a root) among the nodes stored before the row
+//     (see earlier);
 //   - a root that cannot be a deliberate fork continues the conversation
 //     row the head was on: the last one before it in seq order that moved
 //     the head (see movesHead; ROOT's creation resets it): manual and
 //     script runs, caller-less rows, web users typed while the browser had
 //     no head, adapter-written users without a parent_id key;
-//   - a root that the data marks as a fork stays one: dispatcher users
-//     without a parent (parent=None), sub-agent roots (source agent_spawn),
-//     adapter-written users with an explicit null parent_id;
+//   - a root that the data marks as a fork stays one: answered dispatcher
+//     users without a parent (parent=None), sub-agent roots (source
+//     agent_spawn), adapter-written users with an explicit null parent_id;
+//   - a dispatcher root fork that never got an answer (no node names it as
+//     its caller, its recorded parent or the turn it reruns) is not a fork
+//     yet, its turn never ran: it continues where the head was, and counts
+//     as moving the head, since a retry may have made it the head without
+//     a trace. Where the data cannot tell, a step keeps the message the
+//     user wrote visible (model/README.md, "Legacy derivation", rule 6);
+//     once an answer arrives it is a fork again;
 //   - attach pointers hang off their caller (the fork anchor).
+//
+// All but the answer rule read only the nodes before a node; that one reads
+// the store's indexes (see answered), and the cache derives again from a
+// turn when its answer arrives.
 func NewPreds(s *store.Store) *Preds {
-	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}, epoch: epochs.Add(1)}
+	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}, waiting: map[string]turn{}, epoch: epochs.Add(1)}
 	return p.extend(s)
 }
 
-// extend derives the nodes of s appended since p was made, returning a new
-// Preds that shares p's arrays: p's own length bounds what p reads, so a
-// load still holding p is not disturbed.
+// extend derives the nodes of s appended since p was made, and again from
+// the earliest waiting turn one of them answers, returning a new Preds that
+// shares p's arrays: p's own length bounds what p reads, so a load still
+// holding p is not disturbed.
 func (p *Preds) extend(s *store.Store) *Preds {
 	q := *p
 	q.s = s
 	nodes := s.Nodes()
+	t, restarted := q.note(nodes[q.n:])
+	if restarted {
+		q.restart(t)
+	}
 	q.pred = slices.Grow(q.pred, len(nodes)-q.n)
 	q.conv = slices.Grow(q.conv, len(nodes)-q.n)
 	q.from = append(q.from, nodes[q.n:]...)
@@ -72,16 +99,91 @@ func (p *Preds) extend(s *store.Store) *Preds {
 			// a conversation rather than continuing an earlier script.
 			q.prev = node.RootID
 		case IsConv(n, q.get):
-			pred, conv = q.derive(i, n, q.prev), true
-			if movesHead(n) {
+			waits := q.waits(n)
+			if waits {
+				q.waiting[n.ID] = turn{pos: i, prev: q.prev}
+			}
+			pred, conv = q.derive(i, n, q.prev, waits), true
+			if waits || movesHead(n) {
 				q.prev = n.ID
 			}
 		}
 		q.pred = append(q.pred, pred)
 		q.conv = append(q.conv, conv)
 	}
+	if restarted {
+		q.epoch = q.keptEpoch(p, t.pos)
+	}
 	q.n = len(nodes)
 	return &q
+}
+
+// note returns the earliest waiting turn that one of nodes, about to be
+// derived, answers.
+func (p *Preds) note(nodes []*node.Node) (turn, bool) {
+	var first turn
+	found := false
+	if len(p.waiting) == 0 {
+		return first, found
+	}
+	for _, n := range nodes {
+		for _, id := range [3]string{n.CalledBy, n.ParentID(), n.Metadata.Get("forked_from").Str()} {
+			if t, ok := p.waiting[id]; ok && id != "" && (!found || t.pos < first.pos) {
+				first, found = t, true
+			}
+		}
+	}
+	return first, found
+}
+
+// restart makes p derive again from turn t on. The arrays are cut to a
+// capacity of t.pos, so appending copies them and a load still holding the
+// Preds p was copied from is not disturbed.
+func (p *Preds) restart(t turn) {
+	p.pred, p.conv, p.from = p.pred[:t.pos:t.pos], p.conv[:t.pos:t.pos], p.from[:t.pos:t.pos]
+	p.n, p.prev = t.pos, t.prev
+	waiting := make(map[string]turn, len(p.waiting))
+	for id, w := range p.waiting {
+		if w.pos < t.pos {
+			waiting[id] = w
+		}
+	}
+	p.waiting = waiting
+}
+
+// keptEpoch is the epoch of a derivation restarted at position from: old's,
+// when every position old had derived came out the same (readers' values
+// by position still hold); else a new one.
+func (p *Preds) keptEpoch(old *Preds, from int) uint64 {
+	for i := from; i < old.n; i++ {
+		if p.pred[i] != old.pred[i] || p.conv[i] != old.conv[i] {
+			return epochs.Add(1)
+		}
+	}
+	return old.epoch
+}
+
+// waits reports whether n is a legacy dispatcher root fork (a command-line
+// turn under ROOT without a recorded parent or a stored predecessor) that
+// no node answers yet. A dispatcher turn with a recorded parent never
+// counts as moving the head: its branch is not where later rows go unless
+// a retry moved the head there, and R does not show it at a later head
+// either (model/README.md, "Legacy derivation").
+func (p *Preds) waits(n *node.Node) bool {
+	if n.Role != node.RoleUser || n.CalledBy != node.RootID || n.Metadata.Get("source").Str() != "cli" {
+		return false
+	}
+	if n.Metadata.Get("parent_id").Truthy() || n.Metadata.Get("predecessor").Truthy() {
+		return false
+	}
+	return !p.answered(n.ID)
+}
+
+// answered reports whether a node names the turn id as its caller or its
+// recorded parent (a reply, a standalone error row) or as the turn it reruns
+// (a retry or edit row), by the store's indexes.
+func (p *Preds) answered(id string) bool {
+	return len(p.s.CallChildren(id)) > 0 || len(p.s.ConvChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
 }
 
 var epochs atomic.Uint64
@@ -112,8 +214,11 @@ const sharedSlot = 0
 // PredsOf returns the predecessors of a session, derived once and then
 // extended over the nodes appended since: a node's predecessor depends
 // only on the nodes before it, except where the derivation looked up an
-// id not yet stored, and an update of a node (a new store generation)
-// starts over. The result equals NewPreds(s) (TestPredsOfAgrees).
+// id not yet stored (derived afresh) or a turn waited for its answer
+// (derived again from that turn), and an update of a node (a new store
+// generation) starts over. The result equals NewPreds(s)
+// (TestPredsOfFollowsUpdates, TestPredsOfFollowsAnswers, props
+// TestColumnsAgree).
 func PredsOf(s *store.Store) *Preds {
 	c := s.Shared().LoadOrStore(sharedSlot, &predsCache{}).(*predsCache)
 	c.mu.Lock()
@@ -186,7 +291,9 @@ func (c *predsCache) stale(s *store.Store) bool {
 	return false
 }
 
-func (p *Preds) derive(i int, n *node.Node, prev string) string {
+// derive is the predecessor of the conversation-lane node n at position i;
+// prev is the running head, waits whether n is a turn without an answer.
+func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 	if v := n.Metadata.Get("predecessor"); v.K == node.String && v.S != "" {
 		return v.S
 	}
@@ -204,15 +311,20 @@ func (p *Preds) derive(i int, n *node.Node, prev string) string {
 		if par.K != node.String {
 			return node.RootID
 		}
-		return Anchor(par.S, p.get)
+		return Anchor(par.S, p.earlier(i))
 	}
 	if n.Metadata.Get("function").Str() == "attach" {
-		return Anchor(n.CalledBy, p.get)
+		return Anchor(n.CalledBy, p.earlier(i))
 	}
 	if n.Role == node.RoleUser {
 		switch n.Metadata.Get("source").Str() {
-		case "cli", "agent_spawn":
-			return node.RootID // a deliberate root-level fork, or a sub-agent root
+		case "cli":
+			if waits {
+				return prev // not a fork until its turn runs
+			}
+			return node.RootID // a deliberate root-level fork
+		case "agent_spawn":
+			return node.RootID // a sub-agent root
 		}
 		if v := n.Metadata.Get("parent_id"); v.K == node.Null {
 			return node.RootID // an explicit null: advance_head's root fork
@@ -221,11 +333,32 @@ func (p *Preds) derive(i int, n *node.Node, prev string) string {
 	return prev
 }
 
+// earlier is the lookup the derivation of the node at position i climbs
+// with: the nodes stored before it. A row's recorded parent is resolved as
+// the session stood when the row was written (as the writers and the
+// intent resolve it then): a parent, or a caller on the climb from it,
+// stored only after the row dangled at that time, and the row is a root.
+// It also keeps every predecessor earlier than its row, so no derivation
+// closes a cycle.
+func (p *Preds) earlier(i int) Lookup {
+	return func(id string) (*node.Node, bool) {
+		n, ok := p.get(id)
+		if !ok {
+			return nil, false
+		}
+		if j, _ := p.s.Pos(id); j >= i {
+			return nil, false
+		}
+		return n, true
+	}
+}
+
 // movesHead reports whether writing a conversation row made it the session's
 // head, as far as the legacy fields tell: a caller-less append does, and so
 // do the writers' set_head calls after web turns, replies and runs. Rows a
-// dispatcher or a sub-agent writes under ROOT do not (their reply does), nor
-// do attach pointers (the spawn restores the head).
+// dispatcher or a sub-agent writes under ROOT do not (their reply does; for
+// an unanswered dispatcher root fork see waits), nor do attach pointers (the
+// spawn restores the head).
 func movesHead(n *node.Node) bool {
 	if n.Metadata.Get("function").Str() == "attach" {
 		return false

@@ -1,6 +1,7 @@
 // Package store holds one session: its nodes in append order, the indexes the
-// readers need (by id, children by conversation predecessor and by caller),
-// the head pointer, and the on-disk directory behind them.
+// readers need (by id, children by conversation predecessor and by caller,
+// retries by the turn they rerun), the head pointer, and the on-disk
+// directory behind them.
 package store
 
 import (
@@ -28,6 +29,7 @@ type Store struct {
 	dupIDs   bool             // a rebuild kept two nodes with one id
 	byPred   map[string][]*node.Node
 	byCaller map[string][]*node.Node
+	byRerun  map[string][]*node.Node
 	head     string
 	nextSeq  int64
 	memo     *memoTable   // derived values per position (shared by AtPersistedHead copies)
@@ -68,6 +70,7 @@ func (s *Store) reset() {
 	s.dupIDs = false
 	s.byPred = make(map[string][]*node.Node)
 	s.byCaller = make(map[string][]*node.Node)
+	s.byRerun = make(map[string][]*node.Node)
 	s.head = ""
 	s.nextSeq = 0
 	s.roots, s.rootMax = nil, nil
@@ -121,6 +124,10 @@ func (s *Store) ConvChildren(id string) []*node.Node { return s.byPred[id] }
 // appended (children_by_caller).
 func (s *Store) CallChildren(id string) []*node.Node { return s.byCaller[id] }
 
+// Reruns returns the nodes whose metadata.forked_from was id when they were
+// appended: the retry and edit rows of a turn.
+func (s *Store) Reruns(id string) []*node.Node { return s.byRerun[id] }
+
 // index adds n to every in-memory index, as SessionMemoryIndex.append does.
 // It reports false when the id is already present (appends are idempotent).
 func (s *Store) index(n *node.Node) bool {
@@ -153,6 +160,9 @@ func (s *Store) indexAlways(n *node.Node) {
 	if n.CalledBy != "" {
 		s.byCaller[n.CalledBy] = append(s.byCaller[n.CalledBy], n)
 	}
+	if f := forkedFrom(n); f != "" {
+		s.byRerun[f] = append(s.byRerun[f], n)
+	}
 	if (n.CalledBy == "" || n.CalledBy == node.RootID) && !n.Metadata.Get("parent_id").Truthy() && !n.IsRoot() {
 		m := n.Seq
 		if k := len(s.rootMax); k > 0 && s.rootMax[k-1] > m {
@@ -162,6 +172,9 @@ func (s *Store) indexAlways(n *node.Node) {
 		s.rootMax = append(s.rootMax, m)
 	}
 }
+
+// forkedFrom is the turn a retry or edit row reruns ("" for other nodes).
+func forkedFrom(n *node.Node) string { return n.Metadata.Get("forked_from").Str() }
 
 // isHidden is get_messages' skip rule: ROOT and rewound nodes.
 func isHidden(n *node.Node) bool { return n.IsRoot() || n.IsRewound() }

@@ -59,6 +59,7 @@ func (s *Store) Update(id string, fn func(*node.Node)) error {
 	s.hidden[i] = isHidden(n)
 	s.replaceIn(s.byPred, old.ParentID(), old, n)
 	s.replaceIn(s.byCaller, old.CalledBy, old, n)
+	s.replaceIn(s.byRerun, forkedFrom(old), old, n)
 	return nil
 }
 

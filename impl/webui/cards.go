@@ -1,9 +1,7 @@
 package webui
 
 import (
-	"math"
 	"slices"
-	"strconv"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/history"
@@ -160,12 +158,8 @@ func (t *TreeIndex) tree(n *node.Node, path *callPath) node.Value {
 		status = node.Str("completed")
 	}
 	add("status", status)
-	if d := n.Meta("duration_seconds"); d.K == node.Number {
-		// A NaN or infinite duration (Python writes both) has no int():
-		// the key is left out.
-		if f, err := strconv.ParseFloat(d.S, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f*1000, 0) && math.Abs(f*1000) < 1<<63 {
-			add("duration_ms", node.Num(strconv.FormatInt(int64(f*1000), 10)))
-		}
+	if ms, ok := durationMS(n.Meta("duration_seconds")); ok {
+		add("duration_ms", ms)
 	}
 	if status.K == node.String && status.S == "error" {
 		switch {

@@ -94,8 +94,8 @@ func (r *reader) load() *Loaded {
 			l.FallbackUsed = true
 		}
 	}
-	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf)
-	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf)
+	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf, r.attachGrouped)
+	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf, nil)
 	l.BeforeCards = chain
 	chain = r.rules.rebuildCards(chain, allIdx, NewTreeIndex(s))
 	l.Chain = r.siblingInfo(chain, allIdx)
@@ -270,6 +270,27 @@ func (r *reader) attachParentOf(m *adapter.Message) (string, bool) {
 	return r.rules.attachParent(m), true
 }
 
+// attachGrouped reports whether an attach row on a predecessor chain is
+// placed with its anchor's other attach rows, right after the anchor in seq
+// order, rather than where the walk reached it: it is when the walk reached
+// it from its anchor, so that a conversation continued from an attach row
+// (a dispatch parented on it) does not put it ahead of its elders, and a
+// rewound anchor hides it as it hides the others. Only an attach row the
+// walk starts from keeps its place. Rows spliced after it still go there.
+func (r *reader) attachGrouped(m *adapter.Message) bool {
+	return r.walksPreds() && m.Function == "attach" && m.IsConv && r.walkedTo(m.Pred)
+}
+
+// walkedTo reports whether the predecessor walk continues to pred: it does
+// to every stored id but ROOT (lane.Preds.Walk).
+func (r *reader) walkedTo(pred string) bool {
+	if pred == "" || pred == node.RootID {
+		return false
+	}
+	_, ok := r.s.Get(pred)
+	return ok
+}
+
 // runtimeRowParentOf selects legacy runtime status rows for step 8.
 func (r *reader) runtimeRowParentOf(m *adapter.Message) (string, bool) {
 	if !m.RuntimeRow {
@@ -279,12 +300,18 @@ func (r *reader) runtimeRowParentOf(m *adapter.Message) (string, bool) {
 }
 
 // splice puts rows that are not on the chain right after their parent when
-// the parent is, ordered by timestamp (steps 7 and 8). rows are the
-// aggregated rows in order, or those of them parentOf may select.
-func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.Message) (string, bool)) []*adapter.Message {
+// the parent is, ordered by timestamp as R does (steps 7 and 8), or under
+// flag B in the order they were written. rows are the
+// aggregated rows in order, or those of them parentOf may select. A chain
+// row that grouped (may be nil) selects is moved the same way: shown only
+// after its parent, where the rows spliced after it still follow its place.
+func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.Message) (string, bool), grouped func(*adapter.Message) bool) []*adapter.Message {
+	moves := func(m *adapter.Message) bool { return grouped != nil && grouped(m) }
 	inChain := make(map[string]struct{}, len(chain))
+	moved := false
 	for _, m := range chain {
 		inChain[m.ID] = struct{}{}
+		moved = moved || moves(m)
 	}
 	pending := map[string][]*adapter.Message{}
 	for _, m := range rows {
@@ -292,14 +319,14 @@ func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.M
 		if !ok || p == "" {
 			continue
 		}
-		if _, on := inChain[m.ID]; on {
+		if _, on := inChain[m.ID]; on && !moves(m) {
 			continue
 		}
 		if _, on := inChain[p]; on {
 			pending[p] = append(pending[p], m)
 		}
 	}
-	if len(pending) == 0 {
+	if len(pending) == 0 && !moved {
 		return chain
 	}
 	order := byTimestamp
@@ -307,36 +334,15 @@ func (r *reader) splice(chain, rows []*adapter.Message, parentOf func(*adapter.M
 		order = inListOrder(rows)
 	}
 	out := make([]*adapter.Message, 0, len(chain)+len(pending))
-	i := 0
-	// group puts the rows spliced after m (m is on the chain at i). On the
-	// predecessor path (flag B) a row of this kind that is itself on the
-	// chain (a head on an attach pointer, say) follows its parent directly:
-	// it takes its place among the rows spliced there, and its own rows
-	// follow that group, as the intended conversation has them.
-	var group func(m *adapter.Message)
-	group = func(m *adapter.Message) {
-		extra, ok := pending[m.ID]
-		if !ok {
-			return
+	for _, m := range chain {
+		if !moves(m) {
+			out = append(out, m)
 		}
-		delete(pending, m.ID) // a duplicate chain id gets its rows once
-		var onPath *adapter.Message
-		if r.walksPreds() && i+1 < len(chain) {
-			if p, ok := parentOf(chain[i+1]); ok && p == m.ID {
-				i++
-				onPath = chain[i]
-				extra = append(extra, onPath)
-			}
+		if extra, ok := pending[m.ID]; ok {
+			slices.SortStableFunc(extra, order)
+			out = append(out, extra...)
+			delete(pending, m.ID) // a duplicate chain id gets its rows once
 		}
-		slices.SortStableFunc(extra, order)
-		out = append(out, extra...)
-		if onPath != nil {
-			group(onPath)
-		}
-	}
-	for ; i < len(chain); i++ {
-		out = append(out, chain[i])
-		group(chain[i])
 	}
 	return out
 }

@@ -1,0 +1,134 @@
+package audit_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/audit"
+	"sessiondag/driver"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
+	"sessiondag/ops"
+)
+
+// build writes a session through the writers into dir (flags off at the
+// start; the script may turn them on) and, when withScript, leaves the
+// script beside it as the audit's op script.
+func build(t *testing.T, dir, script string, withScript bool) {
+	t.Helper()
+	parsed, err := ops.ParseString(script)
+	require.NoError(t, err)
+	_, err = driver.BuildWith(parsed, dir, flags.Off, store.WriteOptions{NoSync: true})
+	require.NoError(t, err)
+	if withScript {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, audit.ScriptName), []byte(script), 0o644))
+	}
+}
+
+// hiddenUser: a manual run, a dispatcher turn the user started as a
+// root-level fork that crashed before its reply, another manual run; written
+// with the flags on, so flag A's predecessors are the ones the writers
+// recorded (the second run continues the first). R's get_branch fallback
+// glues the three roots into one chain, the user's message among them;
+// A,B walks the recorded predecessors and leaves the message out.
+const hiddenUser = `session id=local_hidden0001
+flag set=all
+manual id=f1 name=word_count args="{\"text\": \"hi\"}"
+end output=2
+dispatch id=u1 text="hello there\nsecond line" parent=none
+crash
+manual id=f2 name=word_count args="{\"text\": \"hi\"}"
+end output=2
+`
+
+func step(t *testing.T, s *audit.Session, from, to string) audit.Step {
+	t.Helper()
+	for _, st := range s.Steps {
+		if st.From == from && st.To == to {
+			return st
+		}
+	}
+	t.Fatalf("%s: no step %s → %s in %+v", s.Dir, from, to, s.Steps)
+	return audit.Step{}
+}
+
+// TestHiddenUserIsNeverAFix: without an op script a step that drops the
+// user's own message from the chain is a regression, even where R showed
+// the message only through its fallback, and the report names the row with
+// its role and text. With the script, which says the message was a fork of
+// its own, the same change is a fix.
+func TestHiddenUserIsNeverAFix(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	build(t, dir, hiddenUser, false)
+	s := audit.One(dir)
+	require.Equal(t, 3, s.Configs[0].ChainLen, "R's fallback shows f1, u1, f2")
+	require.True(t, s.Configs[0].Fallback)
+	st := step(t, s, "A", "A,B")
+	require.Equal(t, audit.Regression, st.Verdict, "%+v", st)
+	want := []audit.Row{{ID: "u1", Role: "user", Text: "hello there"}}
+	require.Equal(t, want, st.Removed)
+	require.Equal(t, want, st.Hidden)
+	require.Empty(t, st.Added)
+	require.Contains(t, st.Detail, `u1 user "hello there"`)
+	require.True(t, s.Failed())
+	require.True(t, s.HidesUser())
+
+	sum := audit.NewSummary()
+	sum.Add(s)
+	require.True(t, sum.Failed(), "a hidden user message blocks ready")
+	require.Equal(t, 1, sum.HiddenUsers)
+
+	scripted := filepath.Join(t.TempDir(), "s")
+	build(t, scripted, hiddenUser, true)
+	s = audit.One(scripted)
+	require.True(t, s.Intended)
+	st = step(t, s, "A", "A,B")
+	require.Equal(t, audit.Fix, st.Verdict, "the script says u1 was a fork of its own: %+v", st)
+	require.Equal(t, want, st.Removed)
+	require.Empty(t, st.Hidden, "u1 is not a message of the intended conversation at this head")
+	require.False(t, s.Failed())
+}
+
+// TestStepListsAddedRows: the design note's case (two ROOT-parented users,
+// legacy §5.1 L4): R shows the second turn only; A,B adds the first turn,
+// its user message and its reply, whether or not the audit has the script.
+func TestStepListsAddedRows(t *testing.T) {
+	src := filepath.Join("..", "corpus", "sessions", "10-two-root-users-L4")
+	bare := filepath.Join(t.TempDir(), "l4")
+	copyTree(t, src, bare)
+	require.NoError(t, os.Remove(filepath.Join(bare, audit.ScriptName)))
+	want := []audit.Row{
+		{ID: "0a0b0c0d0e01", Role: "user", Text: "hello"},
+		{ID: "0a0b0c0d0e01_reply", Role: "assistant", Text: "hi"},
+	}
+	for _, dir := range []string{src, bare} {
+		s := audit.One(dir)
+		require.Equal(t, dir == src, s.Intended)
+		st := step(t, s, "A", "A,B")
+		require.Equal(t, audit.Fix, st.Verdict, "%s: %+v", dir, st)
+		require.Equal(t, want, st.Added, dir)
+		require.Empty(t, st.Removed, dir)
+		require.NotNil(t, st.Removed, "JSON lists an empty removed as []")
+		require.Empty(t, step(t, s, "off", "A").Added)
+	}
+}
+
+// TestRowText: a row's text is its first non-empty line, cut before a
+// character, never inside one.
+func TestRowText(t *testing.T) {
+	root := t.TempDir()
+	long := strings.Repeat("é", 79) + "日本語"
+	build(t, filepath.Join(root, "s"), "session id=local_text000001\nuser id=u1 text=\""+long+"\\nnext\"\nreply\nsay text=\"\\n  ok  \\nmore\"\ndone\n", false)
+	var got []audit.Item
+	_, err := audit.RunWith([]string{root}, audit.Options{Columns: true}, func(s *audit.Session) {
+		got = s.Columns[0].Items
+	})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	require.Equal(t, strings.Repeat("é", 79)+"…", got[0].Row.Text)
+	require.Equal(t, "ok", got[1].Row.Text)
+}

@@ -1,0 +1,51 @@
+package audit_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/audit"
+)
+
+// TestShardsSplitAndMerge: the shards of a split are disjoint, together
+// audit every session once, and their summaries merge — also after a JSON
+// round trip, as `sessiondag summary` reads them — into the summary of the
+// whole run (times aside).
+func TestShardsSplitAndMerge(t *testing.T) {
+	roots := []string{filepath.Join("..", "corpus")}
+	var all []string
+	whole, err := audit.Run(roots, nil, func(s *audit.Session) { all = append(all, s.Dir) })
+	require.NoError(t, err)
+	const n = 3
+	merged := audit.NewSummary()
+	var union []string
+	for i := 0; i < n; i++ {
+		part, err := audit.RunWith(roots, audit.Options{Shard: i, Shards: n}, func(s *audit.Session) { union = append(union, s.Dir) })
+		require.NoError(t, err)
+		b, err := json.Marshal(part)
+		require.NoError(t, err)
+		var back audit.Summary
+		require.NoError(t, json.Unmarshal(b, &back))
+		require.NoError(t, merged.Merge(&back))
+	}
+	sort.Strings(union)
+	require.Equal(t, all, union, "the shards are disjoint and cover the run")
+	require.Empty(t, merged.ShardProblems())
+	require.Equal(t, []string{"0/3", "1/3", "2/3"}, merged.Shards)
+	merged.Seconds, whole.Seconds, merged.Shards = 0, 0, nil
+	require.Equal(t, whole, merged)
+
+	incomplete := audit.NewSummary()
+	part, err := audit.RunWith(roots, audit.Options{Shard: 1, Shards: n}, nil)
+	require.NoError(t, err)
+	require.NoError(t, incomplete.Merge(part))
+	require.NoError(t, incomplete.Merge(part))
+	require.Equal(t, []string{"shard 0/3 is missing", "shard 1/3 merged 2 times", "shard 2/3 is missing"}, incomplete.ShardProblems())
+
+	_, err = audit.RunWith(roots, audit.Options{Shard: 3, Shards: n}, nil)
+	require.Error(t, err)
+}

@@ -1,0 +1,153 @@
+package audit
+
+import (
+	"fmt"
+	"sort"
+)
+
+// ResidualTotals count residual rows by cause over many sessions.
+type ResidualTotals struct {
+	// Intended: sessions with an op script, the intended rows the last
+	// config does not show.
+	Intended []CauseTotal `json:"intended"`
+	// Unshown: sessions without one, the conversation rows no config shows.
+	Unshown []CauseTotal `json:"unshown"`
+}
+
+// CauseTotal is one cause: how many rows, in how many sessions, and an
+// example (the first session in sorted order, so that merged shards name
+// the same one as a single run).
+type CauseTotal struct {
+	Cause    string `json:"cause"`
+	Text     string `json:"text"`
+	Rows     int    `json:"rows"`
+	Sessions int    `json:"sessions"`
+	// MissingAtR counts the rows R (flags off) did not show either.
+	MissingAtR int    `json:"missing_at_r"`
+	Example    string `json:"example"`
+	ExampleRow string `json:"example_row"`
+	ExampleBy  string `json:"example_by,omitempty"`
+}
+
+// addResidual counts a session's residual rows into totals.
+func addResidual(totals []CauseTotal, s *Session) []CauseTotal {
+	var mine []CauseTotal
+	at := map[string]int{}
+	for _, r := range s.Residual {
+		i, ok := at[r.Cause]
+		if !ok {
+			i = len(mine)
+			at[r.Cause] = i
+			mine = append(mine, CauseTotal{Cause: r.Cause, Text: CauseText(r.Cause), Sessions: 1,
+				Example: s.Dir, ExampleRow: r.Row.ID, ExampleBy: r.By})
+		}
+		mine[i].Rows++
+		if !r.AtR {
+			mine[i].MissingAtR++
+		}
+	}
+	return mergeCauses(totals, mine)
+}
+
+// mergeCauses adds the totals b into a, by cause; the result is ordered by
+// rows, most first, then by cause.
+func mergeCauses(a, b []CauseTotal) []CauseTotal {
+	at := map[string]int{}
+	for i, c := range a {
+		at[c.Cause] = i
+	}
+	for _, c := range b {
+		i, ok := at[c.Cause]
+		if !ok {
+			at[c.Cause] = len(a)
+			a = append(a, c)
+			continue
+		}
+		t := &a[i]
+		t.Rows += c.Rows
+		t.Sessions += c.Sessions
+		t.MissingAtR += c.MissingAtR
+		if c.Example < t.Example {
+			t.Example, t.ExampleRow, t.ExampleBy = c.Example, c.ExampleRow, c.ExampleBy
+		}
+	}
+	sort.SliceStable(a, func(i, j int) bool {
+		if a[i].Rows != a[j].Rows {
+			return a[i].Rows > a[j].Rows
+		}
+		return a[i].Cause < a[j].Cause
+	})
+	return a
+}
+
+// Merge adds the summary of another, disjoint part of a run: counts add,
+// each cause keeps the example that comes first in sorted order, times
+// add up.
+func (sum *Summary) Merge(o *Summary) error {
+	if len(o.Steps) != len(sum.Steps) {
+		return fmt.Errorf("audit summary: %d rollout steps, expected %d", len(o.Steps), len(sum.Steps))
+	}
+	for i, st := range o.Steps {
+		t := &sum.Steps[i]
+		if st.From != t.From || st.To != t.To {
+			return fmt.Errorf("audit summary: step %d is %s → %s, expected %s → %s", i, st.From, st.To, t.From, t.To)
+		}
+		t.Unchanged += st.Unchanged
+		t.Fix += st.Fix
+		t.Regression += st.Regression
+	}
+	sum.Sessions += o.Sessions
+	sum.Nodes += o.Nodes
+	sum.Broken += o.Broken
+	sum.Violations += o.Violations
+	sum.Regressions += o.Regressions
+	sum.HiddenUsers += o.HiddenUsers
+	sum.Intended += o.Intended
+	sum.Seconds += o.Seconds
+	for k, v := range o.ChainTotals {
+		sum.ChainTotals[k] += v
+	}
+	sum.Residual.Intended = mergeCauses(sum.Residual.Intended, o.Residual.Intended)
+	sum.Residual.Unshown = mergeCauses(sum.Residual.Unshown, o.Residual.Unshown)
+	switch {
+	case len(o.Shards) > 0:
+		sum.Shards = append(sum.Shards, o.Shards...)
+	case o.Shard != "":
+		sum.Shards = append(sum.Shards, o.Shard)
+	}
+	sort.Strings(sum.Shards)
+	return nil
+}
+
+// ShardProblems says what is wrong with the set of shards merged into a
+// summary: shards of different splits, a shard merged twice or missing.
+func (sum *Summary) ShardProblems() []string {
+	if len(sum.Shards) == 0 {
+		return nil
+	}
+	var out []string
+	n := -1
+	seen := map[int]int{}
+	for _, s := range sum.Shards {
+		var i, m int
+		if _, err := fmt.Sscanf(s, "%d/%d", &i, &m); err != nil {
+			out = append(out, fmt.Sprintf("shard %q is not i/n", s))
+			continue
+		}
+		if n >= 0 && m != n {
+			out = append(out, fmt.Sprintf("shards of different splits (/%d and /%d)", n, m))
+		}
+		n = m
+		seen[i]++
+	}
+	for i := 0; i < n; i++ {
+		switch seen[i] {
+		case 0:
+			out = append(out, fmt.Sprintf("shard %d/%d is missing", i, n))
+		case 1:
+		default:
+			out = append(out, fmt.Sprintf("shard %d/%d merged %d times", i, n, seen[i]))
+		}
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"sessiondag/audit"
+)
+
+// printSummary is the text form of an audit summary: the step table, the
+// residual by cause, the verdict.
+func printSummary(w io.Writer, sum *audit.Summary) {
+	shards := ""
+	if sum.Shard != "" {
+		shards = ", shard " + sum.Shard
+	}
+	if len(sum.Shards) > 0 {
+		shards = fmt.Sprintf(", %d shards merged", len(sum.Shards))
+	}
+	fmt.Fprintf(w, "\naudited %d sessions, %d nodes in %.2fs (%d with an op script giving the intended view%s)\n",
+		sum.Sessions, sum.Nodes, sum.Seconds, sum.Intended, shards)
+	fmt.Fprintf(w, "\n%-8s %-8s %10s %6s %11s\n", "from", "to", "unchanged", "fix", "regression")
+	for _, st := range sum.Steps {
+		fmt.Fprintf(w, "%-8s %-8s %10d %6d %11d\n", st.From, st.To, st.Unchanged, st.Fix, st.Regression)
+	}
+	printCauses(w, "residual with an op script: intended rows the last config (all) does not show", sum.Residual.Intended, true)
+	printCauses(w, "residual without one: conversation rows no config shows", sum.Residual.Unshown, false)
+	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message): ",
+		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers)
+	if sum.Failed() {
+		fmt.Fprintln(w, "NOT READY")
+	} else {
+		fmt.Fprintln(w, "ready")
+	}
+}
+
+// printCauses is a residual table; atR adds how many of the rows R did not
+// show either (rows no config shows are all such).
+func printCauses(w io.Writer, title string, causes []audit.CauseTotal, atR bool) {
+	if len(causes) == 0 {
+		return
+	}
+	rows := 0
+	for _, c := range causes {
+		rows += c.Rows
+	}
+	fmt.Fprintf(w, "\n%s: %d rows\n", title, rows)
+	if atR {
+		fmt.Fprintf(w, "%6s %9s %6s  %s\n", "rows", "sessions", "R too", "cause")
+	} else {
+		fmt.Fprintf(w, "%6s %9s  %s\n", "rows", "sessions", "cause")
+	}
+	for _, c := range causes {
+		if atR {
+			fmt.Fprintf(w, "%6d %9d %6d  %s: %s\n", c.Rows, c.Sessions, c.MissingAtR, c.Cause, c.Text)
+		} else {
+			fmt.Fprintf(w, "%6d %9d  %s: %s\n", c.Rows, c.Sessions, c.Cause, c.Text)
+		}
+		fmt.Fprintf(w, "%18s e.g. %s, row %s\n", "", c.Example, c.ExampleRow)
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"time"
+
+	"sessiondag/hunt"
+)
+
+// cmdHunt runs a search campaign over the checks (package hunt): text or
+// JSON lines on stdout, the seed on stderr first, so that a run stopped
+// from outside can still be repeated. Exit 1 when it found a failure.
+func cmdHunt(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("hunt", stderr)
+	minutes := fs.Float64("minutes", 0, "the time budget in minutes")
+	seed := fs.Uint64("seed", 0, "the campaign's seed (default: drawn, and printed)")
+	shard := fs.String("shard", "0/1", "run shard i of n (0-based): the iterations ≡ i mod n")
+	out := fs.String("out", "corpus/ops/failures", "where to write the failing scripts")
+	asJSON := fs.Bool("json", false, "JSON lines: one per failure, then the summary")
+	checks := fs.String("check", "", "comma-separated checks to hunt (default: every check, and cold)")
+	iterations := fs.Uint64("iterations", 0, "play only the iterations below this number (with or without a budget)")
+	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
+	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
+	verbose := fs.Bool("v", false, "name each failure's file on stderr as it is written")
+	pos, err := parseArgs(fs, args)
+	if err != nil || len(pos) != 0 || (*minutes <= 0 && *iterations == 0 && !flagGiven(fs, "iteration")) {
+		fmt.Fprintln(stderr, "usage: sessiondag hunt --minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N]")
+		return 2
+	}
+	cfg := hunt.Config{Seed: *seed, Budget: time.Duration(*minutes * float64(time.Minute)), Iterations: *iterations,
+		MaxOps: *maxOps, Out: *out}
+	if !flagGiven(fs, "seed") {
+		cfg.Seed = rand.Uint64() >> 11 // 53 bits: exact in any JSON reader
+	}
+	if cfg.Shard, cfg.Shards, err = hunt.ParseShard(*shard); err != nil {
+		return fail(stderr, "hunt", err)
+	}
+	if cfg.Targets, err = hunt.Select(hunt.Targets(), *checks); err != nil {
+		return fail(stderr, "hunt", err)
+	}
+	if *verbose {
+		cfg.Log = stderr
+	}
+	if flagGiven(fs, "iteration") {
+		cfg.Only = only
+	}
+	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, *shard)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	r, err := hunt.Run(ctx, cfg)
+	if r != nil {
+		if *asJSON {
+			if jerr := r.JSON(stdout); jerr != nil && err == nil {
+				err = jerr
+			}
+		} else {
+			r.Text(stdout)
+		}
+	}
+	if err != nil {
+		return fail(stderr, "hunt", err)
+	}
+	if r.Failed() {
+		return 1
+	}
+	return 0
+}

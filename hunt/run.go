@@ -1,0 +1,100 @@
+package hunt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config is one campaign.
+type Config struct {
+	Seed       uint64
+	Budget     time.Duration // stop taking new iterations after this; 0 = no limit
+	Iterations uint64        // play only iterations k < Iterations of the whole campaign; 0 = no limit
+	Shard      int           // this run takes the iterations k ≡ Shard (mod Shards)
+	Shards     int           // 0 or 1: one shard
+	Targets    []Target      // nil = Targets()
+	MaxOps     int           // scripts have 1 to MaxOps ops; 0 = DefaultMaxOps
+	Workers    int           // 0 = one per core
+	Out        string        // where failures are written; "" = nowhere
+	Tmp        string        // where the cold check makes its directories; "" = the system's (TMPDIR)
+	Log        io.Writer     // a line per file written, as it is written; nil = none
+	// Only, when set, plays iteration *Only and nothing else (whatever the
+	// shard, budget or bound): one script of a campaign, from its seed.
+	Only *uint64
+}
+
+// DefaultMaxOps is the longest script drawn by default: about three times
+// the steps of a property-suite state machine.
+const DefaultMaxOps = 100
+
+func (c *Config) defaults() error {
+	if c.Shards <= 0 {
+		c.Shards = 1
+	}
+	if c.Shard < 0 || c.Shard >= c.Shards {
+		return fmt.Errorf("shard %d/%d: want 0 ≤ i < n", c.Shard, c.Shards)
+	}
+	if c.Budget <= 0 && c.Iterations == 0 && c.Only == nil {
+		return errors.New("neither a time budget nor a number of iterations: the campaign would not end")
+	}
+	if c.Targets == nil {
+		c.Targets = Targets()
+	}
+	if len(c.Targets) == 0 {
+		return errors.New("no targets")
+	}
+	if c.MaxOps <= 0 {
+		c.MaxOps = DefaultMaxOps
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	return nil
+}
+
+// Run runs the campaign until the budget is spent, the iterations are done
+// or ctx is cancelled (an iteration under way finishes, its reduction
+// included), and returns the report. The error is the first failure to
+// write a file; the report is complete either way.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	if cfg.Budget > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Budget)
+		defer cancel()
+	}
+	start := time.Now()
+	c := newCollector(&cfg)
+	if cfg.Only != nil {
+		c.add(iterate(&cfg, *cfg.Only))
+		return c.report(time.Since(start)), c.writeErr
+	}
+	var next atomic.Uint64
+	var wg sync.WaitGroup
+	for w := 0; w < cfg.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// The budget is checked before an iteration number is taken,
+			// so every number taken is played: the iterations played are
+			// always the first ones of the shard.
+			for ctx.Err() == nil {
+				k := uint64(cfg.Shard) + next.Add(1)*uint64(cfg.Shards) - uint64(cfg.Shards)
+				if cfg.Iterations > 0 && k >= cfg.Iterations {
+					return
+				}
+				c.add(iterate(&cfg, k))
+			}
+		}()
+	}
+	wg.Wait()
+	return c.report(time.Since(start)), c.writeErr
+}

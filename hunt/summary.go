@@ -1,0 +1,151 @@
+package hunt
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+)
+
+// Kind is the "kind" of the summary record of `sessiondag hunt --json`.
+const Kind = "hunt"
+
+// Summary is the last JSON line of a run: what it played and found. The
+// counts of the shards of one campaign add up (Merge).
+type Summary struct {
+	Seed       uint64   `json:"seed"`
+	Checks     string   `json:"checks"` // the checks hunted, comma-separated
+	MaxOps     int      `json:"max_ops"`
+	Shard      string   `json:"shard"`            // "i/n"; "0/1" for a whole run
+	Merged     []string `json:"merged,omitempty"` // the shards a merged summary adds up
+	Minutes    float64  `json:"minutes,omitempty"`
+	Iterations uint64   `json:"iterations,omitempty"`
+	Seconds    float64  `json:"seconds"` // wall time (merged: the longest shard)
+	Scripts    int      `json:"scripts"`
+	Ops        int      `json:"ops"`
+	// Swarms are the distinct swarm configurations of a shard, summed
+	// over shards.
+	Swarms int `json:"swarms"`
+	// Shapes counts the scripts that have each shape of gen.Tally.
+	Shapes   map[string]int `json:"shapes"`
+	Findings int            `json:"findings"`
+	// Failures are the distinct failures of a shard, summed over shards:
+	// two shards may find the same one (the failure records' keys say).
+	Failures   int         `json:"failures"`
+	Errors     int         `json:"errors"`
+	Properties []PropStats `json:"properties"`
+}
+
+// Summary is the report's summary record.
+func (r *Report) Summary() Summary {
+	return Summary{Seed: r.Seed, Checks: r.Checks, MaxOps: r.MaxOps, Shard: r.ShardName(),
+		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
+		Ops: r.Ops, Swarms: r.Swarms, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
+		Properties: slices.Clone(r.Props)}
+}
+
+// checkList names the targets' checks, comma-separated.
+func checkList(targets []Target) string {
+	var names []string
+	for _, t := range targets {
+		names = append(names, t.Check.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// Merge adds up the summaries of shards of one campaign (the same seed,
+// checks and script lengths) and reports whether they are every shard
+// exactly once.
+func Merge(sums []Summary) (merged Summary, complete bool, err error) {
+	if len(sums) == 0 {
+		return Summary{}, false, fmt.Errorf("hunt: no summaries to merge")
+	}
+	first := sums[0]
+	merged = Summary{Seed: first.Seed, Checks: first.Checks, MaxOps: first.MaxOps, Minutes: first.Minutes,
+		Iterations: first.Iterations, Shapes: map[string]int{}, Properties: zeroed(first.Properties)}
+	n, seen, complete := -1, map[int]bool{}, true
+	for _, s := range sums {
+		if s.Seed != first.Seed || s.Checks != first.Checks || s.MaxOps != first.MaxOps {
+			return Summary{}, false, fmt.Errorf("hunt: merging campaigns seed %d %q max_ops %d and seed %d %q max_ops %d",
+				first.Seed, first.Checks, first.MaxOps, s.Seed, s.Checks, s.MaxOps)
+		}
+		shards := s.Merged
+		if len(shards) == 0 {
+			shards = []string{s.Shard}
+		}
+		for _, sh := range shards {
+			i, of, err := ParseShard(sh)
+			if err != nil {
+				return Summary{}, false, fmt.Errorf("hunt: summary: %w", err)
+			}
+			complete = complete && (n == -1 || n == of) && !seen[i]
+			n, seen[i] = of, true
+			merged.Merged = append(merged.Merged, sh)
+		}
+		if err := merged.add(s); err != nil {
+			return Summary{}, false, err
+		}
+	}
+	slices.Sort(merged.Merged)
+	merged.Shard = fmt.Sprintf("merged %d", len(merged.Merged))
+	return merged, complete && len(seen) == n, nil
+}
+
+func (s *Summary) add(t Summary) error {
+	s.Seconds = max(s.Seconds, t.Seconds)
+	s.Scripts += t.Scripts
+	s.Ops += t.Ops
+	s.Swarms += t.Swarms
+	for k, v := range t.Shapes {
+		s.Shapes[k] += v
+	}
+	s.Findings += t.Findings
+	s.Failures += t.Failures
+	s.Errors += t.Errors
+	if len(t.Properties) != len(s.Properties) {
+		return fmt.Errorf("hunt: merging summaries of %d and %d properties", len(s.Properties), len(t.Properties))
+	}
+	for i, p := range t.Properties {
+		q := &s.Properties[i]
+		if p.Check != q.Check || p.Data != q.Data {
+			return fmt.Errorf("hunt: merging property %s [%s] into %s [%s]", p.Check, p.Data, q.Check, q.Data)
+		}
+		q.Scripts += p.Scripts
+		q.Swarms += p.Swarms
+		q.Ops += p.Ops
+		q.Findings += p.Findings
+		q.Failures += p.Failures
+		q.Seconds += p.Seconds
+	}
+	return nil
+}
+
+// zeroed is the rows with their counts at zero.
+func zeroed(rows []PropStats) []PropStats {
+	out := make([]PropStats, len(rows))
+	for i, p := range rows {
+		out[i] = PropStats{Check: p.Check, Data: p.Data}
+	}
+	return out
+}
+
+// Failed reports whether the run (or any merged shard) found a failure or
+// met an error.
+func (s Summary) Failed() bool { return s.Failures > 0 || s.Errors > 0 }
+
+// Text writes the summary for a reader: the counts per property. The
+// failures themselves are in the failure records and their files.
+func (s Summary) Text(w io.Writer) {
+	fmt.Fprintf(w, "hunt: seed %d, checks %s, scripts of 1 to %d ops, shard %s, %.2fs\n", s.Seed, s.Checks, s.MaxOps, s.Shard, s.Seconds)
+	fmt.Fprintf(w, "%d scripts, %d ops applied, %d swarm configurations\n\n", s.Scripts, s.Ops, s.Swarms)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "property\tdata\tscripts\tswarms\tops\tfindings\tfailures\tworker time")
+	for _, p := range s.Properties {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures, p.Seconds)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d failures (distinct within each shard; the failure records' keys tell shards' duplicates apart), %d errors\n",
+		s.Failures, s.Errors)
+}

@@ -1,0 +1,60 @@
+package props
+
+import (
+	"testing"
+
+	"sessiondag/gen"
+	"sessiondag/harness"
+	"sessiondag/ops"
+)
+
+// topUpSeeds bounds the search for a seeded script that has a shape.
+const topUpSeeds = 2000
+
+// cover makes every required shape checked in every run, whatever rapid's
+// seed: the shapes the rapid runs drew (total) count; each one they did not
+// is topped up with the first seeded script (seed 1, 2, …, each with its own
+// swarm configuration) that has it, and that script is checked the same
+// way. A shape no seeded script reaches is a defect of the generator and
+// fails the test.
+func cover(t *testing.T, title string, data harness.Data, required []string, total *gen.Tally, checks ...harness.Check) {
+	t.Helper()
+	missing := total.Missing(required)
+	for seed := uint64(1); seed <= topUpSeeds && len(missing) > 0; seed++ {
+		opt := data.Gen
+		opt.Swarm = gen.DrawSwarm(gen.NewSeeded(seed^0x5eed), opt)
+		g := gen.New(opt)
+		script := g.Script(gen.NewSeeded(seed), 60)
+		var still []string
+		var reached []string
+		for _, shape := range missing {
+			if g.Tally.Shapes[shape] > 0 {
+				reached = append(reached, shape)
+			} else {
+				still = append(still, shape)
+			}
+		}
+		if len(reached) == 0 {
+			continue
+		}
+		t.Logf("topped up %q with seeded script %d (%d ops)", reached, seed, len(script))
+		checkSeeded(t, title, data, script, checks...)
+		missing = still
+	}
+	if len(missing) > 0 {
+		t.Errorf("no run and none of %d seeded scripts reached these shapes: %q\n%s", topUpSeeds, missing, total)
+	}
+}
+
+// checkSeeded runs the checks over a seeded script and reports a finding as
+// a rapid failure would: saved with its replay command.
+func checkSeeded(t *testing.T, title string, data harness.Data, script []ops.Op, checks ...harness.Check) {
+	t.Helper()
+	f, err := harness.Play(data, script, checks...)
+	if err != nil {
+		t.Fatalf("a seeded script the writers refuse: %v\n%s", err, ops.String(script))
+	}
+	if f != nil {
+		t.Fatal(save(title, f, script))
+	}
+}
