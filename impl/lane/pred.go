@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -63,6 +64,9 @@ func (p *Preds) extend(s *store.Store) *Preds {
 	q.pred = slices.Grow(q.pred, len(nodes)-q.n)
 	q.conv = slices.Grow(q.conv, len(nodes)-q.n)
 	q.from = append(q.from, nodes[q.n:]...)
+	if mutant.On(mutant.PredsHeadLost) {
+		q.prev = node.RootID
+	}
 	for i := q.n; i < len(nodes); i++ {
 		n := nodes[i]
 		pred, conv := "", false
