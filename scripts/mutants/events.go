@@ -29,16 +29,21 @@ type verdict struct {
 }
 
 // catch is one test that failed: after how many generated cases (0 when
-// the test is not a rapid property, or rapid did not say), or whether the
-// failure was one rapid could not reproduce.
+// the test is not a rapid property, or rapid did not say), whether the
+// failure was one rapid could not reproduce, or whether the test binary
+// died while the test ran (which test's goroutine panicked, the events
+// cannot say when several ran in parallel).
 type catch struct {
-	test   string
-	checks int
-	flaky  bool
+	test    string
+	checks  int
+	flaky   bool
+	crashed bool
 }
 
 func (c catch) String() string {
 	switch {
+	case c.crashed && c.checks == 0:
+		return c.test + " (*crash*)"
 	case c.flaky:
 		return c.test + " (*flaky*)"
 	case c.checks > 0:
@@ -54,7 +59,8 @@ var rapidFailed = regexp.MustCompile(`\[rapid\] (?:failed|panic) after (\d+) tes
 // testState is what the events say about one test (subtests apart).
 type testState struct {
 	started, paused, done, failed bool
-	checks                        int // smallest failing check number rapid reported
+	crashed                       bool // still running when the binary died
+	checks                        int  // smallest failing check number rapid reported
 	flaky                         bool
 }
 
@@ -125,7 +131,7 @@ func judge(tests map[string]*testState, pkgFailed bool, loose string) verdict {
 	top := map[string]*catch{}
 	for name, st := range tests {
 		if st.started && !st.paused && !st.done && pkgFailed {
-			st.failed = true
+			st.failed, st.crashed = true, true
 		}
 		if !st.failed {
 			continue
@@ -140,6 +146,7 @@ func judge(tests map[string]*testState, pkgFailed bool, loose string) verdict {
 			c.checks = st.checks
 		}
 		c.flaky = c.flaky || st.flaky && st.checks == 0
+		c.crashed = c.crashed || st.crashed
 	}
 	var v verdict
 	for _, c := range top {

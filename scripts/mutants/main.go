@@ -2,10 +2,12 @@
 // implementation (impl/mutant, built with -tags mutants and selected by
 // SESSIONDAG_MUTANT) and prints, per mutant, the row of the README's table
 // "The harness tests itself": every test that failed and after how many
-// generated cases (1 = the first; *example* for a test of fixed cases). It
-// reads the tests' events (`go test -json`), not their text. A mutant no
-// test catches makes it exit 1; a mutant whose tests do not build or run,
-// 2. Run it from the project root (make mutants):
+// generated cases (1 = the first; *example* for a test of fixed cases,
+// *flaky* for a failure rapid could not reproduce, *crash* for a test that
+// was running when the test binary died). It reads the tests' events
+// (`go test -json`), not their text. A mutant no test catches makes it
+// exit 1; a mutant whose tests do not build or run, 2. Run it from the
+// project root (make mutants):
 //
 //	go run ./scripts/mutants [-checks 100] [-only a,b] [-run REGEXP] [PKG...]
 package main
