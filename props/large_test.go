@@ -1,9 +1,11 @@
 package props
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"sessiondag/gen"
@@ -17,6 +19,10 @@ import (
 // and past 512 history files (the cold read is split too).
 const largeNodes = 1100
 
+// largeEvery is the number of ops between two checks once a session is
+// large: each check runs every load under every config and a cold load.
+const largeEvery = 60
+
 // largeSessions are the sessions TestLargeSessions writes: a seed (the
 // swarm configuration is drawn from it as well) and a kind of data.
 var largeSessions = []struct {
@@ -28,11 +34,11 @@ var largeSessions = []struct {
 // folded copies beyond their first chunk, the column fill and the cold
 // read split between the cores — shows what the load through maps shows at
 // every rollout step, and a cold load of the directory gives the live
-// session's nodes, head and views. The state machines of the other
-// properties stay far below these sizes. Checked when the session first
-// passes largeNodes (the live session's first load fills every column at
-// once) and then every few ops, each check extending or refreshing what
-// the earlier loads kept.
+// session's nodes, head and views (the columns and persistence checks).
+// The state machines of the other properties stay far below these sizes.
+// The checks run when the session first passes largeNodes (its first load
+// fills every column at once) and then every largeEvery ops, each load
+// extending or refilling what the earlier ones kept.
 func TestLargeSessions(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -46,32 +52,40 @@ func TestLargeSessions(t *testing.T) {
 		data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
 		data.Gen.Swarm = gen.DrawSwarm(gen.NewSeeded(c.seed), data.Gen)
 		script := gen.New(data.Gen).ScriptNodes(gen.NewSeeded(c.seed), largeNodes+100)
-		if f := playLarge(t, data, script); f != nil {
+		f, err := playLarge(data, script)
+		if err != nil {
+			t.Fatalf("seed %d, %s: %v", c.seed, data.Name, err)
+		}
+		if f != nil {
 			t.Fatalf("seed %d, %s: %s", c.seed, data.Name, save("TestLargeSessions", f, script))
 		}
 	}
 }
 
-// playLarge applies script to a session written to a directory and runs
-// the columns and persistence checks at the checkpoints.
-func playLarge(t *testing.T, data harness.Data, script []ops.Op) *harness.Finding {
+// playLarge applies script to a session written to a directory, running
+// the checks at the checkpoints, and returns the first finding. A panic
+// (of the writers or a load) is returned as an error, so that it fails
+// this test alone.
+func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err error) {
 	parent, err := os.MkdirTemp(scratch(), "sessiondag-large-")
 	if err != nil {
-		t.Fatalf("temp dir: %v", err)
+		return nil, fmt.Errorf("temp dir: %w", err)
 	}
 	defer os.RemoveAll(parent)
 	s, err := harness.NewSession(harness.Options{Data: data, Dir: filepath.Join(parent, "session"), NoSync: true})
 	if err != nil {
-		t.Fatalf("start: %v", err)
+		return nil, fmt.Errorf("start: %w", err)
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic after op %d of %d: %v\n%s", len(s.Script), len(script), p, debug.Stack())
+		}
+	}()
 	checks := []harness.Check{check("columns"), check("persistence")}
-	next := -1 // the op after which the next check runs
+	next := -1 // the op after which the checks run next
 	for i, op := range script {
 		if f, err := s.Apply(op); f != nil || err != nil {
-			if err != nil {
-				t.Fatalf("op %d: %v", i+1, err)
-			}
-			return f
+			return f, err
 		}
 		if next < 0 && s.Impl.W.S.Len() >= largeNodes {
 			next = i
@@ -83,12 +97,9 @@ func playLarge(t *testing.T, data harness.Data, script []ops.Op) *harness.Findin
 		for _, c := range checks {
 			if f := c.Run(s); f != nil {
 				f.Check = c.Name
-				return f
+				return f, nil
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
-
-// largeEvery is the number of ops between two checks once a session is large.
-const largeEvery = 60

@@ -96,7 +96,7 @@ func (p *Preds) Epoch() uint64 { return p.epoch }
 // get is the store's lookup, remembering the ids it did not find.
 func (p *Preds) get(id string) (*node.Node, bool) {
 	n, ok := p.s.Get(id)
-	if !ok {
+	if !ok && !mutant.On(mutant.PredsMissingLost) {
 		p.missing[id] = struct{}{}
 	}
 	return n, ok

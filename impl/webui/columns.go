@@ -93,7 +93,7 @@ func (r *reader) columns() *columns {
 		}
 		t.bySet[ruleKey(r.fl)] = c
 	}
-	if c == nil || c.gen != gen || c.epoch != epoch || c.n > n {
+	if c == nil || c.gen != gen || c.epoch != epoch && !mutant.On(mutant.ColumnsEpochKept) || c.n > n {
 		c = &columns{gen: gen, epoch: epoch}
 	}
 	if c.n < n {

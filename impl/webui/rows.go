@@ -31,7 +31,7 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 			continue
 		}
 		t := c.target[p]
-		if t == keyOther { // an id appended after the row: ask again
+		if t == keyOther && !mutant.On(mutant.AggTargetOnce) { // an id appended after the row: ask again
 			t = r.idColumn(r.rules.ToolTarget(m))
 		}
 		if t >= 0 && (c.kind[t]&kindAssistant != 0 || mutant.On(mutant.AggFoldsAnyKind)) {
@@ -183,7 +183,7 @@ func (x rowIndex) grouped(col []int32, keyOf func(*adapter.Message) string, empt
 			g = emptyG
 		case keyOther:
 			k := keyOf(x.all[i])
-			if q, ok := x.r.s.Pos(k); ok {
+			if q, ok := x.r.s.Pos(k); ok && !mutant.On(mutant.GroupOtherOnce) {
 				g = int32(q)
 				break
 			}
