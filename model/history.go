@@ -92,20 +92,28 @@ func children(msgs []*Object, id string) []*Object {
 	return out
 }
 
-// deepestLeaf repeatedly moves to the last child; a revisit ends the walk (§3.1).
+// deepestLeaf is §3.1's walk: while the current id is a message not seen
+// yet, move to its last child, and return the leaf reached; an id seen
+// again (a parent_id cycle) or not in msgs gives up: the id it started from.
 func deepestLeaf(msgs []*Object, id string) string {
-	seen := map[string]bool{id: true}
-	cur := id
-	for {
+	seen := map[string]bool{}
+	for cur := id; !seen[cur] && hasID(msgs, cur); {
+		seen[cur] = true
 		kids := children(msgs, cur)
 		if len(kids) == 0 {
 			return cur
 		}
-		next := msgID(kids[len(kids)-1])
-		if seen[next] {
-			return cur
-		}
-		seen[next] = true
-		cur = next
+		cur = msgID(kids[len(kids)-1])
 	}
+	return id
+}
+
+// hasID reports whether a message of msgs has id.
+func hasID(msgs []*Object, id string) bool {
+	for _, m := range msgs {
+		if msgID(m) == id {
+			return true
+		}
+	}
+	return false
 }

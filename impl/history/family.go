@@ -164,8 +164,10 @@ func (f *Family) Keyed(s string) Msgs {
 	return out
 }
 
-// DeepestLeaf is deepest_leaf(msgs, id): repeatedly move to the last child;
-// stops on a leaf or a repeat.
+// DeepestLeaf is deepest_leaf(msgs, id): repeatedly move to the last child
+// until a leaf, which it returns; a repeat (a parent_id cycle) ends the
+// walk with the id it started from, as the original returns it (legacy
+// §3.1).
 func (f *Family) DeepestLeaf(id string) string {
 	seen := map[string]struct{}{}
 	cur := id
@@ -175,7 +177,7 @@ func (f *Family) DeepestLeaf(id string) string {
 			return cur
 		}
 		if _, dup := seen[cur]; dup {
-			return cur
+			return id
 		}
 		seen[cur] = struct{}{}
 		cur = f.msgs[kids[len(kids)-1]].ID
