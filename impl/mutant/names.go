@@ -42,6 +42,7 @@ const (
 	ColumnsEpochKept  = "columns-epoch-kept"
 	AggTargetOnce     = "agg-target-once"
 	GroupOtherOnce    = "group-other-once"
+	ScratchPutEarly   = "scratch-put-early"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -76,6 +77,7 @@ var All = []Mutant{
 	{FoldInPlace, "fold adds tool_calls to the shared message instead of a copy"},
 	{FoldSlotMask, "folded copies indexed by p&1024 instead of p%1024 within their chunk"},
 	{ScratchNotCleared, "pooled work arrays are handed out without zeroing"},
+	{ScratchPutEarly, "a load puts its work arrays back in the pool while it still reads them"},
 	{MemoForgetMask, "an update clears the memo at i&chunkBits instead of i&(chunkSize-1)"},
 	{MemoGenLags, "the store generation is taken before the update is logged"},
 	{UpdateLogSkips, "UpdatedSince(gen) leaves out the first update after gen"},

@@ -19,6 +19,9 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 	c := r.columns()
 	n := c.n
 	sc := getScratch(n)
+	if mutant.On(mutant.ScratchPutEarly) {
+		defer scratches.Put(sc)
+	}
 	raw = make([]*adapter.Message, 0, n)
 	into := sc.into // 1 + the position a tool row folds into
 	for p := range n {

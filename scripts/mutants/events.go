@@ -38,6 +38,7 @@ type catch struct {
 	checks  int
 	flaky   bool
 	crashed bool
+	what    string // rapid's one line on what failed, to audit the table
 }
 
 func (c catch) String() string {
@@ -54,13 +55,14 @@ func (c catch) String() string {
 
 // rapidFailed is rapid's report of a failing property; N tests passed
 // before the one that failed.
-var rapidFailed = regexp.MustCompile(`\[rapid\] (?:failed|panic) after (\d+) tests`)
+var rapidFailed = regexp.MustCompile(`\[rapid\] (?:failed|panic) after (\d+) tests: (.*)`)
 
 // testState is what the events say about one test (subtests apart).
 type testState struct {
 	started, paused, done, failed bool
 	crashed                       bool // still running when the binary died
 	checks                        int  // smallest failing check number rapid reported
+	what                          string
 	flaky                         bool
 }
 
@@ -114,7 +116,7 @@ func noteOutput(st *testState, line string) {
 	if m := rapidFailed.FindStringSubmatch(line); m != nil {
 		n, err := strconv.Atoi(m[1])
 		if err == nil && (st.checks == 0 || n+1 < st.checks) {
-			st.checks = n + 1
+			st.checks, st.what = n+1, m[2]
 		}
 	}
 	if strings.Contains(line, "[rapid] flaky test") {
@@ -143,7 +145,7 @@ func judge(tests map[string]*testState, pkgFailed bool, loose string) verdict {
 			top[root] = c
 		}
 		if st.checks > 0 && (c.checks == 0 || st.checks < c.checks) {
-			c.checks = st.checks
+			c.checks, c.what = st.checks, st.what
 		}
 		c.flaky = c.flaky || st.flaky && st.checks == 0
 		c.crashed = c.crashed || st.crashed

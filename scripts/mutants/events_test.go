@@ -51,6 +51,7 @@ func TestReadVerdictProperties(t *testing.T) {
 		got = append(got, c.String())
 	}
 	require.Equal(t, []string{"TestCorpus (*example*)", "TestFlaky (*flaky*)", "TestP3 (1)", "TestZ (7)"}, got)
+	require.Equal(t, "differs", v.caught[2].what, "the message of the check that failed first")
 }
 
 // TestReadVerdictNothingCaught: a run where every test passes catches

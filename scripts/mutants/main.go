@@ -72,6 +72,9 @@ func main() {
 			by := make([]string, len(v.caught))
 			for i, c := range v.caught {
 				by[i] = c.String()
+				if c.what != "" {
+					fmt.Fprintf(os.Stderr, "mutants: %s: %s: %s\n", m.Name, c.test, c.what)
+				}
 			}
 			fmt.Printf("| `%s` | %s | %s |\n", m.Name, m.Bug, strings.Join(by, " "))
 		}
