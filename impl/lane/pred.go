@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -90,6 +91,9 @@ func (p *Preds) extend(s *store.Store) *Preds {
 	q.pred = slices.Grow(q.pred, len(nodes)-q.n)
 	q.conv = slices.Grow(q.conv, len(nodes)-q.n)
 	q.from = append(q.from, nodes[q.n:]...)
+	if mutant.On(mutant.PredsHeadLost) {
+		q.prev = node.RootID
+	}
 	for i := q.n; i < len(nodes); i++ {
 		n := nodes[i]
 		pred, conv := "", false
@@ -194,7 +198,7 @@ func (p *Preds) Epoch() uint64 { return p.epoch }
 // get is the store's lookup, remembering the ids it did not find.
 func (p *Preds) get(id string) (*node.Node, bool) {
 	n, ok := p.s.Get(id)
-	if !ok {
+	if !ok && !mutant.On(mutant.PredsMissingLost) {
 		p.missing[id] = struct{}{}
 	}
 	return n, ok

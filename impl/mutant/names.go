@@ -1,25 +1,95 @@
 package mutant
 
-// The mutants, each a historic bug (legacy §3.2–§3.9, §5) or a broken step of
-// the rollout. scripts/mutants.sh runs the properties against each.
+// The mutants: historic bugs (legacy §3.2–§3.9, §5), broken steps of the
+// rollout, and single-point bugs of the optimised load (its columns, folded
+// copies, pooled work arrays, memos, update log, cached predecessors, the
+// work split between cores, sibling groups). Each name is checked by
+// mutant.On where the bug goes; All describes them.
 const (
-	CardsByParent    = "cards-by-parent"     // runtime cards absorb parent_id children (V0/V1, §5.2)
-	FallbackV1       = "fallback-v1"         // the V1 fallback trigger (chain < 3 and all > 3)
-	AggNoExtraEdge   = "agg-no-extra-edge"   // aggregation ignores extra.tool_use.called_by
-	LexicalOrder     = "lexical-order"       // cold load in file-name order (seq ≥ 10000 misordered)
-	NoCycleGuard     = "no-cycle-guard"      // linear_history without its seen-set
-	DropOrphans      = "drop-orphans"        // aggregation drops tool rows it cannot fold
-	StepAWrongPred   = "step-a-wrong-pred"   // flag A: writers record the client head, not the store head
-	StepBIgnored     = "step-b-ignored"      // flag B: linear_history keeps walking the legacy pointer
-	StepCBranchOnly  = "step-c-branch-only"  // flag C: get_branch replaces the chain outright (the reverted 97a904dc1)
-	StepDReadsParent = "step-d-reads-parent" // flag D: aggregation still reads parent_id
-	OpenDropsLast    = "open-drops-last"     // the cold load silently skips the newest history file
-	AdapterKnownKeys = "adapter-known-keys"  // append_message keeps only the metadata keys it knows
-	RenderMapOrder   = "render-map-order"    // render_context returns its ids in map order
-	ColumnsStale     = "columns-stale"       // the load's per-session columns outlive an update of a node
+	CardsByParent    = "cards-by-parent"
+	FallbackV1       = "fallback-v1"
+	AggNoExtraEdge   = "agg-no-extra-edge"
+	LexicalOrder     = "lexical-order"
+	NoCycleGuard     = "no-cycle-guard"
+	DropOrphans      = "drop-orphans"
+	StepAWrongPred   = "step-a-wrong-pred"
+	StepBIgnored     = "step-b-ignored"
+	StepCBranchOnly  = "step-c-branch-only"
+	StepDReadsParent = "step-d-reads-parent"
+	OpenDropsLast    = "open-drops-last"
+	AdapterKnownKeys = "adapter-known-keys"
+	RenderMapOrder   = "render-map-order"
+	ColumnsStale     = "columns-stale"
+
+	ColumnsKeepHidden = "columns-keep-hidden"
+	ColumnsKeyNoB     = "columns-key-no-b"
+	FoldCountOnly     = "fold-count-only"
+	FoldIgnoresBase   = "fold-ignores-base"
+	FoldInPlace       = "fold-in-place"
+	FoldSlotMask      = "fold-slot-mask"
+	ScratchNotCleared = "scratch-not-cleared"
+	MemoForgetMask    = "memo-forget-mask"
+	MemoGenLags       = "memo-gen-lags"
+	UpdateLogSkips    = "update-log-skips"
+	PredsHeadLost     = "preds-head-lost"
+	FillSplitFrom     = "fill-split-from"
+	ReadSplitOffset   = "read-split-offset"
+	GroupedFromEnd    = "grouped-from-end"
+	GroupNullEmpty    = "group-null-empty"
+	AggBlocksNeedCall = "agg-blocks-need-call"
+	AggFoldsAnyKind   = "agg-folds-any-kind"
+	PredsMissingLost  = "preds-missing-lost"
+	ColumnsEpochKept  = "columns-epoch-kept"
+	AggTargetOnce     = "agg-target-once"
+	GroupOtherOnce    = "group-other-once"
+	ScratchPutEarly   = "scratch-put-early"
 )
 
-// All lists every mutant in a fixed order.
-var All = []string{CardsByParent, FallbackV1, AggNoExtraEdge, LexicalOrder, NoCycleGuard, DropOrphans,
-	StepAWrongPred, StepBIgnored, StepCBranchOnly, StepDReadsParent,
-	OpenDropsLast, AdapterKnownKeys, RenderMapOrder, ColumnsStale}
+// A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
+// and what it breaks, as the README's table says it.
+type Mutant struct {
+	Name string
+	Bug  string
+}
+
+// All lists every mutant in a fixed order: the historic bugs and rollout
+// steps first, then the optimised load's.
+var All = []Mutant{
+	{CardsByParent, "runtime cards absorb parent_id children (V0/V1, legacy §5.2)"},
+	{FallbackV1, "the V1 fallback trigger (chain < 3 and all > 3)"},
+	{AggNoExtraEdge, "aggregation ignores extra.tool_use.called_by"},
+	{LexicalOrder, "cold load in file-name order (seq ≥ 10000 misordered)"},
+	{NoCycleGuard, "linear_history without its seen-set"},
+	{DropOrphans, "aggregation drops tool rows it cannot fold"},
+	{StepAWrongPred, "flag A: web turns record the browser head, not the store head"},
+	{StepBIgnored, "flag B: linear_history keeps walking the legacy pointer"},
+	{StepCBranchOnly, "flag C: get_branch replaces the chain outright (the reverted 97a904dc1)"},
+	{StepDReadsParent, "flag D: readers still read parent_id"},
+	{OpenDropsLast, "the cold load silently skips the newest history file"},
+	{AdapterKnownKeys, "append_message keeps only the metadata keys it knows"},
+	{RenderMapOrder, "render_context returns its ids in map order"},
+	{ColumnsStale, "the load's per-session columns are not refreshed after an update of a node"},
+
+	{ColumnsKeepHidden, "a column refill skips hidden positions: a node an update rewound keeps its row"},
+	{ColumnsKeyNoB, "the columns are keyed without flag B: A and A,B share a card-parent column"},
+	{FoldCountOnly, "a folded assistant is reused while it has as many tool rows, not the same ones"},
+	{FoldIgnoresBase, "a folded assistant is reused after the assistant itself was replaced"},
+	{FoldInPlace, "fold adds tool_calls to the shared message instead of a copy"},
+	{FoldSlotMask, "folded copies indexed by p&1024 instead of p%1024 within their chunk"},
+	{ScratchNotCleared, "pooled work arrays are handed out without zeroing"},
+	{ScratchPutEarly, "a load puts its work arrays back in the pool while it still reads them"},
+	{MemoForgetMask, "an update clears the memo at i&chunkBits instead of i&(chunkSize-1)"},
+	{MemoGenLags, "the store generation is taken before the update is logged"},
+	{UpdateLogSkips, "UpdatedSince(gen) leaves out the first update after gen"},
+	{PredsHeadLost, "extending flag A's predecessors restarts the running head at ROOT"},
+	{FillSplitFrom, "the column fill split between cores ends each part at from+step, not lo+step"},
+	{ReadSplitOffset, "the cold read split between cores ends each part at step, not lo+step"},
+	{GroupedFromEnd, "sibling groups filled from their end: members in reverse order"},
+	{GroupNullEmpty, "a null sibling key and \"\" share one group over columns"},
+	{AggBlocksNeedCall, "the load folds only assistants with tool rows: blocks of the others are lost"},
+	{AggFoldsAnyKind, "the load folds a tool row into any row it names, not only an assistant"},
+	{PredsMissingLost, "flag A's derivation forgets the ids it looked up in vain: a node appended with one is not seen"},
+	{ColumnsEpochKept, "columns are extended after flag A's predecessors were derived afresh"},
+	{AggTargetOnce, "a tool row's target is looked up once, when its column is filled, never after"},
+	{GroupOtherOnce, "a sibling key is looked up once, when its column is filled, never after"},
+}

@@ -3,7 +3,7 @@
 // Package mutant lets the test harness re-introduce historic bugs into the
 // implementation, to show that each property can fail. In a normal build On
 // is a constant false that the compiler removes; only a build with
-// `-tags mutants` reads SESSIONDAG_MUTANT (see scripts/mutants.sh).
+// `-tags mutants` reads SESSIONDAG_MUTANT (see scripts/mutants).
 package mutant
 
 // On reports whether the named mutant is active.

@@ -179,7 +179,11 @@ func readNodes(dir string, entries []os.DirEntry) []decoded {
 	var wg sync.WaitGroup
 	step := (len(entries) + workers - 1) / workers
 	for lo := 0; lo < len(entries); lo += step {
-		wg.Go(func() { work(lo, min(lo+step, len(entries))) })
+		hi := min(lo+step, len(entries))
+		if mutant.On(mutant.ReadSplitOffset) {
+			hi = min(step, len(entries))
+		}
+		wg.Go(func() { work(lo, hi) })
 	}
 	wg.Wait()
 	return out

@@ -1,6 +1,10 @@
 package store
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"sessiondag/impl/mutant"
+)
 
 // NumSlots is the number of values a Memo holds. Readers number their own
 // slots (a node's memo: webui's message and corrected message; the
@@ -60,9 +64,18 @@ func (t *memoTable) grow(n int) {
 // forget drops the memo of the node at position i, which an update
 // replaced, and logs the update.
 func (t *memoTable) forget(i int) {
-	t.chunks[i>>chunkBits][i&(chunkSize-1)] = Memo{}
+	j := i & (chunkSize - 1)
+	if mutant.On(mutant.MemoForgetMask) {
+		j = i & chunkBits
+	}
+	t.chunks[i>>chunkBits][j] = Memo{}
+	if mutant.On(mutant.MemoGenLags) {
+		t.gen.Store(uint64(len(t.updates)))
+	}
 	t.updates = append(t.updates, int32(i))
-	t.gen.Store(uint64(len(t.updates)))
+	if !mutant.On(mutant.MemoGenLags) {
+		t.gen.Store(uint64(len(t.updates)))
+	}
 }
 
 // MemoAt returns the memo of the node at position i.
@@ -85,6 +98,9 @@ func (s *Store) Generation() uint64 { return s.memo.gen.Load() }
 // UpdatedSince returns the positions of the nodes replaced since
 // generation gen, in the order of the updates (a position may repeat).
 func (s *Store) UpdatedSince(gen uint64) []int32 {
+	if mutant.On(mutant.UpdateLogSkips) {
+		gen++
+	}
 	if gen > uint64(len(s.memo.updates)) {
 		return nil
 	}

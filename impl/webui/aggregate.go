@@ -106,8 +106,11 @@ type foldMemo struct {
 
 // made reports whether f was made from base with these tool rows.
 func (f *foldMemo) made(base *adapter.Message, calls []*adapter.Message) bool {
-	if f.base != base || f.n != len(calls) {
+	if f.base != base && !mutant.On(mutant.FoldIgnoresBase) || f.n != len(calls) {
 		return false
+	}
+	if mutant.On(mutant.FoldCountOnly) {
+		return true
 	}
 	k := min(len(calls), len(f.few))
 	return slices.Equal(f.few[:k], calls[:k]) && slices.Equal(f.more, calls[k:])
@@ -126,7 +129,11 @@ const foldChunkSize = 1024
 // Folded copies sit in one dense table per rule set, beside the columns,
 // so that checking them costs one memory access per assistant.
 func (c *columns) folded(p int, m *adapter.Message, calls []*adapter.Message) *adapter.Message {
-	slot := &c.folds[p/foldChunkSize][p%foldChunkSize]
+	i := p % foldChunkSize
+	if mutant.On(mutant.FoldSlotMask) {
+		i = p & foldChunkSize
+	}
+	slot := &c.folds[p/foldChunkSize][i]
 	if f := slot.Load(); f != nil && f.made(m, calls) {
 		return f.out
 	}
@@ -142,7 +149,9 @@ func (c *columns) folded(p int, m *adapter.Message, calls []*adapter.Message) *a
 func fold(m *adapter.Message, calls []*adapter.Message) *adapter.Message {
 	c := m
 	if len(calls) > 0 {
-		c = m.Copy()
+		if !mutant.On(mutant.FoldInPlace) {
+			c = m.Copy()
+		}
 		withCalls(c, calls)
 	}
 	if blocks := extraBlocks(m); blocks.Truthy() {

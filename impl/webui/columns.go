@@ -61,7 +61,12 @@ type columnTable struct {
 }
 
 // ruleKey is the part of a flag set the columns depend on.
-func ruleKey(fl flags.Set) flags.Set { return fl &^ flags.C }
+func ruleKey(fl flags.Set) flags.Set {
+	if mutant.On(mutant.ColumnsKeyNoB) {
+		return fl &^ (flags.B | flags.C)
+	}
+	return fl &^ flags.C
+}
 
 // columns returns the load's columns, filling the positions appended since
 // they were last asked for. The returned value is not changed afterwards:
@@ -88,7 +93,7 @@ func (r *reader) columns() *columns {
 		}
 		t.bySet[ruleKey(r.fl)] = c
 	}
-	if c == nil || c.gen != gen || c.epoch != epoch || c.n > n {
+	if c == nil || c.gen != gen || c.epoch != epoch && !mutant.On(mutant.ColumnsEpochKept) || c.n > n {
 		c = &columns{gen: gen, epoch: epoch}
 	}
 	if c.n < n {
@@ -133,7 +138,11 @@ func (r *reader) extend(c columns) *columns {
 		var wg sync.WaitGroup
 		step := (to - from + workers - 1) / workers
 		for lo := from; lo < to; lo += step {
-			wg.Go(func() { r.fill(&c, nodes, lo, min(lo+step, to)) })
+			hi := min(lo+step, to)
+			if mutant.On(mutant.FillSplitFrom) {
+				hi = min(from+step, to)
+			}
+			wg.Go(func() { r.fill(&c, nodes, lo, hi) })
 		}
 		wg.Wait()
 	}
@@ -155,6 +164,9 @@ func (r *reader) fill(c *columns, nodes []*node.Node, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		target, sib, child := int32(keyNone), int32(keyNone), int32(keyNone)
 		if r.s.Hidden(i) {
+			if mutant.On(mutant.ColumnsKeepHidden) {
+				continue
+			}
 			c.msg[i], c.kind[i] = nil, 0
 		} else {
 			m := r.messageAt(i, nodes[i])

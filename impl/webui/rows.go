@@ -19,6 +19,9 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 	c := r.columns()
 	n := c.n
 	sc := getScratch(n)
+	if mutant.On(mutant.ScratchPutEarly) {
+		defer scratches.Put(sc)
+	}
 	raw = make([]*adapter.Message, 0, n)
 	into := sc.into // 1 + the position a tool row folds into
 	for p := range n {
@@ -31,10 +34,10 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 			continue
 		}
 		t := c.target[p]
-		if t == keyOther { // an id appended after the row: ask again
+		if t == keyOther && !mutant.On(mutant.AggTargetOnce) { // an id appended after the row: ask again
 			t = r.idColumn(r.rules.ToolTarget(m))
 		}
-		if t >= 0 && c.kind[t]&kindAssistant != 0 {
+		if t >= 0 && (c.kind[t]&kindAssistant != 0 || mutant.On(mutant.AggFoldsAnyKind)) {
 			into[p] = t + 1
 		}
 	}
@@ -51,7 +54,7 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 		if k&kindTool != 0 && mutant.On(mutant.DropOrphans) {
 			continue
 		}
-		if k&kindAssistant != 0 && (start[p+1] > start[p] || k&kindBlocks != 0) {
+		if k&kindAssistant != 0 && (start[p+1] > start[p] || k&kindBlocks != 0 && !mutant.On(mutant.AggBlocksNeedCall)) {
 			m = c.folded(p, m, calls[start[p]:start[p+1]])
 		}
 		all = append(all, m)
@@ -94,7 +97,9 @@ func zeroed(s []int32, n int) []int32 {
 		return make([]int32, n)
 	}
 	s = s[:n]
-	clear(s)
+	if !mutant.On(mutant.ScratchNotCleared) {
+		clear(s)
+	}
 	return s
 }
 
@@ -166,6 +171,9 @@ func (x rowIndex) parents(parent func(*adapter.Message) string) *history.Family 
 func (x rowIndex) grouped(col []int32, keyOf func(*adapter.Message) string, empty bool) *history.Family {
 	n := int32(x.c.n)
 	nullG, emptyG := n, n+1
+	if mutant.On(mutant.GroupNullEmpty) {
+		emptyG = nullG
+	}
 	ngroups := n + 2
 	var other map[string]int32
 	group := make([]int32, len(x.all))
@@ -178,7 +186,7 @@ func (x rowIndex) grouped(col []int32, keyOf func(*adapter.Message) string, empt
 			g = emptyG
 		case keyOther:
 			k := keyOf(x.all[i])
-			if q, ok := x.r.s.Pos(k); ok {
+			if q, ok := x.r.s.Pos(k); ok && !mutant.On(mutant.GroupOtherOnce) {
 				g = int32(q)
 				break
 			}

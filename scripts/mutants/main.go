@@ -1,0 +1,146 @@
+// Command mutants runs the property suite against each deliberately broken
+// implementation (impl/mutant, built with -tags mutants and selected by
+// SESSIONDAG_MUTANT) and prints, per mutant, the row of the README's table
+// "The harness tests itself": every test that failed and after how many
+// generated cases (1 = the first; *example* for a test of fixed cases,
+// *flaky* for a failure rapid could not reproduce, *crash* for a test that
+// was running when the test binary died). It reads the tests' events
+// (`go test -json`), not their text. A mutant no test catches makes it
+// exit 1; a mutant whose tests do not build or run, 2. Run it from the
+// project root (make mutants):
+//
+//	go run ./scripts/mutants [-checks 100] [-only a,b] [-run REGEXP] [PKG...]
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+
+	"sessiondag/impl/mutant"
+)
+
+func main() {
+	checks := flag.Int("checks", 100, "rapid checks per property (-rapid.checks)")
+	only := flag.String("only", "", "comma-separated mutants to run (default: all)")
+	run := flag.String("run", "", "run only the tests matching this regexp (go test -run)")
+	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
+	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
+	flag.Parse()
+	pkgs := flag.Args()
+	if len(pkgs) == 0 {
+		pkgs = []string{"./props"}
+	}
+	todo, err := selected(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		os.Exit(2)
+	}
+	args := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
+	if *run != "" {
+		args = append(args, "-run", *run)
+	}
+	args = append(args, pkgs...)
+	args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks), "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
+
+	fmt.Println("| mutant | the bug | caught by (checks needed; *example* = a fixed case) |")
+	fmt.Println("|---|---|---|")
+	survivors, broken := 0, 0
+	for _, m := range todo {
+		start := time.Now()
+		v, err := runOne(m.Name, args)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "mutants: %s: %v\n", m.Name, err)
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "mutants: %s done in %s\n", m.Name, time.Since(start).Round(time.Second))
+		switch {
+		case v.broken != "":
+			broken++
+			fmt.Fprintf(os.Stderr, "mutants: %s: the package failed outside any test:\n%s\n", m.Name, v.broken)
+			fmt.Printf("| `%s` | %s | **the tests did not run** |\n", m.Name, m.Bug)
+		case len(v.caught) == 0:
+			survivors++
+			fmt.Printf("| `%s` | %s | **not caught** |\n", m.Name, m.Bug)
+		default:
+			by := make([]string, len(v.caught))
+			for i, c := range v.caught {
+				by[i] = c.String()
+				if c.what != "" {
+					fmt.Fprintf(os.Stderr, "mutants: %s: %s: %s\n", m.Name, c.test, c.what)
+				}
+			}
+			fmt.Printf("| `%s` | %s | %s |\n", m.Name, m.Bug, strings.Join(by, " "))
+		}
+	}
+	switch {
+	case broken > 0:
+		fmt.Fprintf(os.Stderr, "mutants: the tests did not run for %d mutant(s)\n", broken)
+		os.Exit(2)
+	case survivors > 0:
+		fmt.Fprintf(os.Stderr, "mutants: %d of %d mutant(s) not caught\n", survivors, len(todo))
+		os.Exit(1)
+	}
+}
+
+// selected is the mutants named in only (comma-separated), in mutant.All's
+// order, or all of them.
+func selected(only string) ([]mutant.Mutant, error) {
+	if only == "" {
+		return mutant.All, nil
+	}
+	names := strings.Split(only, ",")
+	var out []mutant.Mutant
+	for _, m := range mutant.All {
+		if slices.Contains(names, m.Name) {
+			out = append(out, m)
+		}
+	}
+	if len(out) != len(names) {
+		known := make([]string, len(mutant.All))
+		for i, m := range mutant.All {
+			known[i] = m.Name
+		}
+		return nil, fmt.Errorf("-only %q names a mutant that does not exist (mutants: %s)", only, strings.Join(known, ", "))
+	}
+	return out, nil
+}
+
+// runOne runs go test with the mutant compiled in and reads its events.
+// go test's own exit status only says that something failed, which the
+// events say in detail; its standard error is kept for a broken run.
+func runOne(name string, args []string) (verdict, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "SESSIONDAG_MUTANT="+name)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return verdict{}, err
+	}
+	if err := cmd.Start(); err != nil {
+		return verdict{}, fmt.Errorf("go test: %w", err)
+	}
+	v, rerr := readVerdict(out)
+	io.Copy(io.Discard, out) // let go test finish writing after a read error
+	werr := cmd.Wait()
+	if rerr != nil {
+		return verdict{}, rerr
+	}
+	if _, exited := werr.(*exec.ExitError); werr != nil && !exited {
+		return verdict{}, fmt.Errorf("go test: %w", werr)
+	}
+	if werr != nil && len(v.caught) == 0 && v.broken == "" {
+		v.broken = stderr.String() // go test failed before any event
+		if v.broken == "" {
+			v.broken = werr.Error()
+		}
+	}
+	return v, nil
+}
