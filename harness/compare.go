@@ -19,8 +19,11 @@ var Sections = []string{"stored_head", "head_id", "fallback_used", "messages", "
 // (-want +got) or, when only key order differs, the first key out of place;
 // "" when they agree. Key order counts: the original sends it.
 func ViewDiff(want, got any) (section, diff string) {
-	// Fast path: identical bytes need no structural comparison (the common
+	// Fast paths: identical bytes need no structural comparison (the common
 	// case, and the only one when both sides are the implementation).
+	if sameBytes(want, got) {
+		return "", ""
+	}
 	wb, err1 := json.Marshal(want)
 	gb, err2 := json.Marshal(got)
 	if err1 == nil && err2 == nil && bytes.Equal(wb, gb) {
