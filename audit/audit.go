@@ -76,6 +76,14 @@ func (s *Session) Failed() bool {
 // One audits a session directory. It opens every file read-only.
 func One(dir string) *Session {
 	rep := &Session{Dir: dir, Violations: []string{}}
+	// The intended view comes from the op script alone: the models replay
+	// it while the implementation reads and loads the session.
+	intent := make(chan intention, 1)
+	go func() {
+		var in intention
+		in.view, in.strict, in.err = intended(dir)
+		intent <- in
+	}()
 	st, err := store.Open(dir)
 	if err != nil {
 		rep.Error = err.Error()
@@ -88,35 +96,52 @@ func One(dir string) *Session {
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
 	}
-	want, strict, err := intended(dir)
-	if err != nil {
-		rep.Notes = append(rep.Notes, "op script ignored: "+err.Error())
+	loads := loadAll(st, rep)
+	in := <-intent
+	if in.err != nil {
+		rep.Notes = append(rep.Notes, "op script ignored: "+in.err.Error())
 	}
-	rep.Intended = want != nil
-
+	rep.Intended = in.view != nil
 	preds := lane.NewPreds(st)
-	var prev *webui.Loaded
 	for i, fl := range flags.Rollout {
-		var l *webui.Loaded
-		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
+		l := loads[i]
 		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
-		if want != nil {
-			g := harness.ViewGap(project(l), *want)
+		if in.view != nil {
+			g := harness.ViewGap(project(l), *in.view)
 			c.Gap = &g
 		}
 		rep.Configs = append(rep.Configs, c)
-		for _, v := range invariants(l) {
+		if i > 0 {
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, in.view, in.strict, preds.IsConv))
+		}
+	}
+	return rep
+}
+
+// intention is what intended says.
+type intention struct {
+	view   *model.TargetView
+	strict bool
+	err    error
+}
+
+// loadAll loads the session under every config of the rollout path and
+// reports what no load may do, whatever the data.
+func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
+	blocks := harness.ExtraBlocks{}
+	loads := make([]*webui.Loaded, len(flags.Rollout))
+	for i, fl := range flags.Rollout {
+		var l *webui.Loaded
+		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
+		for _, v := range invariants(l, blocks) {
 			rep.Violations = append(rep.Violations, fl.String()+": "+v)
 		}
 		if fl.Has(flags.D) && reads != 0 {
 			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d reads of parent_id under flag D", fl, reads))
 		}
-		if prev != nil {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, prev, l, want, strict, preds.IsConv))
-		}
-		prev = l
+		loads[i] = l
 	}
-	return rep
+	return loads
 }
 
 // intended replays the op script beside a session, if there is one,

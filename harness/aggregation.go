@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/node"
@@ -15,14 +16,34 @@ import (
 // the same session afresh, to check that blocks are copies: a change to
 // the blocks shown must not reach the stored value they came from.
 func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
-	asst := map[string]bool{}
+	return ExtraBlocks{}.CheckAggregation(msgs, all, reread)
+}
+
+// ExtraBlocks remembers, per `extra` string, the blocks it holds as
+// node.Dumps writes them: checks of several loads of one session (the
+// audit's five configs) parse each extra once.
+type ExtraBlocks map[string]string
+
+func (e ExtraBlocks) of(m *adapter.Message) string {
+	extra := m.Get("extra").Str()
+	b, ok := e[extra]
+	if !ok {
+		b = node.Dumps(extraBlocks(extra))
+		e[extra] = b
+	}
+	return b
+}
+
+// CheckAggregation is the package's CheckAggregation with e's blocks.
+func (e ExtraBlocks) CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
+	asst := make(map[string]bool, len(msgs))
 	for _, m := range msgs {
 		if m.Role == "assistant" && m.ID != "" {
 			asst[m.ID] = true
 		}
 	}
-	var wantKept []*adapter.Message
-	folded := map[string][]string{}
+	wantKept := make([]*adapter.Message, 0, len(msgs))
+	folded := make(map[string][]string, len(msgs))
 	for _, m := range msgs {
 		if m.Role == "tool" {
 			if target := webui.ToolTarget(m); asst[target] {
@@ -35,7 +56,7 @@ func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Mes
 	if len(all) != len(wantKept) {
 		return fmt.Errorf("kept %d rows, want %d: %v vs %v", len(all), len(wantKept), IDs(all), IDs(wantKept))
 	}
-	lastAsst := map[string]int{}
+	lastAsst := make(map[string]int, len(all))
 	for i, m := range all {
 		if m.ID != wantKept[i].ID {
 			return fmt.Errorf("row %d is %s, want %s (reordered)", i, m.ID, wantKept[i].ID)
@@ -44,7 +65,7 @@ func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Mes
 			lastAsst[m.ID] = i
 		}
 	}
-	seenCalls := map[string]int{}
+	seenCalls := make(map[string]int, len(msgs)-len(all))
 	for i, m := range all {
 		if m.Role != "assistant" || lastAsst[m.ID] != i {
 			continue
@@ -55,12 +76,12 @@ func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Mes
 			got = append(got, tid)
 			seenCalls[tid]++
 		}
-		if fmt.Sprint(got) != fmt.Sprint(folded[m.ID]) {
+		if !slices.Equal(got, folded[m.ID]) {
 			return fmt.Errorf("assistant %s folded %v, want %v in seq order", m.ID, got, folded[m.ID])
 		}
 		if b := m.Get("blocks"); b.K == node.Array && len(b.A) > 0 {
 			orig := node.Dumps(b)
-			if want := node.Dumps(extraBlocks(m)); orig != want {
+			if want := e.of(m); orig != want {
 				return fmt.Errorf("assistant %s: blocks %s, want the extra's %s", m.ID, orig, want)
 			}
 			if reread != nil {
@@ -91,8 +112,8 @@ func byID(ms []*adapter.Message, id string) *adapter.Message {
 	return nil
 }
 
-func extraBlocks(m *adapter.Message) node.Value {
-	p, err := node.Parse([]byte(m.Get("extra").Str()))
+func extraBlocks(extra string) node.Value {
+	p, err := node.ParseString(extra)
 	if err != nil || p.K != node.Object {
 		return node.Value{}
 	}

@@ -40,16 +40,17 @@ type tRow struct {
 
 // TargetRun is the intent of one session, op by op.
 type TargetRun struct {
-	leg     *LegacyRun        // writer state and validity
-	rows    []*tRow           // conversation rows in seq (append) order
-	byID    map[string]*tRow  // … by id
-	anchor  map[string]string // non-conversation nodes → their conversation row ("" = none)
-	rewound map[string]bool   // rewind targets (any node)
+	leg      *LegacyRun         // writer state and validity
+	rows     []*tRow            // conversation rows in seq (append) order
+	byID     map[string]*tRow   // … by id
+	attachAt map[string][]*tRow // attach rows by the row they are spliced after, in seq order
+	anchor   map[string]string  // non-conversation nodes → their conversation row ("" = none)
+	rewound  map[string]bool    // rewind targets (any node)
 }
 
 // NewTarget starts an empty session.
 func NewTarget(sessionID string) *TargetRun {
-	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{},
+	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{}, attachAt: map[string][]*tRow{},
 		anchor: map[string]string{}, rewound: map[string]bool{}}
 }
 
@@ -95,6 +96,9 @@ func (r *TargetRun) Anchor(id string) string {
 func (r *TargetRun) add(t *tRow) {
 	r.rows = append(r.rows, t)
 	r.byID[t.id] = t
+	if t.attach {
+		r.attachAt[t.ip] = append(r.attachAt[t.ip], t)
+	}
 }
 
 // turnOf climbs IPs from anchor(x) to the nearest user turn ("" if none):
@@ -128,10 +132,10 @@ func (r *TargetRun) addCall(reply, id string) {
 // it).
 func (r *TargetRun) Apply(op ops.Op) error {
 	in := &targetOps{r: r, h: r.leg.InMemoryHead(), pending: r.leg.Pending(),
-		reply: r.leg.OpenReply(), frames: r.leg.Frames(), fresh: map[string]bool{}}
+		reply: r.leg.OpenReply(), frames: r.leg.Frames()}
 	for _, id := range ops.Defines(op) {
 		if r.leg.node(id) == nil {
-			in.fresh[id] = true
+			in.fresh = append(in.fresh, id)
 		}
 	}
 	rootBefore := r.leg.node("ROOT") != nil
@@ -204,8 +208,8 @@ func (r *TargetRun) View() TargetView {
 			emit(t)
 		}
 		// Attach rows follow a shown anchor; a rewound anchor hides them too.
-		for _, at := range r.rows {
-			if at.attach && at.ip == id && !r.rewound[id] {
+		if !r.rewound[id] {
+			for _, at := range r.attachAt[id] {
 				emit(at)
 			}
 		}

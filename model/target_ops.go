@@ -4,7 +4,11 @@ package model
 // one method per op kind. The legacy writer has already applied the op; the
 // fields of targetOps hold the writer state from before it.
 
-import "sessiondag/ops"
+import (
+	"slices"
+
+	"sessiondag/ops"
+)
 
 type targetOps struct {
 	r       *TargetRun
@@ -14,7 +18,7 @@ type targetOps struct {
 	reply   string          // the open reply before the op
 	frames  []string        // the open functions before the op, outermost first
 	top     string          // anchor(outermost open frame): where function internals belong
-	fresh   map[string]bool // ids the op defines that did not exist before it
+	fresh   []string        // ids the op defines that did not exist before it
 }
 
 var _ ops.Interpreter = (*targetOps)(nil)
@@ -100,7 +104,7 @@ func (t *targetOps) Edit(op ops.Edit) error {
 
 // freshID is id if the op created it, else "".
 func (t *targetOps) freshID(id string) string {
-	if t.fresh[id] {
+	if slices.Contains(t.fresh, id) {
 		return id
 	}
 	return ""

@@ -28,11 +28,12 @@ type frame struct {
 // LegacyRun is the writer state of ops/README.md for one session.
 type LegacyRun struct {
 	sid     string
-	nodes   []*Node            // the store, in append order (= seq order)
-	byID    map[string]*Node   // … by id
-	idx     *index             // … indexed for the reading half, kept as nodes are appended
+	nodes   []*Node          // the store, in append order (= seq order)
+	byID    map[string]*Node // … by id
+	idx     *index           // … indexed for the reading half: nodes[:indexed]
+	indexed int
 	memo    *memo              // the adapter's message per node, forgotten when a node changes
-	replies map[string][]*Node // nodes whose message is an assistant's, by its parent_id
+	replies map[string][]*Node // nodes[:indexed] whose message is an assistant's, by its parent_id
 	memHead string             // the store's in-memory head
 	clock   float64            // created_at of the next new node: clock + 1.5·ticks
 	ticks   int
@@ -136,7 +137,17 @@ func (r *LegacyRun) node(id string) *Node { return r.byID[id] }
 // reading is the store as the reading half sees it with this head: the
 // writer's own nodes (not copies), index and messages.
 func (r *LegacyRun) reading(head string) *reading {
-	return &reading{s: &Session{ID: r.sid, Nodes: r.nodes, HeadID: head, Meta: r.meta}, idx: r.idx, memo: r.memo}
+	return &reading{s: &Session{ID: r.sid, Nodes: r.nodes, HeadID: head, Meta: r.meta}, idx: r.index(), memo: r.memo}
+}
+
+// index brings the index and the replies up to the nodes written so far
+// (a writer nobody reads keeps none).
+func (r *LegacyRun) index() *index {
+	for ; r.indexed < len(r.nodes); r.indexed++ {
+		r.idx.add(r.nodes[r.indexed])
+		r.noteReply(r.nodes[r.indexed])
+	}
+	return r.idx
 }
 
 // state is the store at the in-memory head (for the dispatcher's INHERIT and
@@ -180,8 +191,6 @@ func (r *LegacyRun) appendNode(id, role, name string, input, output any, calledB
 		Role: role, Name: name, Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: meta}
 	r.nodes = append(r.nodes, n)
 	r.byID[id] = n
-	r.idx.add(n)
-	r.noteReply(n)
 	r.ticks++
 	if calledBy == "" {
 		r.memHead = id
@@ -425,6 +434,7 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 	}
 	uid := msgID(u)
 	hasAssistant := false
+	r.index()
 	for _, n := range r.replies[uid] {
 		hasAssistant = hasAssistant || r.message(n.ID) != nil
 	}
