@@ -12,13 +12,13 @@ import (
 
 type targetOps struct {
 	r       *TargetRun
-	h       string          // the in-memory head before the op (ROOT if the op created it)
-	aH      string          // anchor(h)
-	pending string          // the pending turn before the op
-	reply   string          // the open reply before the op
-	frames  []string        // the open functions before the op, outermost first
-	top     string          // anchor(outermost open frame): where function internals belong
-	fresh   []string        // ids the op defines that did not exist before it
+	h       string   // the in-memory head before the op (ROOT if the op created it)
+	aH      string   // anchor(h)
+	pending string   // the pending turn before the op
+	reply   string   // the open reply before the op
+	frames  []string // the open functions before the op, outermost first
+	top     string   // anchor(outermost open frame): where function internals belong
+	fresh   []string // ids the op defines that did not exist before it
 }
 
 var _ ops.Interpreter = (*targetOps)(nil)
