@@ -6,7 +6,8 @@ package model
 // group of a message's parent_id; children(id) are the group of the string id.
 type family struct {
 	msgs   []*Object
-	first  map[string]*Object  // the first message with each id ("" for none)
+	first  map[string]*Object  // the first message with each id
+	noID   *Object             // the first message without one
 	groups map[groupKey]*group // by parent_id
 	leaf   map[string]string   // deepest_leaf results of walks that ended at a leaf
 }
@@ -36,13 +37,27 @@ type group struct {
 	at   map[string]int
 }
 
-func newFamily(msgs []*Object) *family {
-	f := &family{msgs: msgs, first: make(map[string]*Object, len(msgs)),
-		groups: make(map[groupKey]*group, len(msgs)), leaf: map[string]string{}}
+// newFamily groups msgs; byID is indexByID(msgs), which names the first
+// message of each id too when no id repeats.
+func newFamily(msgs []*Object, byID map[string]*Object) *family {
+	f := &family{msgs: msgs, first: byID, groups: make(map[groupKey]*group, len(msgs)), leaf: map[string]string{}}
+	withID := 0
 	for _, m := range msgs {
-		if _, ok := f.first[msgID(m)]; !ok {
-			f.first[msgID(m)] = m
+		if msgID(m) != "" {
+			withID++
+		} else if f.noID == nil {
+			f.noID = m
 		}
+	}
+	if withID != len(byID) { // an id repeats: the first one counts here
+		f.first = make(map[string]*Object, len(msgs))
+		for _, m := range msgs {
+			if id := msgID(m); id != "" && f.first[id] == nil {
+				f.first[id] = m
+			}
+		}
+	}
+	for _, m := range msgs {
 		if k, ok := keyOf(m.Val("parent_id")); ok {
 			g := f.groups[k]
 			if g == nil {
@@ -62,6 +77,9 @@ func newFamily(msgs []*Object) *family {
 // siblings, or (0, 0) when no message has the id (§3.1).
 func (f *family) siblingIndex(id string) (int, int, []*Object) {
 	m := f.first[id]
+	if id == "" {
+		m = f.noID
+	}
 	if m == nil {
 		return 0, 0, nil
 	}

@@ -86,7 +86,7 @@ func (rd *reading) load(raw, all, branch []*Object) loaded {
 	// prev/next = deepest_leaf(all, neighbour), else null. The keys go on
 	// a copy of each row: the rows of all and of the branch stay as they
 	// are (the view shows them too).
-	fam := newFamily(all)
+	fam := newFamily(all, allByID)
 	for k, row := range chain {
 		i, n, sibs := fam.siblingIndex(msgID(row))
 		var prev, next any

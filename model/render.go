@@ -24,8 +24,7 @@ func (rd *reading) render() []string {
 	inGraph := func(n *Node) bool { return rd.idx.first[n.ID] == n }
 	// Expose: code nodes with metadata.expose (default io when absent) = io
 	// become io-owners, = llm llm-owners; any other value behaves like full.
-	owner := func(id string) any {
-		n := rd.idx.first[id]
+	exposeOf := func(n *Node) any {
 		if n == nil || n.Role != "code" {
 			return nil
 		}
@@ -35,13 +34,14 @@ func (rd *reading) render() []string {
 		}
 		return expose
 	}
+	owner := func(id string) any { return exposeOf(rd.idx.first[id]) }
 	// Drop: llm nodes called by an io-owner; llm-owners themselves; code nodes
 	// called by an llm-owner (direct children only).
 	for _, n := range nodes {
 		switch {
 		case !inGraph(n):
 		case n.Role == "llm" && owner(n.CalledBy) == "io":
-		case owner(n.ID) == "llm":
+		case exposeOf(n) == "llm": // n is the graph's node of its id
 		case n.Role == "code" && owner(n.CalledBy) == "llm":
 		default:
 			out = append(out, n.ID)

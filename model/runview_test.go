@@ -15,13 +15,13 @@ import (
 // session, which builds everything afresh, after every op of generated
 // scripts (every op kind, rewinds and updates of written nodes included).
 func TestRunViewIsLegacyViewOfSession(t *testing.T) {
-	seeds := 12
+	seeds := 5
 	if testing.Short() {
-		seeds = 3
+		seeds = 1
 	}
 	for seed := range uint64(seeds) {
 		g := gen.New(gen.Options{Legacy: true, FlagFlips: seed%2 == 1})
-		script := g.Script(gen.NewSeeded(seed), 150)
+		script := g.Script(gen.NewSeeded(seed), 120)
 		r := model.NewLegacy(model.DefaultSessionID)
 		for i, op := range script {
 			if err := r.Apply(op); err != nil {
