@@ -3,16 +3,20 @@ package harness
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"sessiondag/driver"
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // Message texts for sameValues: pairs that marshal alike and pairs that do
@@ -191,4 +195,47 @@ func TestEncodersReadBack(t *testing.T) {
 			}
 		}
 	})
+}
+
+// SameLoaded finds a load equal to the load by maps of the same session,
+// and not equal once a row, a list or the head differs; whenever it finds
+// two loads equal, their rendered rows are equal.
+func TestSameLoaded(t *testing.T) {
+	script, err := ops.ParseString("user id=u1 text=hi\nreply\nsay text=hello\ntool call=c1 name=ls args={}\ndone\nmanual id=f1 name=fn args={}\nend\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := driver.Build(script, "", flags.Off)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := r.W.S.AtPersistedHead()
+	a, b := webui.Load(st, flags.Off), webui.LoadByMaps(st, flags.Off)
+	if !SameLoaded(a, b) || !slices.Equal(LoadedRows(a), LoadedRows(b)) {
+		t.Fatalf("the two loads of one session are not shown equal:\n%v\n%v", LoadedRows(a), LoadedRows(b))
+	}
+	changed := func(edit func(*webui.Loaded)) *webui.Loaded {
+		c := *b
+		c.Chain = slices.Clone(b.Chain)
+		c.All = slices.Clone(b.All)
+		edit(&c)
+		return &c
+	}
+	for name, c := range map[string]*webui.Loaded{
+		"a row's value": changed(func(l *webui.Loaded) {
+			m := l.Chain[0].Copy()
+			m.Set("content", node.Str("other"))
+			l.Chain[0] = m
+		}),
+		"a list":     changed(func(l *webui.Loaded) { l.All = l.All[1:] }),
+		"the head":   changed(func(l *webui.Loaded) { l.HeadID = webui.HeadAt("u1") }),
+		"a fallback": changed(func(l *webui.Loaded) { l.FallbackUsed = true }),
+	} {
+		if SameLoaded(a, c) {
+			t.Errorf("%s changed, still shown equal", name)
+		}
+		if slices.Equal(LoadedRows(a), LoadedRows(c)) {
+			t.Errorf("%s changed, but the rows are the same: the case tests nothing", name)
+		}
+	}
 }
