@@ -42,18 +42,28 @@ func sameValues(want, got any) bool {
 	if err1 != nil || err2 != nil || !bytes.Equal(we, ge) {
 		return false
 	}
+	// The lists share messages (all and branch show rows of messages): a
+	// pair found equal once in this comparison is equal again.
+	seenModel := map[pair[*model.Object]]bool{}
+	seenImpl := map[pair[*adapter.Message]]bool{}
 	for i, gl := range g.impl {
 		same := false
 		if w.model != nil {
-			same = sameList(w.model[i], gl, func(m *model.Object, v node.Value) bool { return sameModelImpl(m, v) })
+			same = sameList(w.model[i], gl, seenModel, func(m *model.Object, v node.Value) bool { return sameModelImpl(m, v) })
 		} else {
-			same = sameList(w.impl[i], gl, sameImpl)
+			same = sameList(w.impl[i], gl, seenImpl, sameImpl)
 		}
 		if !same {
 			return false
 		}
 	}
 	return true
+}
+
+// pair is a message of the wanted view and one of the view got.
+type pair[T comparable] struct {
+	want T
+	got  *adapter.Message
 }
 
 // parts is a view split into its envelope (the view with its message lists
@@ -84,15 +94,20 @@ func viewParts(v any) (parts, bool) {
 
 // sameList compares a list with an implementation list message by message.
 // A nil list is null in the document, an empty one [].
-func sameList[T comparable](want []T, got []*adapter.Message, same func(T, node.Value) bool) bool {
+func sameList[T comparable](want []T, got []*adapter.Message, seen map[pair[T]]bool, same func(T, node.Value) bool) bool {
 	var zero T
 	if (want == nil) != (got == nil) || len(want) != len(got) {
 		return false
 	}
 	for j := range want {
+		p := pair[T]{want[j], got[j]}
+		if seen[p] {
+			continue
+		}
 		if want[j] == zero || got[j] == nil || !same(want[j], node.ObjV(got[j].F)) {
 			return false
 		}
+		seen[p] = true
 	}
 	return true
 }
@@ -142,7 +157,12 @@ func sameModelImpl(m any, v node.Value) bool {
 
 // sameImpl: two implementation values are the same literals in the same
 // shape (so its encoder writes the same bytes for both).
-func sameImpl(a *adapter.Message, b node.Value) bool { return sameImplValue(node.ObjV(a.F), b) }
+func sameImpl(a *adapter.Message, b node.Value) bool {
+	if a.F == b.O { // one message shown by both: equal to itself
+		return b.K == node.Object
+	}
+	return sameImplValue(node.ObjV(a.F), b)
+}
 
 func sameImplValue(a, b node.Value) bool {
 	if a.K != b.K {

@@ -18,7 +18,9 @@
 #   audit       `audit DIR` of one 5,000-node session with its op script
 #               (`gen --seed 7 --nodes 5000`)
 #   replay-all  the new default `replay FILE` (every check, on data written
-#               with the flags on and off), against the old `replay FILE`
+#               with the flags on and off), against the old `replay FILE`;
+#               ALL_RUNS times (default 1) after the others: it is long,
+#               its persistence check cold-loads the directory after every op
 #
 # With PROPS=1 it also times the property suite: the new tree with
 # -rapid.checks=500 against BASE's default 100 checks (test binaries built
@@ -77,6 +79,9 @@ for i in $(seq "$runs"); do
 	timed replay.new "$tmp/new" replay "$script" --flags off --check legacy
 	timed audit.old "$tmp/old" audit "$session"
 	timed audit.new "$tmp/new" audit "$session"
+done
+for i in $(seq "${ALL_RUNS:-1}"); do
+	echo "   default replay, run $i" >&2
 	timed replay-all.new "$tmp/new" replay "$script"
 done
 
