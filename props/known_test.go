@@ -37,13 +37,17 @@ func incomplete(fl flags.Set) func([]ops.Op) bool {
 
 // turnsOnly draws plain chat sessions: web and dispatcher turns, replies,
 // reloads, and (when manual is set) manual function runs instead of
-// dispatcher turns.
+// dispatcher turns. With manual runs the browser reloads before a web turn
+// when a run moved the head (gen.Options.SyncedBrowser): a web turn typed
+// in a stale browser after a second run records the first one as its
+// parent, which no flag can read as meant (model/README.md, "Legacy
+// derivation"), and the search must not stop at that shape.
 func turnsOnly(seed uint64, manual bool) []ops.Op {
 	kinds := []string{"user", "reply", "done", "reload", "dispatch", "say"}
 	if manual {
 		kinds = []string{"user", "reply", "done", "reload", "manual", "end", "exec", "say"}
 	}
-	return gen.New(gen.Options{Only: kinds}).Script(gen.NewSeeded(seed), 30)
+	return gen.New(gen.Options{Only: kinds, SyncedBrowser: manual}).Script(gen.NewSeeded(seed), 30)
 }
 
 // find draws sessions from random seeds until one violates completeness
