@@ -71,7 +71,7 @@ func checkColumns(s *Session) *Finding {
 	st := s.Impl.W.S
 	for _, fl := range flags.Rollout {
 		byMaps, byPosition := webui.LoadByMaps(st, fl), webui.Load(st, fl)
-		if SameLoaded(byMaps, byPosition) {
+		if sameLoaded(byMaps, byPosition) {
 			continue
 		}
 		if d := cmp.Diff(LoadedRows(byMaps), LoadedRows(byPosition)); d != "" {

@@ -38,10 +38,10 @@ func loadedLists(l *webui.Loaded) []namedList {
 	return []namedList{{"messages", l.Messages}, {"all", l.All}, {"linear", l.Linear}, {"before cards", l.BeforeCards}, {"chain", l.Chain}}
 }
 
-// SameLoaded reports whether two loads certainly render the same
+// sameLoaded reports whether two loads certainly render the same
 // LoadedRows, compared value by value without writing the rows out (false:
 // not shown equal here; render them to see).
-func SameLoaded(a, b *webui.Loaded) bool {
+func sameLoaded(a, b *webui.Loaded) bool {
 	if loadedHeader(a) != loadedHeader(b) {
 		return false
 	}

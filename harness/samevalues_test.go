@@ -197,7 +197,7 @@ func TestEncodersReadBack(t *testing.T) {
 	})
 }
 
-// SameLoaded finds a load equal to the load by maps of the same session,
+// sameLoaded finds a load equal to the load by maps of the same session,
 // and not equal once a row, a list or the head differs; whenever it finds
 // two loads equal, their rendered rows are equal.
 func TestSameLoaded(t *testing.T) {
@@ -211,7 +211,7 @@ func TestSameLoaded(t *testing.T) {
 	}
 	st := r.W.S.AtPersistedHead()
 	a, b := webui.Load(st, flags.Off), webui.LoadByMaps(st, flags.Off)
-	if !SameLoaded(a, b) || !slices.Equal(LoadedRows(a), LoadedRows(b)) {
+	if !sameLoaded(a, b) || !slices.Equal(LoadedRows(a), LoadedRows(b)) {
 		t.Fatalf("the two loads of one session are not shown equal:\n%v\n%v", LoadedRows(a), LoadedRows(b))
 	}
 	changed := func(edit func(*webui.Loaded)) *webui.Loaded {
@@ -231,7 +231,7 @@ func TestSameLoaded(t *testing.T) {
 		"the head":   changed(func(l *webui.Loaded) { l.HeadID = webui.HeadAt("u1") }),
 		"a fallback": changed(func(l *webui.Loaded) { l.FallbackUsed = true }),
 	} {
-		if SameLoaded(a, c) {
+		if sameLoaded(a, c) {
 			t.Errorf("%s changed, still shown equal", name)
 		}
 		if slices.Equal(LoadedRows(a), LoadedRows(c)) {
