@@ -66,6 +66,7 @@ func (e ExtraBlocks) CheckAggregation(msgs, all []*adapter.Message, reread func(
 		}
 	}
 	seenCalls := make(map[string]int, len(msgs)-len(all))
+	var shown []shownBlocks
 	for i, m := range all {
 		if m.Role != "assistant" || lastAsst[m.ID] != i {
 			continue
@@ -84,15 +85,7 @@ func (e ExtraBlocks) CheckAggregation(msgs, all []*adapter.Message, reread func(
 			if want := e.of(m); orig != want {
 				return fmt.Errorf("assistant %s: blocks %s, want the extra's %s", m.ID, orig, want)
 			}
-			if reread != nil {
-				saved := b.A[0]
-				b.A[0] = node.Str("scribbled") // a copy: this must not show in the next read
-				again := byID(reread(), m.ID)
-				b.A[0] = saved
-				if again != nil && node.Dumps(again.Get("blocks")) != orig {
-					return fmt.Errorf("assistant %s: blocks share storage between reads", m.ID)
-				}
-			}
+			shown = append(shown, shownBlocks{m.ID, b.A, orig})
 		}
 	}
 	for tid, n := range seenCalls {
@@ -100,13 +93,43 @@ func (e ExtraBlocks) CheckAggregation(msgs, all []*adapter.Message, reread func(
 			return fmt.Errorf("tool row %s folded %d times", tid, n)
 		}
 	}
+	if reread != nil {
+		return copiedBlocks(shown, reread)
+	}
 	return nil
 }
 
-func byID(ms []*adapter.Message, id string) *adapter.Message {
-	for _, m := range ms {
-		if m.ID == id {
-			return m
+// shownBlocks is an assistant's blocks as a load shows them.
+type shownBlocks struct {
+	id     string
+	blocks []node.Value
+	dumped string
+}
+
+// copiedBlocks checks that shown blocks are copies: with each one's first
+// block scribbled over, a fresh aggregation of the session (one for all of
+// them) still shows every assistant's blocks as they were.
+func copiedBlocks(shown []shownBlocks, reread func() []*adapter.Message) error {
+	if len(shown) == 0 {
+		return nil
+	}
+	saved := make([]node.Value, len(shown))
+	for i, s := range shown {
+		saved[i], s.blocks[0] = s.blocks[0], node.Str("scribbled")
+	}
+	again := reread()
+	for i, s := range shown {
+		s.blocks[0] = saved[i]
+	}
+	first := make(map[string]*adapter.Message, len(again))
+	for _, m := range again {
+		if first[m.ID] == nil {
+			first[m.ID] = m
+		}
+	}
+	for _, s := range shown {
+		if m := first[s.id]; m != nil && node.Dumps(m.Get("blocks")) != s.dumped {
+			return fmt.Errorf("assistant %s: blocks share storage between reads", s.id)
 		}
 	}
 	return nil
