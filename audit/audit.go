@@ -128,12 +128,12 @@ type intention struct {
 // loadAll loads the session under every config of the rollout path and
 // reports what no load may do, whatever the data.
 func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
-	blocks := harness.ExtraBlocks{}
+	agg := harness.NewAggregationCheck()
 	loads := make([]*webui.Loaded, len(flags.Rollout))
 	for i, fl := range flags.Rollout {
 		var l *webui.Loaded
 		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
-		for _, v := range invariants(l, blocks) {
+		for _, v := range invariants(l, agg) {
 			rep.Violations = append(rep.Violations, fl.String()+": "+v)
 		}
 		if fl.Has(flags.D) && reads != 0 {

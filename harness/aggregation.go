@@ -16,38 +16,52 @@ import (
 // the same session afresh, to check that blocks are copies: a change to
 // the blocks shown must not reach the stored value they came from.
 func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
-	return ExtraBlocks{}.CheckAggregation(msgs, all, reread)
+	return NewAggregationCheck().Check(msgs, all, reread)
 }
 
-// ExtraBlocks remembers, per `extra` string, the blocks it holds as
-// node.Dumps writes them: checks of several loads of one session (the
-// audit's five configs) parse each extra once.
-type ExtraBlocks map[string]string
+// AggregationCheck is CheckAggregation for several loads of one session
+// (the audit's five configs): it keeps what they share, each extra string's
+// blocks parsed once, and its work maps.
+type AggregationCheck struct {
+	blocks map[string]node.Value // an extra string → the blocks it holds
+	asst   map[string]bool       // assistant ids of msgs
+	folded map[string][]string   // assistant id → the tool rows that fold into it
+	last   map[string]int        // assistant id → its last position in all
+	calls  map[string]int        // tool row → how many assistants show it
+}
 
-func (e ExtraBlocks) of(m *adapter.Message) string {
+// NewAggregationCheck starts one.
+func NewAggregationCheck() *AggregationCheck {
+	return &AggregationCheck{blocks: map[string]node.Value{}, asst: map[string]bool{},
+		folded: map[string][]string{}, last: map[string]int{}, calls: map[string]int{}}
+}
+
+func (c *AggregationCheck) extraBlocks(m *adapter.Message) node.Value {
 	extra := m.Get("extra").Str()
-	b, ok := e[extra]
+	b, ok := c.blocks[extra]
 	if !ok {
-		b = node.Dumps(extraBlocks(extra))
-		e[extra] = b
+		b = extraBlocks(extra)
+		c.blocks[extra] = b
 	}
 	return b
 }
 
-// CheckAggregation is the package's CheckAggregation with e's blocks.
-func (e ExtraBlocks) CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
-	asst := make(map[string]bool, len(msgs))
+// Check is CheckAggregation.
+func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
+	clear(c.asst)
+	clear(c.folded)
+	clear(c.last)
+	clear(c.calls)
 	for _, m := range msgs {
 		if m.Role == "assistant" && m.ID != "" {
-			asst[m.ID] = true
+			c.asst[m.ID] = true
 		}
 	}
 	wantKept := make([]*adapter.Message, 0, len(msgs))
-	folded := make(map[string][]string, len(msgs))
 	for _, m := range msgs {
 		if m.Role == "tool" {
-			if target := webui.ToolTarget(m); asst[target] {
-				folded[target] = append(folded[target], m.ID)
+			if target := webui.ToolTarget(m); c.asst[target] {
+				c.folded[target] = append(c.folded[target], m.ID)
 				continue
 			}
 		}
@@ -56,42 +70,41 @@ func (e ExtraBlocks) CheckAggregation(msgs, all []*adapter.Message, reread func(
 	if len(all) != len(wantKept) {
 		return fmt.Errorf("kept %d rows, want %d: %v vs %v", len(all), len(wantKept), IDs(all), IDs(wantKept))
 	}
-	lastAsst := make(map[string]int, len(all))
 	for i, m := range all {
 		if m.ID != wantKept[i].ID {
 			return fmt.Errorf("row %d is %s, want %s (reordered)", i, m.ID, wantKept[i].ID)
 		}
 		if m.Role == "assistant" {
-			lastAsst[m.ID] = i
+			c.last[m.ID] = i
 		}
 	}
-	seenCalls := make(map[string]int, len(msgs)-len(all))
 	var shown []shownBlocks
+	var order []string // tool rows in the order the assistants show them
 	for i, m := range all {
-		if m.Role != "assistant" || lastAsst[m.ID] != i {
+		if m.Role != "assistant" || c.last[m.ID] != i {
 			continue
 		}
 		var got []string
-		for _, c := range m.Get("tool_calls").A {
-			tid := c.O.Get("tool_call_id").Str()
+		for _, call := range m.Get("tool_calls").A {
+			tid := call.O.Get("tool_call_id").Str()
 			got = append(got, tid)
-			seenCalls[tid]++
+			if c.calls[tid]++; c.calls[tid] == 2 {
+				order = append(order, tid)
+			}
 		}
-		if !slices.Equal(got, folded[m.ID]) {
-			return fmt.Errorf("assistant %s folded %v, want %v in seq order", m.ID, got, folded[m.ID])
+		if !slices.Equal(got, c.folded[m.ID]) {
+			return fmt.Errorf("assistant %s folded %v, want %v in seq order", m.ID, got, c.folded[m.ID])
 		}
 		if b := m.Get("blocks"); b.K == node.Array && len(b.A) > 0 {
-			orig := node.Dumps(b)
-			if want := e.of(m); orig != want {
-				return fmt.Errorf("assistant %s: blocks %s, want the extra's %s", m.ID, orig, want)
+			// The same values are the same text; otherwise compare the text.
+			if want := c.extraBlocks(m); !sameImplValue(b, want) && node.Dumps(b) != node.Dumps(want) {
+				return fmt.Errorf("assistant %s: blocks %s, want the extra's %s", m.ID, node.Dumps(b), node.Dumps(want))
 			}
-			shown = append(shown, shownBlocks{m.ID, b.A, orig})
+			shown = append(shown, shownBlocks{m.ID, b.A})
 		}
 	}
-	for tid, n := range seenCalls {
-		if n != 1 {
-			return fmt.Errorf("tool row %s folded %d times", tid, n)
-		}
+	if len(order) > 0 {
+		return fmt.Errorf("tool row %s folded %d times", order[0], c.calls[order[0]])
 	}
 	if reread != nil {
 		return copiedBlocks(shown, reread)
@@ -103,7 +116,6 @@ func (e ExtraBlocks) CheckAggregation(msgs, all []*adapter.Message, reread func(
 type shownBlocks struct {
 	id     string
 	blocks []node.Value
-	dumped string
 }
 
 // copiedBlocks checks that shown blocks are copies: with each one's first
@@ -114,7 +126,9 @@ func copiedBlocks(shown []shownBlocks, reread func() []*adapter.Message) error {
 		return nil
 	}
 	saved := make([]node.Value, len(shown))
+	dumped := make([]string, len(shown))
 	for i, s := range shown {
+		dumped[i] = node.Dumps(node.Arr(s.blocks))
 		saved[i], s.blocks[0] = s.blocks[0], node.Str("scribbled")
 	}
 	again := reread()
@@ -127,8 +141,8 @@ func copiedBlocks(shown []shownBlocks, reread func() []*adapter.Message) error {
 			first[m.ID] = m
 		}
 	}
-	for _, s := range shown {
-		if m := first[s.id]; m != nil && node.Dumps(m.Get("blocks")) != s.dumped {
+	for i, s := range shown {
+		if m := first[s.id]; m != nil && node.Dumps(m.Get("blocks")) != dumped[i] {
 			return fmt.Errorf("assistant %s: blocks share storage between reads", s.id)
 		}
 	}
