@@ -102,7 +102,15 @@ func One(dir string) *Session {
 		rep.Notes = append(rep.Notes, "op script ignored: "+in.err.Error())
 	}
 	rep.Intended = in.view != nil
-	preds := lane.NewPreds(st)
+	// Which rows are conversation rows is asked only without an op script
+	// (classify), so the predecessors are derived when first asked.
+	var preds *lane.Preds
+	isConv := func(id string) bool {
+		if preds == nil {
+			preds = lane.NewPreds(st)
+		}
+		return preds.IsConv(id)
+	}
 	for i, fl := range flags.Rollout {
 		l := loads[i]
 		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
@@ -112,7 +120,7 @@ func One(dir string) *Session {
 		}
 		rep.Configs = append(rep.Configs, c)
 		if i > 0 {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, in.view, in.strict, preds.IsConv))
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, in.view, in.strict, isConv))
 		}
 	}
 	return rep
