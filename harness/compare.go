@@ -73,6 +73,9 @@ func sectionsOf(v any) (jsoncmp.Object, error) {
 // projected chain, key order included ("" when they agree).
 func TargetDiff(want model.TargetView, l *webui.Loaded) string {
 	got := Projected(l)
+	if SameView(want, got) { // the same rows make the same document
+		return ""
+	}
 	if got.Chain == nil {
 		got.Chain = []model.TargetRow{}
 	}
