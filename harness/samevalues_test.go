@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"slices"
@@ -236,6 +237,36 @@ func TestSameLoaded(t *testing.T) {
 		}
 		if slices.Equal(LoadedRows(a), LoadedRows(c)) {
 			t.Errorf("%s changed, but the rows are the same: the case tests nothing", name)
+		}
+	}
+}
+
+// sameNode finds a node equal to its clone, and not equal once a field or a
+// literal differs, in which case Encode writes other bytes too.
+func TestSameNode(t *testing.T) {
+	meta := node.NewObj(2)
+	meta.Set("parent_id", node.Str("u0"))
+	meta.Set("n", node.Num("2.0"))
+	base := &node.Node{ID: "a", CreatedAt: node.Num("1782000000.0"), Seq: 1, Role: "user", Input: node.NullV(),
+		Output: node.Str("hi"), CalledBy: "ROOT", Reads: node.Arr([]node.Value{}), Metadata: meta}
+	if c := base.Clone(); !sameNode(base, c) {
+		t.Fatal("a node and its clone are not shown equal")
+	}
+	for name, edit := range map[string]func(*node.Node){
+		"id":        func(n *node.Node) { n.ID = "b" },
+		"seq":       func(n *node.Node) { n.Seq = 2 },
+		"output":    func(n *node.Node) { n.Output = node.Str("ho") },
+		"called_by": func(n *node.Node) { n.CalledBy = "" },
+		"metadata":  func(n *node.Node) { n.Metadata.Set("n", node.Num("2.5")) },
+		"a key":     func(n *node.Node) { n.Metadata.Set("rewound", node.BoolV(true)) },
+	} {
+		c := base.Clone()
+		edit(c)
+		if sameNode(base, c) {
+			t.Errorf("%s changed, still shown equal", name)
+		}
+		if bytes.Equal(base.Encode(), c.Encode()) {
+			t.Errorf("%s changed, but Encode writes the same bytes: the case tests nothing", name)
 		}
 	}
 }
