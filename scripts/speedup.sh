@@ -24,7 +24,10 @@
 #
 # With PROPS=1 it also times the property suite: the new tree with
 # -rapid.checks=500 against BASE's default 100 checks (test binaries built
-# first, so compiling is not timed).
+# first, so compiling is not timed). With BENCH=1 it runs the models'
+# benchmarks (model/bench_test.go, copied into BASE's tree, whose model API
+# they also compile against) BENCH_COUNT times per side, interleaved, and
+# prints benchstat's table.
 set -euo pipefail
 
 base=${BASE:-6f5d343}
@@ -96,6 +99,19 @@ if [ "${PROPS:-0}" = 1 ]; then
 	done
 fi
 
+if [ "${BENCH:-0}" = 1 ]; then
+	echo "== the models' benchmarks" >&2
+	cp "$root/model/bench_test.go" "$tmp/base/model/bench_test.go"
+	(cd "$tmp/base" && go test -c -o "$tmp/model.old" ./model)
+	(cd "$root" && go test -c -o "$tmp/model.new" ./model)
+	for i in $(seq "${BENCH_COUNT:-5}"); do
+		echo "   bench run $i" >&2
+		for side in old new; do
+			(cd "$root/model" && "$tmp/model.$side" -test.run '^$' -test.bench . -test.benchtime 1x -test.benchmem) >>"$tmp/bench.$side"
+		done
+	done
+fi
+
 row() { # row LABEL OLDFILE NEWFILE
 	local ow oc nw nc
 	ow=$(median "$tmp/$2" 1) oc=$(median "$tmp/$2" 2)
@@ -114,4 +130,10 @@ row "audit of one 5k-node session with its op script" audit.old audit.new
 row "replay 1k, old default vs new default (every check, flags on and off)" replay.old replay-all.new
 if [ "${PROPS:-0}" = 1 ]; then
 	row "go test ./props: old 100 checks vs new -rapid.checks=500 (new/old is the inverse)" props.old props.new
+fi
+if [ "${BENCH:-0}" = 1 ]; then
+	echo
+	echo "models' benchmarks (-benchtime 1x, ${BENCH_COUNT:-5} runs per side, interleaved):"
+	echo
+	(cd "$root" && go run golang.org/x/perf/cmd/benchstat "$tmp/bench.old" "$tmp/bench.new")
 fi
