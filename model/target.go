@@ -132,11 +132,9 @@ func (r *TargetRun) addCall(reply, id string) {
 // it).
 func (r *TargetRun) Apply(op ops.Op) error {
 	in := &targetOps{r: r, h: r.leg.InMemoryHead(), pending: r.leg.Pending(),
-		reply: r.leg.OpenReply(), frames: r.leg.Frames()}
-	for _, id := range ops.Defines(op) {
-		if r.leg.node(id) == nil {
-			in.fresh = append(in.fresh, id)
-		}
+		reply: r.leg.OpenReply(), framed: len(r.leg.frames) > 0, written: len(r.leg.nodes)}
+	if in.framed {
+		in.outer = r.leg.frames[0].id
 	}
 	rootBefore := r.leg.node("ROOT") != nil
 	if err := r.leg.Apply(op); err != nil {
@@ -149,8 +147,8 @@ func (r *TargetRun) Apply(op ops.Op) error {
 		in.h = "ROOT"
 	}
 	in.aH = r.Anchor(in.h)
-	if len(in.frames) > 0 {
-		in.top = r.Anchor(in.frames[0])
+	if in.framed {
+		in.top = r.Anchor(in.outer)
 	}
 	return op.Apply(in)
 }
