@@ -105,9 +105,18 @@ func One(dir string) *Session { return one(dir, false) }
 // columns is set.
 func one(dir string, columns bool) *Session {
 	rep := &Session{Dir: dir, Violations: []string{}, Residual: []Residue{}}
+	// The intended view comes from the op script alone: the models replay
+	// it while the implementation reads and loads the session.
+	intent := make(chan intention, 1)
+	go func() {
+		var in intention
+		in.script, in.err = intended(dir)
+		intent <- in
+	}()
 	st, err := store.Open(dir)
 	if err != nil {
 		rep.Error = err.Error()
+		<-intent
 		return rep
 	}
 	rep.ID, rep.Nodes = st.ID, st.Len()
@@ -117,39 +126,32 @@ func one(dir string, columns bool) *Session {
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
 	}
-	script, err := intended(dir)
-	if err != nil {
-		rep.Notes = append(rep.Notes, "op script ignored: "+err.Error())
+	loads := loadAll(st, rep)
+	in := <-intent
+	if in.err != nil {
+		rep.Notes = append(rep.Notes, "op script ignored: "+in.err.Error())
 	}
+	script := in.script
 	var want *model.TargetView
 	if script != nil {
 		v := script.Intended()
 		want = &v
 	}
 	rep.Intended = want != nil
+	strict := script != nil && script.Strict()
 
 	preds := lane.NewPreds(st)
-	var loads []*webui.Loaded
 	for i, fl := range flags.Rollout {
-		var l *webui.Loaded
-		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
+		l := loads[i]
 		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
 		if want != nil {
 			g := harness.ViewGap(project(l), *want)
 			c.Gap = &g
 		}
 		rep.Configs = append(rep.Configs, c)
-		for _, v := range invariants(l) {
-			rep.Violations = append(rep.Violations, fl.String()+": "+v)
-		}
-		if fl.Has(flags.D) && reads != 0 {
-			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d reads of parent_id under flag D", fl, reads))
-		}
 		if i > 0 {
-			strict := script != nil && script.Strict()
 			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv))
 		}
-		loads = append(loads, l)
 	}
 	if want != nil {
 		rep.Residual = intendedResidual(st, preds, script.Target, *want, loads[0], loads[len(loads)-1])
@@ -163,6 +165,31 @@ func one(dir string, columns bool) *Session {
 		rep.Columns = layout(loads, rep.Steps)
 	}
 	return rep
+}
+
+// intention is what intended gives back, across the goroutine that runs it.
+type intention struct {
+	script *harness.Session
+	err    error
+}
+
+// loadAll loads the session under every config of the rollout path and
+// reports what no load may do, whatever the data.
+func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
+	agg := harness.NewAggregationCheck()
+	loads := make([]*webui.Loaded, len(flags.Rollout))
+	for i, fl := range flags.Rollout {
+		var l *webui.Loaded
+		reads := harness.CountParentReads(st, func() { l = webui.Load(st, fl) })
+		for _, v := range invariants(l, agg) {
+			rep.Violations = append(rep.Violations, fl.String()+": "+v)
+		}
+		if fl.Has(flags.D) && reads != 0 {
+			rep.Violations = append(rep.Violations, fmt.Sprintf("%s: %d reads of parent_id under flag D", fl, reads))
+		}
+		loads[i] = l
+	}
+	return loads
 }
 
 // intended replays the op script beside a session, if there is one,

@@ -10,7 +10,7 @@ import (
 // invariants are what must hold of any load, whatever the data: no row twice
 // in the chain, a head that is shown (or none), no user row dropped by the
 // card pass, aggregation conservation.
-func invariants(l *webui.Loaded) []string {
+func invariants(l *webui.Loaded, agg *harness.AggregationCheck) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range l.Chain {
@@ -28,7 +28,7 @@ func invariants(l *webui.Loaded) []string {
 			out = append(out, fmt.Sprintf("the card pass dropped user row %s", m.ID))
 		}
 	}
-	if err := harness.CheckAggregation(l.Messages, l.All, nil); err != nil {
+	if err := agg.Check(l.Messages, l.All, nil); err != nil {
 		out = append(out, "aggregation: "+err.Error())
 	}
 	return out

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/node"
@@ -15,18 +16,52 @@ import (
 // the same session afresh, to check that blocks are copies: a change to
 // the blocks shown must not reach the stored value they came from.
 func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
-	asst := map[string]bool{}
+	return NewAggregationCheck().Check(msgs, all, reread)
+}
+
+// AggregationCheck is CheckAggregation for several loads of one session
+// (the audit's five configs): it keeps what they share, each extra string's
+// blocks parsed once, and its work maps.
+type AggregationCheck struct {
+	blocks map[string]node.Value // an extra string → the blocks it holds
+	asst   map[string]bool       // assistant ids of msgs
+	folded map[string][]string   // assistant id → the tool rows that fold into it
+	last   map[string]int        // assistant id → its last position in all
+	calls  map[string]int        // tool row → how many assistants show it
+}
+
+// NewAggregationCheck starts one.
+func NewAggregationCheck() *AggregationCheck {
+	return &AggregationCheck{blocks: map[string]node.Value{}, asst: map[string]bool{},
+		folded: map[string][]string{}, last: map[string]int{}, calls: map[string]int{}}
+}
+
+func (c *AggregationCheck) extraBlocks(m *adapter.Message) node.Value {
+	extra := m.Get("extra").Str()
+	b, ok := c.blocks[extra]
+	if !ok {
+		b = extraBlocks(extra)
+		c.blocks[extra] = b
+	}
+	return b
+}
+
+// Check is CheckAggregation.
+func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
+	clear(c.asst)
+	clear(c.folded)
+	clear(c.last)
+	clear(c.calls)
 	for _, m := range msgs {
 		if m.Role == "assistant" && m.ID != "" {
-			asst[m.ID] = true
+			c.asst[m.ID] = true
 		}
 	}
-	var wantKept []*adapter.Message
-	folded := map[string][]string{}
+	wantKept := make([]*adapter.Message, 0, len(msgs))
 	for _, m := range msgs {
 		if m.Role == "tool" {
-			if target := webui.ToolTarget(m); asst[target] {
-				folded[target] = append(folded[target], m.ID)
+			if target := webui.ToolTarget(m); c.asst[target] {
+				c.folded[target] = append(c.folded[target], m.ID)
 				continue
 			}
 		}
@@ -35,64 +70,87 @@ func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Mes
 	if len(all) != len(wantKept) {
 		return fmt.Errorf("kept %d rows, want %d: %v vs %v", len(all), len(wantKept), IDs(all), IDs(wantKept))
 	}
-	lastAsst := map[string]int{}
 	for i, m := range all {
 		if m.ID != wantKept[i].ID {
 			return fmt.Errorf("row %d is %s, want %s (reordered)", i, m.ID, wantKept[i].ID)
 		}
 		if m.Role == "assistant" {
-			lastAsst[m.ID] = i
+			c.last[m.ID] = i
 		}
 	}
-	seenCalls := map[string]int{}
+	var shown []shownBlocks
+	var order []string // tool rows in the order the assistants show them
 	for i, m := range all {
-		if m.Role != "assistant" || lastAsst[m.ID] != i {
+		if m.Role != "assistant" || c.last[m.ID] != i {
 			continue
 		}
 		var got []string
-		for _, c := range m.Get("tool_calls").A {
-			tid := c.O.Get("tool_call_id").Str()
+		for _, call := range m.Get("tool_calls").A {
+			tid := call.O.Get("tool_call_id").Str()
 			got = append(got, tid)
-			seenCalls[tid]++
+			if c.calls[tid]++; c.calls[tid] == 2 {
+				order = append(order, tid)
+			}
 		}
-		if fmt.Sprint(got) != fmt.Sprint(folded[m.ID]) {
-			return fmt.Errorf("assistant %s folded %v, want %v in seq order", m.ID, got, folded[m.ID])
+		if !slices.Equal(got, c.folded[m.ID]) {
+			return fmt.Errorf("assistant %s folded %v, want %v in seq order", m.ID, got, c.folded[m.ID])
 		}
 		if b := m.Get("blocks"); b.K == node.Array && len(b.A) > 0 {
-			orig := node.Dumps(b)
-			if want := node.Dumps(extraBlocks(m)); orig != want {
-				return fmt.Errorf("assistant %s: blocks %s, want the extra's %s", m.ID, orig, want)
+			// The same values are the same text; otherwise compare the text.
+			if want := c.extraBlocks(m); !sameImplValue(b, want) && node.Dumps(b) != node.Dumps(want) {
+				return fmt.Errorf("assistant %s: blocks %s, want the extra's %s", m.ID, node.Dumps(b), node.Dumps(want))
 			}
-			if reread != nil {
-				saved := b.A[0]
-				b.A[0] = node.Str("scribbled") // a copy: this must not show in the next read
-				again := byID(reread(), m.ID)
-				b.A[0] = saved
-				if again != nil && node.Dumps(again.Get("blocks")) != orig {
-					return fmt.Errorf("assistant %s: blocks share storage between reads", m.ID)
-				}
-			}
+			shown = append(shown, shownBlocks{m.ID, b.A})
 		}
 	}
-	for tid, n := range seenCalls {
-		if n != 1 {
-			return fmt.Errorf("tool row %s folded %d times", tid, n)
+	if len(order) > 0 {
+		return fmt.Errorf("tool row %s folded %d times", order[0], c.calls[order[0]])
+	}
+	if reread != nil {
+		return copiedBlocks(shown, reread)
+	}
+	return nil
+}
+
+// shownBlocks is an assistant's blocks as a load shows them.
+type shownBlocks struct {
+	id     string
+	blocks []node.Value
+}
+
+// copiedBlocks checks that shown blocks are copies: with each one's first
+// block scribbled over, a fresh aggregation of the session (one for all of
+// them) still shows every assistant's blocks as they were.
+func copiedBlocks(shown []shownBlocks, reread func() []*adapter.Message) error {
+	if len(shown) == 0 {
+		return nil
+	}
+	saved := make([]node.Value, len(shown))
+	dumped := make([]string, len(shown))
+	for i, s := range shown {
+		dumped[i] = node.Dumps(node.Arr(s.blocks))
+		saved[i], s.blocks[0] = s.blocks[0], node.Str("scribbled")
+	}
+	again := reread()
+	for i, s := range shown {
+		s.blocks[0] = saved[i]
+	}
+	first := make(map[string]*adapter.Message, len(again))
+	for _, m := range again {
+		if first[m.ID] == nil {
+			first[m.ID] = m
+		}
+	}
+	for i, s := range shown {
+		if m := first[s.id]; m != nil && node.Dumps(m.Get("blocks")) != dumped[i] {
+			return fmt.Errorf("assistant %s: blocks share storage between reads", s.id)
 		}
 	}
 	return nil
 }
 
-func byID(ms []*adapter.Message, id string) *adapter.Message {
-	for _, m := range ms {
-		if m.ID == id {
-			return m
-		}
-	}
-	return nil
-}
-
-func extraBlocks(m *adapter.Message) node.Value {
-	p, err := node.Parse([]byte(m.Get("extra").Str()))
+func extraBlocks(extra string) node.Value {
+	p, err := node.ParseString(extra)
 	if err != nil || p.K != node.Object {
 		return node.Value{}
 	}

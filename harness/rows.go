@@ -5,16 +5,14 @@ import (
 	"fmt"
 
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
 )
 
 // LoadedRows renders every list of a load, a row per line, for a diff.
 func LoadedRows(l *webui.Loaded) []string {
-	out := []string{fmt.Sprintf("head %q (stored %q), fallback %v", l.HeadID, l.StoredHead, l.FallbackUsed)}
-	for _, list := range []struct {
-		name string
-		rows []*adapter.Message
-	}{{"messages", l.Messages}, {"all", l.All}, {"linear", l.Linear}, {"before cards", l.BeforeCards}, {"chain", l.Chain}} {
+	out := []string{loadedHeader(l)}
+	for _, list := range loadedLists(l) {
 		out = append(out, fmt.Sprintf("%s: %d rows", list.name, len(list.rows)))
 		for _, m := range list.rows {
 			b, err := json.Marshal(m)
@@ -25,4 +23,38 @@ func LoadedRows(l *webui.Loaded) []string {
 		}
 	}
 	return out
+}
+
+func loadedHeader(l *webui.Loaded) string {
+	return fmt.Sprintf("head %q (stored %q), fallback %v", l.HeadID, l.StoredHead, l.FallbackUsed)
+}
+
+type namedList struct {
+	name string
+	rows []*adapter.Message
+}
+
+func loadedLists(l *webui.Loaded) []namedList {
+	return []namedList{{"messages", l.Messages}, {"all", l.All}, {"linear", l.Linear}, {"before cards", l.BeforeCards}, {"chain", l.Chain}}
+}
+
+// sameLoaded reports whether two loads certainly render the same
+// LoadedRows, compared value by value without writing the rows out (false:
+// not shown equal here; render them to see).
+func sameLoaded(a, b *webui.Loaded) bool {
+	if loadedHeader(a) != loadedHeader(b) {
+		return false
+	}
+	la, lb := loadedLists(a), loadedLists(b)
+	for i := range la {
+		if len(la[i].rows) != len(lb[i].rows) {
+			return false
+		}
+		for j, m := range la[i].rows {
+			if m == nil || lb[i].rows[j] == nil || !sameImpl(m, node.ObjV(lb[i].rows[j].F)) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -20,8 +20,8 @@ import (
 // per op, whichever checks ask for it.
 type Session struct {
 	Data   Data
-	Impl   *driver.Run // nil when only the models run
-	Legacy *model.LegacyRun
+	Impl   *driver.Run      // nil when only the models run
+	Legacy *model.LegacyRun // with ModelOnly, the target's own writer (Target.Legacy())
 	Target *model.TargetRun
 	Script []ops.Op
 
@@ -45,9 +45,14 @@ func NewSession(o Options) (*Session, error) {
 	if id == "" {
 		id = ops.DefaultSession
 	}
-	s := &Session{Data: o.Data, Legacy: model.NewLegacy(id), Target: model.NewTarget(id),
+	s := &Session{Data: o.Data, Target: model.NewTarget(id),
 		strict: o.Data.Writer == flags.All, legacyWrites: o.Data.Writer == flags.Off}
+	// model.Target runs the legacy writer itself, for its validity and
+	// writer state: without an implementation beside it, a second one
+	// would only repeat it.
+	s.Legacy = s.Target.Legacy()
 	if !o.ModelOnly {
+		s.Legacy = model.NewLegacy(id)
 		r, err := driver.StartWith(ops.Session{ID: id}, o.Dir, o.Data.Writer, store.WriteOptions{NoSync: o.NoSync})
 		if err != nil {
 			return nil, err
@@ -73,13 +78,13 @@ func SessionIDOf(script []ops.Op) string {
 func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	s.Script = append(s.Script, op)
 	s.step = stepCache{}
-	var ei error
+	var ei, el error
 	if s.Impl != nil {
-		ei = s.Impl.Apply(op)
+		ei, el = s.Impl.Apply(op), s.Legacy.Apply(op)
 	}
-	el, et := s.Legacy.Apply(op), s.Target.Apply(op)
+	et := s.Target.Apply(op)
 	if s.Impl == nil {
-		ei = el
+		ei, el = et, et // Legacy is the target's own writer, which Target.Apply ran
 	}
 	if (ei == nil) != (el == nil) || (el == nil) != (et == nil) {
 		return s.finding("validity", "the writers disagree on whether the op applies",

@@ -74,15 +74,18 @@ func NodeToMsg(n *Node, sid string) *Object {
 		"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy, "timestamp", n.CreatedAt)
 }
 
-// getMessages is `get_messages(sid)` (§2.1): the adapter over nodes_by_seq,
-// skipping ROOT (`display=root`) and rewound nodes.
-func getMessages(s *Session) []*Object {
-	var out []*Object
-	for _, n := range s.Nodes {
+// getMessages is `get_messages(sid)` (§2.1).
+func getMessages(s *Session) []*Object { return newReading(s).messages() }
+
+// messages is get_messages: the adapter over nodes_by_seq, skipping ROOT
+// (`display=root`) and rewound nodes.
+func (rd *reading) messages() []*Object {
+	out := make([]*Object, 0, len(rd.s.Nodes))
+	for _, n := range rd.s.Nodes {
 		if n.isRootNode() || n.isRewound() {
 			continue
 		}
-		out = append(out, NodeToMsg(n, s.ID))
+		out = append(out, rd.message(n))
 	}
 	return out
 }

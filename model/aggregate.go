@@ -1,58 +1,97 @@
 package model
 
 // aggregateToolMessages is `aggregate_tool_messages(messages)` (legacy §3.4).
-// It mutates the assistant dicts it is given (as R does); callers pass copies.
-func aggregateToolMessages(msgs []*Object) []*Object {
+func aggregateToolMessages(msgs []*Object) []*Object { return aggregate(msgs, newMemo()) }
+
+// aggregate is aggregate_tool_messages with the memo's parsed extras and
+// tool calls. R changes the assistant dicts it is given; this model leaves
+// the messages it is given as they are and shows a copy of each assistant
+// it changes, so that one message serves every view.
+func aggregate(msgs []*Object, mm *memo) []*Object {
 	if len(msgs) == 0 {
 		return msgs
 	}
 	// parents: every message with role assistant and an id; last wins.
-	parents := map[string]*Object{}
-	for _, m := range msgs {
+	parents := make(map[string]int, len(msgs))
+	for i, m := range msgs {
 		if m.Val("role") == "assistant" && msgID(m) != "" {
-			parents[msgID(m)] = m
+			parents[msgID(m)] = i
 		}
 	}
-	var out []*Object
-	for _, m := range msgs {
+	folded := map[int][]any{} // parent position → the calls folded into it, in order
+	kept := make([]int, 0, len(msgs))
+	for i, m := range msgs {
 		if m.Val("role") == "tool" {
 			// target = top-level called_by (R) or parent_id; if still empty,
 			// extra.tool_use.called_by.
 			target := Or(m.Val("called_by"), m.Val("parent_id"))
 			if !Truthy(target) {
-				if tu, ok := parseExtra(m.Val("extra")).Val("tool_use").(*Object); ok {
+				if tu, ok := mm.extra(m.Val("extra")).Val("tool_use").(*Object); ok {
 					target = tu.Val("called_by")
 				}
 			}
-			if id, ok := target.(string); ok && parents[id] != nil {
-				a := parents[id]
-				calls, _ := a.Val("tool_calls").([]any)
-				var args any
-				if tu, ok := parseExtra(m.Val("extra")).Val("tool_use").(*Object); ok {
-					args = tu.Val("arguments")
+			if id, ok := target.(string); ok {
+				if p, ok := parents[id]; ok {
+					folded[p] = append(folded[p], mm.call(m))
+					continue // folded: the row is dropped
 				}
-				a.Set("tool_calls", append(calls, NewObject(
-					"tool_call_id", m.Val("id"),
-					"tool", Or(m.Val("function"), ""),
-					"input", stringifyArgs(args),
-					"result", m.Val("content"),
-					"is_error", Truthy(m.Val("is_error")),
-				)))
-				continue // folded: the row is dropped
 			}
 		}
-		out = append(out, m) // everything else, and orphan tool rows, in place
+		kept = append(kept, i) // everything else, and orphan tool rows, in place
 	}
-	// Surviving assistants with a non-empty extra whose parsed blocks is truthy
-	// get a copy of it as `blocks`.
-	for _, m := range out {
-		if m.Val("role") == "assistant" && Truthy(m.Val("extra")) {
-			if b := parseExtra(m.Val("extra")).Val("blocks"); Truthy(b) {
-				m.Set("blocks", DeepCopy(b))
-			}
+	out := make([]*Object, 0, len(kept))
+	for _, i := range kept {
+		m := msgs[i]
+		if m.Val("role") == "assistant" {
+			m = withCalls(m, folded[i], mm)
 		}
+		out = append(out, m)
 	}
 	return out
+}
+
+// withCalls is an assistant as aggregation leaves it: the calls folded into
+// it appended to its `tool_calls`, and, when its extra parses to a truthy
+// `blocks`, that as `blocks` (a copy in R, which protects its stored value
+// from later changes; no view value here is ever changed, so the parsed
+// value itself serves). Unchanged, it is the message itself.
+func withCalls(m *Object, calls []any, mm *memo) *Object {
+	return mm.folded(m, calls, func() *Object { return fold(m, calls, mm) })
+}
+
+func fold(m *Object, calls []any, mm *memo) *Object {
+	var blocks any
+	if Truthy(m.Val("extra")) {
+		blocks = mm.extra(m.Val("extra")).Val("blocks")
+	}
+	if len(calls) == 0 && !Truthy(blocks) {
+		return m
+	}
+	m = m.Copy()
+	if len(calls) > 0 {
+		have, _ := m.Val("tool_calls").([]any)
+		m.Set("tool_calls", append(have[:len(have):len(have)], calls...))
+	}
+	if Truthy(blocks) {
+		m.Set("blocks", blocks)
+	}
+	return m
+}
+
+// toolCall is the entry a folded tool row becomes in its assistant's
+// `tool_calls`.
+func toolCall(m *Object, mm *memo) *Object {
+	var args any
+	if tu, ok := mm.extra(m.Val("extra")).Val("tool_use").(*Object); ok {
+		args = tu.Val("arguments")
+	}
+	return NewObject(
+		"tool_call_id", m.Val("id"),
+		"tool", Or(m.Val("function"), ""),
+		"input", stringifyArgs(args),
+		"result", m.Val("content"),
+		"is_error", Truthy(m.Val("is_error")),
+	)
 }
 
 // parseExtra: string → parsed JSON (failure → nothing); a dict as is.

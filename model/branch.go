@@ -1,35 +1,20 @@
 package model
 
-// getBranch is `SessionStore.get_branch(sid, head)` (legacy §3.2). The output
-// is raw (adapter only, not aggregated), root first, without ROOT and rewound
-// nodes (the walk itself passes through them).
-func getBranch(s *Session, head string) []*Object {
-	if head == "" || s.byID(head) == nil {
+// getBranch is `SessionStore.get_branch(sid, head)` (legacy §3.2).
+func getBranch(s *Session, head string) []*Object { return newReading(s).branch(head) }
+
+// branch is get_branch over the reading's index. The output is raw (adapter
+// only, not aggregated), root first, without ROOT and rewound nodes (the
+// walk itself passes through them).
+func (rd *reading) branch(head string) []*Object {
+	if head == "" || rd.node(head) == nil {
 		return []*Object{}
 	}
-	// roots: nodes in nodes_by_seq order with caller in {"", "ROOT"}, no
-	// metadata.parent_id, and not ROOT itself.
-	var roots []*Node
-	for _, n := range s.Nodes {
-		if (n.CalledBy == "" || n.CalledBy == "ROOT") && !Truthy(n.meta().Val("parent_id")) && n.ID != "ROOT" {
-			roots = append(roots, n)
-		}
-	}
-	// children_by_predecessor[id] is non-empty: some node has metadata.parent_id == id.
-	hasConvChildren := func(id string) bool {
-		for _, n := range s.Nodes {
-			if p, ok := n.meta().Val("parent_id").(string); ok && p == id {
-				return true
-			}
-		}
-		return false
-	}
-
 	var rev []*Node
 	seen := map[string]bool{}
 	cur := head
 	for {
-		n := s.byID(cur)
+		n := rd.node(cur)
 		if cur == "" || n == nil || seen[cur] { // stop on unknown id or repeat
 			break
 		}
@@ -45,17 +30,13 @@ func getBranch(s *Session, head string) []*Object {
 			cur = n.CalledBy
 			continue
 		}
-		// Rule 3: a ROOT-level chain root. prev = the last root with seq <
-		// n.seq, scanning in list order and stopping at the first root with
-		// seq >= n.seq; follow it only if it has no conversation children.
-		var prev *Node
-		for _, r := range roots {
-			if r.Seq >= n.Seq {
-				break
-			}
-			prev = r
-		}
-		if prev != nil && !hasConvChildren(prev.ID) {
+		// Rule 3: a ROOT-level chain root. prev = the last root (nodes in
+		// nodes_by_seq order with caller in {"", "ROOT"}, no
+		// metadata.parent_id, not ROOT itself) with seq < n.seq, scanning in
+		// list order and stopping at the first root with seq >= n.seq;
+		// follow it only if it has no conversation children (no node has
+		// metadata.parent_id == prev).
+		if prev := rd.idx.rootBefore(n.Seq); prev != nil && !rd.idx.convNamed[prev.ID] {
 			cur = prev.ID
 			continue
 		}
@@ -66,7 +47,7 @@ func getBranch(s *Session, head string) []*Object {
 		if rev[i].isRootNode() || rev[i].isRewound() {
 			continue
 		}
-		out = append(out, NodeToMsg(rev[i], s.ID))
+		out = append(out, rd.message(rev[i]))
 	}
 	return out
 }

@@ -5,10 +5,10 @@ import (
 	"math/big"
 )
 
-// rebuildRuntimeCards is `_rebuild_runtime_cards(chain, all_msgs, sid)` (legacy §3.6, R).
-func rebuildRuntimeCards(s *Session, chain, all []*Object) []*Object {
+// cards is `_rebuild_runtime_cards(chain, all_msgs, sid)` (legacy §3.6, R).
+func (rd *reading) cards(chain, all []*Object) []*Object {
 	// role_of = id → role over the aggregated list (folded tool ids are absent).
-	roleOf := map[string]any{}
+	roleOf := make(map[string]any, len(all))
 	for _, m := range all {
 		roleOf[msgID(m)] = m.Val("role")
 	}
@@ -48,7 +48,7 @@ func rebuildRuntimeCards(s *Session, chain, all []*Object) []*Object {
 			}
 		}
 		card.Set("status", status)
-		card.Set("context_tree", contextTree(s, id))
+		card.Set("context_tree", rd.contextTree(id))
 		card.Set("parent_id", "")
 		out = append(out, card)
 		// drop all transitive children_of descendants (they come later in chain).
@@ -67,20 +67,22 @@ func rebuildRuntimeCards(s *Session, chain, all []*Object) []*Object {
 	return out
 }
 
-// contextTree is the execution tree of one top-level run (legacy §2.5): built
-// from all nodes (not messages) in seq order; children = nodes whose node
-// `called_by` is the id. Unknown root → null. The original has no cycle guard
-// (it would recurse until Python's recursion limit); this model cuts a cycle
-// by leaving out a node already on the current path.
-func contextTree(s *Session, rootID string) any {
-	root := s.byID(rootID)
+// contextTree is the execution tree of one top-level run (legacy §2.5).
+func contextTree(s *Session, rootID string) any { return newReading(s).contextTree(rootID) }
+
+// contextTree is built from all nodes (not messages) in seq order; children
+// = nodes whose node `called_by` is the id. Unknown root → null. The original
+// has no cycle guard (it would recurse until Python's recursion limit); this
+// model cuts a cycle by leaving out a node already on the current path.
+func (rd *reading) contextTree(rootID string) any {
+	root := rd.node(rootID)
 	if root == nil {
 		return nil
 	}
-	return treeNode(s, root, map[string]bool{})
+	return rd.treeNode(root, map[string]bool{})
 }
 
-func treeNode(s *Session, n *Node, onPath map[string]bool) *Object {
+func (rd *reading) treeNode(n *Node, onPath map[string]bool) *Object {
 	onPath[n.ID] = true
 	defer delete(onPath, n.ID)
 	md := n.meta()
@@ -122,9 +124,9 @@ func treeNode(s *Session, n *Node, onPath map[string]bool) *Object {
 		t.Set("output", out)
 	}
 	var kids []any
-	for _, c := range s.Nodes { // nodes_by_seq order = seq order
-		if c.CalledBy == n.ID && !onPath[c.ID] {
-			kids = append(kids, treeNode(s, c, onPath))
+	for _, c := range rd.idx.kids[n.ID] { // nodes_by_seq order = seq order
+		if !onPath[c.ID] {
+			kids = append(kids, rd.treeNode(c, onPath))
 		}
 	}
 	if len(kids) > 0 {

@@ -7,12 +7,17 @@
 //	LegacyView(session) → View       (view.go: the docs/views.md contract)
 //
 // It is written plainly from the prose of docs/legacy.md, rule by rule,
-// with no indexes (quadratic is fine), and shares no code with impl/:
+// keeping what a plain program keeps (an index by id, children lists, a
+// message per node version) so that no rule is quadratic, and shares no
+// code with impl/:
 //
 //	json.go       ordered JSON values, Python json.dumps / str()
 //	node.go       Node, Session
+//	index.go      nodes by id, call children, get_branch's roots
+//	reading.go    a session with its index and messages
 //	adapter.go    node → message (§2.3), get_messages (§2.1)
-//	history.go    linear_history, siblings, deepest_leaf (§3.1)
+//	history.go    linear_history, siblings (§3.1)
+//	family.go     sibling_index, children, deepest_leaf (§3.1) over groups
 //	branch.go     get_branch (§3.2)
 //	render.go     render_context (§3.3)
 //	aggregate.go  aggregate_tool_messages (§3.4)

@@ -9,7 +9,7 @@ func msgID(m *Object) string { return m.Str("id") }
 
 // indexByID: entries without id skipped, on duplicate ids the last wins (§3.1).
 func indexByID(msgs []*Object) map[string]*Object {
-	idx := map[string]*Object{}
+	idx := make(map[string]*Object, len(msgs))
 	for _, m := range msgs {
 		if id := msgID(m); id != "" {
 			idx[id] = m
@@ -21,7 +21,11 @@ func indexByID(msgs []*Object) map[string]*Object {
 // linearHistory walks message `parent_id` back from head (§3.1): unknown head
 // → []; stop at a falsy/unknown parent or the first revisit; root first.
 func linearHistory(msgs []*Object, head string) []*Object {
-	idx := indexByID(msgs)
+	return linearHistoryIn(indexByID(msgs), head)
+}
+
+// linearHistoryIn is linearHistory over indexByID(msgs).
+func linearHistoryIn(idx map[string]*Object, head string) []*Object {
 	if idx[head] == nil {
 		return []*Object{}
 	}
@@ -43,12 +47,35 @@ func linearHistory(msgs []*Object, head string) []*Object {
 // sortByCreatedAt is the helpers' sort key `(created_at or 0, list position)`.
 // Messages carry `timestamp`, not `created_at`, so this is list (seq) order
 // in practice (§3.1, docs/rollout.md §1 item 7).
-func sortByCreatedAt(ms []*Object) {
-	key := func(m *Object) float64 {
-		f, _ := AsFloat(Or(m.Val("created_at"), Int("0")))
-		return f
+func sortByCreatedAt(ms []*Object) { sortByKey(ms, "created_at") }
+
+// sortByKey sorts stably by the number under key (`m.get(key) or 0`; a
+// value that is not a number counts as 0), each key read once.
+func sortByKey(ms []*Object, key string) {
+	if len(ms) < 2 {
+		return
 	}
-	sort.SliceStable(ms, func(i, j int) bool { return key(ms[i]) < key(ms[j]) })
+	type keyed struct {
+		k float64
+		m *Object
+	}
+	ks := make([]keyed, len(ms))
+	for i, m := range ms {
+		ks[i] = keyed{orZero(m.Val(key)), m}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].k < ks[j].k })
+	for i := range ks {
+		ms[i] = ks[i].m
+	}
+}
+
+// orZero is Python's `v or 0` as a number (not a number: 0).
+func orZero(v any) float64 {
+	if !Truthy(v) {
+		return 0
+	}
+	f, _ := AsFloat(v)
+	return f
 }
 
 // siblings: messages whose parent_id equals the target's (None == None and
@@ -62,58 +89,4 @@ func siblings(msgs []*Object, target *Object) []*Object {
 	}
 	sortByCreatedAt(out)
 	return out
-}
-
-// siblingIndex is 1-based (i, n) of the first message with this id among its
-// siblings, or (0, 0) when no message has the id (§3.1).
-func siblingIndex(msgs []*Object, id string) (int, int, []*Object) {
-	for _, m := range msgs {
-		if msgID(m) == id {
-			sibs := siblings(msgs, m)
-			for i, s := range sibs {
-				if msgID(s) == id {
-					return i + 1, len(sibs), sibs
-				}
-			}
-		}
-	}
-	return 0, 0, nil
-}
-
-// children: messages whose parent_id is id, same sort (§3.1).
-func children(msgs []*Object, id string) []*Object {
-	var out []*Object
-	for _, m := range msgs {
-		if p, ok := m.Val("parent_id").(string); ok && p == id {
-			out = append(out, m)
-		}
-	}
-	sortByCreatedAt(out)
-	return out
-}
-
-// deepestLeaf (§3.1): while the id is a message and not yet seen, move to its
-// last child; a leaf reached is the answer. A revisit or an unknown id gives
-// back the id the walk started from, not the one it stopped at.
-func deepestLeaf(msgs []*Object, id string) string {
-	seen := map[string]bool{}
-	for cur := id; hasMessage(msgs, cur) && !seen[cur]; {
-		seen[cur] = true
-		kids := children(msgs, cur)
-		if len(kids) == 0 {
-			return cur
-		}
-		cur = msgID(kids[len(kids)-1])
-	}
-	return id
-}
-
-// hasMessage: some message has this id.
-func hasMessage(msgs []*Object, id string) bool {
-	for _, m := range msgs {
-		if msgID(m) == id {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,11 @@ import (
 
 func msg(id, parent string) *Object { return NewObject("id", id, "parent_id", parent) }
 
+// deepestLeaf walks msgs as a load's family does.
+func deepestLeaf(msgs []*Object, id string) string {
+	return newFamily(msgs, indexByID(msgs)).deepestLeaf(id)
+}
+
 // TestDeepestLeafOnACycle: deepest_leaf returns a leaf only when it reaches
 // one; on a revisit it gives back the id it started from. Here a → b → c →
 // b through the children relation (parent_id), so the walk from a meets b

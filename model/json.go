@@ -569,78 +569,135 @@ func pyDump(b *strings.Builder, v any) {
 }
 
 // pyJSONString quotes s as json.dumps does with ensure_ascii=False: only '"',
-// '\\' and the control characters U+0000..U+001F are escaped.
+// '\\' and the control characters U+0000..U+001F are escaped. A byte that is
+// not UTF-8 becomes U+FFFD (Go reads such a string rune by rune that way).
 func pyJSONString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
+	if plainString(s) {
+		return `"` + s + `"`
 	}
-	b.WriteByte('"')
-	return b.String()
+	return string(appendPyString(nil, s))
+}
+
+// plainString: valid UTF-8 with nothing to escape, so quoting is all
+// pyJSONString does to it.
+func plainString(s string) bool {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+		ascii = ascii && c < 0x80
+	}
+	return ascii || utf8.ValidString(s)
+}
+
+// appendPyString appends pyJSONString(s).
+func appendPyString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x80 {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 { // not UTF-8
+				b = append(b, s[start:i]...)
+				b = utf8.AppendRune(b, utf8.RuneError)
+				start = i + 1
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, `\"`...)
+		case '\\':
+			b = append(b, `\\`...)
+		case '\n':
+			b = append(b, `\n`...)
+		case '\r':
+			b = append(b, `\r`...)
+		case '\t':
+			b = append(b, `\t`...)
+		case '\b':
+			b = append(b, `\b`...)
+		case '\f':
+			b = append(b, `\f`...)
+		default:
+			const hex = "0123456789abcdef"
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // PyFloatRepr is Python's repr(float) for finite values: shortest round-trip
 // digits; positional when -4 <= exponent < 16 (with ".0" if integral), else
 // scientific with a signed, at least two-digit exponent ("1e+16", "1e-05").
-func PyFloatRepr(f float64) string {
+func PyFloatRepr(f float64) string { return string(appendPyFloat(nil, f)) }
+
+// appendPyFloat appends PyFloatRepr(f).
+func appendPyFloat(b []byte, f float64) []byte {
 	if f == 0 {
 		if math.Signbit(f) {
-			return "-0.0"
+			return append(b, "-0.0"...)
 		}
-		return "0.0"
+		return append(b, "0.0"...)
 	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. "-1.2345e+06"
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
+	var buf [32]byte
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // e.g. "-1.2345e+06"
+	if e[0] == '-' {
+		b = append(b, '-')
+		e = e[1:]
 	}
-	mant, expText, _ := strings.Cut(s, "e")
-	exp, _ := strconv.Atoi(expText)
-	digits := strings.Replace(mant, ".", "", 1)
-	if exp < -4 || exp >= 16 {
-		m := digits[:1]
-		if len(digits) > 1 {
-			m += "." + digits[1:]
+	at := bytes.IndexByte(e, 'e')
+	exp, _ := strconv.Atoi(string(e[at+1:]))
+	var digits [24]byte // the mantissa without its point
+	d := append(digits[:0], e[0])
+	if at > 1 {
+		d = append(d, e[2:at]...)
+	}
+	switch {
+	case exp < -4 || exp >= 16:
+		b = append(b, d[0])
+		if len(d) > 1 {
+			b = append(b, '.')
+			b = append(b, d[1:]...)
 		}
-		es := "+"
+		b = append(b, 'e')
 		if exp < 0 {
-			es, exp = "-", -exp
-		}
-		return fmt.Sprintf("%s%se%s%02d", sign, m, es, exp)
-	}
-	var out string
-	if exp >= 0 {
-		if len(digits) <= exp+1 {
-			out = digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
+			b, exp = append(b, '-'), -exp
 		} else {
-			out = digits[:exp+1] + "." + digits[exp+1:]
+			b = append(b, '+')
 		}
-	} else {
-		out = "0." + strings.Repeat("0", -exp-1) + digits
+		if exp < 10 {
+			b = append(b, '0')
+		}
+		return strconv.AppendInt(b, int64(exp), 10)
+	case exp >= 0 && len(d) <= exp+1:
+		b = append(b, d...)
+		for range exp + 1 - len(d) {
+			b = append(b, '0')
+		}
+		return append(b, ".0"...)
+	case exp >= 0:
+		b = append(b, d[:exp+1]...)
+		b = append(b, '.')
+		return append(b, d[exp+1:]...)
 	}
-	return sign + out
+	b = append(b, "0."...)
+	for range -exp - 1 {
+		b = append(b, '0')
+	}
+	return append(b, d...)
 }
 
 // ---------------------------------------------------------- Python str()
@@ -747,64 +804,61 @@ func pyReprString(s string) string {
 // ------------------------------------------------ encoding/json support
 
 // MarshalJSON writes the object with its key order kept.
-func (o *Object) MarshalJSON() ([]byte, error) { return marshalValue(o) }
+func (o *Object) MarshalJSON() ([]byte, error) { return AppendJSON(nil, o) }
 
 // MarshalJSON writes the integer as it was read.
 func (i Int) MarshalJSON() ([]byte, error) { return []byte(i), nil }
 
 // MarshalJSON writes the float in Python's repr (so 2.0 stays 2.0);
 // NaN and infinities, which JSON cannot hold, become null.
-func (f Float) MarshalJSON() ([]byte, error) { return marshalValue(f) }
+func (f Float) MarshalJSON() ([]byte, error) { return AppendJSON(nil, f) }
 
-// marshalValue encodes a JSON value as standard JSON (valid for encoding/json).
-func marshalValue(v any) ([]byte, error) {
-	var b bytes.Buffer
-	var enc func(v any) error
-	enc = func(v any) error {
-		switch x := v.(type) {
-		case Float:
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				b.WriteString("null")
-				return nil
-			}
-			b.WriteString(PyFloatRepr(float64(x)))
-		case []any:
-			b.WriteByte('[')
-			for i, e := range x {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				if err := enc(e); err != nil {
-					return err
-				}
-			}
-			b.WriteByte(']')
-		case *Object:
-			if x == nil {
-				b.WriteString("null")
-				return nil
-			}
-			b.WriteByte('{')
-			for i, f := range x.Fields {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(pyJSONString(f.Key))
-				b.WriteByte(':')
-				if err := enc(f.Val); err != nil {
-					return err
-				}
-			}
-			b.WriteByte('}')
-		case nil, bool, string, Int:
-			b.WriteString(PyDumps(x))
-		default:
-			return fmt.Errorf("model: not a JSON value: %T", v)
+// AppendJSON appends a JSON value as standard JSON (valid for encoding/json,
+// compact, keys in order): the bytes MarshalJSON writes.
+func AppendJSON(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case Float:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return append(b, "null"...), nil
 		}
-		return nil
+		return appendPyFloat(b, float64(x)), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = AppendJSON(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case *Object:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		b = append(b, '{')
+		for i, f := range x.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendPyString(b, f.Key)
+			b = append(b, ':')
+			var err error
+			if b, err = AppendJSON(b, f.Val); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case string:
+		return appendPyString(b, x), nil
+	case Int:
+		return append(b, x...), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case nil:
+		return append(b, "null"...), nil
 	}
-	if err := enc(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return nil, fmt.Errorf("model: not a JSON value: %T", v)
 }

@@ -1,7 +1,5 @@
 package model
 
-import "sort"
-
 // loaded is what handle_load_session shows: the fixed-up head (nil: None,
 // sent as null) and the chain.
 type loaded struct {
@@ -10,10 +8,12 @@ type loaded struct {
 	fallback bool
 }
 
-// handleLoadSession is `handle_load_session` steps 2–10 (legacy §3.5, R).
-// raw = get_messages(sid); all = aggregate_tool_messages(raw) (step 2) —
-// separate dicts here, so that the fold does not leak into raw.
-func handleLoadSession(s *Session, raw, all []*Object) loaded {
+// load is `handle_load_session` steps 2–10 (legacy §3.5, R).
+// raw = get_messages(sid); all = aggregate_tool_messages(raw) (step 2), which
+// folds into copies, so that the fold does not leak into raw; branch =
+// get_branch(stored head), which step 6 may take.
+func (rd *reading) load(raw, all, branch []*Object) loaded {
+	s := rd.s
 	// Step 3: head = meta.head_id or head_or_tip(conv, all) (= last id of
 	// all, None when all is empty). Later steps test it for truth (`if head`).
 	var head *string
@@ -29,14 +29,8 @@ func handleLoadSession(s *Session, raw, all []*Object) loaded {
 	// Step 4: head fix-up. If head is not an id in all (e.g. a folded tool row),
 	// follow raw parent_id (≤100 hops, stop on empty/self) until an id in all;
 	// adopt it if found, else keep the original head.
-	inAll := func(id string) bool {
-		for _, m := range all {
-			if msgID(m) == id {
-				return true
-			}
-		}
-		return false
-	}
+	allByID := indexByID(all)
+	inAll := func(id string) bool { return allByID[id] != nil }
 	if truthy() && !inAll(*head) {
 		rawByID := indexByID(raw)
 		cur := *head
@@ -57,7 +51,7 @@ func handleLoadSession(s *Session, raw, all []*Object) loaded {
 	// Step 5: chain = linear_history(all, head) if head else a copy of all.
 	var chain []*Object
 	if truthy() {
-		chain = linearHistory(all, *head)
+		chain = linearHistoryIn(allByID, *head)
 	} else {
 		chain = append([]*Object{}, all...)
 	}
@@ -67,8 +61,8 @@ func handleLoadSession(s *Session, raw, all []*Object) loaded {
 	// un-aggregated rows iff strictly longer.
 	fallback := false
 	if len(chain) < len(all) {
-		if br := getBranch(s, s.HeadID); len(br) > len(chain) {
-			chain, fallback = br, true
+		if len(branch) > len(chain) {
+			chain, fallback = branch, true
 		}
 	}
 
@@ -86,21 +80,26 @@ func handleLoadSession(s *Session, raw, all []*Object) loaded {
 		func(m *Object) any { return m.Val("parent_id") })
 
 	// Step 9: runtime cards.
-	chain = rebuildRuntimeCards(s, chain, all)
+	chain = rd.cards(chain, all)
 
 	// Step 10: sibling info from sibling_index(all, id); when total > 1,
-	// prev/next = deepest_leaf(all, neighbour), else null.
-	for _, row := range chain {
-		i, n, sibs := siblingIndex(all, msgID(row))
+	// prev/next = deepest_leaf(all, neighbour), else null. The keys go on
+	// a copy of each row: the rows of all and of the branch stay as they
+	// are (the view shows them too).
+	fam := newFamily(all, allByID)
+	for k, row := range chain {
+		i, n, sibs := fam.siblingIndex(msgID(row))
 		var prev, next any
 		if n > 1 {
 			if i > 1 {
-				prev = deepestLeaf(all, msgID(sibs[i-2]))
+				prev = fam.deepestLeaf(msgID(sibs[i-2]))
 			}
 			if i < n {
-				next = deepestLeaf(all, msgID(sibs[i]))
+				next = fam.deepestLeaf(msgID(sibs[i]))
 			}
 		}
+		row = row.Copy()
+		chain[k] = row
 		row.Set("sibling_index", Int(itoa(i)))
 		row.Set("sibling_total", Int(itoa(n)))
 		row.Set("prev_sibling_id", prev)
@@ -130,13 +129,13 @@ func splice(chain, all []*Object, want func(*Object) bool, parent func(*Object) 
 	if len(after) == 0 {
 		return chain
 	}
-	ts := func(m *Object) float64 { f, _ := AsFloat(Or(m.Val("timestamp"), Int("0"))); return f }
 	var out []*Object
 	for _, m := range chain {
 		out = append(out, m)
-		rows := append([]*Object{}, after[msgID(m)]...)
-		sort.SliceStable(rows, func(i, j int) bool { return ts(rows[i]) < ts(rows[j]) })
-		out = append(out, rows...)
+		if rows := after[msgID(m)]; len(rows) > 0 {
+			sortByKey(rows, "timestamp")
+			out = append(out, rows...)
+		}
 	}
 	return out
 }

@@ -40,18 +40,19 @@ type tRow struct {
 
 // TargetRun is the intent of one session, op by op.
 type TargetRun struct {
-	leg     *LegacyRun          // writer state and validity
-	rows    []*tRow             // conversation rows in seq (append) order
-	byID    map[string]*tRow    // … by id
-	anchor  map[string]string   // non-conversation nodes → their conversation row ("" = none)
-	rewound map[string]bool     // rewind targets (any node)
-	early   map[string][]string // a caller not written yet → the orphans naming it, in seq order
-	callers map[string]string   // an orphan with a caller → that caller
+	leg      *LegacyRun          // writer state and validity
+	rows     []*tRow             // conversation rows in seq (append) order
+	byID     map[string]*tRow    // … by id
+	attachAt map[string][]*tRow  // attach rows by the row they are spliced after, in seq order
+	anchor   map[string]string   // non-conversation nodes → their conversation row ("" = none)
+	rewound  map[string]bool     // rewind targets (any node)
+	early    map[string][]string // a caller not written yet → the orphans naming it, in seq order
+	callers  map[string]string   // an orphan with a caller → that caller
 }
 
 // NewTarget starts an empty session.
 func NewTarget(sessionID string) *TargetRun {
-	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{},
+	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{}, attachAt: map[string][]*tRow{},
 		anchor: map[string]string{}, rewound: map[string]bool{}, early: map[string][]string{}, callers: map[string]string{}}
 }
 
@@ -109,6 +110,9 @@ func (r *TargetRun) Anchor(id string) string {
 func (r *TargetRun) add(t *tRow) {
 	r.rows = append(r.rows, t)
 	r.byID[t.id] = t
+	if t.attach {
+		r.attachAt[t.ip] = append(r.attachAt[t.ip], t)
+	}
 }
 
 // turnOf climbs IPs from anchor(x) to the nearest user turn ("" if none):
@@ -142,11 +146,9 @@ func (r *TargetRun) addCall(reply, id string) {
 // it).
 func (r *TargetRun) Apply(op ops.Op) error {
 	in := &targetOps{r: r, h: r.leg.InMemoryHead(), pending: r.leg.Pending(),
-		reply: r.leg.OpenReply(), frames: r.leg.Frames(), fresh: map[string]bool{}}
-	for _, id := range ops.Defines(op) {
-		if r.leg.node(id) == nil {
-			in.fresh[id] = true
-		}
+		reply: r.leg.OpenReply(), framed: len(r.leg.frames) > 0, written: len(r.leg.nodes)}
+	if in.framed {
+		in.outer = r.leg.frames[0].id
 	}
 	rootBefore := r.leg.node("ROOT") != nil
 	if err := r.leg.Apply(op); err != nil {
@@ -159,8 +161,8 @@ func (r *TargetRun) Apply(op ops.Op) error {
 		in.h = "ROOT"
 	}
 	in.aH = r.Anchor(in.h)
-	if len(in.frames) > 0 {
-		in.top = r.Anchor(in.frames[0])
+	if in.framed {
+		in.top = r.Anchor(in.outer)
 	}
 	return op.Apply(in)
 }
@@ -227,8 +229,8 @@ func (r *TargetRun) View() TargetView {
 			emit(t)
 		}
 		// Attach rows follow a shown anchor; a rewound anchor hides them too.
-		for _, at := range r.rows {
-			if at.attach && at.ip == id && !r.rewound[id] {
+		if !r.rewound[id] {
+			for _, at := range r.attachAt[id] {
 				emit(at)
 			}
 		}

@@ -8,13 +8,14 @@ import "sessiondag/ops"
 
 type targetOps struct {
 	r       *TargetRun
-	h       string          // the in-memory head before the op (ROOT if the op created it)
-	aH      string          // anchor(h)
-	pending string          // the pending turn before the op
-	reply   string          // the open reply before the op
-	frames  []string        // the open functions before the op, outermost first
-	top     string          // anchor(outermost open frame): where function internals belong
-	fresh   map[string]bool // ids the op defines that did not exist before it
+	h       string // the in-memory head before the op (ROOT if the op created it)
+	aH      string // anchor(h)
+	pending string // the pending turn before the op
+	reply   string // the open reply before the op
+	framed  bool   // a function was open before the op
+	outer   string // the outermost open function before the op
+	top     string // anchor(outermost open frame): where function internals belong
+	written int    // nodes the store held before the op
 }
 
 var _ ops.Interpreter = (*targetOps)(nil)
@@ -74,7 +75,7 @@ func (t *targetOps) ErrorStandalone(op ops.ErrorStandalone) error {
 }
 
 func (t *targetOps) Fn(op ops.Fn) error {
-	if len(t.frames) == 0 { // called by the model: folds into the reply
+	if !t.framed { // called by the model: folds into the reply
 		t.folds(op.ID)
 	} else {
 		t.r.anchor[op.ID] = t.top
@@ -107,9 +108,10 @@ func (t *targetOps) Edit(op ops.Edit) error {
 	return nil
 }
 
-// freshID is id if the op created it, else "".
+// freshID is id if the op created it, else "": its node came after the
+// nodes the store held before the op (seq is the append position).
 func (t *targetOps) freshID(id string) string {
-	if t.fresh[id] {
+	if n := t.r.leg.node(id); n != nil && n.Seq >= t.written {
 		return id
 	}
 	return ""

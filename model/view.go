@@ -4,6 +4,8 @@ import "strconv"
 
 // View is the view contract of docs/views.md: what every reader of a session
 // shows at its stored head. encoding/json on it gives the contract document.
+// Views share message objects with each other (and a writer's views with its
+// later ones): read them, never change them.
 type View struct {
 	SessionID    string    `json:"session_id"`
 	StoredHead   string    `json:"stored_head"`   // index head, before the fix-up
@@ -16,22 +18,28 @@ type View struct {
 	Render       []string  `json:"render"`        // render_context(graph, max seq) ids
 }
 
-// LegacyView computes R's views for a session (docs/legacy.md).
-// Every part is computed from fresh adapter output, so no step's in-place
-// mutation (aggregation, sibling keys) leaks into another part.
-func LegacyView(s *Session) View {
-	all := aggregateToolMessages(getMessages(s))
-	ld := handleLoadSession(s, getMessages(s), aggregateToolMessages(getMessages(s)))
+// LegacyView computes R's views for a session (docs/legacy.md). It is a
+// function of the session alone: everything it keeps is built for the call.
+func LegacyView(s *Session) View { return newReading(s).view() }
+
+// view computes every view from one reading. No step changes a message it
+// was given (aggregation folds into copies, the load sets sibling keys on
+// copies), so the parts share the adapter's messages.
+func (rd *reading) view() View {
+	raw := rd.messages()
+	all := aggregate(raw, rd.memo)
+	branch := rd.branch(rd.s.HeadID)
+	ld := rd.load(raw, all, branch)
 	return View{
-		SessionID:    s.ID,
-		StoredHead:   s.HeadID,
+		SessionID:    rd.s.ID,
+		StoredHead:   rd.s.HeadID,
 		HeadID:       ld.head,
 		FallbackUsed: ld.fallback,
-		Messages:     nonNil(getMessages(s)),
+		Messages:     nonNil(raw),
 		All:          nonNil(all),
 		Chain:        nonNil(ld.chain),
-		Branch:       nonNil(getBranch(s, s.HeadID)),
-		Render:       renderContext(s),
+		Branch:       nonNil(branch),
+		Render:       rd.render(),
 	}
 }
 

@@ -3,8 +3,9 @@ package model
 // The legacy model's writing half: op script → nodes and persisted head,
 // following ops/README.md (flags off) rule by rule. One case per op: first
 // the validity checks, then the writes, in the README's order. Plain slices,
-// no indexes; the reading half (get_branch, get_messages) is reused on the
-// model's own state where the README needs it.
+// the index and message memo a reader of the store would keep; the reading
+// half (get_branch, get_messages) is reused on the model's own state where
+// the README needs it.
 
 import (
 	"fmt"
@@ -29,8 +30,12 @@ type LegacyRun struct {
 	sid     string
 	nodes   []*Node          // the store, in append order (= seq order)
 	byID    map[string]*Node // … by id
-	memHead string           // the store's in-memory head
-	clock   float64          // created_at of the next new node: clock + 1.5·ticks
+	idx     *index           // … indexed for the reading half: nodes[:indexed]
+	indexed int
+	memo    *memo              // the adapter's message per node, forgotten when a node changes
+	replies map[string][]*Node // nodes[:indexed] whose message is an assistant's, by its parent_id
+	memHead string             // the store's in-memory head
+	clock   float64            // created_at of the next new node: clock + 1.5·ticks
 	ticks   int
 	meta    *Object // meta.json as last written: head_id is the persisted head
 	applied int     // ops applied so far (`session` must be the first)
@@ -48,7 +53,8 @@ type LegacyRun struct {
 
 // NewLegacy starts an empty session (no nodes, meta written, CH null).
 func NewLegacy(sessionID string) *LegacyRun {
-	r := &LegacyRun{byID: map[string]*Node{}, clock: 1782000000.0}
+	r := &LegacyRun{byID: map[string]*Node{}, idx: newIndex(nil), memo: newMemo(),
+		replies: map[string][]*Node{}, clock: 1782000000.0}
 	r.setSession(sessionID)
 	return r
 }
@@ -89,8 +95,10 @@ func (r *LegacyRun) Session() *Session {
 	return s
 }
 
-// View is LegacyView(Session()): the views at the persisted head.
-func (r *LegacyRun) View() View { return LegacyView(r.Session()) }
+// View is LegacyView(Session()), the views at the persisted head, read
+// through the index and messages the writer keeps instead of rebuilt from
+// copies (TestRunViewIsLegacyViewOfSession holds it to that).
+func (r *LegacyRun) View() View { return r.reading(r.meta.Str("head_id")).view() }
 
 // ClientHead is CH; ok is false while it is null.
 func (r *LegacyRun) ClientHead() (string, bool) { return r.ch, r.chSet }
@@ -126,11 +134,50 @@ func (r *LegacyRun) FrameHasExec() bool {
 // node is the store's node with this id, nil if none.
 func (r *LegacyRun) node(id string) *Node { return r.byID[id] }
 
-// state is the store as the reading half sees it, at the in-memory head
-// (for the dispatcher's INHERIT and the retry climb). Not a copy.
-func (r *LegacyRun) state() *Session {
-	return &Session{ID: r.sid, Nodes: r.nodes, HeadID: r.memHead, Meta: r.meta}
+// reading is the store as the reading half sees it with this head: the
+// writer's own nodes (not copies), index and messages.
+func (r *LegacyRun) reading(head string) *reading {
+	return &reading{s: &Session{ID: r.sid, Nodes: r.nodes, HeadID: head, Meta: r.meta}, idx: r.index(), memo: r.memo}
 }
+
+// index brings the index and the replies up to the nodes written so far
+// (a writer nobody reads keeps none).
+func (r *LegacyRun) index() *index {
+	for ; r.indexed < len(r.nodes); r.indexed++ {
+		r.idx.add(r.nodes[r.indexed])
+		r.noteReply(r.nodes[r.indexed])
+	}
+	return r.idx
+}
+
+// state is the store at the in-memory head (for the dispatcher's INHERIT and
+// the retry climb).
+func (r *LegacyRun) state() *reading { return r.reading(r.memHead) }
+
+// message is get_messages' message with this id, nil if none (ROOT and
+// rewound nodes have none). The writer's ids are unique and no metadata it
+// writes has an "id", so a message's id is its node's.
+func (r *LegacyRun) message(id string) *Object {
+	n := r.node(id)
+	if n == nil || n.isRootNode() || n.isRewound() {
+		return nil
+	}
+	return r.memo.message(n, r.sid)
+}
+
+// lastMessage is the last message of get_messages, nil if none.
+func (r *LegacyRun) lastMessage() *Object {
+	for i := len(r.nodes) - 1; i >= 0; i-- {
+		if m := r.message(r.nodes[i].ID); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// changed records that a node was updated in place: its message is made
+// afresh next time.
+func (r *LegacyRun) changed(n *Node) { r.memo.forget(n) }
 
 // appendNode is the legacy append (README helpers): idempotent by id; the
 // k-th new node gets seq k and created_at clock + 1.5·(ticks since the
@@ -147,6 +194,21 @@ func (r *LegacyRun) appendNode(id, role, name string, input, output any, calledB
 	r.ticks++
 	if calledBy == "" {
 		r.memHead = id
+	}
+}
+
+// noteReply records a node whose message is an assistant's under its
+// parent_id (the retry's "has an assistant message"). Only llm nodes become
+// assistant messages (§2.3); a message's role and parent_id come from fields
+// no update touches.
+func (r *LegacyRun) noteReply(n *Node) {
+	if n.Role != "llm" {
+		return
+	}
+	if m := r.memo.message(n, r.sid); m.Val("role") == "assistant" {
+		if p, ok := m.Val("parent_id").(string); ok {
+			r.replies[p] = append(r.replies[p], n)
+		}
 	}
 }
 
@@ -265,10 +327,10 @@ func (r *LegacyRun) dispatch(id, text, parent string) {
 		// INHERIT: last id of get_branch(in-memory head), else last id of
 		// get_messages, else the in-memory head (omitted if "").
 		p := r.memHead
-		if br := getBranch(r.state(), r.memHead); len(br) > 0 {
+		if br := r.state().branch(r.memHead); len(br) > 0 {
 			p = msgID(br[len(br)-1])
-		} else if ms := getMessages(r.state()); len(ms) > 0 {
-			p = msgID(ms[len(ms)-1])
+		} else if m := r.lastMessage(); m != nil {
+			p = msgID(m)
 		}
 		if p != "" {
 			meta.Set("parent_id", p)
@@ -302,6 +364,7 @@ func (r *LegacyRun) finish(status string) {
 		}
 	}
 	n := r.node(r.reply)
+	r.changed(n)
 	n.Output = pyStrip(text.String())
 	calls, blocks := r.toolCalls, r.blocks
 	if calls == nil {
@@ -356,27 +419,24 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 		return err
 	}
 	// Climb message parent_id from X to the nearest user row (get_messages).
-	msgs := getMessages(r.state())
-	byID := indexByID(msgs)
 	var u *Object
 	seen := map[string]bool{}
-	for cur := of; byID[cur] != nil && !seen[cur]; {
+	for cur := of; r.message(cur) != nil && !seen[cur]; {
 		seen[cur] = true
-		if byID[cur].Val("role") == "user" {
-			u = byID[cur]
+		if m := r.message(cur); m.Val("role") == "user" {
+			u = m
 			break
 		}
-		cur, _ = byID[cur].Val("parent_id").(string)
+		cur, _ = r.message(cur).Val("parent_id").(string)
 	}
 	if u == nil {
 		return fmt.Errorf("no user message above %q", of)
 	}
 	uid := msgID(u)
 	hasAssistant := false
-	for _, m := range msgs {
-		if m.Val("role") == "assistant" && m.Val("parent_id") == uid {
-			hasAssistant = true
-		}
+	r.index()
+	for _, n := range r.replies[uid] {
+		hasAssistant = hasAssistant || r.message(n.ID) != nil
 	}
 	if !edit && !hasAssistant {
 		r.setHead(uid)

@@ -176,6 +176,7 @@ func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
 		return err
 	}
 	n := r.node(r.reply)
+	r.changed(n)
 	n.Output = "[error] " + op.Type + ": " + op.Msg
 	n.meta().Set("status", "error")
 	n.meta().Set("error", op.Msg)
@@ -295,6 +296,7 @@ func (o *legacyOps) End(op ops.End) error {
 	f := r.frames[len(r.frames)-1]
 	r.frames = r.frames[:len(r.frames)-1]
 	n := r.node(f.id)
+	r.changed(n)
 	n.Output = output
 	n.meta().Set("status", status)
 	n.meta().Set("duration_seconds", Float(secs))
@@ -417,7 +419,9 @@ func (o *legacyOps) Rewind(op ops.Rewind) error {
 	if err := r.existing(op.ID); err != nil {
 		return err
 	}
-	r.node(op.ID).meta().Set("rewound", true)
+	n := r.node(op.ID)
+	r.changed(n)
+	n.meta().Set("rewound", true)
 	return nil
 }
 

@@ -37,11 +37,11 @@ func incomplete(fl flags.Set) func([]ops.Op) bool {
 
 // turnsOnly draws plain chat sessions: web and dispatcher turns, replies,
 // reloads, and (when manual is set) manual function runs instead of
-// dispatcher turns. With manual runs the browser stays in sync (a web turn
-// only after a reload once a run moved the head): a turn typed in a stale
-// browser records a parent its user never meant, which no step can
-// recover (model/README.md, "Legacy derivation"), so A,B need not load it
-// whole.
+// dispatcher turns. With manual runs the browser reloads before a web turn
+// when a run moved the head (gen.Options.SyncedBrowser): a web turn typed
+// in a stale browser after a second run records the first one as its
+// parent, which no flag can read as meant (model/README.md, "Legacy
+// derivation"), and the search must not stop at that shape.
 func turnsOnly(seed uint64, manual bool) []ops.Op {
 	kinds := []string{"user", "reply", "done", "reload", "dispatch", "say"}
 	if manual {
