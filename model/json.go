@@ -511,61 +511,8 @@ func PyEqual(a, b any) bool {
 // separators ", " and ": " (legacy §2.6).
 func PyDumps(v any) string {
 	var b strings.Builder
-	pyDump(&b, v)
+	dumpsStyle.write(&b, v)
 	return b.String()
-}
-
-func pyDump(b *strings.Builder, v any) {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		if x {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
-	case string:
-		b.WriteString(pyJSONString(x))
-	case Int:
-		b.WriteString(string(x))
-	case Float:
-		f := float64(x)
-		switch {
-		case math.IsNaN(f):
-			b.WriteString("NaN")
-		case math.IsInf(f, 1):
-			b.WriteString("Infinity")
-		case math.IsInf(f, -1):
-			b.WriteString("-Infinity")
-		default:
-			b.WriteString(PyFloatRepr(f))
-		}
-	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			pyDump(b, e)
-		}
-		b.WriteByte(']')
-	case *Object:
-		b.WriteByte('{')
-		if x != nil {
-			for i, f := range x.Fields {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(pyJSONString(f.Key))
-				b.WriteString(": ")
-				pyDump(b, f.Val)
-			}
-		}
-		b.WriteByte('}')
-	default:
-		panic(fmt.Sprintf("model: not a JSON value: %T", v))
-	}
 }
 
 // pyJSONString quotes s as json.dumps does with ensure_ascii=False: only '"',
@@ -709,33 +656,45 @@ func PyStr(v any) string {
 		return s
 	}
 	var b strings.Builder
-	pyRepr(&b, v)
+	reprStyle.write(&b, v)
 	return b.String()
 }
 
-func pyRepr(b *strings.Builder, v any) {
+// pyStyle is what json.dumps and str() spell differently; the structure they
+// write is the same: ", " between items and ": " after a key.
+type pyStyle struct {
+	null, yes, no, nan, inf, negInf string
+	quote                           func(string) string
+}
+
+var (
+	dumpsStyle = pyStyle{"null", "true", "false", "NaN", "Infinity", "-Infinity", pyJSONString}
+	reprStyle  = pyStyle{"None", "True", "False", "nan", "inf", "-inf", pyReprString}
+)
+
+func (p *pyStyle) write(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case nil:
-		b.WriteString("None")
+		b.WriteString(p.null)
 	case bool:
 		if x {
-			b.WriteString("True")
+			b.WriteString(p.yes)
 		} else {
-			b.WriteString("False")
+			b.WriteString(p.no)
 		}
 	case string:
-		b.WriteString(pyReprString(x))
+		b.WriteString(p.quote(x))
 	case Int:
 		b.WriteString(string(x))
 	case Float:
 		f := float64(x)
 		switch {
 		case math.IsNaN(f):
-			b.WriteString("nan")
+			b.WriteString(p.nan)
 		case math.IsInf(f, 1):
-			b.WriteString("inf")
+			b.WriteString(p.inf)
 		case math.IsInf(f, -1):
-			b.WriteString("-inf")
+			b.WriteString(p.negInf)
 		default:
 			b.WriteString(PyFloatRepr(f))
 		}
@@ -745,7 +704,7 @@ func pyRepr(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			pyRepr(b, e)
+			p.write(b, e)
 		}
 		b.WriteByte(']')
 	case *Object:
@@ -755,9 +714,9 @@ func pyRepr(b *strings.Builder, v any) {
 				if i > 0 {
 					b.WriteString(", ")
 				}
-				b.WriteString(pyReprString(f.Key))
+				b.WriteString(p.quote(f.Key))
 				b.WriteString(": ")
-				pyRepr(b, f.Val)
+				p.write(b, f.Val)
 			}
 		}
 		b.WriteByte('}')

@@ -6,8 +6,8 @@
 #   RUNS=3 PROPS=1 scripts/speedup.sh
 #
 # It builds `sessiondag` at BASE (from a temporary git worktree) and from the
-# working tree, generates the inputs with `sessiondag gen` (checking that both
-# binaries write the same bytes), then runs each measurement RUNS times,
+# working tree, generates the inputs with BASE's `sessiondag gen` (the
+# inputs BASE was measured on), then runs each measurement RUNS times,
 # old and new in turn, and prints the medians of wall time and of CPU time
 # (user + sys) and their ratios old/new:
 #
@@ -46,15 +46,14 @@ git -C "$root" worktree add --detach -q "$tmp/base" "$base"
 (cd "$tmp/base" && go build -o "$tmp/old" ./cmd/sessiondag)
 (cd "$root" && go build -o "$tmp/new" ./cmd/sessiondag)
 
-echo "== generating inputs" >&2
-for side in old new; do
-	"$tmp/$side" gen --seed 42 --nodes 1000 --out "$tmp/g1k-$side" >/dev/null
-	"$tmp/$side" gen --seed 7 --nodes 5000 --out "$tmp/g5k-$side" >/dev/null
-done
-diff -r "$tmp/g1k-old" "$tmp/g1k-new" >/dev/null && diff -r "$tmp/g5k-old" "$tmp/g5k-new" >/dev/null ||
-	{ echo "speedup.sh: the two binaries generate different inputs" >&2; exit 1; }
-script="$tmp/g1k-new/session.ops"
-session="$tmp/g5k-new"
+echo "== generating inputs with $base's generator" >&2
+# The inputs are the ones BASE measured: its generator's scripts (the
+# generator has drawn more kinds of ops and numbers since), which both
+# sides read.
+"$tmp/old" gen --seed 42 --nodes 1000 --out "$tmp/g1k" >/dev/null
+"$tmp/old" gen --seed 7 --nodes 5000 --out "$tmp/g5k" >/dev/null
+script="$tmp/g1k/session.ops"
+session="$tmp/g5k"
 
 # timed NAME CMD...: runs CMD once, appends "wall cpu" to $tmp/NAME, and
 # fails when CMD fails.

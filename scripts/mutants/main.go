@@ -9,7 +9,7 @@
 // exit 1; a mutant whose tests do not build or run, 2. Run it from the
 // project root (make mutants):
 //
-//	go run ./scripts/mutants [-checks 100] [-only a,b] [-run REGEXP] [PKG...]
+//	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [PKG...]
 package main
 
 import (
@@ -27,7 +27,7 @@ import (
 )
 
 func main() {
-	checks := flag.Int("checks", 100, "rapid checks per property (-rapid.checks)")
+	checks := flag.Int("checks", 0, "rapid checks per property (-rapid.checks; 0: the suite's default, props.DefaultChecks)")
 	only := flag.String("only", "", "comma-separated mutants to run (default: all)")
 	run := flag.String("run", "", "run only the tests matching this regexp (go test -run)")
 	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
@@ -47,7 +47,10 @@ func main() {
 		args = append(args, "-run", *run)
 	}
 	args = append(args, pkgs...)
-	args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks), "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
+	if *checks > 0 {
+		args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
+	}
+	args = append(args, "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
 
 	fmt.Println("| mutant | the bug | caught by (checks needed; *example* = a fixed case) |")
 	fmt.Println("|---|---|---|")

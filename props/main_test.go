@@ -1,0 +1,36 @@
+package props
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// DefaultChecks is the number of generated cases per property of a plain
+// `go test ./props`: as many as the suite runs within its 90-second budget
+// on the 2-core CI machine (README, "The properties"). -rapid.checks or
+// RAPID_CHECKS overrides it; -short divides it by five, as rapid does.
+const DefaultChecks = 300
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if !checksGiven() {
+		if err := flag.Set("rapid.checks", strconv.Itoa(DefaultChecks)); err != nil {
+			fmt.Fprintln(os.Stderr, "props: -rapid.checks:", err)
+			os.Exit(2)
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// checksGiven reports whether the run names its own number of checks.
+func checksGiven() bool {
+	if _, ok := os.LookupEnv("RAPID_CHECKS"); ok {
+		return true
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "rapid.checks" })
+	return given
+}
