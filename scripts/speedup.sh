@@ -16,7 +16,9 @@
 #               every op; the same work now is `replay FILE --flags off
 #               --check legacy`
 #   audit       `audit DIR` of one 5,000-node session with its op script
-#               (`gen --seed 7 --nodes 5000`)
+#               (`gen --seed 7 --nodes 5000`), of the same directory
+#               without the script (the floor both sides share: reading
+#               and loading the session), and of a 10,000-node one
 #   replay-all  the new default `replay FILE` (every check, on data written
 #               with the flags on and off), against the old `replay FILE`;
 #               ALL_RUNS times (default 1) after the others: it is long,
@@ -52,6 +54,9 @@ echo "== generating inputs with $base's generator" >&2
 # sides read.
 "$tmp/old" gen --seed 42 --nodes 1000 --out "$tmp/g1k" >/dev/null
 "$tmp/old" gen --seed 7 --nodes 5000 --out "$tmp/g5k" >/dev/null
+"$tmp/old" gen --seed 7 --nodes 10000 --out "$tmp/g10k" >/dev/null
+cp -r "$tmp/g5k" "$tmp/g5k-bare"
+rm "$tmp/g5k-bare/session.ops"
 script="$tmp/g1k/session.ops"
 session="$tmp/g5k"
 
@@ -81,6 +86,10 @@ for i in $(seq "$runs"); do
 	timed replay.new "$tmp/new" replay "$script" --flags off --check legacy
 	timed audit.old "$tmp/old" audit "$session"
 	timed audit.new "$tmp/new" audit "$session"
+	timed bare.old "$tmp/old" audit "$tmp/g5k-bare"
+	timed bare.new "$tmp/new" audit "$tmp/g5k-bare"
+	timed audit10k.old "$tmp/old" audit "$tmp/g10k"
+	timed audit10k.new "$tmp/new" audit "$tmp/g10k"
 done
 for i in $(seq "${ALL_RUNS:-1}"); do
 	echo "   default replay, run $i" >&2
@@ -89,12 +98,12 @@ done
 
 if [ "${PROPS:-0}" = 1 ]; then
 	echo "== the property suite: test binaries" >&2
-	(cd "$tmp/base" && go test -c -o "$tmp/props.old" ./props)
-	(cd "$root" && go test -c -o "$tmp/props.new" ./props)
+	(cd "$tmp/base" && go test -c -o "$tmp/props-old.test" ./props)
+	(cd "$root" && go test -c -o "$tmp/props-new.test" ./props)
 	for i in $(seq "${PROPS_RUNS:-3}"); do
 		echo "   props run $i" >&2
-		timed props.old sh -c "cd '$tmp/base/props' && '$tmp/props.old' -test.count=1"
-		timed props.new sh -c "cd '$root/props' && '$tmp/props.new' -test.count=1 -rapid.checks=500"
+		timed props.old sh -c "cd '$tmp/base/props' && '$tmp/props-old.test' -test.count=1"
+		timed props.new sh -c "cd '$root/props' && '$tmp/props-new.test' -test.count=1 -rapid.checks=500"
 	done
 fi
 
@@ -126,6 +135,8 @@ echo "| measurement | old wall | old cpu | new wall | new cpu | wall old/new | c
 echo "|---|---|---|---|---|---|---|"
 row "replay 1k, flags off vs model.Legacy (old: replay FILE; new: --flags off --check legacy)" replay.old replay.new
 row "audit of one 5k-node session with its op script" audit.old audit.new
+row "audit of the same session without its op script (reading and loading it: the floor)" bare.old bare.new
+row "audit of one 10k-node session with its op script (\`gen --seed 7 --nodes 10000\`)" audit10k.old audit10k.new
 row "replay 1k, old default vs new default (every check, flags on and off)" replay.old replay-all.new
 if [ "${PROPS:-0}" = 1 ]; then
 	row "go test ./props: old 100 checks vs new -rapid.checks=500 (new/old is the inverse)" props.old props.new
