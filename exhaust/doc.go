@@ -3,9 +3,9 @@
 // but `session`), with each argument drawn from a few representatives, and
 // runs the harness checks on each one.
 //
-// Scripts are built in a canonical form: the k-th id a script mints is
-// always "n<k>", so scripts that differ only by a renaming of ids are one
-// script. A script is extended only by the ops model.LegacyRun accepts after
+// Scripts are built in the canonical form of ops.Canonical: the k-th id a
+// script mints is always "n<k>", so scripts that differ only by a renaming
+// of ids are one script. A script is extended only by the ops model.LegacyRun accepts after
 // it (a refused op changes nothing), so every enumerated script is valid,
 // and every prefix of an enumerated script is enumerated too. The order is a
 // depth-first walk over each state's candidates sorted by their text: the

@@ -20,7 +20,7 @@ func (r *runner) failed(l Lane, f *harness.Finding, script []ops.Op) {
 	reduced := harness.Reduce(slices.Clone(script), fails)
 	// Reduction leaves gaps in the ids: renamed canonically, two
 	// reductions that differ only by ids are kept once.
-	if c := Canonical(reduced); failsWith(l, check, c) != nil {
+	if c := ops.Canonical(reduced); failsWith(l, check, c) != nil {
 		reduced = c
 	}
 	final := failsWith(l, check, reduced)

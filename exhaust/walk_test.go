@@ -74,7 +74,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)
-		require.Equal(t, text, ops.String(Canonical(s)), "script %d is not in canonical form", i)
+		require.Equal(t, text, ops.String(ops.Canonical(s)), "script %d is not in canonical form", i)
 		require.False(t, seen[text], "script %d twice:\n%s", i, text)
 		seen[text] = true
 		if len(s) > 1 {
@@ -140,17 +140,6 @@ func TestKinds(t *testing.T) {
 		scripts(t, 3, []string{"user", "reply", "done"}, Shard{}))
 	require.Error(t, Walk(2, []string{"session"}, Shard{}, func(Node) bool { return true }))
 	require.Error(t, Walk(2, []string{"jump"}, Shard{}, func(Node) bool { return true }))
-}
-
-// TestCanonical: ids are renamed in the order they are minted, derived ids
-// and references follow, dangling names stay.
-func TestCanonical(t *testing.T) {
-	in, err := ops.ParseString("user id=u7 text=hi\nreply\ntool call=c9 name=bash args=\"{}\" result=ok\n" +
-		"done\ncheckout id=u7_reply_t_c9\ndispatch id=d1 text=hi parent=u7_reply\norphan id=o1 name=bash caller=gone\n")
-	require.NoError(t, err)
-	require.Equal(t, "user id=n1 text=hi\nreply\ntool call=n2 name=bash args=\"{}\" result=ok\n"+
-		"done\ncheckout id=n1_reply_t_n2\ndispatch id=n3 text=hi parent=n1_reply\norphan id=n4 name=bash caller=gone\n",
-		ops.String(Canonical(in)))
 }
 
 // TestSynced: legacy data outside the data kinds harness.WrittenOff and

@@ -62,7 +62,7 @@ func TestPlantedFailure(t *testing.T) {
 	for _, f := range r.Failures {
 		times += f.Times
 		file := readFile(t, f.File)
-		text := ops.String(Canonical(file.Ops))
+		text := ops.String(ops.Canonical(file.Ops))
 		if other, ok := seen[text]; ok {
 			t.Errorf("%s and %s hold the same script up to ids:\n%s", other, f.File, text)
 		}

@@ -83,7 +83,7 @@ var simplest = []string{"", "{}"}
 // a value (not an id): false for a bool, the simplest strings for a string.
 func simpler(op ops.Op, i int) []ops.Op {
 	f := reflect.TypeOf(op).Field(i)
-	if introduces, refers := idField(f); introduces || refers {
+	if ops.IDField(f) {
 		return nil
 	}
 	var out []ops.Op
@@ -110,13 +110,13 @@ func simpler(op ops.Op, i int) []ops.Op {
 	return out
 }
 
-// canonical is script and its damage with the ids renamed as Canonical
-// does.
+// canonical is script and its damage with the ids renamed as
+// ops.Canonical does.
 func canonical(script []ops.Op, damage []PointerEdit) ([]ops.Op, []PointerEdit) {
-	r := newRenamer(script)
+	r := ops.NewRenamer(script)
 	var out []PointerEdit
 	for _, e := range damage {
-		out = append(out, PointerEdit{ID: r.rename(e.ID), Pointer: e.Pointer, Target: r.rename(e.Target)})
+		out = append(out, PointerEdit{ID: r.String(e.ID), Pointer: e.Pointer, Target: r.String(e.Target)})
 	}
-	return r.script(script), out
+	return r.Script(script), out
 }

@@ -15,6 +15,10 @@
 // Apply hands it to the Interpreter method of the same name. Every
 // interpreter implements every method, so a new kind compiles only once each
 // of them says what it means.
+//
+// Canonical renames the ids a script mints to n1, n2, … (canon.go): the one
+// form in which scripts equal up to their ids are one text, which the
+// exhaustive walk builds and failure reductions are saved in.
 package ops
 
 // Op is one operation. The types of this package are the whole vocabulary;

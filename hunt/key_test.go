@@ -16,40 +16,6 @@ func parse(t *testing.T, text string) []ops.Op {
 	return s
 }
 
-// Ids are renamed in the order the script first mentions them (an orphan's
-// caller may be written later), derived ids with them; what the script does
-// not create (ROOT, none) stays.
-func TestCanonical(t *testing.T) {
-	got := ops.String(Canonical(parse(t, `user id=9e3779b1 text=hi
-reply
-tool call=toolu_3c6ef3 name=bash args="{}" result=ok
-done
-dispatch id=79b97f4a7c15 text=x parent=none
-reply
-done
-checkout id=9e3779b1_reply_t_toolu_3c6ef3
-retry of=9e3779b1_reply id=daa66d13
-orphan id=f372fe94f82a name=grep caller=538453d7
-legacy-user id=538453d7 text=late parent=ROOT
-orphan id=0a0a0a0a0a0a name=grep caller=gone_538453d7`)))
-	want := `user id=n1 text=hi
-reply
-tool call=c1 name=bash args="{}" result=ok
-done
-dispatch id=n2 text=x parent=none
-reply
-done
-checkout id=n1_reply_t_c1
-retry of=n1_reply id=n3
-orphan id=n4 name=grep caller=n5
-legacy-user id=n5 text=late parent=ROOT
-orphan id=n6 name=grep caller=n7
-`
-	if got != want {
-		t.Errorf("canonical:\n%s\nwant:\n%s", got, want)
-	}
-}
-
 // Two reductions that differ only by ids have one key; a different script,
 // check or kind of data has another.
 func TestKeyIgnoresIdsOnly(t *testing.T) {
