@@ -3,8 +3,6 @@ package harness
 import (
 	"fmt"
 
-	"github.com/google/go-cmp/cmp"
-
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
@@ -70,11 +68,7 @@ func checkRetireD(s *Session) *Finding {
 func checkColumns(s *Session) *Finding {
 	st := s.Impl.W.S
 	for _, fl := range flags.Rollout {
-		byMaps, byPosition := webui.LoadByMaps(st, fl), webui.Load(st, fl)
-		if sameLoaded(byMaps, byPosition) {
-			continue
-		}
-		if d := cmp.Diff(LoadedRows(byMaps), LoadedRows(byPosition)); d != "" {
+		if d := LoadDiff(webui.LoadByMaps(st, fl), webui.Load(st, fl)); d != "" {
 			return s.finding("columns", fmt.Sprintf("flags %s: the load by position differs from the load by maps", fl), d)
 		}
 	}

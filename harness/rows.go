@@ -1,8 +1,9 @@
 package harness
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/google/go-cmp/cmp"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/node"
@@ -15,14 +16,34 @@ func LoadedRows(l *webui.Loaded) []string {
 	for _, list := range loadedLists(l) {
 		out = append(out, fmt.Sprintf("%s: %d rows", list.name, len(list.rows)))
 		for _, m := range list.rows {
-			b, err := json.Marshal(m)
-			if err != nil {
-				b = []byte(err.Error())
-			}
-			out = append(out, string(b))
+			out = append(out, messageRow(m))
 		}
 	}
 	return out
+}
+
+// messageRow is a message as the web UI sends it. It calls the message's
+// own encoder: json.Marshal would re-validate and compact its output, which
+// was the larger part of rendering a load.
+func messageRow(m *adapter.Message) string {
+	if m == nil {
+		return "null"
+	}
+	b, err := m.MarshalJSON()
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// LoadDiff is "" when two loads show the same rows, else the diff of their
+// LoadedRows (-a +b). Loads are compared value by value first and rendered
+// only when that cannot show them equal.
+func LoadDiff(a, b *webui.Loaded) string {
+	if sameLoaded(a, b) {
+		return ""
+	}
+	return cmp.Diff(LoadedRows(a), LoadedRows(b))
 }
 
 func loadedHeader(l *webui.Loaded) string {

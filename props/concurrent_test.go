@@ -3,7 +3,6 @@ package props
 import (
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"testing"
 
@@ -40,9 +39,9 @@ func TestConcurrentLoads(t *testing.T) {
 			t.Fatalf("build: %v", err)
 		}
 		st := r.W.S.AtPersistedHead()
-		want := make([][]string, len(flags.Rollout))
+		want := make([]*webui.Loaded, len(flags.Rollout))
 		for i, fl := range flags.Rollout {
-			want[i] = harness.LoadedRows(webui.LoadByMaps(st, fl))
+			want[i] = webui.LoadByMaps(st, fl)
 		}
 		if failure := loadTogether(st, want); failure != "" {
 			t.Fatalf("%s\nscript (%d ops):\n%s", failure, len(script), ops.String(script))
@@ -53,7 +52,7 @@ func TestConcurrentLoads(t *testing.T) {
 // loadTogether loads st on concurrentLoaders goroutines, each cycling
 // through the configs from its own, and returns what the first load that
 // differs from want (by config) or panics did.
-func loadTogether(st *store.Store, want [][]string) string {
+func loadTogether(st *store.Store, want []*webui.Loaded) string {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failure string
@@ -74,8 +73,8 @@ func loadTogether(st *store.Store, want [][]string) string {
 			}()
 			for k := range concurrentRounds {
 				i = (g + k) % len(flags.Rollout)
-				if got := harness.LoadedRows(webui.Load(st, flags.Rollout[i])); !slices.Equal(got, want[i]) {
-					fail(fmt.Sprintf("flags %s: a load beside others differs from the load by maps", flags.Rollout[i]))
+				if d := harness.LoadDiff(want[i], webui.Load(st, flags.Rollout[i])); d != "" {
+					fail(fmt.Sprintf("flags %s: a load beside others differs from the load by maps (-maps +beside):\n%s", flags.Rollout[i], d))
 					return
 				}
 			}
