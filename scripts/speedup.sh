@@ -4,6 +4,7 @@
 #
 #   scripts/speedup.sh            # base 6f5d343, 5 runs of each side, interleaved
 #   RUNS=3 PROPS=1 scripts/speedup.sh
+#   RUNS=0 ALL_RUNS=0 PROPS=1 scripts/speedup.sh   # the property suite alone
 #
 # It builds `sessiondag` at BASE (from a temporary git worktree) and from the
 # working tree, generates the inputs with BASE's `sessiondag gen` (the
@@ -120,8 +121,9 @@ if [ "${BENCH:-0}" = 1 ]; then
 	done
 fi
 
-row() { # row LABEL OLDFILE NEWFILE
+row() { # row LABEL OLDFILE NEWFILE (nothing when RUNS=0 or ALL_RUNS=0 left it out)
 	local ow oc nw nc
+	[ -s "$tmp/$2" ] && [ -s "$tmp/$3" ] || return 0
 	ow=$(median "$tmp/$2" 1) oc=$(median "$tmp/$2" 2)
 	nw=$(median "$tmp/$3" 1) nc=$(median "$tmp/$3" 2)
 	awk -v l="$1" -v ow="$ow" -v oc="$oc" -v nw="$nw" -v nc="$nc" \
