@@ -27,7 +27,7 @@ var shardFlag = regexp.MustCompile(`--shard\s+"?\$\{?JOB_COMPLETION_INDEX\}?/(\d
 // failure policy needs restartPolicy Never and treats exit 1 (findings) as
 // no reason to retry.
 func TestDeployJobsShardByCompletionIndex(t *testing.T) {
-	root := repoRootDir(t)
+	root := repoRoot(t)
 	paths, err := filepath.Glob(filepath.Join(root, "deploy", "k8s", "*.yaml"))
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,7 @@ func (t fuzzTarget) String() string { return t.fn + " in " + t.pkg }
 // package path and function name on one compile line), and every such line
 // names a target that exists, under a fuzzer name no other line uses.
 func TestClusterFuzzLiteBuildsEveryFuzzTarget(t *testing.T) {
-	root := repoRootDir(t)
+	root := repoRoot(t)
 	targets := fuzzTargets(t, root, modulePath(t, root))
 	if len(targets) == 0 {
 		t.Fatal("found no fuzz target in the repository: the walk is broken")
@@ -178,26 +178,6 @@ func compileLines(t *testing.T, path string) []compileLine {
 		t.Fatal(err)
 	}
 	return lines
-}
-
-// repoRootDir is the directory holding the module's go.mod, found upwards
-// from the test's working directory.
-func repoRootDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
 }
 
 // modulePath is the path on go.mod's module line.
