@@ -118,16 +118,21 @@ func ParseShard(s string) (i, n int, err error) {
 // ShardName is "i/n".
 func (r *Report) ShardName() string { return fmt.Sprintf("%d/%d", r.Shard, r.Shards) }
 
+// propsTable writes the counts per property and kind of data.
+func propsTable(w io.Writer, props []PropStats) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "property\tdata\tscripts\tswarms\tops\tfindings\tfailures\tworker time")
+	for _, p := range props {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures, p.Seconds)
+	}
+	tw.Flush()
+}
+
 // Text writes the report for a reader.
 func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
 	fmt.Fprintf(w, "%d scripts, %d ops applied, %d distinct swarm configurations\n\n", r.Scripts, r.Ops, r.Swarms)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "property\tdata\tscripts\tswarms\tops\tfindings\tfailures\tworker time")
-	for _, p := range r.Props {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures, p.Seconds)
-	}
-	tw.Flush()
+	propsTable(w, r.Props)
 	r.shapesText(w)
 	fmt.Fprintf(w, "\n%d distinct failures (%d findings before reduction and de-duplication), %d errors\n",
 		len(r.Failures), r.Findings, len(r.Errors))

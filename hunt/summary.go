@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"text/tabwriter"
 )
 
 // Kind is the "kind" of the summary record of `sessiondag hunt --json`.
@@ -140,12 +139,7 @@ func (s Summary) Failed() bool { return s.Failures > 0 || s.Errors > 0 }
 func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, checks %s, scripts of 1 to %d ops, shard %s, %.2fs\n", s.Seed, s.Checks, s.MaxOps, s.Shard, s.Seconds)
 	fmt.Fprintf(w, "%d scripts, %d ops applied, %d swarm configurations\n\n", s.Scripts, s.Ops, s.Swarms)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "property\tdata\tscripts\tswarms\tops\tfindings\tfailures\tworker time")
-	for _, p := range s.Properties {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures, p.Seconds)
-	}
-	tw.Flush()
+	propsTable(w, s.Properties)
 	fmt.Fprintf(w, "\n%d failures (distinct within each shard; the failure records' keys tell shards' duplicates apart), %d errors\n",
 		s.Failures, s.Errors)
 }
