@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"sessiondag/impl/adapter"
+	"sessiondag/impl/mutant"
 )
 
 // Family indexes a message list once for the sibling and child helpers,
@@ -85,8 +86,15 @@ func NewGrouped(msgs Msgs, group []int32, ngroups int, index func(id string) (in
 	f.members = make([]int32, f.start[ngroups])
 	next := make([]int32, ngroups)
 	copy(next, f.start[:ngroups])
+	if mutant.On(mutant.GroupedFromEnd) {
+		copy(next, f.start[1:])
+	}
 	for i, g := range group {
-		if g >= 0 {
+		switch {
+		case g >= 0 && mutant.On(mutant.GroupedFromEnd):
+			next[g]--
+			f.members[next[g]] = int32(i)
+		case g >= 0:
 			f.members[next[g]] = int32(i)
 			next[g]++
 		}
