@@ -126,3 +126,24 @@ func TestParentStoredLaterDangles(t *testing.T) {
 	}
 	require.Equal(t, []string{"a1", "u2", "u2_reply"}, p.Walk("u2_reply"))
 }
+
+// TestPredsOfFollowsALaterCaller: a reply whose caller is not in the
+// session (damaged data: the original's writers always write a caller
+// first) is off the conversation lane; when a user with that id is
+// appended it is on it, so the cache, which looked the caller up in vain,
+// derives afresh rather than extend.
+func TestPredsOfFollowsALaterCaller(t *testing.T) {
+	s := store.New("s")
+	add(t, s, node.RootID, node.RoleUser, "", node.Member{Key: "display", Val: node.Str("root")})
+	add(t, s, "u1", node.RoleUser, node.RootID, node.Member{Key: "source", Val: node.Str("web")})
+	add(t, s, "a1", node.RoleLLM, "u1")
+	add(t, s, "a2", node.RoleLLM, "u2") // names a caller not written
+	agreeWithFresh(t, s, map[string]string{"a1": "u1"})
+	_, conv := lane.PredsOf(s).Of("a2")
+	require.False(t, conv, "a reply whose caller is missing is off the conversation lane")
+
+	add(t, s, "u2", node.RoleUser, node.RootID, node.Member{Key: "source", Val: node.Str("web")})
+	agreeWithFresh(t, s, nil)
+	_, conv = lane.PredsOf(s).Of("a2")
+	require.True(t, conv, "once its caller is appended the reply is on the conversation lane")
+}

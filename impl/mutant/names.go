@@ -38,7 +38,6 @@ const (
 	GroupNullEmpty    = "group-null-empty"
 	AggBlocksNeedCall = "agg-blocks-need-call"
 	AggFoldsAnyKind   = "agg-folds-any-kind"
-	PredsMissingLost  = "preds-missing-lost"
 	ColumnsEpochKept  = "columns-epoch-kept"
 	AggTargetOnce     = "agg-target-once"
 	GroupOtherOnce    = "group-other-once"
@@ -88,7 +87,6 @@ var All = []Mutant{
 	{GroupNullEmpty, "a null sibling key and \"\" share one group over columns"},
 	{AggBlocksNeedCall, "the load folds only assistants with tool rows: blocks of the others are lost"},
 	{AggFoldsAnyKind, "the load folds a tool row into any row it names, not only an assistant"},
-	{PredsMissingLost, "flag A's derivation forgets the ids it looked up in vain: a node appended with one is not seen"},
 	{ColumnsEpochKept, "columns are extended after flag A's predecessors were derived afresh"},
 	{AggTargetOnce, "a tool row's target is looked up once, when its column is filled, never after"},
 	{GroupOtherOnce, "a sibling key is looked up once, when its column is filled, never after"},
