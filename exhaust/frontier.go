@@ -41,12 +41,16 @@ func (f *frontier) flagged() bool { return f.step > 0 }
 // before is the writer state an op's effect on the frontier depends on.
 type before struct {
 	pending, reply string // the pending turn and open reply (ids derive from them)
-	stale          bool   // the browser's head is not the store's head
+	// stale: the browser's head is not the store's head when a web turn
+	// or /spawn writes its row (ensureRoot, when the session has no ROOT
+	// yet, moves the store's head to it first).
+	stale bool
 }
 
 func beforeOf(run *model.LegacyRun) before {
-	ch, _ := run.ClientHead()
-	return before{pending: run.Pending(), reply: run.OpenReply(), stale: ch != run.InMemoryHead()}
+	ch, set := run.ClientHead()
+	return before{pending: run.Pending(), reply: run.OpenReply(),
+		stale: ch != run.InMemoryHead() || !run.Rooted() && set}
 }
 
 // synced applies the rules of gen.Options.SyncedBrowser, which define the

@@ -184,7 +184,10 @@ func (g *Gen) idle() []choice {
 	s := &g.st
 	var c []choice
 	add := func(kind string, w int) { c = append(c, choice{kind, w}) }
-	stale := g.opt.SyncedBrowser && s.client != s.head
+	// A browser shows a row while the session has no ROOT: the web turn's
+	// ensureRoot moves the store's head to ROOT before the row records
+	// the browser's, as stale a parent as any.
+	stale := g.opt.SyncedBrowser && (s.client != s.head || !s.root && s.client != "")
 	// After a checkout (or a retry without a row) the head stands where no
 	// row records it: the next row must say where it attaches (see
 	// Options.SyncedBrowser).

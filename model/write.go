@@ -103,6 +103,11 @@ func (r *LegacyRun) View() View { return r.reading(r.meta.Str("head_id")).view()
 // ClientHead is CH; ok is false while it is null.
 func (r *LegacyRun) ClientHead() (string, bool) { return r.ch, r.chSet }
 
+// Rooted reports whether the session holds ROOT: until it does, the
+// writers' ensureRoot creates it on the next web turn, /spawn or run, and
+// the head moves to it before the row is written.
+func (r *LegacyRun) Rooted() bool { return r.byID["ROOT"] != nil }
+
 // InMemoryHead is the store's in-memory head ("" before any).
 func (r *LegacyRun) InMemoryHead() string { return r.memHead }
 
