@@ -13,7 +13,7 @@ import (
 // `go test ./props`: as many as the suite runs within its 90-second budget
 // on the 2-core CI machine (README, "The properties"). -rapid.checks or
 // RAPID_CHECKS overrides it; -short divides it by five, as rapid does.
-const DefaultChecks = 500
+const DefaultChecks = 1000
 
 func TestMain(m *testing.M) {
 	flag.Parse()
