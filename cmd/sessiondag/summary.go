@@ -27,8 +27,8 @@ type summaryMerger interface {
 // summary records adds its kind here.
 var summaryKinds = map[string]func() summaryMerger{
 	audit.Kind:   func() summaryMerger { return &auditMerger{sum: audit.NewSummary()} },
-	hunt.Kind:    func() summaryMerger { return &huntMerger{} },
-	exhaust.Kind: func() summaryMerger { return &exhaustMerger{} },
+	hunt.Kind:    newHuntMerger,
+	exhaust.Kind: newExhaustMerger,
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) int {

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"sessiondag/exhaust"
+	"sessiondag/hunt"
+)
+
+// shardSummary is a summary record of a sharded search (hunt, exhaust).
+type shardSummary interface {
+	Text(w io.Writer)
+	Failed() bool
+}
+
+// shardMerger merges the summaries of the shards of one run of a sharded
+// search: each summary is checked against the others as it comes, and the
+// merged one says whether every shard came exactly once.
+type shardMerger[S shardSummary] struct {
+	kind   string                     // the command, for errors
+	unit   string                     // what the shards split: a run, a campaign
+	merge  func([]S) (S, bool, error) // the package's Merge
+	shards func(S) []string           // the shards a merged summary adds up
+	sums   []S
+}
+
+func newHuntMerger() summaryMerger {
+	return &shardMerger[hunt.Summary]{kind: hunt.Kind, unit: "campaign", merge: hunt.Merge,
+		shards: func(s hunt.Summary) []string { return s.Merged }}
+}
+
+func newExhaustMerger() summaryMerger {
+	return &shardMerger[exhaust.Summary]{kind: exhaust.Kind, unit: "run", merge: exhaust.Merge,
+		shards: func(s exhaust.Summary) []string { return s.Merged }}
+}
+
+func (m *shardMerger[S]) Merge(raw json.RawMessage) error {
+	var s S
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return fmt.Errorf("%s summary: %w", m.kind, err)
+	}
+	if _, _, err := m.merge(append(m.sums, s)); err != nil {
+		return err
+	}
+	m.sums = append(m.sums, s)
+	return nil
+}
+
+func (m *shardMerger[S]) merged() (S, bool) {
+	s, complete, _ := m.merge(m.sums) // each summary was checked as it came
+	return s, complete
+}
+
+func (m *shardMerger[S]) Text(w io.Writer) { s, _ := m.merged(); s.Text(w) }
+func (m *shardMerger[S]) Value() any       { s, _ := m.merged(); return s }
+func (m *shardMerger[S]) Failed() bool     { s, _ := m.merged(); return s.Failed() }
+
+func (m *shardMerger[S]) Problems() []string {
+	if s, complete := m.merged(); !complete {
+		return []string{fmt.Sprintf("shards %v are not every shard of the %s exactly once", m.shards(s), m.unit)}
+	}
+	return nil
+}
