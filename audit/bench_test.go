@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"sessiondag/audit"
-	"sessiondag/driver"
-	"sessiondag/gen"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
-	"sessiondag/ops"
 )
 
 // genSession writes what `sessiondag gen --seed seed --nodes n --out DIR`

@@ -6,10 +6,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/driver"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
-	"sessiondag/ops"
 )
 
 func written(t *testing.T, script string) *store.Store {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"sessiondag/harness"
+	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/webui"
 	"sessiondag/model"

@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/audit"
-	"sessiondag/driver"
-	"sessiondag/gen"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/robust"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
-	"sessiondag/robust"
 )
 
 // TestExplainsCorruptData: damaged sessions (dangling pointers, cycles in

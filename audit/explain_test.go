@@ -9,10 +9,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/audit"
-	"sessiondag/driver"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
-	"sessiondag/ops"
 )
 
 // build writes a session through the writers into dir (flags off at the

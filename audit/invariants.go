@@ -3,7 +3,7 @@ package audit
 import (
 	"fmt"
 
-	"sessiondag/harness"
+	"sessiondag/checker/harness"
 	"sessiondag/impl/webui"
 )
 

@@ -1,7 +1,7 @@
 package audit
 
 import (
-	"sessiondag/harness"
+	"sessiondag/checker/harness"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"

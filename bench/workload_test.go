@@ -10,7 +10,7 @@ import (
 	"slices"
 	"testing"
 
-	"sessiondag/driver"
+	"sessiondag/checker/driver"
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"

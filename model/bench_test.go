@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"sessiondag/gen"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/ops"
 	"sessiondag/model"
-	"sessiondag/ops"
 )
 
 // The models' speed, measured by benchstat rather than by timed tests. The

@@ -24,7 +24,7 @@
 //	load.go       handle_load_session steps 2–10 (§3.5)
 //	cards.go      _rebuild_runtime_cards and context_tree (§3.6, §2.5)
 //
-// The writing half runs op scripts (ops/README.md, flags off):
+// The writing half runs op scripts (checker/ops/README.md, flags off):
 //
 //	write.go      LegacyRun: NewLegacy, Apply, Session, View; Legacy(script)
 //	writedir.go   WriteSessionDir: the on-disk layout, Python indent=2 JSON

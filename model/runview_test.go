@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"sessiondag/gen"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/ops"
 	"sessiondag/model"
-	"sessiondag/ops"
 )
 
 // TestRunViewIsLegacyViewOfSession: the writer's view, read through the

@@ -1,10 +1,10 @@
 package model
 
-// What each op means to the intended conversation (ops/README.md, "Intent"),
+// What each op means to the intended conversation (checker/ops/README.md, "Intent"),
 // one method per op kind. The legacy writer has already applied the op; the
 // fields of targetOps hold the writer state from before it.
 
-import "sessiondag/ops"
+import "sessiondag/checker/ops"
 
 type targetOps struct {
 	r       *TargetRun

@@ -1,7 +1,7 @@
 package model
 
 // The legacy model's writing half: op script → nodes and persisted head,
-// following ops/README.md (flags off) rule by rule. One case per op: first
+// following checker/ops/README.md (flags off) rule by rule. One case per op: first
 // the validity checks, then the writes, in the README's order. Plain slices,
 // the index and message memo a reader of the store would keep; the reading
 // half (get_branch, get_messages) is reused on the model's own state where
@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"sessiondag/ops"
+	"sessiondag/checker/ops"
 )
 
 // DefaultSessionID is the session id when a script has no `session` op.
@@ -25,7 +25,7 @@ type frame struct {
 	lastExec string // the frame's last `exec` id (for `fn via-exec`)
 }
 
-// LegacyRun is the writer state of ops/README.md for one session.
+// LegacyRun is the writer state of checker/ops/README.md for one session.
 type LegacyRun struct {
 	sid     string
 	nodes   []*Node          // the store, in append order (= seq order)

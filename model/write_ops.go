@@ -1,12 +1,12 @@
 package model
 
-// What each op writes (ops/README.md, flags off), one method per op kind:
+// What each op writes (checker/ops/README.md, flags off), one method per op kind:
 // first the validity checks, then the writes, in the README's order.
 
 import (
 	"fmt"
 
-	"sessiondag/ops"
+	"sessiondag/checker/ops"
 )
 
 // legacyOps is the legacy writer as an ops.Interpreter.

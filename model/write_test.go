@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/ops"
+	"sessiondag/checker/ops"
 )
 
-// Tests of the write half: op scripts (ops/README.md) → nodes, heads, views.
-// Expected values come from ops/README.md and docs/legacy.md §4, §5.
+// Tests of the write half: op scripts (checker/ops/README.md) → nodes, heads, views.
+// Expected values come from checker/ops/README.md and docs/legacy.md §4, §5.
 
 // wRun applies a script op by op (each must apply), collects the view after
 // every op, and checks the session survives WriteSessionDir → ReadSessionDir.

@@ -8,14 +8,14 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/driver"
-	"sessiondag/gen"
-	"sessiondag/harness"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/internal/rapidsrc"
-	"sessiondag/ops"
 )
 
 // concurrentLoaders is the number of goroutines TestConcurrentLoads loads

@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/driver"
-	"sessiondag/harness"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"

@@ -11,12 +11,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/driver"
-	"sessiondag/harness"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/model"
-	"sessiondag/ops"
 )
 
 const corpusDir = "../corpus"

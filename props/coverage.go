@@ -3,9 +3,9 @@ package props
 import (
 	"testing"
 
-	"sessiondag/gen"
-	"sessiondag/harness"
-	"sessiondag/ops"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 )
 
 // topUpSeeds bounds the search for a seeded script that has a shape.

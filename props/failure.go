@@ -7,8 +7,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/harness"
-	"sessiondag/ops"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 )
 
 // failDir is where failing scripts are saved, relative to this package.

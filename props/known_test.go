@@ -9,10 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/gen"
-	"sessiondag/harness"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
-	"sessiondag/ops"
 )
 
 // complete is the "chain is complete" property as a harness check: under

@@ -8,9 +8,9 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"sessiondag/gen"
-	"sessiondag/harness"
-	"sessiondag/ops"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 )
 
 // largeNodes is the size of a large session: past the first chunk of 1,024

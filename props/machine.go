@@ -3,10 +3,10 @@ package props
 import (
 	"pgregory.net/rapid"
 
-	"sessiondag/gen"
-	"sessiondag/harness"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/internal/rapidsrc"
-	"sessiondag/ops"
 )
 
 // machine runs one rapid state machine over a generated session: each

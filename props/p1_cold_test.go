@@ -5,14 +5,14 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/driver"
-	"sessiondag/gen"
-	"sessiondag/harness"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 	"sessiondag/internal/rapidsrc"
-	"sessiondag/ops"
 )
 
 // TestP1ColdFidelity is P1 over session directories as the original finds

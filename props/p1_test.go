@@ -6,8 +6,8 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/gen"
-	"sessiondag/harness"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
 )
 
 // TestP1LegacyFidelity: with every flag off the implementation shows exactly

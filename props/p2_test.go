@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/harness"
+	"sessiondag/checker/harness"
 )
 
 // TestP2TargetCorrectness: with A–D on, a session written with the flags on

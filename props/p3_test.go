@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/harness"
+	"sessiondag/checker/harness"
 )
 
 // TestP3RolloutSafety: along off → A → A,B → A–C → A–D, every change of the

@@ -7,7 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/harness"
+	"sessiondag/checker/harness"
 )
 
 // TestP7PersistenceRoundTrip: whatever the writers wrote, a cold load of the

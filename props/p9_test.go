@@ -7,13 +7,13 @@ import (
 
 	"pgregory.net/rapid"
 
-	"sessiondag/driver"
-	"sessiondag/gen"
-	"sessiondag/harness"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/internal/rapidsrc"
 	"sessiondag/model"
-	"sessiondag/ops"
 )
 
 // TestP9Determinism: the same op script gives byte-identical views, from the

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"sessiondag/gen"
-	"sessiondag/harness"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 )

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"sync"
 
-	"sessiondag/exhaust"
+	"sessiondag/checker/exhaust"
 )
 
-// cmdExhaust checks every valid op script of at most N ops (exhaust/):
+// cmdExhaust checks every valid op script of at most N ops (checker/exhaust/):
 // prints the summary and the failures, each reduced and saved as a `#!
 // check` file with its replay command. Exit 1 on a failure.
 func cmdExhaust(args []string, stdout, stderr io.Writer) int {

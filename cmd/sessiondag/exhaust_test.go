@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"testing"
 
-	"sessiondag/exhaust"
+	"sessiondag/checker/exhaust"
 )
 
 // exhaustJSON runs `sessiondag exhaust --json` with args and returns the

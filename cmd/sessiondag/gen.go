@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 
 	"sessiondag/audit"
-	"sessiondag/driver"
-	"sessiondag/gen"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
-	"sessiondag/ops"
 )
 
 func cmdGen(args []string, stdout, stderr io.Writer) int {

@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"time"
 
-	"sessiondag/hunt"
+	"sessiondag/checker/hunt"
 )
 
 // cmdHunt runs a search campaign over the checks (package hunt): text or

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"sessiondag/harness"
-	"sessiondag/ops"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 )
 
 // A failure the hunt finds is written as a file on which `sessiondag

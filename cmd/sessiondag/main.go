@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"sessiondag/benchgate"
+	"sessiondag/bench/gate"
 )
 
 // A command is one subcommand: its name, the arguments it takes (the usage
@@ -33,7 +33,7 @@ var commands = []command{
 	{"exhaust", "--max-ops N [--shard i/n] [--json] [--out DIR]", "check every valid op script of at most N ops (P1–P5 after its last op)", cmdExhaust},
 	{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
 	{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
-	{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown", benchgate.Main},
+	{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown", gate.Main},
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -6,10 +6,10 @@ import (
 	"os"
 	"strings"
 
-	"sessiondag/driver"
-	"sessiondag/harness"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
-	"sessiondag/ops"
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"sessiondag/exhaust"
-	"sessiondag/hunt"
+	"sessiondag/checker/exhaust"
+	"sessiondag/checker/hunt"
 )
 
 // shardSummary is a summary record of a sharded search (hunt, exhaust).

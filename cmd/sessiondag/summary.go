@@ -9,8 +9,8 @@ import (
 	"sort"
 
 	"sessiondag/audit"
-	"sessiondag/exhaust"
-	"sessiondag/hunt"
+	"sessiondag/checker/exhaust"
+	"sessiondag/checker/hunt"
 )
 
 // A summaryMerger merges the summary records of one command's JSON lines.

@@ -7,7 +7,7 @@ package rapidsrc
 import (
 	"pgregory.net/rapid"
 
-	"sessiondag/gen"
+	"sessiondag/checker/gen"
 )
 
 // Source is a gen.Source drawing from a rapid.T.

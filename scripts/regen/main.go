@@ -16,11 +16,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sessiondag/driver"
+	"sessiondag/checker/driver"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/model"
-	"sessiondag/ops"
 )
 
 func main() {

@@ -1,0 +1,222 @@
+package gate
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Expected outcomes below follow from how the data is built, not from
+// running the gate:
+//   - two samples of 10 that do not overlap give the U test its smallest
+//     p, 2/C(20,10) ~ 1.1e-5, far below 0.05;
+//   - the delta is median vs median: seq(100, 1, 10) has median 104.5.
+
+const mem = "512 B/op\t      10 allocs/op"
+
+func TestClearRegressionFails(t *testing.T) {
+	// Medians 104.5 -> 134.5 ns: +28.7%, no overlap.
+	code, out, _ := gateFiles(t,
+		header+runs("Load/size=big-2", seq(100, 1, 10), mem),
+		header+runs("Load/size=big-2", seq(130, 1, 10), mem))
+	assert.Equal(t, ExitRegression, code, out)
+	assert.Equal(t, "REGRESSION", verdictOf(t, out, "Load/size=big-2", "sec/op"))
+	assert.Contains(t, rowLine(out, "Load/size=big-2", "sec/op"), "+28.71%")
+	// Identical constant memory numbers are "no change", without a note.
+	assert.Equal(t, "~", verdictOf(t, out, "Load/size=big-2", "B/op"))
+	assert.Equal(t, "~", verdictOf(t, out, "Load/size=big-2", "allocs/op"))
+	assert.NotContains(t, out, "all samples are equal")
+	assert.Contains(t, out, "benchgate: FAIL: 1 regression(s)")
+	assert.Contains(t, out, "sessiondag/bench.Load/size=big-2 sec/op +28.71%")
+}
+
+func TestNoiseWithinThresholdPasses(t *testing.T) {
+	// Interleaved values: OLD 100,102..118, NEW 101,103..119. U = 45 of
+	// 100 pairs, right at its mean: no significant difference.
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 2, 10), mem),
+		header+runs("Load-2", seq(101, 2, 10), mem))
+	assert.Equal(t, ExitOK, code, out)
+	assert.Equal(t, "~", verdictOf(t, out, "Load-2", "sec/op"))
+	assert.Contains(t, out, "benchgate: PASS: no regression")
+}
+
+func TestLargeButInsignificantDeltaPasses(t *testing.T) {
+	// Bimodal noise. OLD: 6 low (100..105) + 4 high (150..153), median
+	// 104.5. NEW: 4 low (100.5..103.5) + 6 high (150.5..155.5), median
+	// 151: +44.5%. But NEW beats OLD in only 64 of 100 pairs (U=36 vs a
+	// mean of 50, sd 13.2): p ~ 0.3. A threshold-only gate would fail
+	// here on noise; this one must not.
+	oldVals := append(seq(100, 1, 6), seq(150, 1, 4)...)
+	newVals := append(seq(100.5, 1, 4), seq(150.5, 1, 6)...)
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", oldVals, ""),
+		header+runs("Load-2", newVals, ""))
+	assert.Equal(t, ExitOK, code, out)
+	assert.Equal(t, "~", verdictOf(t, out, "Load-2", "sec/op"))
+	assert.Contains(t, rowLine(out, "Load-2", "sec/op"), "+44.50%")
+}
+
+func TestSignificantButBelowThresholdPasses(t *testing.T) {
+	// No overlap (p ~ 1e-5) but medians 100.45 -> 102.45: +1.99% < 5%.
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 0.1, 10), mem),
+		header+runs("Load-2", seq(102, 0.1, 10), mem))
+	assert.Equal(t, ExitOK, code, out)
+	assert.Equal(t, "slower", verdictOf(t, out, "Load-2", "sec/op"))
+	assert.Contains(t, rowLine(out, "Load-2", "sec/op"), "+1.99%")
+	assert.Contains(t, out, "benchgate: PASS")
+}
+
+func TestFasterPasses(t *testing.T) {
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(130, 1, 10), mem),
+		header+runs("Load-2", seq(100, 1, 10), mem))
+	assert.Equal(t, ExitOK, code, out)
+	assert.Equal(t, "faster", verdictOf(t, out, "Load-2", "sec/op"))
+	assert.Contains(t, rowLine(out, "Load-2", "sec/op"), "-22.30%")
+}
+
+func TestTooFewSamplesWarnsAndPasses(t *testing.T) {
+	// 3 per side: even total separation gives p = 2/C(6,3) = 0.1, so the
+	// +98% jump cannot be called significant. The gate must say so
+	// instead of reporting a plain "no change".
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 1, 3), ""),
+		header+runs("Load-2", seq(200, 1, 3), ""))
+	assert.Equal(t, ExitOK, code, out)
+	line := rowLine(out, "Load-2", "sec/op")
+	assert.Equal(t, "~", verdictOf(t, out, "Load-2", "sec/op"))
+	assert.Contains(t, line, "TOO FEW SAMPLES: min attainable p=0.100")
+	assert.Contains(t, out, "WARNING: too few samples to decide 1 of 1 comparison(s) (n=3+3: min p 0.100)")
+	assert.Contains(t, out, "run >= 4 per side")
+	// Fewer than 6 samples also leave the 95% median interval unbounded.
+	assert.Contains(t, line, "± ∞")
+	assert.Contains(t, line, "need >= 6 samples for confidence interval at level 0.95")
+}
+
+func TestFourSamplesCanAlreadyDecide(t *testing.T) {
+	// 4 per side: separation gives p = 2/C(8,4) = 0.029 < 0.05, so the
+	// U test can flag this, though the median interval is still ±∞.
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 1, 4), ""),
+		header+runs("Load-2", seq(200, 1, 4), ""))
+	assert.Equal(t, ExitRegression, code, out)
+	assert.NotContains(t, out, "TOO FEW")
+}
+
+func TestUnevenSidesTooFew(t *testing.T) {
+	// 10 vs 1: p floor 2/C(11,1) = 0.18.
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 1, 10), ""),
+		header+runs("Load-2", []float64{500}, ""))
+	assert.Equal(t, ExitOK, code, out)
+	assert.Contains(t, out, "n=10+1: min p 0.182")
+}
+
+func TestAllocRegressionFails(t *testing.T) {
+	// Time unchanged (same values), allocs 10 -> 12 in every run: ties
+	// inside each side, but the sides are separated, so p ~ 1e-5.
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 1, 10), "512 B/op\t10 allocs/op"),
+		header+runs("Load-2", seq(100, 1, 10), "512 B/op\t12 allocs/op"))
+	assert.Equal(t, ExitRegression, code, out)
+	assert.Equal(t, "REGRESSION", verdictOf(t, out, "Load-2", "allocs/op"))
+	assert.Equal(t, "~", verdictOf(t, out, "Load-2", "sec/op"))
+	assert.Contains(t, rowLine(out, "Load-2", "allocs/op"), "+20.00%")
+}
+
+func TestAllocsFromZeroIsUnboundedRegression(t *testing.T) {
+	code, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 1, 10), "0 B/op\t0 allocs/op"),
+		header+runs("Load-2", seq(100, 1, 10), "0 B/op\t1 allocs/op"))
+	assert.Equal(t, ExitRegression, code, out)
+	assert.Contains(t, rowLine(out, "Load-2", "allocs/op"), "+∞%")
+}
+
+func TestOtherUnitsAreShownButNotGated(t *testing.T) {
+	// MB/s (higher is better) drops and an unknown custom unit grows;
+	// neither is a gated unit, so the exit code stays 0.
+	oldC := header + runs("Load-2", seq(100, 1, 10), "") // sec/op, unchanged
+	newC := header + runs("Load-2", seq(100, 1, 10), "")
+	for i := range 10 {
+		oldC += "BenchmarkLoad-2 1000 100 ns/op " + strconv.Itoa(200+i) + " MB/s " + strconv.Itoa(50+i) + " nodes/op\n"
+		newC += "BenchmarkLoad-2 1000 100 ns/op " + strconv.Itoa(100+i) + " MB/s " + strconv.Itoa(90+i) + " nodes/op\n"
+	}
+	code, out, _ := gateFiles(t, oldC, newC)
+	assert.Equal(t, ExitOK, code, out)
+	assert.Equal(t, "slower", verdictOf(t, out, "Load-2", "B/s"), "benchfmt tidies MB/s to B/s")
+	assert.Equal(t, "changed", verdictOf(t, out, "Load-2", "nodes/op"))
+}
+
+func TestOneSidedBenchmarksReported(t *testing.T) {
+	oldC := header + runs("Load-2", seq(100, 1, 10), mem) + runs("Gone-2", seq(100, 1, 10), mem)
+	newC := header + runs("Load-2", seq(100, 1, 10), mem) + runs("Added-2", seq(100, 1, 10), mem)
+	code, out, _ := gateFiles(t, oldC, newC)
+	assert.Equal(t, ExitOK, code, out)
+	assert.Contains(t, out, "only in OLD (not compared):\n  sessiondag/bench.Gone-2 [sec/op B/op allocs/op]\n")
+	assert.Contains(t, out, "only in NEW (not compared):\n  sessiondag/bench.Added-2 [sec/op B/op allocs/op]\n")
+	assert.Contains(t, out, "WARNING: 1 benchmark(s) only in OLD, 1 only in NEW: not compared")
+	assert.Empty(t, rowLine(out, "Gone-2", "sec/op"))
+}
+
+func TestGomaxprocsSuffixSeparatesSeries(t *testing.T) {
+	// As in benchstat, -2 and -4 are different benchmarks: nothing in
+	// common, so nothing was gated, which is an input error.
+	code, out, errOut := gateFiles(t,
+		header+runs("Load/size=big-2", seq(100, 1, 10), ""),
+		header+runs("Load/size=big-4", seq(100, 1, 10), ""))
+	assert.Equal(t, ExitError, code)
+	assert.Contains(t, out, "sessiondag/bench.Load/size=big-2 [sec/op]")
+	assert.Contains(t, out, "sessiondag/bench.Load/size=big-4 [sec/op]")
+	assert.Contains(t, errOut, "nothing to gate")
+}
+
+func TestOutputIsSortedAndDeterministic(t *testing.T) {
+	// Written in reverse order; the table must come out sorted by name,
+	// then sec/op, B/op, allocs/op.
+	content := header + runs("Zeta-2", seq(100, 1, 10), mem) +
+		runs("Alpha/b-2", seq(100, 1, 10), mem) + runs("Alpha/a-2", seq(100, 1, 10), mem)
+	oldPath := writeFile(t, "old.txt", content)
+	newPath := writeFile(t, "new.txt", content)
+	_, first, _ := gate(t, oldPath, newPath)
+	for range 5 {
+		_, again, _ := gate(t, oldPath, newPath)
+		require.Equal(t, first, again)
+	}
+	var order []string
+	for _, l := range strings.Split(first, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && strings.HasSuffix(f[0], "-2") {
+			order = append(order, f[0]+" "+f[1])
+		}
+	}
+	assert.Equal(t, []string{
+		"Alpha/a-2 sec/op", "Alpha/a-2 B/op", "Alpha/a-2 allocs/op",
+		"Alpha/b-2 sec/op", "Alpha/b-2 B/op", "Alpha/b-2 allocs/op",
+		"Zeta-2 sec/op", "Zeta-2 B/op", "Zeta-2 allocs/op",
+	}, order)
+}
+
+func TestPackagesKeptApart(t *testing.T) {
+	// The same benchmark name in two packages is two series.
+	a := "pkg: sessiondag/a\n" + runs("Load-2", seq(100, 1, 10), "")
+	b := "pkg: sessiondag/b\n" + runs("Load-2", seq(100, 1, 10), "")
+	bSlow := "pkg: sessiondag/b\n" + runs("Load-2", seq(200, 1, 10), "")
+	code, out, _ := gateFiles(t, a+b, a+bSlow)
+	assert.Equal(t, ExitRegression, code, out)
+	assert.Contains(t, out, "pkg: sessiondag/a\n")
+	assert.Contains(t, out, "pkg: sessiondag/b\n")
+	assert.Contains(t, out, "FAIL: 1 regression(s)")
+	assert.Contains(t, out, "sessiondag/b.Load-2 sec/op")
+}
+
+func TestConfigMismatchWarns(t *testing.T) {
+	other := strings.Replace(header, "Test CPU", "Other CPU", 1)
+	_, out, _ := gateFiles(t,
+		header+runs("Load-2", seq(100, 1, 10), ""),
+		other+runs("Load-2", seq(100, 1, 10), ""))
+	assert.Contains(t, out, `WARNING: OLD and NEW differ in configuration (cpu: ["Test CPU @ 2.00GHz"] vs ["Other CPU @ 2.00GHz"])`)
+}

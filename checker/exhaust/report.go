@@ -1,0 +1,157 @@
+package exhaust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"sessiondag/checker/ops"
+)
+
+// Kind is the "kind" of the records of `sessiondag exhaust --json`.
+const Kind = "exhaust"
+
+// Record is one JSON line of a run's output: a failure, or the summary that
+// ends a shard's output. Outputs of several shards merge by concatenation
+// (Merge); Kind says which command wrote the line.
+type Record struct {
+	Kind    string         `json:"kind"` // always "exhaust"
+	Failure *FailureRecord `json:"failure,omitempty"`
+	Summary *Summary       `json:"summary,omitempty"`
+}
+
+// FailureRecord is a failure as printed: the script as found, as reduced,
+// the file the reduced script was saved to and the command that replays it.
+type FailureRecord struct {
+	Check   string `json:"check"`
+	Data    string `json:"data"`
+	What    string `json:"what"`
+	Step    int    `json:"step"` // ops of the reduced script applied when the check failed
+	Script  string `json:"script"`
+	Reduced string `json:"reduced"`
+	File    string `json:"file,omitempty"`
+	Replay  string `json:"replay,omitempty"`
+}
+
+// Key identifies a failure across shards: two shards may reduce different
+// scripts to the same one.
+func (f FailureRecord) Key() string { return f.Check + "\x00" + f.Data + "\x00" + f.Reduced }
+
+// FileName is where a failure is saved: named by its check, data and a
+// hash of the reduced script, so the same failure always has the same name.
+func (f Failure) FileName() string {
+	sum := sha256.Sum256([]byte(f.Check + "\x00" + f.Data + "\x00" + ops.String(f.Reduced)))
+	return fmt.Sprintf("exhaust-%s-%s-%s.ops", f.Check, f.Data, hex.EncodeToString(sum[:4]))
+}
+
+// Save writes the failure's replayable file (its `#! check` line naming
+// the check and data) into dir and returns its path.
+func (f Failure) Save(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("exhaust: failures directory %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, f.FileName())
+	text := f.Finding.File("exhaust", f.Reduced).String()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return "", fmt.Errorf("exhaust: save %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// Record is the failure as a JSON line's payload; file is where it was
+// saved ("" if it was not).
+func (f Failure) Record(file string) FailureRecord {
+	r := FailureRecord{Check: f.Check, Data: f.Data, What: firstLine(f.What), Step: f.Finding.Step,
+		Script: ops.String(f.Script), Reduced: ops.String(f.Reduced), File: file}
+	if file != "" {
+		r.Replay = "sessiondag replay " + file
+	}
+	return r
+}
+
+// WriteJSON prints the failures, in walk order, then the summary, one JSON
+// object a line.
+func WriteJSON(w io.Writer, sum Summary, fails []FailureRecord) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range fails {
+		if err := enc.Encode(Record{Kind: Kind, Failure: &fails[i]}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(Record{Kind: Kind, Summary: &sum})
+}
+
+// Text prints the summary.
+func (sum Summary) Text(w io.Writer) {
+	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", sum.MaxOps, kindsNote(sum), sum.Shard)
+	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", sum.Scripts, lengths(sum.ByLength))
+	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", sum.Runs, sum.Skipped)
+	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", sum.Unsynced)
+	fmt.Fprintf(w, "  %.1f s, %.0f scripts/s; %.1f s of processor time, %.0f scripts per processor second\n",
+		sum.Seconds, sum.ScriptsPerSecond(), sum.CPUSeconds, sum.ScriptsPerCPUSecond())
+	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", sum.Failures, sum.Reduced)
+}
+
+// WriteText prints the summary and each failure with its reduced script
+// and replay command.
+func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
+	sum.Text(w)
+	for _, f := range fails {
+		fmt.Fprintf(w, "\n%s [%s]: %s, after op %d\n", f.Check, f.Data, f.What, f.Step)
+		fmt.Fprintf(w, "  reduced (%d ops):\n%s", strings.Count(f.Reduced, "\n"), indent(f.Reduced))
+		if f.Replay != "" {
+			fmt.Fprintf(w, "  replay: %s\n", f.Replay)
+		}
+	}
+}
+
+func kindsNote(s Summary) string {
+	if s.Kinds == "" {
+		return ""
+	}
+	return " of kinds " + s.Kinds
+}
+
+func lengths(by []int64) string {
+	parts := make([]string, len(by))
+	for i, n := range by {
+		parts[i] = fmt.Sprintf("%d: %d", i+1, n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func indent(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		b.WriteString("    " + line)
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// walkOrder compares two scripts in the order the walk visits them: op by
+// op by text (candidates are sorted so), a prefix first.
+func walkOrder(a, b []ops.Op) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := strings.Compare(ops.Format(a[i]), ops.Format(b[i])); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
+}
+
+// sortFailures puts failures in walk order.
+func sortFailures(fs []Failure) {
+	slices.SortStableFunc(fs, func(a, b Failure) int { return walkOrder(a.Script, b.Script) })
+}

@@ -1,0 +1,159 @@
+package exhaust
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
+)
+
+// Options configure a run.
+type Options struct {
+	MaxOps int
+	Shard  Shard
+	Kinds  []string // the op kinds scripts are made of; empty = every kind but session
+	Lanes  []Lane   // empty = DefaultLanes
+	// Workers splits the shard further into this many parts walked side
+	// by side (0 or 1: one). The result does not depend on it.
+	Workers int
+	// MaxReduced caps how many failures each worker reduces and keeps
+	// (0 = 20); the rest are counted.
+	MaxReduced int
+	// OnFailure, when set, sees each kept failure as soon as it is reduced
+	// (from the worker's goroutine: it must be safe for concurrent use).
+	OnFailure func(Failure)
+}
+
+// Failure is one failing script: what failed, on which data, the script as
+// the walk found it and as reduced, and the finding on the reduced script.
+type Failure struct {
+	Check   string
+	Data    string // the data kind's slug
+	What    string
+	Script  []ops.Op
+	Reduced []ops.Op
+	Finding *harness.Finding // on Reduced, ready for Finding.File
+}
+
+// Run walks every valid script of at most o.MaxOps ops in the shard and
+// checks each one after its last op on every lane that takes it. Failures
+// come in walk order, one per reduced script.
+func Run(o Options) (Summary, []Failure, error) {
+	start, cpu := time.Now(), cpuSeconds()
+	if o.MaxReduced == 0 {
+		o.MaxReduced = 20
+	}
+	if len(o.Lanes) == 0 {
+		o.Lanes = DefaultLanes()
+	}
+	n, workers := max(o.Shard.N, 1), max(o.Workers, 1)
+	sums := make([]Summary, workers)
+	fails := make([][]Failure, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			sums[w], fails[w], errs[w] = runPart(o, Shard{I: o.Shard.I + n*w, N: n * workers})
+		})
+	}
+	wg.Wait()
+	sum := Summary{MaxOps: o.MaxOps, Shard: shardText(o.Shard), ByLength: make([]int64, max(o.MaxOps, 0))}
+	if len(o.Kinds) > 0 {
+		sum.Kinds = fmt.Sprint(o.Kinds)
+	}
+	var all []Failure
+	seen := map[string]bool{}
+	for w := range workers {
+		sum.add(sums[w])
+		for _, f := range fails[w] {
+			if k := f.Record("").Key(); !seen[k] {
+				seen[k] = true
+				all = append(all, f)
+			}
+		}
+	}
+	sum.Reduced = int64(len(all))
+	sum.Seconds, sum.CPUSeconds = time.Since(start).Seconds(), cpuSeconds()-cpu
+	sortFailures(all)
+	return sum, all, errors.Join(errs...)
+}
+
+func shardText(s Shard) string {
+	if s.N <= 1 {
+		return "0/1"
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
+}
+
+// runner is a walk's visitor: it counts the shard's scripts, checks each on
+// every lane that takes it, and collects what fails.
+type runner struct {
+	opt   Options
+	lanes []*laneRun
+	sum   Summary
+	fails []Failure
+	seen  map[string]bool // reduced failures kept, by check, data and text
+	err   error
+}
+
+// runPart is one worker's walk.
+func runPart(o Options, shard Shard) (Summary, []Failure, error) {
+	start := time.Now()
+	r := &runner{opt: o, seen: map[string]bool{}}
+	for _, l := range o.Lanes {
+		r.lanes = append(r.lanes, &laneRun{lane: l})
+	}
+	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
+	err := Walk(o.MaxOps, o.Kinds, shard, r.visit)
+	if err == nil {
+		err = r.err
+	}
+	for _, l := range r.lanes {
+		r.sum.Rebuilds += int64(l.rebuilds)
+	}
+	r.sum.WorkerSeconds = time.Since(start).Seconds()
+	return r.sum, r.fails, err
+}
+
+// visit checks one script. Scripts above ShardDepth are checked by every
+// shard, so that each knows which of them fail (nothing below a failure is
+// checked), but counted and reported only by their owner.
+func (r *runner) visit(n Node) bool {
+	if r.err != nil {
+		return false
+	}
+	d := len(n.Script)
+	if n.Owned {
+		r.sum.Scripts++
+		r.sum.ByLength[d-1]++
+	}
+	for _, l := range r.lanes {
+		if l.below(d) {
+			if n.Owned && l.lane.takes(n.Flagged) {
+				r.sum.Skipped++
+			}
+			continue
+		}
+		if !l.lane.takes(n.Flagged) || !n.Owned && d >= ShardDepth {
+			continue
+		}
+		f, err := l.check(n.Script, n.Synced)
+		if err != nil {
+			r.err = err
+			return false
+		}
+		if n.Owned {
+			r.sum.Runs++
+			if !n.Synced && len(l.lane.SyncedOnly) > 0 {
+				r.sum.Unsynced++
+			}
+			if f != nil {
+				r.failed(l.lane, f, n.Script)
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,51 @@
+package exhaust
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/checker/driver"
+	"sessiondag/checker/ops"
+	"sessiondag/impl/flags"
+	"sessiondag/model"
+)
+
+// TestWritersAgreeOnValidity: after every script of up to 3 ops, every
+// candidate op is accepted by the implementation's writers exactly when
+// model.LegacyRun accepts it, refusals included (the walk itself only
+// ever applies what the model accepts). Found with it: a lone crash (the
+// writers refused it), and a reply's tool, task, done, cancel or
+// error-folded while a function it called is open (the model accepted
+// them; checker/ops/README.md now says they need no open frame).
+func TestWritersAgreeOnValidity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tries every candidate after 8,237 scripts")
+	}
+	var walk func(prefix []ops.Op, f *frontier)
+	walk = func(prefix []ops.Op, f *frontier) {
+		var run *model.LegacyRun
+		var impl *driver.Run
+		for _, c := range candidates(f, nil) {
+			if run == nil { // a refused op changes neither side
+				var err error
+				run, err = replay(prefix)
+				require.NoError(t, err)
+				impl, err = driver.Build(prefix, "", flags.Off)
+				require.NoError(t, err)
+			}
+			b := beforeOf(run)
+			em, ei := run.Apply(c.op), impl.Apply(c.op)
+			require.Equal(t, em == nil, ei == nil, "after\n%s%s\nmodel.Legacy: %v\nimpl: %v",
+				ops.String(prefix), c.line, em, ei)
+			if em == nil {
+				if len(prefix) < 3 {
+					child := f.after(c, b, run)
+					walk(append(prefix[:len(prefix):len(prefix)], c.op), &child)
+				}
+				run = nil
+			}
+		}
+	}
+	walk(nil, &frontier{})
+}

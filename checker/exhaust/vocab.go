@@ -1,0 +1,145 @@
+package exhaust
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"sessiondag/checker/ops"
+)
+
+// The representatives of each argument. Texts and names are one value each:
+// what distinguishes scripts is which ops run in which state and what they
+// name, not the words they carry.
+const (
+	text     = "hi"
+	dangling = "gone" // an id no op of a canonical script mints
+	toolArgs = `{"cmd": "ls"}`
+	fnArgs   = `{"text": "hi"}`
+	duration = "1.626"         // a run time as the original records it
+	clockAt  = "1782003600.25" // a created_at as the original records it
+)
+
+// cand is one candidate op with the number of fresh names it mints.
+type cand struct {
+	op     ops.Op
+	line   string // ops.Format(op): the sort key
+	minted int
+}
+
+// candidates lists every op of the allowed kinds that might apply after a
+// prefix in state f, sorted by text. It is a superset: model.LegacyRun
+// decides which apply. Of the nodes the prefix wrote (ROOT and rewound
+// nodes left out), checkout and rewind name each one, retry and edit each
+// user turn and reply (the rows the UI offers them on), and an explicit
+// parent is one representative: the latest.
+func candidates(f *frontier, kinds map[string]bool) []cand {
+	var out []cand
+	next := f.fresh
+	mint := func() string { next++; return fmt.Sprintf("n%d", next) }
+	add := func(build func() ops.Op) {
+		next = f.fresh
+		op := build()
+		if kinds != nil && !kinds[op.Kind()] {
+			return
+		}
+		out = append(out, cand{op: op, line: ops.Format(op), minted: next - f.fresh})
+	}
+	live := f.live(f.nodes)
+	var parents []string
+	if len(live) > 0 {
+		parents = live[len(live)-1:]
+	}
+	turnOps(add, mint, parents, f.live(f.turns), live)
+	replyOps(add, mint)
+	functionOps(add, mint)
+	rowOps(add, mint, parents, live, f.step)
+	slices.SortFunc(out, func(a, b cand) int { return strings.Compare(a.line, b.line) })
+	return out
+}
+
+type adder func(build func() ops.Op)
+
+// turnOps: the ops that start, rerun or move a turn.
+func turnOps(add adder, mint func() string, parents, turns, live []string) {
+	add(func() ops.Op { return ops.UserWeb{ID: mint(), Text: text} })
+	for _, p := range append([]string{"", "none", dangling}, parents...) {
+		add(func() ops.Op { return ops.UserDispatch{ID: mint(), Text: text, Parent: p} })
+	}
+	add(func() ops.Op { return ops.ForkRoot{ID: mint(), Text: text} })
+	for _, x := range turns {
+		add(func() ops.Op { return ops.Retry{Of: x, ID: mint()} })
+		add(func() ops.Op { return ops.Edit{Of: x, ID: mint(), Text: text} })
+	}
+	for _, x := range live {
+		add(func() ops.Op { return ops.Checkout{ID: x} })
+	}
+	add(func() ops.Op { return ops.Reload{} })
+	for _, mode := range []string{"inherit", "clean"} {
+		add(func() ops.Op {
+			return ops.Spawn{Mode: mode, Cmd: mint(), ID: mint(), Attach: mint(), Text: text, Label: "helper"}
+		})
+	}
+}
+
+// replyOps: the ops of an open reply and how a turn ends.
+func replyOps(add adder, mint func() string) {
+	add(func() ops.Op { return ops.Reply{} })
+	add(func() ops.Op { return ops.Think{Text: text} })
+	add(func() ops.Op { return ops.Say{Text: text} })
+	for _, isErr := range []bool{false, true} {
+		for _, legacy := range []bool{false, true} {
+			add(func() ops.Op {
+				return ops.Tool{CallID: mint(), Name: "bash", Args: toolArgs, Result: "ok", Error: isErr, Legacy: legacy}
+			})
+		}
+	}
+	for _, async := range []bool{false, true} {
+		add(func() ops.Op {
+			return ops.Task{CallID: mint(), ID: mint(), Attach: mint(), Text: text, Label: "scout", Async: async}
+		})
+	}
+	add(func() ops.Op { return ops.Done{} })
+	add(func() ops.Op { return ops.Cancel{} })
+	add(func() ops.Op { return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"} })
+	add(func() ops.Op { return ops.ErrorStandalone{ID: mint(), Type: "ProviderError", Msg: "down"} })
+	add(func() ops.Op { return ops.Crash{} })
+}
+
+// functionOps: entering, working in and leaving a function run.
+func functionOps(add adder, mint func() string) {
+	for _, viaExec := range []bool{false, true} {
+		add(func() ops.Op { return ops.Fn{ID: mint(), Name: "word_count", Args: fnArgs, ViaExec: viaExec} })
+	}
+	add(func() ops.Op { return ops.Manual{ID: mint(), Name: "word_count", Args: fnArgs} })
+	add(func() ops.Op { return ops.Exec{ID: mint(), Prompt: "count", Reply: text} })
+	for _, answer := range []string{"yes", ""} {
+		add(func() ops.Op { return ops.Ask{ID: mint(), Question: "proceed?", Answer: answer} })
+	}
+	add(func() ops.Op { return ops.End{Output: `"two words"`, Duration: duration} })
+	add(func() ops.Op { return ops.End{Error: "boom", Duration: duration} })
+}
+
+// rowOps: rows outside a turn, updates, and the writers' flags and clock.
+// A flag op moves one step along the rollout path, as a deploy does.
+func rowOps(add adder, mint func() string, parents, live []string, step int) {
+	for _, what := range []string{"fn", "exec"} {
+		add(func() ops.Op { return ops.Script{What: what, ID: mint(), Name: "word_count"} })
+	}
+	for _, p := range append([]string{"", "null"}, parents...) {
+		add(func() ops.Op { return ops.LegacyUser{ID: mint(), Text: text, Parent: p} })
+	}
+	for _, p := range append([]string{dangling}, parents...) {
+		add(func() ops.Op { return ops.LegacyReply{ID: mint(), Text: text, Parent: p} })
+	}
+	for _, caller := range []string{"", dangling} {
+		add(func() ops.Op { return ops.Orphan{ID: mint(), Name: "bash", Caller: caller} })
+	}
+	for _, x := range live {
+		add(func() ops.Op { return ops.Rewind{ID: x} })
+	}
+	if step+1 < len(ops.RolloutPath) {
+		add(func() ops.Op { return ops.Flag{Set: ops.RolloutPath[step+1]} })
+	}
+	add(func() ops.Op { return ops.Clock{At: clockAt} })
+}

@@ -1,0 +1,215 @@
+package exhaust
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
+)
+
+// scripts walks max ops of the given kinds in shard and returns the texts
+// of the scripts the shard owns, in walk order.
+func scripts(t *testing.T, max int, kinds []string, shard Shard) []string {
+	t.Helper()
+	var out []string
+	err := Walk(max, kinds, shard, func(n Node) bool {
+		if n.Owned {
+			out = append(out, ops.String(n.Script))
+		}
+		return true
+	})
+	require.NoError(t, err)
+	return out
+}
+
+// TestFirstOps: the one-op scripts are exactly what an empty session takes,
+// with the representatives of each argument (worked out by hand from
+// checker/ops/README.md: no pending turn, no node to name, crash and reload valid
+// anywhere, one flag step from off).
+func TestFirstOps(t *testing.T) {
+	want := []string{
+		"clock at=1782003600.25",
+		"crash",
+		"dispatch id=n1 text=hi",
+		"dispatch id=n1 text=hi parent=gone",
+		"dispatch id=n1 text=hi parent=none",
+		"flag set=A",
+		"fork-root id=n1 text=hi",
+		"legacy-reply id=n1 text=hi parent=gone",
+		"legacy-user id=n1 text=hi",
+		"legacy-user id=n1 text=hi parent=null",
+		`manual id=n1 name=word_count args="{\"text\": \"hi\"}"`,
+		"orphan id=n1 name=bash",
+		"orphan id=n1 name=bash caller=gone",
+		"reload",
+		"script what=exec id=n1 name=word_count",
+		"script what=fn id=n1 name=word_count",
+		"spawn mode=clean cmd=n1 id=n2 attach=n3 text=hi label=helper",
+		"spawn mode=inherit cmd=n1 id=n2 attach=n3 text=hi label=helper",
+		"user id=n1 text=hi",
+	}
+	got := scripts(t, 1, nil, Shard{})
+	for i := range got {
+		got[i] = strings.TrimSuffix(got[i], "\n")
+	}
+	require.Equal(t, want, got)
+}
+
+// TestWalkOrderAndCanonicalIDs: the walk is a depth-first walk in sorted
+// order (each script after its prefix, siblings by text), the same every
+// time; every script is already in canonical form (the k-th id it mints is
+// n<k>), so no two scripts are renamings of one another; and every prefix
+// of a script is a script of the walk.
+func TestWalkOrderAndCanonicalIDs(t *testing.T) {
+	var all [][]ops.Op
+	require.NoError(t, Walk(3, nil, Shard{}, func(n Node) bool {
+		all = append(all, slices.Clone(n.Script))
+		return true
+	}))
+	require.Equal(t, 8237, len(all), "scripts of 1…3 ops (19 + 366 + 7852)")
+	seen := map[string]bool{}
+	for i, s := range all {
+		text := ops.String(s)
+		require.Equal(t, text, ops.String(ops.Canonical(s)), "script %d is not in canonical form", i)
+		require.False(t, seen[text], "script %d twice:\n%s", i, text)
+		seen[text] = true
+		if len(s) > 1 {
+			require.True(t, seen[ops.String(s[:len(s)-1])], "the prefix of script %d was not walked before it", i)
+		}
+		if i > 0 {
+			require.Negative(t, walkOrder(all[i-1], s), "scripts %d and %d out of walk order", i-1, i)
+		}
+	}
+	require.Equal(t, scriptTexts(all), scripts(t, 3, nil, Shard{}), "a second walk differs")
+}
+
+func scriptTexts(all [][]ops.Op) []string {
+	out := make([]string, len(all))
+	for i, s := range all {
+		out[i] = ops.String(s)
+	}
+	return out
+}
+
+// TestWalkScriptsAreValid: the implementation's writers accept every script
+// the walk builds from the model's validity (harness.Valid builds it
+// through the driver).
+func TestWalkScriptsAreValid(t *testing.T) {
+	require.NoError(t, Walk(3, nil, Shard{}, func(n Node) bool {
+		require.True(t, harness.Valid(n.Script), "the writers refuse:\n%s", ops.String(n.Script))
+		return true
+	}))
+}
+
+// TestShardsPartitionTheWalk: shards 0…n-1 own disjoint sets of scripts
+// whose union, in walk order, is the unsharded walk.
+func TestShardsPartitionTheWalk(t *testing.T) {
+	whole := scripts(t, 3, nil, Shard{})
+	for _, n := range []int{2, 3, 5} {
+		owner := map[string]int{}
+		for i := range n {
+			for _, s := range scripts(t, 3, nil, Shard{I: i, N: n}) {
+				prev, dup := owner[s]
+				require.False(t, dup, "%d shards: shards %d and %d both own\n%s", n, prev, i, s)
+				owner[s] = i
+			}
+		}
+		require.Len(t, owner, len(whole), "%d shards", n)
+		for _, s := range whole {
+			_, ok := owner[s]
+			require.True(t, ok, "%d shards: no shard owns\n%s", n, s)
+		}
+	}
+	require.Error(t, Walk(3, nil, Shard{I: 3, N: 3}, func(Node) bool { return true }))
+}
+
+// TestKinds: a walk over some kinds uses only those; an unknown kind or
+// session is refused.
+func TestKinds(t *testing.T) {
+	for _, s := range scripts(t, 3, []string{"user", "reply", "done"}, Shard{}) {
+		for line := range strings.Lines(s) {
+			kind, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+			require.Contains(t, []string{"user", "reply", "done"}, kind)
+		}
+	}
+	require.Equal(t, []string{"user id=n1 text=hi\n", "user id=n1 text=hi\nreply\n", "user id=n1 text=hi\nreply\ndone\n"},
+		scripts(t, 3, []string{"user", "reply", "done"}, Shard{}))
+	require.Error(t, Walk(2, []string{"session"}, Shard{}, func(Node) bool { return true }))
+	require.Error(t, Walk(2, []string{"jump"}, Shard{}, func(Node) bool { return true }))
+}
+
+// TestSynced: legacy data outside the data kinds harness.WrittenOff and
+// Flipped is told apart: a web turn or /spawn from a browser that does not
+// show the store's head, or a row that records no parent after a head move
+// no row records (a checkout, a retry that writes no row) before a turn
+// that does; but nothing written once flag A is on.
+func TestSynced(t *testing.T) {
+	synced := map[string]bool{}
+	kinds := []string{"user", "reply", "done", "dispatch", "reload", "crash", "checkout", "legacy-user", "script"}
+	require.NoError(t, Walk(4, kinds, Shard{}, func(n Node) bool {
+		synced[ops.String(n.Script)] = n.Synced
+		return true
+	}))
+	// A retry that writes no row moves the head back without a trace until
+	// its turn's reply (or error) records it.
+	retried := map[string]bool{}
+	require.NoError(t, Walk(5, []string{"fork-root", "crash", "retry", "reply", "script"}, Shard{}, func(n Node) bool {
+		retried[ops.String(n.Script)] = n.Synced
+		return true
+	}))
+	// Once flag A is on the writers record every row's predecessor: a web
+	// turn from a stale browser is no longer ambiguous.
+	flipped := map[string]bool{}
+	require.NoError(t, Walk(4, []string{"user", "dispatch", "crash", "flag"}, Shard{}, func(n Node) bool {
+		flipped[ops.String(n.Script)] = n.Synced
+		return true
+	}))
+	for script, want := range map[string]bool{
+		"dispatch id=n1 text=hi\ncrash\nuser id=n2 text=hi\n":             false,
+		"dispatch id=n1 text=hi\ncrash\nflag set=A\nuser id=n2 text=hi\n": true,
+		"dispatch id=n1 text=hi\ncrash\nuser id=n2 text=hi\nflag set=A\n": false,
+	} {
+		got, walked := flipped[script]
+		require.True(t, walked, "not walked:\n%s", script)
+		require.Equal(t, want, got, "synced:\n%s", script)
+	}
+	for script, want := range map[string]bool{
+		"fork-root id=n1 text=hi\ncrash\nretry of=n1 id=n2\ncrash\nscript what=fn id=n3 name=word_count\n": false,
+		"fork-root id=n1 text=hi\ncrash\nretry of=n1 id=n2\nreply\ncrash\n":                                true,
+		"fork-root id=n1 text=hi\ncrash\nscript what=fn id=n2 name=word_count\n":                           true,
+		"user id=n1 text=hi\nreply\ndone\nuser id=n2 text=hi\n":                                            true,
+		"dispatch id=n1 text=hi\nreply\ndone\nuser id=n2 text=hi\n":                                        false, // the browser never saw the CLI turn
+		"dispatch id=n1 text=hi\nreply\ndone\nreload\n":                                                    true,
+		"dispatch id=n1 text=hi parent=none\ncrash\ncheckout id=n1\nlegacy-user id=n2 text=hi\n":           false,
+		"dispatch id=n1 text=hi parent=none\ncrash\ncheckout id=n1\nlegacy-user id=n2 text=hi parent=n1\n": true,
+		"user id=n1 text=hi\ncrash\ncheckout id=n1\nscript what=fn id=n2 name=word_count\n":                false,
+		"user id=n1 text=hi\nreply\ndone\ncheckout id=n1\n":                                                true,
+		// No ROOT yet: the web turn's ensureRoot moves the store's head to
+		// it, and the row records the browser's head (n1) instead.
+		"legacy-user id=n1 text=hi\ncheckout id=n1\nuser id=n2 text=hi\n": false,
+		"legacy-user id=n1 text=hi\nreload\nuser id=n2 text=hi\n":         false, // after a reload too
+	} {
+		got, walked := synced[script]
+		if !walked {
+			got, walked = retried[script]
+		}
+		require.True(t, walked, "not walked:\n%s", script)
+		require.Equal(t, want, got, "synced:\n%s", script)
+		parsed, err := ops.ParseString(script)
+		require.NoError(t, err)
+		require.Equal(t, want, Synced(parsed), "Synced of\n%s", script)
+	}
+	// The same for a /spawn (exhaust found P3 failing there at 5 ops: the
+	// attach row hangs off the browser's rewound head, the intent off the
+	// command row).
+	spawn, err := ops.ParseString("legacy-user id=n1 text=hi\ncheckout id=n1\nrewind id=n1\n" +
+		"spawn mode=clean cmd=n2 id=n3 attach=n4 text=hi label=helper\ncheckout id=n4\n")
+	require.NoError(t, err)
+	require.False(t, Synced(spawn), "a /spawn that creates ROOT records the browser's head")
+	_, walked := synced["checkout id=n1\n"]
+	require.False(t, walked, "a checkout of no node")
+}

@@ -1,0 +1,419 @@
+package gen
+
+import (
+	"fmt"
+
+	"sessiondag/checker/ops"
+)
+
+// Options shape what a generator draws.
+type Options struct {
+	// Legacy allows the ops that write legacy-shaped rows (legacy-user,
+	// legacy-reply, orphan, legacy tool edges, script rows), rows naming
+	// an id a later op writes (later.go) and rewinds.
+	Legacy bool
+	// FlagFlips allows `flag` ops (data written before and after a
+	// rollout step in one session). Flips only ever move forward along
+	// the rollout path.
+	FlagFlips bool
+	// StartStep is the writers' flag set at the start (index into the
+	// rollout path: 0 off … 4 all), used to order flips.
+	StartStep int
+	// SyncedBrowser draws only legacy data whose conversation edges are
+	// recorded: a web turn or spawn only after a reload when something
+	// else (a manual run, another client's turn, a script row) moved the
+	// head, and after a checkout, or a retry that writes no row and moves
+	// the head to the turn it reruns, no row that records no parent (a
+	// manual run, a script row, an adapter row without parent_id) before a
+	// turn that does. Data outside these rules records a parent its user never
+	// meant, or none, and no migration can recover the intent
+	// (model/README.md, "Legacy derivation").
+	SyncedBrowser bool
+	// Only, when not empty, restricts the draw to these op kinds (as named
+	// in candidates, e.g. "user", "reply", "manual"); a state where none of
+	// them applies falls back to the ops that end what is in progress.
+	Only []string
+	// Swarm, when set, leaves kinds out and reweights the rest (DrawSwarm).
+	Swarm *Swarm
+}
+
+// Gen is a generator with the shadow state it needs to draw valid ops.
+type Gen struct {
+	opt   Options
+	st    shadow
+	Tally *Tally
+}
+
+// New makes a generator.
+func New(opt Options) *Gen {
+	g := &Gen{opt: opt, Tally: NewTally()}
+	g.st = newShadow(opt.StartStep, g.Tally)
+	return g
+}
+
+// Nodes is how many nodes the ops drawn so far write.
+func (g *Gen) Nodes() int { return g.st.nodeCount }
+
+// Script draws ops until n ops have been drawn.
+func (g *Gen) Script(src Source, n int) []ops.Op {
+	out := make([]ops.Op, 0, n)
+	for len(out) < n {
+		out = append(out, g.Next(src))
+	}
+	return out
+}
+
+// ScriptNodes draws ops until they write at least n nodes, then closes any
+// turn in progress so the session ends idle.
+func (g *Gen) ScriptNodes(src Source, n int) []ops.Op {
+	var out []ops.Op
+	for g.st.nodeCount < n {
+		out = append(out, g.Next(src))
+	}
+	return append(out, g.Finish()...)
+}
+
+// Finish returns the ops that end whatever is in progress: open functions
+// end, an open reply is done, a pending turn gets its reply.
+func (g *Gen) Finish() []ops.Op {
+	var out []ops.Op
+	for len(g.st.frames) > 0 {
+		out = append(out, g.apply(ops.End{Output: `"ok"`}))
+	}
+	if g.st.pending != "" && g.st.reply == "" {
+		out = append(out, g.apply(ops.Reply{}))
+	}
+	if g.st.reply != "" {
+		out = append(out, g.apply(ops.Done{}))
+	}
+	return out
+}
+
+// choice is one candidate op kind with its weight.
+type choice struct {
+	kind   string
+	weight int
+}
+
+// Next draws one op that is valid now and advances the shadow state.
+func (g *Gen) Next(src Source) ops.Op {
+	cands := g.candidates()
+	total := 0
+	for _, c := range cands {
+		total += c.weight
+	}
+	pick := src.IntN(total, "op")
+	kind := cands[len(cands)-1].kind
+	for _, c := range cands {
+		if pick < c.weight {
+			kind = c.kind
+			break
+		}
+		pick -= c.weight
+	}
+	return g.apply(g.draw(src, kind))
+}
+
+// candidates lists the op kinds valid in the current state, in a fixed
+// order: the simplest first, since rapid shrinks choices towards zero (and
+// draws small ones more often, so a state's rare but wanted follow-up goes
+// first).
+func (g *Gen) candidates() []choice {
+	s := &g.st
+	var c []choice
+	switch {
+	case len(s.frames) > 0:
+		c = g.inFrame()
+	case s.reply != "":
+		c = g.inReply()
+	case s.pending != "":
+		c = []choice{{"reply", 12}, {"error-standalone", 1}, {"crash", 1}}
+	default:
+		c = g.idle()
+	}
+	c = g.opt.Swarm.weigh(c)
+	if len(g.opt.Only) > 0 {
+		var kept []choice
+		for _, ch := range c {
+			for _, k := range g.opt.Only {
+				if ch.kind == k {
+					kept = append(kept, ch)
+				}
+			}
+		}
+		if len(kept) > 0 {
+			return kept
+		}
+	}
+	return c
+}
+
+// inFrame: inside a function run.
+func (g *Gen) inFrame() []choice {
+	s := &g.st
+	c := []choice{{"end", 6}}
+	if len(s.frames) < 3 {
+		c = append(c, choice{"fn", 6}) // reach functions nested three deep
+	}
+	c = append(c, choice{"exec", 6})
+	if len(s.frames) >= 3 {
+		c = append(c, choice{"fn", 1})
+	}
+	if s.frames[len(s.frames)-1].lastExec != "" {
+		c = append(c, choice{"fn-via-exec", 2})
+	}
+	return append(c, choice{"ask", 1}, choice{"crash", 1})
+}
+
+// inReply: a reply is open.
+func (g *Gen) inReply() []choice {
+	var c []choice
+	if g.opt.Legacy && g.st.lastLegacyTool {
+		c = append(c, choice{"crash", 12}) // a crash right after a legacy tool leaves the head on it
+	}
+	c = append(c, choice{"done", 6}, choice{"tool", 8}, choice{"say", 3}, choice{"think", 2}, choice{"fn", 2},
+		choice{"task", 2}, choice{"cancel", 1}, choice{"error-folded", 1})
+	if g.opt.Legacy {
+		c = append(c, choice{"tool-legacy", 4})
+	}
+	return append(c, choice{"crash", 1})
+}
+
+// idle: no turn, reply or run in progress.
+func (g *Gen) idle() []choice {
+	s := &g.st
+	var c []choice
+	add := func(kind string, w int) { c = append(c, choice{kind, w}) }
+	// A browser shows a row while the session has no ROOT: the web turn's
+	// ensureRoot moves the store's head to ROOT before the row records
+	// the browser's, as stale a parent as any.
+	stale := g.opt.SyncedBrowser && (s.client != s.head || !s.root && s.client != "")
+	// After a checkout (or a retry without a row) the head stands where no
+	// row records it: the next row must say where it attaches (see
+	// Options.SyncedBrowser).
+	unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
+	afterRun := stale || s.isManual(s.head) && s.client != s.head
+	// Rare but wanted follow-ups first: a run before any chat (L2), the
+	// page reloaded after a run (variant A of legacy §4), runs in a row (L1).
+	if !unrecorded && s.turns == 0 {
+		add("manual", 2)
+	}
+	if afterRun {
+		add("reload", 12)
+	}
+	if !stale && s.isManual(s.client) {
+		add("user", 10) // a turn typed on a run (legacy §5.2)
+	}
+	if !unrecorded && s.turns > 0 && s.manualRun > 0 {
+		add("manual", 3)
+	}
+	// Until each kind of cached row the session holds was rewound.
+	cw, rare := s.cachedWeight()
+	cached := g.opt.Legacy && !unrecorded && cw > 1
+	if cached && rare {
+		add("rewind-cached", cw)
+	}
+	if !stale && !s.isManual(s.client) {
+		add("user", 10)
+	}
+	if cached && !rare {
+		add("rewind-cached", cw)
+	}
+	if !unrecorded && s.turns > 0 && s.manualRun == 0 {
+		add("manual", 3)
+	}
+	if !afterRun {
+		add("reload", 3)
+	}
+	add("dispatch", 2)
+	if len(s.retryable) > 0 {
+		add("retry", 2)
+		add("edit", 1)
+	}
+	if len(s.nodes) > 0 {
+		add("checkout", 2)
+	}
+	add("fork-root", 1)
+	if !stale {
+		add("spawn", 2)
+	}
+	if g.opt.Legacy && !unrecorded {
+		add("script", 1)
+		add("legacy-user", 1)
+		if len(s.nodes) > 0 {
+			add("legacy-reply", 1)
+			add("rewind", 1)
+		}
+		add("orphan", 1)
+		add("orphan-later", 2)
+		if cw == 1 {
+			add("rewind-cached", 1)
+		}
+	}
+	if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
+		add("flag", 1)
+	}
+	add("clock", 1)
+	return c
+}
+
+// drawParent draws an explicit parent argument: "" (none given), the word
+// that means an explicit root (none or null), an existing node, or (legacy
+// data) an id a later op writes.
+func (g *Gen) drawParent(src Source, root string) string {
+	s := &g.st
+	n := 3
+	if g.opt.Legacy {
+		n = 5
+	}
+	switch src.IntN(n, "parent") {
+	case 1:
+		return root
+	case 2:
+		if len(s.nodes) > 0 {
+			return s.nodes[src.IntN(len(s.nodes), "parent id")]
+		}
+	case 3, 4:
+		return s.laterID(src)
+	}
+	return ""
+}
+
+// draw makes an op of the given draw kind, valid in the current state.
+func (g *Gen) draw(src Source, kind string) ops.Op {
+	for _, d := range []func(Source, string) ops.Op{g.drawTurn, g.drawReply, g.drawRun, g.drawOther} {
+		if op := d(src, kind); op != nil {
+			return op
+		}
+	}
+	panic(fmt.Sprintf("gen: unknown kind %q", kind))
+}
+
+// drawTurn draws the ops that start, rerun or move a turn.
+func (g *Gen) drawTurn(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
+	case "user":
+		return ops.UserWeb{ID: s.userID(), Text: pickStr(src, "text", texts)}
+	case "dispatch":
+		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none")}
+	case "fork-root":
+		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts)}
+	case "retry":
+		of, ok := s.retryTarget(src)
+		if !ok {
+			return ops.Reload{}
+		}
+		return ops.Retry{Of: of, ID: s.id8()}
+	case "edit":
+		of, ok := s.retryTarget(src)
+		if !ok {
+			return ops.Reload{}
+		}
+		return ops.Edit{Of: of, ID: s.userID(), Text: pickStr(src, "text", texts)}
+	case "checkout":
+		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
+	case "reload":
+		return ops.Reload{}
+	case "spawn":
+		mode := "inherit"
+		if src.IntN(2, "spawn mode") == 1 {
+			mode = "clean"
+		}
+		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper"}
+	}
+	return nil
+}
+
+// drawReply draws the ops of an open reply and the ends of a turn.
+func (g *Gen) drawReply(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
+	case "reply":
+		return ops.Reply{}
+	case "think":
+		return ops.Think{Text: "thinking about it"}
+	case "say":
+		return ops.Say{Text: pickStr(src, "say", texts)}
+	case "tool", "tool-legacy":
+		return ops.Tool{CallID: s.callID(), Name: pickStr(src, "tool", toolNames), Args: pickStr(src, "args", toolArgs),
+			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == "tool-legacy"}
+	case "task":
+		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout", Async: src.IntN(3, "async") == 0}
+	case "done":
+		return ops.Done{}
+	case "cancel":
+		return ops.Cancel{}
+	case "error-folded":
+		return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"}
+	case "error-standalone":
+		return ops.ErrorStandalone{ID: s.id12(), Type: "ProviderError", Msg: "provider down"}
+	case "crash":
+		return ops.Crash{}
+	}
+	return nil
+}
+
+// drawRun draws the ops of function runs.
+func (g *Gen) drawRun(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
+	case "fn", "fn-via-exec":
+		return ops.Fn{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs),
+			Expose: pickStr(src, "expose", exposes), ViaExec: kind == "fn-via-exec"}
+	case "manual":
+		return ops.Manual{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
+	case "exec":
+		return ops.Exec{ID: s.runID(), Prompt: "count the words", Reply: "inner reply"}
+	case "ask":
+		ans := ""
+		if src.IntN(2, "answered") == 0 {
+			ans = "yes"
+		}
+		return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: ans}
+	case "end":
+		if src.IntN(5, "fn error") == 0 {
+			return ops.End{Error: "boom", Duration: pickStr(src, "duration", durations)}
+		}
+		return ops.End{Output: pickStr(src, "output", outputs), Duration: pickStr(src, "duration", durations)}
+	}
+	return nil
+}
+
+// drawOther draws legacy-shaped rows, updates and the writers' settings.
+func (g *Gen) drawOther(src Source, kind string) ops.Op {
+	s := &g.st
+	switch kind {
+	case "script":
+		what := "fn"
+		if src.IntN(2, "script what") == 1 {
+			what = "exec"
+		}
+		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
+	case "legacy-user":
+		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
+	case "legacy-reply":
+		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
+		if src.IntN(2, "parent later") == 1 {
+			parent = s.laterID(src)
+		}
+		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}
+	case "orphan":
+		caller := ""
+		if src.IntN(2, "orphan caller") == 1 {
+			caller = "gone_" + s.id8()
+		}
+		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: caller}
+	case "orphan-later":
+		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: s.laterID(src)}
+	case "rewind":
+		return ops.Rewind{ID: s.nodes[src.IntN(len(s.nodes), "rewind")]}
+	case "rewind-cached":
+		return ops.Rewind{ID: s.cachedTarget(src)}
+	case "flag":
+		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
+	case "clock":
+		return ops.Clock{At: drawClock(src)}
+	}
+	return nil
+}

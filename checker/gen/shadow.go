@@ -1,0 +1,194 @@
+package gen
+
+import (
+	"fmt"
+
+	"sessiondag/checker/ops"
+)
+
+// shadow is the little the generator must know of a session to draw only
+// valid ops: what is in progress, which ids exist, where the heads are.
+// Every list is in creation order, never map order.
+type shadow struct {
+	counter        uint64
+	root           bool
+	head           string // the store's in-memory head
+	client         string // the browser's head ("" = none)
+	pending        string
+	source         string
+	reply          string
+	frames         []*sframe
+	nodes          []string          // every node id, in write order
+	retryable      []string          // user rows and chat replies
+	userOf         map[string]string // chat reply → its user
+	isUser         map[string]bool
+	asst           map[string][]string // parent_id → assistant messages under it
+	rewound        map[string]bool
+	written        map[string]bool
+	manuals        map[string]bool
+	parentOf       map[string]string
+	step           int // position on the rollout path (for flag flips)
+	nodeCount      int
+	turns          int
+	manualRun      int // consecutive manual runs since the last chat turn
+	chatDone       bool
+	lastTool       string
+	lastLegacyTool bool
+	unrecordedHead bool // a checkout or a retry without a row moved the head; no row records it yet
+	tally          *Tally
+
+	// Ids minted for rows that name them before they are written, oldest
+	// first (later.go), and the shapes each one's write completes.
+	laterUsers, laterRuns []string
+	awaited               map[string][]string
+	// What the load caches about a row (columns, folded copies, card
+	// trees), for the rewinds that must refresh it, and the rows of each
+	// kind in creation order.
+	toolsOf                        map[string]int  // reply → its tool rows, tasks and functions
+	callOf                         map[string]bool // a row folded into a reply
+	attach                         map[string]bool
+	kids                           map[string]int // function run → its internals
+	calls, callers, attaches, runs []string
+	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
+}
+
+type sframe struct {
+	id       string
+	lastExec string
+	manual   bool
+}
+
+// addKid counts an internal written inside the innermost open function.
+func (s *shadow) addKid() {
+	if len(s.frames) > 0 {
+		s.runs = cache(s.kids, s.runs, s.frames[len(s.frames)-1].id)
+	}
+}
+
+// addCall counts a row written from the open reply: it is folded into it.
+func (s *shadow) addCall(id string) {
+	s.callOf[id] = true
+	s.calls = append(s.calls, id)
+	s.callers = cache(s.toolsOf, s.callers, s.reply)
+}
+
+// addAttach records an attach row.
+func (s *shadow) addAttach(id string) {
+	s.attach[id] = true
+	s.attaches = append(s.attaches, id)
+}
+
+// cache counts one more for id in m, adding id to list the first time.
+func cache(m map[string]int, list []string, id string) []string {
+	if m[id] == 0 {
+		list = append(list, id)
+	}
+	m[id]++
+	return list
+}
+
+func newShadow(step int, t *Tally) shadow {
+	return shadow{tally: t,
+		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
+		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
+		parentOf: map[string]string{}, step: step, awaited: map[string][]string{},
+		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
+	}
+}
+
+// id8 and id12 mint unique hex ids in the original's formats: multiplying
+// a counter by an odd constant is a bijection modulo 2^k, so ids never repeat.
+func (s *shadow) id8() string {
+	s.counter++
+	return fmt.Sprintf("%08x", (s.counter*0x9E3779B1)&0xffffffff)
+}
+
+func (s *shadow) id12() string {
+	s.counter++
+	return fmt.Sprintf("%012x", (s.counter*0x9E3779B97F4A7C15)&0xffffffffffff)
+}
+
+func (s *shadow) callID() string {
+	s.counter++
+	return fmt.Sprintf("toolu_%06x", (s.counter*0x9E3779B1)&0xffffff)
+}
+
+func (s *shadow) write(id string, callerless bool) {
+	s.written[id] = true
+	s.nodes = append(s.nodes, id)
+	s.nodeCount++
+	s.arrived(id)
+	if callerless {
+		s.head = id
+	}
+}
+
+func (s *shadow) ensureRoot() {
+	if !s.root {
+		s.root = true
+		s.nodeCount++
+		s.head = "ROOT"
+	}
+}
+
+// apply advances the shadow over op (which the generator drew valid) and
+// counts it in the tally.
+func (g *Gen) apply(op ops.Op) ops.Op {
+	g.Tally.Op(op.Kind())
+	if err := op.Apply(&g.st); err != nil {
+		panic(fmt.Sprintf("gen: the shadow refuses %s: %v", ops.Format(op), err))
+	}
+	return op
+}
+
+func (s *shadow) startTurn(id, parent, source string) {
+	s.unrecordedHead = false
+	s.write(id, false)
+	s.isUser[id] = true
+	s.retryable = append(s.retryable, id)
+	s.parentOf[id] = parent
+	s.pending, s.source = id, source
+	s.manualRun = 0
+}
+
+func (s *shadow) endTurn() {
+	if s.pending != "" {
+		s.turns++
+		s.chatDone = true
+	}
+	s.pending, s.reply, s.source = "", "", ""
+	s.lastLegacyTool = false
+}
+
+// isManual reports whether id is a manual (ROOT-called) function run.
+func (s *shadow) isManual(id string) bool { return s.manuals[id] }
+
+// hasAssistant reports whether a visible assistant message has parent_id u
+// (the retry rule of legacy §3.8).
+func (s *shadow) hasAssistant(u string) bool {
+	for _, a := range s.asst[u] {
+		if !s.rewound[a] {
+			return true
+		}
+	}
+	return false
+}
+
+// retryTarget picks a row a retry or edit may name: a user row or chat
+// reply that is visible, whose user is visible, and whose rerun would not
+// rewrite a rewound reply. It tries a few random picks among the candidates
+// (the list only grows, so filtering it whole per op would be quadratic) and
+// reports false when none fits.
+func (s *shadow) retryTarget(src Source) (string, bool) {
+	for try := 0; try < 8; try++ {
+		id := s.retryable[src.IntN(len(s.retryable), "retry of")]
+		u := id
+		if !s.isUser[u] {
+			u = s.userOf[id]
+		}
+		if !s.rewound[id] && !s.rewound[u] && (s.hasAssistant(u) || !s.written[u+"_reply"]) {
+			return id, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,340 @@
+package gen
+
+// How each op moves the shadow, one method per op kind (the shadow is an
+// ops.Interpreter), and which shapes of legacy §5/§6 it completes.
+
+import (
+	"strings"
+
+	"sessiondag/checker/ops"
+)
+
+var _ ops.Interpreter = (*shadow)(nil)
+
+func (s *shadow) Session(ops.Session) error { return nil }
+
+func (s *shadow) UserWeb(o ops.UserWeb) error {
+	s.ensureRoot()
+	if s.client == "" && s.turns > 0 {
+		s.tally.Shape(ShapeRootUsers)
+	}
+	if s.client != "" && s.isManual(s.client) {
+		s.tally.Shape(ShapeUserAfterManual)
+	}
+	s.startTurn(o.ID, s.client, "web")
+	s.head = o.ID
+	s.client = o.ID
+	return nil
+}
+
+func (s *shadow) UserDispatch(o ops.UserDispatch) error {
+	s.ensureRoot()
+	parent := o.Parent
+	if parent != "none" {
+		s.await(parent, ShapeAdapterLater)
+	}
+	if parent == "none" {
+		parent = ""
+		if s.turns > 0 {
+			s.tally.Shape(ShapeRootUsers)
+		}
+	}
+	s.startTurn(o.ID, parent, "cli")
+	return nil
+}
+
+func (s *shadow) ForkRoot(o ops.ForkRoot) error {
+	s.ensureRoot()
+	if s.turns > 0 {
+		s.tally.Shape(ShapeRootUsers)
+	}
+	s.startTurn(o.ID, "", "cli")
+	return nil
+}
+
+func (s *shadow) Reply(ops.Reply) error {
+	id := s.pending + "_reply"
+	s.write(id, false)
+	s.asst[s.pending] = append(s.asst[s.pending], id)
+	s.userOf[id] = s.pending
+	s.retryable = append(s.retryable, id)
+	s.parentOf[id] = s.pending
+	s.reply, s.head = id, id
+	s.unrecordedHead = false // the reply records its turn
+	return nil
+}
+
+func (s *shadow) Think(ops.Think) error { return nil }
+func (s *shadow) Say(ops.Say) error     { return nil }
+
+func (s *shadow) Tool(o ops.Tool) error {
+	id := s.reply + "_t_" + o.CallID
+	s.write(id, o.Legacy)
+	s.addCall(id)
+	s.lastLegacyTool = o.Legacy
+	s.numbers(o.Args)
+	return nil
+}
+
+// numbers counts the number shapes of a JSON text the op writes.
+func (s *shadow) numbers(text string) {
+	for _, shape := range numberShapes(text) {
+		s.tally.Shape(shape)
+	}
+}
+
+func (s *shadow) Task(o ops.Task) error {
+	s.write(o.ID, false)
+	s.write(o.ID+"_reply", false)
+	s.write(o.Attach, false)
+	s.write(s.reply+"_t_"+o.CallID, false)
+	s.addCall(s.reply + "_t_" + o.CallID)
+	s.addAttach(o.Attach)
+	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
+	s.head = o.ID + "_reply"
+	s.tally.Shape(ShapeSubAgent)
+	return nil
+}
+
+func (s *shadow) Done(ops.Done) error     { return s.finish() }
+func (s *shadow) Cancel(ops.Cancel) error { return s.finish() }
+
+func (s *shadow) finish() error {
+	s.finishedCalls()
+	s.head = s.reply
+	if s.source == "web" {
+		s.client = s.reply
+	}
+	s.endTurn()
+	return nil
+}
+
+// finishedCalls counts a reply updated after the loads that followed its
+// tool rows cached them folded into its earlier version.
+func (s *shadow) finishedCalls() {
+	if s.toolsOf[s.reply] > 0 {
+		s.tally.Shape(ShapeFinishAfterCalls)
+	}
+}
+
+func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
+	s.finishedCalls()
+	s.head = s.reply
+	s.tally.Shape(ShapeError)
+	s.endTurn()
+	return nil
+}
+
+func (s *shadow) ErrorStandalone(o ops.ErrorStandalone) error {
+	s.write(o.ID, true)
+	s.unrecordedHead = false // the error row records its turn
+	s.tally.Shape(ShapeError)
+	s.endTurn()
+	return nil
+}
+
+func (s *shadow) Crash(ops.Crash) error {
+	if s.lastLegacyTool && len(s.frames) == 0 && s.reply != "" {
+		s.tally.Shape(ShapeCrashOnTool)
+	}
+	s.frames = nil
+	s.endTurn()
+	return nil
+}
+
+func (s *shadow) Fn(o ops.Fn) error {
+	s.write(o.ID, false)
+	if len(s.frames) == 0 {
+		s.addCall(o.ID)
+	} else {
+		s.addKid()
+	}
+	s.numbers(o.Args)
+	s.frames = append(s.frames, &sframe{id: o.ID})
+	if len(s.frames) >= 3 {
+		s.tally.Shape(ShapeNested3)
+	}
+	return nil
+}
+
+func (s *shadow) Manual(o ops.Manual) error {
+	s.ensureRoot()
+	if s.turns == 0 {
+		s.tally.Shape(ShapeManualFirst)
+	}
+	s.manualRun++
+	if s.manualRun >= 2 {
+		s.tally.Shape(ShapeManualRow)
+	}
+	s.write(o.ID, false)
+	s.numbers(o.Args)
+	s.manuals[o.ID] = true
+	s.frames = append(s.frames, &sframe{id: o.ID, manual: true})
+	return nil
+}
+
+func (s *shadow) Exec(o ops.Exec) error {
+	s.write(o.ID, false)
+	s.addKid()
+	s.frames[len(s.frames)-1].lastExec = o.ID
+	return nil
+}
+
+func (s *shadow) Ask(o ops.Ask) error {
+	s.write(o.ID, false)
+	s.addKid()
+	return nil
+}
+
+func (s *shadow) End(o ops.End) error {
+	f := s.frames[len(s.frames)-1]
+	s.frames = s.frames[:len(s.frames)-1]
+	if s.kids[f.id] > 0 {
+		s.tally.Shape(ShapeEndAfterKids)
+	}
+	if o.Duration != "" {
+		s.tally.Shape(ShapeRealDuration)
+	}
+	s.numbers(o.Output)
+	if f.manual {
+		s.head = f.id
+		if s.chatDone {
+			s.tally.Shape(ShapeHeadOnManual)
+		}
+	}
+	return nil
+}
+
+func (s *shadow) Retry(o ops.Retry) error { return s.rerun(o.Of, o.ID, false) }
+func (s *shadow) Edit(o ops.Edit) error   { return s.rerun(o.Of, o.ID, true) }
+
+// rerun is retry and edit: a new user row beside the turn's user, or (a
+// retry of a turn with no reply) the head moved back to that user.
+func (s *shadow) rerun(of, id string, edit bool) error {
+	unrecorded := s.unrecordedHead
+	s.unrecordedHead = false // the new row records the head
+	u := of
+	if !s.isUser[u] {
+		u = s.userOf[of]
+	}
+	if len(s.retryable) > 0 && s.retryable[0] == u {
+		s.tally.Shape(ShapeRetryFirst)
+	}
+	if !edit && !s.hasAssistant(u) {
+		// No row: the head moves to u as a checkout moves it, and nothing
+		// records that unless it was there already.
+		s.unrecordedHead = unrecorded || s.head != u
+		s.head, s.client = u, u
+		s.pending, s.source = u, "web"
+		return nil
+	}
+	s.write(id, true)
+	s.isUser[id] = true
+	s.retryable = append(s.retryable, id)
+	s.parentOf[id] = s.parentOf[u]
+	s.head, s.client = id, id
+	s.pending, s.source = id, "web"
+	s.tally.Shape(ShapeRetry)
+	return nil
+}
+
+func (s *shadow) Checkout(o ops.Checkout) error {
+	s.head, s.client = o.ID, o.ID
+	s.unrecordedHead = true
+	return nil
+}
+
+func (s *shadow) Reload(ops.Reload) error {
+	s.client = s.head
+	if s.isManual(s.head) {
+		s.tally.Shape(ShapeReloadAfterManual)
+	}
+	return nil
+}
+
+func (s *shadow) Spawn(o ops.Spawn) error {
+	s.unrecordedHead = false
+	s.ensureRoot()
+	s.write(o.Cmd, false)
+	s.isUser[o.Cmd] = true
+	s.retryable = append(s.retryable, o.Cmd)
+	anchor := o.Cmd
+	if s.client != "" {
+		anchor = s.client
+	}
+	s.parentOf[o.Cmd] = s.client
+	s.client = o.Cmd
+	s.write(o.ID, false)
+	s.write(o.ID+"_reply", false)
+	s.write(o.Attach, false)
+	s.addAttach(o.Attach)
+	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
+	s.asst[anchor] = append(s.asst[anchor], o.Attach)
+	s.head = o.ID + "_reply"
+	s.tally.Shape(ShapeSubAgent)
+	if o.Mode == "clean" {
+		s.tally.Shape(ShapeCleanSpawn)
+	}
+	return nil
+}
+
+func (s *shadow) Script(o ops.Script) error {
+	s.write(o.ID, true)
+	s.tally.Shape(ShapeScript)
+	return nil
+}
+
+func (s *shadow) LegacyUser(o ops.LegacyUser) error {
+	if o.Parent != "null" {
+		s.await(o.Parent, ShapeAdapterLater)
+	}
+	s.write(o.ID, true)
+	s.isUser[o.ID] = true
+	s.retryable = append(s.retryable, o.ID)
+	s.parentOf[o.ID] = o.Parent
+	s.tally.Shape(ShapeLegacy)
+	return nil
+}
+
+func (s *shadow) LegacyReply(o ops.LegacyReply) error {
+	s.await(o.Parent, ShapeAdapterLater)
+	s.write(o.ID, true)
+	s.asst[o.Parent] = append(s.asst[o.Parent], o.ID)
+	s.tally.Shape(ShapeLegacy)
+	return nil
+}
+
+func (s *shadow) Orphan(o ops.Orphan) error {
+	s.await(o.Caller, ShapeCallerLater)
+	s.write(o.ID, o.Caller == "")
+	s.tally.Shape(ShapeOrphan)
+	return nil
+}
+
+func (s *shadow) Rewind(o ops.Rewind) error {
+	s.rewound[o.ID] = true
+	s.tally.Shape(ShapeRewind)
+	// What the loads so far cached of the row, which the update replaces.
+	for k, is := range s.cachedKindsOf(o.ID) {
+		if is {
+			s.rewoundKind[k] = true
+			s.tally.Shape(cachedShapes[k])
+		}
+	}
+	return nil
+}
+
+func (s *shadow) Flag(o ops.Flag) error {
+	for i, n := range ops.RolloutPath {
+		if strings.EqualFold(n, o.Set) {
+			s.step = i
+		}
+	}
+	s.tally.Shape(ShapeFlagFlip)
+	return nil
+}
+
+func (s *shadow) Clock(ops.Clock) error {
+	s.tally.Shape(ShapeClock)
+	return nil
+}

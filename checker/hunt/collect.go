@@ -1,0 +1,203 @@
+package hunt
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
+)
+
+// collector gathers the outcomes of the workers: the counts, the distinct
+// failures (written out as they are found) and the errors.
+type collector struct {
+	cfg      *Config
+	mu       sync.Mutex
+	rows     []*PropStats
+	swarms   map[string]bool
+	shapes   map[string]int // scripts that have each shape
+	played   []Played
+	failures map[string]*Failure // by Key
+	errors   []*ErrorRecord
+	findings int
+	ops      int
+	writeErr error
+}
+
+func newCollector(cfg *Config) *collector {
+	c := &collector{cfg: cfg, swarms: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
+	for _, t := range cfg.Targets {
+		for _, d := range t.Data {
+			c.rows = append(c.rows, &PropStats{Check: t.Check.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
+		}
+	}
+	return c
+}
+
+func (c *collector) row(p *Plan) *PropStats {
+	for _, r := range c.rows {
+		if r.Check == p.Target.Check.Name && r.DataName == p.Data.Name {
+			return r
+		}
+	}
+	panic("hunt: a plan outside the campaign's targets")
+}
+
+func (c *collector) add(o outcome) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o.plan == nil {
+		c.errors = append(c.errors, &ErrorRecord{Iteration: o.k, ScriptSeed: ScriptSeed(c.cfg.Seed, o.k), Err: o.err.Error()})
+		return
+	}
+	p := o.plan
+	c.played = append(c.played, Played{Iteration: p.Iteration, Seed: p.Seed})
+	r := c.row(p)
+	r.Scripts++
+	r.Ops += o.applied
+	r.Seconds += o.took.Seconds()
+	c.ops += o.applied
+	sw := p.Swarm.String()
+	r.swarms[sw], c.swarms[sw] = true, true
+	for shape, n := range p.Shapes {
+		if n > 0 {
+			c.shapes[shape]++
+		}
+	}
+	switch {
+	case o.err != nil:
+		c.addError(p, o.err)
+	case o.reduced != nil:
+		r.Findings++
+		c.findings++
+		if c.addFailure(p, o) {
+			r.Failures++
+		}
+	}
+}
+
+// addFailure keeps a finding once per key: of the iterations that found
+// the same reduced script, the file and record are the first iteration's,
+// whichever worker got there first. It reports whether the key is new.
+func (c *collector) addFailure(p *Plan, o outcome) bool {
+	f := replayable(o.reduced.Finding, p)
+	key := Key(f, o.reduced.Script)
+	old := c.failures[key]
+	if old != nil {
+		old.Times++
+		if old.Iteration <= p.Iteration {
+			return false
+		}
+	}
+	rec := &Failure{Check: f.Check, Data: f.Data.Slug, DataName: f.Data.Name, What: firstLine(f.What), Step: f.Step,
+		Ops: len(o.reduced.Script), FoundOps: o.applied, Iteration: p.Iteration, ScriptSeed: p.Seed,
+		Swarm: p.Swarm.String(), Key: key[:16], Times: 1, Reproduced: o.reduced.Reproduced}
+	if old != nil {
+		rec.Times = old.Times
+	}
+	c.failures[key] = rec
+	if c.cfg.Out != "" {
+		c.writeFailure(rec, f, p, o.reduced.Script)
+	}
+	return old == nil
+}
+
+func (c *collector) writeFailure(rec *Failure, f *harness.Finding, p *Plan, script []ops.Op) {
+	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-%s-%s-%s.ops", f.Check, f.Data.Slug, rec.Key[:12]))
+	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d found it", c.cfg.Seed), script)
+	file.Header = append(file.Header,
+		fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, rec.Swarm, rec.FoundOps, rec.Ops),
+		"replay: "+rec.Replay(),
+		"the iteration again: "+c.again(p.Iteration))
+	c.write(rec.File, file)
+}
+
+func (c *collector) addError(p *Plan, err error) {
+	rec := &ErrorRecord{Check: p.Target.Check.Name, Data: p.Data.Slug, Iteration: p.Iteration, ScriptSeed: p.Seed, Err: err.Error()}
+	c.errors = append(c.errors, rec)
+	if c.cfg.Out == "" {
+		return
+	}
+	f := &harness.Finding{Check: p.Target.Check.Name, Data: p.Data, Step: len(p.Script), What: firstLine(err.Error())}
+	if p.Target.Cold() {
+		edits, _ := fileEdits(p.Script, p.FirstSeq, p.Damage) // the script did not apply: the damage may be partial
+		f.Extra = coldDirectives(p.FirstSeq, edits)
+	}
+	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-error-%d.ops", p.Iteration))
+	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d: an error, not a finding", c.cfg.Seed), p.Script)
+	file.Header = append(file.Header, fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm),
+		"the iteration again: "+c.again(p.Iteration))
+	c.write(rec.File, file)
+}
+
+// again is the command that plays iteration k of this campaign once more:
+// the seed, the checks and the script length decide what it draws.
+func (c *collector) again(k uint64) string {
+	cmd := fmt.Sprintf("go run ./cmd/sessiondag hunt --seed %d --max-ops %d", c.cfg.Seed, c.cfg.MaxOps)
+	if names := checkList(c.cfg.Targets); names != checkList(Targets()) {
+		cmd += " --check " + names
+	}
+	return fmt.Sprintf("%s --iteration %d", cmd, k)
+}
+
+func (c *collector) write(path string, f *ops.File) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if c.writeErr == nil {
+			c.writeErr = fmt.Errorf("hunt: %w", err)
+		}
+		return
+	}
+	if err := os.WriteFile(path, []byte(f.String()), 0o644); err != nil {
+		if c.writeErr == nil {
+			c.writeErr = fmt.Errorf("hunt: %w", err)
+		}
+		return
+	}
+	if c.cfg.Log != nil {
+		fmt.Fprintf(c.cfg.Log, "hunt: wrote %s\n", path)
+	}
+}
+
+// coldDirectives are the directives that rebuild a cold iteration's
+// damaged directory, as harness.Cold writes them into its findings.
+func coldDirectives(firstSeq int64, edits []harness.Edit) []ops.Directive {
+	out := []ops.Directive{{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: fmt.Sprint(firstSeq)}}}}
+	for _, e := range edits {
+		out = append(out, e.Directive())
+	}
+	return out
+}
+
+func (c *collector) report(elapsed time.Duration) *Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Shards: c.cfg.Shards, Budget: c.cfg.Budget,
+		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
+		Swarms: len(c.swarms), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
+	for _, row := range c.rows {
+		row.Swarms = len(row.swarms)
+		r.Props = append(r.Props, *row)
+	}
+	for _, f := range c.failures {
+		r.Failures = append(r.Failures, f)
+	}
+	slices.SortFunc(r.Played, func(a, b Played) int { return cmpU(a.Iteration, b.Iteration) })
+	slices.SortFunc(r.Failures, func(a, b *Failure) int { return cmpU(a.Iteration, b.Iteration) })
+	slices.SortFunc(r.Errors, func(a, b *ErrorRecord) int { return cmpU(a.Iteration, b.Iteration) })
+	return r
+}
+
+func cmpU(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

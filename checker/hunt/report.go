@@ -1,0 +1,230 @@
+package hunt
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"sessiondag/checker/gen"
+)
+
+// Report is what a campaign did and found.
+type Report struct {
+	Seed       uint64
+	Shard      int
+	Shards     int
+	Budget     time.Duration
+	Iterations uint64 // the bound on iteration numbers, 0 = none
+	MaxOps     int
+	Checks     string  // the checks hunted, comma-separated
+	Only       *uint64 // the one iteration played, when Config.Only was set
+	Elapsed    time.Duration
+	Scripts    int            // scripts played
+	Ops        int            // ops applied, over every script (reductions not counted)
+	Swarms     int            // distinct swarm configurations
+	Shapes     map[string]int // scripts that have each shape of gen.Tally
+	Findings   int            // failures before de-duplication
+	Props      []PropStats
+	Failures   []*Failure // distinct after reduction, by iteration
+	Errors     []*ErrorRecord
+	Played     []Played // every iteration played, in order
+}
+
+// PropStats are the counts of one property on one kind of data.
+type PropStats struct {
+	Check    string `json:"check"`
+	Data     string `json:"data"`
+	DataName string `json:"-"`
+	Scripts  int    `json:"scripts"`
+	Swarms   int    `json:"swarms"`
+	Ops      int    `json:"ops"`
+	Findings int    `json:"findings"`
+	Failures int    `json:"failures"` // distinct failures first found on this row
+	// Seconds is the workers' time on this row: drawing, playing and
+	// reducing its scripts.
+	Seconds float64 `json:"seconds"`
+
+	swarms map[string]bool
+}
+
+// Failure is one distinct failure: the first iteration that found it and
+// the file its reduced script was written to.
+type Failure struct {
+	Check      string `json:"check"`
+	Data       string `json:"data"`
+	DataName   string `json:"-"`
+	What       string `json:"what"`
+	Step       int    `json:"step"`      // the op of the reduced script after which the check fails
+	Ops        int    `json:"ops"`       // the reduced script's length
+	FoundOps   int    `json:"found_ops"` // the ops played when it was found
+	Iteration  uint64 `json:"iteration"`
+	ScriptSeed uint64 `json:"script_seed"`
+	Swarm      string `json:"swarm"`
+	Key        string `json:"key"`   // the same in every shard that finds it
+	Times      int    `json:"times"` // iterations that found it
+	Reproduced bool   `json:"reproduced"`
+	File       string `json:"file,omitempty"`
+}
+
+// Replay is the command that reproduces the failure from its file.
+func (f *Failure) Replay() string {
+	if f.File == "" {
+		return "(not written)"
+	}
+	return "go run ./cmd/sessiondag replay " + f.File
+}
+
+// ErrorRecord is an iteration that could not be played: the generator drew
+// an op no writer accepts, a write failed, or something panicked.
+type ErrorRecord struct {
+	Check      string `json:"check,omitempty"`
+	Data       string `json:"data,omitempty"`
+	Iteration  uint64 `json:"iteration"`
+	ScriptSeed uint64 `json:"script_seed"`
+	Err        string `json:"error"`
+	File       string `json:"file,omitempty"`
+}
+
+// Played is one iteration and its script seed.
+type Played struct {
+	Iteration uint64
+	Seed      uint64
+}
+
+// Failed reports whether the campaign found a failure or met an error.
+func (r *Report) Failed() bool { return len(r.Failures) > 0 || len(r.Errors) > 0 }
+
+// ParseShard reads "i/n" (0 ≤ i < n).
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+	}
+	if ok && err == nil {
+		n, err = strconv.Atoi(b)
+	}
+	if !ok || err != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n", s)
+	}
+	return i, n, nil
+}
+
+// ShardName is "i/n".
+func (r *Report) ShardName() string { return fmt.Sprintf("%d/%d", r.Shard, r.Shards) }
+
+// propsTable writes the counts per property and kind of data.
+func propsTable(w io.Writer, props []PropStats) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "property\tdata\tscripts\tswarms\tops\tfindings\tfailures\tworker time")
+	for _, p := range props {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.2fs\n", p.Check, p.Data, p.Scripts, p.Swarms, p.Ops, p.Findings, p.Failures, p.Seconds)
+	}
+	tw.Flush()
+}
+
+// Text writes the report for a reader.
+func (r *Report) Text(w io.Writer) {
+	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
+	fmt.Fprintf(w, "%d scripts, %d ops applied, %d distinct swarm configurations\n\n", r.Scripts, r.Ops, r.Swarms)
+	propsTable(w, r.Props)
+	r.shapesText(w)
+	fmt.Fprintf(w, "\n%d distinct failures (%d findings before reduction and de-duplication), %d errors\n",
+		len(r.Failures), r.Findings, len(r.Errors))
+	for _, f := range r.Failures {
+		fmt.Fprintf(w, "- %s [%s]: %s, after op %d of %d (reduced from %d)\n", f.Check, f.Data, f.What, f.Step, f.Ops, f.FoundOps)
+		fmt.Fprintf(w, "  found by %s, first at iteration %d (script seed %d)\n", plural(f.Times, "iteration"), f.Iteration, f.ScriptSeed)
+		if !f.Reproduced {
+			fmt.Fprintln(w, "  the reduced script did not fail again: the failure is not deterministic; the file keeps the script as found")
+		}
+		fmt.Fprintf(w, "  %s\n", f.Replay())
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(w, "- error at iteration %d (script seed %d, %s [%s]): %s\n", e.Iteration, e.ScriptSeed, e.Check, e.Data, indent(e.Err))
+		if e.File != "" {
+			fmt.Fprintf(w, "  script: %s\n", e.File)
+		}
+	}
+}
+
+// shapesText says how many scripts had each shape the generator tallies,
+// and which required shapes (gen.Required) none had.
+func (r *Report) shapesText(w io.Writer) {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "shape\tscripts")
+	for _, s := range slices.Sorted(maps.Keys(r.Shapes)) {
+		fmt.Fprintf(tw, "%s\t%d\n", s, r.Shapes[s])
+	}
+	tw.Flush()
+	var missing []string
+	for _, s := range gen.Required {
+		if r.Shapes[s] == 0 {
+			missing = append(missing, s)
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "required shapes no script had: %s\n", strings.Join(missing, "; "))
+	}
+}
+
+func (r *Report) bound() string {
+	if r.Only != nil {
+		return fmt.Sprintf("iteration %d only", *r.Only)
+	}
+	var parts []string
+	if r.Budget > 0 {
+		parts = append(parts, fmt.Sprintf("budget %s", r.Budget))
+	}
+	if r.Iterations > 0 {
+		parts = append(parts, fmt.Sprintf("iterations below %d", r.Iterations))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") }
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// JSON writes one line per failure ({"kind":"hunt-failure",…}), one per
+// error ({"kind":"hunt-error",…}), then {"kind":"hunt","summary":{…}}: the
+// outputs of shards merge by concatenation (a failure's key is the same in
+// every shard that finds it).
+func (r *Report) JSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, f := range r.Failures {
+		if err := enc.Encode(struct {
+			Kind string `json:"kind"`
+			*Failure
+		}{"hunt-failure", f}); err != nil {
+			return err
+		}
+	}
+	for _, e := range r.Errors {
+		if err := enc.Encode(struct {
+			Kind string `json:"kind"`
+			*ErrorRecord
+		}{"hunt-error", e}); err != nil {
+			return err
+		}
+	}
+	return enc.Encode(struct {
+		Kind    string  `json:"kind"`
+		Summary Summary `json:"summary"`
+	}{Kind, r.Summary()})
+}
