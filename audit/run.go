@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"sessiondag/impl/flags"
+	"sessiondag/internal/shard"
 )
 
 // Summary totals an audit. Summaries of disjoint shards merge (Merge) into
@@ -36,17 +37,21 @@ type StepTotal struct {
 	Regression int    `json:"regression"`
 }
 
-// Failed reports whether the audit must fail (exit 1).
-func (s *Summary) Failed() bool { return s.Broken+s.Violations+s.Regressions > 0 }
+// Failed reports whether the audit must fail (exit 1): a broken session, a
+// violation, a regression, or a merge of shards that is not every shard
+// exactly once (a verdict on part of the sessions is no verdict).
+func (s *Summary) Failed() bool {
+	return s.Broken+s.Violations+s.Regressions > 0 || len(s.ShardProblems()) > 0
+}
 
 // Options configure a run.
 type Options struct {
 	Progress io.Writer // a one-line counter, when not nil
-	// Shard and Shards split a run: it audits the sessions whose index in
-	// the sorted list of session directories is Shard modulo Shards. The
-	// shards of one Shards are disjoint and together the whole run.
-	Shard, Shards int
-	Columns       bool // lay out every session's chains for the page
+	// Shard splits a run: it audits the sessions whose index in the sorted
+	// list of session directories it owns. The shards of one split are
+	// disjoint and together the whole run.
+	Shard   shard.Shard
+	Columns bool // lay out every session's chains for the page
 }
 
 // Run audits every session below roots. Each session is passed to emit as
@@ -57,8 +62,8 @@ func Run(roots []string, progress io.Writer, emit func(*Session)) (*Summary, err
 
 // RunWith is Run with options.
 func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
-	if o.Shards > 1 && (o.Shard < 0 || o.Shard >= o.Shards) {
-		return nil, fmt.Errorf("audit: shard %d/%d: the index must be 0 to %d", o.Shard, o.Shards, o.Shards-1)
+	if o.Shard.I < 0 || o.Shard.I >= o.Shard.Parts() {
+		return nil, fmt.Errorf("audit: shard %v: the index must be 0 to %d", o.Shard, o.Shard.Parts()-1)
 	}
 	all, err := Find(roots)
 	if err != nil {
@@ -66,14 +71,14 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	}
 	dirs := all
 	sum := NewSummary()
-	if o.Shards > 1 {
+	if !o.Shard.IsWhole() {
 		dirs = nil
 		for i, d := range all {
-			if i%o.Shards == o.Shard {
+			if o.Shard.Owns(uint64(i)) {
 				dirs = append(dirs, d)
 			}
 		}
-		sum.Shard = fmt.Sprintf("%d/%d", o.Shard, o.Shards)
+		sum.Shard = o.Shard.String()
 	}
 	start := time.Now()
 	for i, dir := range dirs {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/audit"
+	"sessiondag/internal/shard"
 )
 
 // TestShardsSplitAndMerge: the shards of a split are disjoint, together
@@ -24,7 +25,7 @@ func TestShardsSplitAndMerge(t *testing.T) {
 	merged := audit.NewSummary()
 	var union []string
 	for i := 0; i < n; i++ {
-		part, err := audit.RunWith(roots, audit.Options{Shard: i, Shards: n}, func(s *audit.Session) { union = append(union, s.Dir) })
+		part, err := audit.RunWith(roots, audit.Options{Shard: shard.Shard{I: i, N: n}}, func(s *audit.Session) { union = append(union, s.Dir) })
 		require.NoError(t, err)
 		b, err := json.Marshal(part)
 		require.NoError(t, err)
@@ -40,12 +41,12 @@ func TestShardsSplitAndMerge(t *testing.T) {
 	require.Equal(t, whole, merged)
 
 	incomplete := audit.NewSummary()
-	part, err := audit.RunWith(roots, audit.Options{Shard: 1, Shards: n}, nil)
+	part, err := audit.RunWith(roots, audit.Options{Shard: shard.Shard{I: 1, N: n}}, nil)
 	require.NoError(t, err)
 	require.NoError(t, incomplete.Merge(part))
 	require.NoError(t, incomplete.Merge(part))
-	require.Equal(t, []string{"shard 0/3 is missing", "shard 1/3 merged 2 times", "shard 2/3 is missing"}, incomplete.ShardProblems())
+	require.Equal(t, []string{"2 of 3 shards missing: 0/3, 2/3", "shard 1/3 given 2 times"}, incomplete.ShardProblems())
 
-	_, err = audit.RunWith(roots, audit.Options{Shard: 3, Shards: n}, nil)
+	_, err = audit.RunWith(roots, audit.Options{Shard: shard.Shard{I: 3, N: n}}, nil)
 	require.Error(t, err)
 }

@@ -3,6 +3,8 @@ package audit
 import (
 	"fmt"
 	"sort"
+
+	"sessiondag/internal/shard"
 )
 
 // ResidualTotals count residual rows by cause over many sessions.
@@ -120,34 +122,11 @@ func (sum *Summary) Merge(o *Summary) error {
 }
 
 // ShardProblems says what is wrong with the set of shards merged into a
-// summary: shards of different splits, a shard merged twice or missing.
+// summary (shard.Coverage): shards of different splits, a shard merged
+// twice or missing.
 func (sum *Summary) ShardProblems() []string {
 	if len(sum.Shards) == 0 {
 		return nil
 	}
-	var out []string
-	n := -1
-	seen := map[int]int{}
-	for _, s := range sum.Shards {
-		var i, m int
-		if _, err := fmt.Sscanf(s, "%d/%d", &i, &m); err != nil {
-			out = append(out, fmt.Sprintf("shard %q is not i/n", s))
-			continue
-		}
-		if n >= 0 && m != n {
-			out = append(out, fmt.Sprintf("shards of different splits (/%d and /%d)", n, m))
-		}
-		n = m
-		seen[i]++
-	}
-	for i := 0; i < n; i++ {
-		switch seen[i] {
-		case 0:
-			out = append(out, fmt.Sprintf("shard %d/%d is missing", i, n))
-		case 1:
-		default:
-			out = append(out, fmt.Sprintf("shard %d/%d merged %d times", i, n, seen[i]))
-		}
-	}
-	return out
+	return shard.Coverage(sum.Shards)
 }

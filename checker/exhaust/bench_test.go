@@ -1,13 +1,16 @@
 package exhaust
 
-import "testing"
+import (
+	"sessiondag/internal/shard"
+	"testing"
+)
 
 // BenchmarkWalk4 is the walk alone (validity by the writer model, no
 // checks) over every script of up to 4 ops.
 func BenchmarkWalk4(b *testing.B) {
 	for b.Loop() {
 		n := 0
-		if err := Walk(4, nil, Shard{}, func(Node) bool { n++; return true }); err != nil {
+		if err := Walk(4, nil, shard.Whole, func(Node) bool { n++; return true }); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(n), "scripts/op")

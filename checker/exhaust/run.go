@@ -8,12 +8,13 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/internal/shard"
 )
 
 // Options configure a run.
 type Options struct {
 	MaxOps int
-	Shard  Shard
+	Shard  shard.Shard
 	Kinds  []string // the op kinds scripts are made of; empty = every kind but session
 	Lanes  []Lane   // empty = DefaultLanes
 	// Workers splits the shard further into this many parts walked side
@@ -49,18 +50,18 @@ func Run(o Options) (Summary, []Failure, error) {
 	if len(o.Lanes) == 0 {
 		o.Lanes = DefaultLanes()
 	}
-	n, workers := max(o.Shard.N, 1), max(o.Workers, 1)
+	workers := max(o.Workers, 1)
 	sums := make([]Summary, workers)
 	fails := make([][]Failure, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			sums[w], fails[w], errs[w] = runPart(o, Shard{I: o.Shard.I + n*w, N: n * workers})
+			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w))
 		})
 	}
 	wg.Wait()
-	sum := Summary{MaxOps: o.MaxOps, Shard: shardText(o.Shard), ByLength: make([]int64, max(o.MaxOps, 0))}
+	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0))}
 	if len(o.Kinds) > 0 {
 		sum.Kinds = fmt.Sprint(o.Kinds)
 	}
@@ -81,13 +82,6 @@ func Run(o Options) (Summary, []Failure, error) {
 	return sum, all, errors.Join(errs...)
 }
 
-func shardText(s Shard) string {
-	if s.N <= 1 {
-		return "0/1"
-	}
-	return fmt.Sprintf("%d/%d", s.I, s.N)
-}
-
 // runner is a walk's visitor: it counts the shard's scripts, checks each on
 // every lane that takes it, and collects what fails.
 type runner struct {
@@ -100,14 +94,14 @@ type runner struct {
 }
 
 // runPart is one worker's walk.
-func runPart(o Options, shard Shard) (Summary, []Failure, error) {
+func runPart(o Options, sh shard.Shard) (Summary, []Failure, error) {
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}}
 	for _, l := range o.Lanes {
 		r.lanes = append(r.lanes, &laneRun{lane: l})
 	}
 	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
-	err := Walk(o.MaxOps, o.Kinds, shard, r.visit)
+	err := Walk(o.MaxOps, o.Kinds, sh, r.visit)
 	if err == nil {
 		err = r.err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/internal/shard"
 )
 
 // planted fails once a `say` follows a `reload` anywhere before it.
@@ -40,7 +41,7 @@ func plantedRun(t *testing.T, o Options) (Summary, []Failure) {
 // file replays to the same failure.
 func TestRunFindsReducesAndSaves(t *testing.T) {
 	sum, fails := plantedRun(t, Options{})
-	all := len(scripts(t, 5, plantedKinds, Shard{}))
+	all := len(scripts(t, 5, plantedKinds, shard.Whole))
 	require.EqualValues(t, all, sum.Scripts)
 	require.EqualValues(t, all, sum.Runs+sum.Skipped, "every script is run or lies below a failing one")
 	require.Positive(t, sum.Skipped)

@@ -2,6 +2,7 @@ package exhaust
 
 import (
 	"fmt"
+	"sessiondag/internal/shard"
 	"slices"
 )
 
@@ -75,9 +76,6 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 		return Summary{}, false, fmt.Errorf("exhaust: no summaries to merge")
 	}
 	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds}
-	n := -1
-	seen := map[int]bool{}
-	complete = true
 	for _, s := range sums {
 		if s.MaxOps != merged.MaxOps || s.Kinds != merged.Kinds {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs of max_ops %d %q and %d %q",
@@ -87,18 +85,10 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 		if len(shards) == 0 {
 			shards = []string{s.Shard}
 		}
-		for _, sh := range shards {
-			var i, of int
-			if _, err := fmt.Sscanf(sh, "%d/%d", &i, &of); err != nil {
-				return Summary{}, false, fmt.Errorf("exhaust: summary shard %q: %w", sh, err)
-			}
-			complete = complete && (n == -1 || n == of) && !seen[i]
-			n, seen[i] = of, true
-			merged.Merged = append(merged.Merged, sh)
-		}
+		merged.Merged = append(merged.Merged, shards...)
 		merged.add(s)
 	}
 	slices.Sort(merged.Merged)
 	merged.Shard = fmt.Sprintf("merged %d", len(merged.Merged))
-	return merged, complete && len(seen) == n, nil
+	return merged, len(shard.Coverage(merged.Merged)) == 0, nil
 }

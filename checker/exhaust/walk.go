@@ -4,12 +4,9 @@ import (
 	"fmt"
 
 	"sessiondag/checker/ops"
+	"sessiondag/internal/shard"
 	"sessiondag/model"
 )
-
-// Shard is one of N disjoint parts of a walk (I counts from 0). The zero
-// value and {0, 1} are the whole walk.
-type Shard struct{ I, N int }
 
 // ShardDepth is the depth down to which the walk numbers its nodes to deal
 // them out to shards: deep enough that each shard gets thousands of
@@ -34,7 +31,7 @@ type Node struct {
 type walker struct {
 	max   int
 	kinds map[string]bool // nil = every kind
-	shard Shard
+	shard shard.Shard
 	visit func(Node) bool // false: do not descend below this script
 	path  []ops.Op
 	top   int // nodes of depth ≤ ShardDepth numbered so far
@@ -49,7 +46,7 @@ func (w *walker) owns(parentOwned bool) bool {
 	}
 	k := w.top
 	w.top++
-	return w.shard.N <= 1 || k%w.shard.N == w.shard.I
+	return w.shard.Owns(uint64(k))
 }
 
 // walk extends the current path (in state run and f) by every candidate the
@@ -102,11 +99,11 @@ func replay(script []ops.Op) (*model.LegacyRun, error) {
 // kinds (nil: every kind but session) in walk order. visit sees every
 // script of the shard's part (Owned) and the scripts above ShardDepth that
 // lead there; it returns false to skip what lies below a script.
-func Walk(max int, kinds []string, shard Shard, visit func(Node) bool) error {
-	if shard.N > 1 && (shard.I < 0 || shard.I >= shard.N) {
-		return fmt.Errorf("exhaust: shard %d/%d: want 0 ≤ i < n", shard.I, shard.N)
+func Walk(max int, kinds []string, sh shard.Shard, visit func(Node) bool) error {
+	if sh.I < 0 || sh.I >= sh.Parts() {
+		return fmt.Errorf("exhaust: shard %v: want 0 ≤ i < n", sh)
 	}
-	w := &walker{max: max, shard: shard, visit: visit}
+	w := &walker{max: max, shard: sh, visit: visit}
 	if len(kinds) > 0 {
 		w.kinds = map[string]bool{}
 		for _, k := range kinds {
@@ -119,7 +116,7 @@ func Walk(max int, kinds []string, shard Shard, visit func(Node) bool) error {
 	if max < 1 {
 		return nil
 	}
-	return w.walk(model.NewLegacy(ops.DefaultSession), &frontier{}, shard.N <= 1)
+	return w.walk(model.NewLegacy(ops.DefaultSession), &frontier{}, sh.IsWhole())
 }
 
 func isKind(k string) bool {

@@ -9,14 +9,15 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/internal/shard"
 )
 
 // scripts walks max ops of the given kinds in shard and returns the texts
 // of the scripts the shard owns, in walk order.
-func scripts(t *testing.T, max int, kinds []string, shard Shard) []string {
+func scripts(t *testing.T, max int, kinds []string, sh shard.Shard) []string {
 	t.Helper()
 	var out []string
-	err := Walk(max, kinds, shard, func(n Node) bool {
+	err := Walk(max, kinds, sh, func(n Node) bool {
 		if n.Owned {
 			out = append(out, ops.String(n.Script))
 		}
@@ -52,7 +53,7 @@ func TestFirstOps(t *testing.T) {
 		"spawn mode=inherit cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"user id=n1 text=hi",
 	}
-	got := scripts(t, 1, nil, Shard{})
+	got := scripts(t, 1, nil, shard.Whole)
 	for i := range got {
 		got[i] = strings.TrimSuffix(got[i], "\n")
 	}
@@ -66,7 +67,7 @@ func TestFirstOps(t *testing.T) {
 // of a script is a script of the walk.
 func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 	var all [][]ops.Op
-	require.NoError(t, Walk(3, nil, Shard{}, func(n Node) bool {
+	require.NoError(t, Walk(3, nil, shard.Whole, func(n Node) bool {
 		all = append(all, slices.Clone(n.Script))
 		return true
 	}))
@@ -84,7 +85,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 			require.Negative(t, walkOrder(all[i-1], s), "scripts %d and %d out of walk order", i-1, i)
 		}
 	}
-	require.Equal(t, scriptTexts(all), scripts(t, 3, nil, Shard{}), "a second walk differs")
+	require.Equal(t, scriptTexts(all), scripts(t, 3, nil, shard.Whole), "a second walk differs")
 }
 
 func scriptTexts(all [][]ops.Op) []string {
@@ -99,7 +100,7 @@ func scriptTexts(all [][]ops.Op) []string {
 // the walk builds from the model's validity (harness.Valid builds it
 // through the driver).
 func TestWalkScriptsAreValid(t *testing.T) {
-	require.NoError(t, Walk(3, nil, Shard{}, func(n Node) bool {
+	require.NoError(t, Walk(3, nil, shard.Whole, func(n Node) bool {
 		require.True(t, harness.Valid(n.Script), "the writers refuse:\n%s", ops.String(n.Script))
 		return true
 	}))
@@ -108,11 +109,11 @@ func TestWalkScriptsAreValid(t *testing.T) {
 // TestShardsPartitionTheWalk: shards 0…n-1 own disjoint sets of scripts
 // whose union, in walk order, is the unsharded walk.
 func TestShardsPartitionTheWalk(t *testing.T) {
-	whole := scripts(t, 3, nil, Shard{})
+	whole := scripts(t, 3, nil, shard.Whole)
 	for _, n := range []int{2, 3, 5} {
 		owner := map[string]int{}
 		for i := range n {
-			for _, s := range scripts(t, 3, nil, Shard{I: i, N: n}) {
+			for _, s := range scripts(t, 3, nil, shard.Shard{I: i, N: n}) {
 				prev, dup := owner[s]
 				require.False(t, dup, "%d shards: shards %d and %d both own\n%s", n, prev, i, s)
 				owner[s] = i
@@ -124,22 +125,22 @@ func TestShardsPartitionTheWalk(t *testing.T) {
 			require.True(t, ok, "%d shards: no shard owns\n%s", n, s)
 		}
 	}
-	require.Error(t, Walk(3, nil, Shard{I: 3, N: 3}, func(Node) bool { return true }))
+	require.Error(t, Walk(3, nil, shard.Shard{I: 3, N: 3}, func(Node) bool { return true }))
 }
 
 // TestKinds: a walk over some kinds uses only those; an unknown kind or
 // session is refused.
 func TestKinds(t *testing.T) {
-	for _, s := range scripts(t, 3, []string{"user", "reply", "done"}, Shard{}) {
+	for _, s := range scripts(t, 3, []string{"user", "reply", "done"}, shard.Whole) {
 		for line := range strings.Lines(s) {
 			kind, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 			require.Contains(t, []string{"user", "reply", "done"}, kind)
 		}
 	}
 	require.Equal(t, []string{"user id=n1 text=hi\n", "user id=n1 text=hi\nreply\n", "user id=n1 text=hi\nreply\ndone\n"},
-		scripts(t, 3, []string{"user", "reply", "done"}, Shard{}))
-	require.Error(t, Walk(2, []string{"session"}, Shard{}, func(Node) bool { return true }))
-	require.Error(t, Walk(2, []string{"jump"}, Shard{}, func(Node) bool { return true }))
+		scripts(t, 3, []string{"user", "reply", "done"}, shard.Whole))
+	require.Error(t, Walk(2, []string{"session"}, shard.Whole, func(Node) bool { return true }))
+	require.Error(t, Walk(2, []string{"jump"}, shard.Whole, func(Node) bool { return true }))
 }
 
 // TestSynced: legacy data outside the data kinds harness.WrittenOff and
@@ -150,21 +151,21 @@ func TestKinds(t *testing.T) {
 func TestSynced(t *testing.T) {
 	synced := map[string]bool{}
 	kinds := []string{"user", "reply", "done", "dispatch", "reload", "crash", "checkout", "legacy-user", "script"}
-	require.NoError(t, Walk(4, kinds, Shard{}, func(n Node) bool {
+	require.NoError(t, Walk(4, kinds, shard.Whole, func(n Node) bool {
 		synced[ops.String(n.Script)] = n.Synced
 		return true
 	}))
 	// A retry that writes no row moves the head back without a trace until
 	// its turn's reply (or error) records it.
 	retried := map[string]bool{}
-	require.NoError(t, Walk(5, []string{"fork-root", "crash", "retry", "reply", "script"}, Shard{}, func(n Node) bool {
+	require.NoError(t, Walk(5, []string{"fork-root", "crash", "retry", "reply", "script"}, shard.Whole, func(n Node) bool {
 		retried[ops.String(n.Script)] = n.Synced
 		return true
 	}))
 	// Once flag A is on the writers record every row's predecessor: a web
 	// turn from a stale browser is no longer ambiguous.
 	flipped := map[string]bool{}
-	require.NoError(t, Walk(4, []string{"user", "dispatch", "crash", "flag"}, Shard{}, func(n Node) bool {
+	require.NoError(t, Walk(4, []string{"user", "dispatch", "crash", "flag"}, shard.Whole, func(n Node) bool {
 		flipped[ops.String(n.Script)] = n.Synced
 		return true
 	}))

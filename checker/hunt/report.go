@@ -6,19 +6,18 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"sessiondag/checker/gen"
+	"sessiondag/internal/shard"
 )
 
 // Report is what a campaign did and found.
 type Report struct {
 	Seed       uint64
-	Shard      int
-	Shards     int
+	Shard      shard.Shard
 	Budget     time.Duration
 	Iterations uint64 // the bound on iteration numbers, 0 = none
 	MaxOps     int
@@ -100,23 +99,8 @@ type Played struct {
 // Failed reports whether the campaign found a failure or met an error.
 func (r *Report) Failed() bool { return len(r.Failures) > 0 || len(r.Errors) > 0 }
 
-// ParseShard reads "i/n" (0 ≤ i < n).
-func ParseShard(s string) (i, n int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		i, err = strconv.Atoi(a)
-	}
-	if ok && err == nil {
-		n, err = strconv.Atoi(b)
-	}
-	if !ok || err != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("shard %q: want i/n with 0 ≤ i < n", s)
-	}
-	return i, n, nil
-}
-
 // ShardName is "i/n".
-func (r *Report) ShardName() string { return fmt.Sprintf("%d/%d", r.Shard, r.Shards) }
+func (r *Report) ShardName() string { return r.Shard.String() }
 
 // propsTable writes the counts per property and kind of data.
 func propsTable(w io.Writer, props []PropStats) {

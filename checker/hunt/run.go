@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"sessiondag/internal/shard"
 )
 
 // Config is one campaign.
@@ -16,8 +18,7 @@ type Config struct {
 	Seed       uint64
 	Budget     time.Duration // stop taking new iterations after this; 0 = no limit
 	Iterations uint64        // play only iterations k < Iterations of the whole campaign; 0 = no limit
-	Shard      int           // this run takes the iterations k ≡ Shard (mod Shards)
-	Shards     int           // 0 or 1: one shard
+	Shard      shard.Shard   // this run takes the iterations the shard owns
 	Targets    []Target      // nil = Targets()
 	MaxOps     int           // scripts have 1 to MaxOps ops; 0 = DefaultMaxOps
 	Workers    int           // 0 = one per core
@@ -34,11 +35,8 @@ type Config struct {
 const DefaultMaxOps = 100
 
 func (c *Config) defaults() error {
-	if c.Shards <= 0 {
-		c.Shards = 1
-	}
-	if c.Shard < 0 || c.Shard >= c.Shards {
-		return fmt.Errorf("shard %d/%d: want 0 ≤ i < n", c.Shard, c.Shards)
+	if c.Shard.I < 0 || c.Shard.I >= c.Shard.Parts() {
+		return fmt.Errorf("shard %v: want 0 ≤ i < n", c.Shard)
 	}
 	if c.Budget <= 0 && c.Iterations == 0 && c.Only == nil {
 		return errors.New("neither a time budget nor a number of iterations: the campaign would not end")
@@ -87,7 +85,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			// so every number taken is played: the iterations played are
 			// always the first ones of the shard.
 			for ctx.Err() == nil {
-				k := uint64(cfg.Shard) + next.Add(1)*uint64(cfg.Shards) - uint64(cfg.Shards)
+				n := uint64(cfg.Shard.Parts())
+				k := uint64(cfg.Shard.I) + next.Add(1)*n - n
 				if cfg.Iterations > 0 && k >= cfg.Iterations {
 					return
 				}

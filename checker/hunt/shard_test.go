@@ -9,6 +9,7 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/internal/shard"
 )
 
 // holds is a check that never fails: the runs below measure what is
@@ -42,7 +43,7 @@ func TestShardsPartitionTheRun(t *testing.T) {
 	}
 	union := map[uint64]string{}
 	for i := 0; i < n; i++ {
-		for _, p := range played(t, Config{Iterations: iterations, Shard: i, Shards: n}) {
+		for _, p := range played(t, Config{Iterations: iterations, Shard: shard.Shard{I: i, N: n}}) {
 			if p.Iteration%n != uint64(i) {
 				t.Errorf("shard %d/%d played iteration %d", i, n, p.Iteration)
 			}
@@ -64,7 +65,7 @@ func TestShardsPartitionTheRun(t *testing.T) {
 // shard, none skipped: what a longer run plays extends what a shorter one
 // played.
 func TestBudgetPlaysTheFirstIterations(t *testing.T) {
-	got := played(t, Config{Budget: 300 * time.Millisecond, Shard: 1, Shards: 3})
+	got := played(t, Config{Budget: 300 * time.Millisecond, Shard: shard.Shard{I: 1, N: 3}})
 	if len(got) == 0 {
 		t.Fatal("nothing played in 300ms")
 	}
@@ -106,24 +107,11 @@ func TestEveryCheckHasItsData(t *testing.T) {
 	}
 }
 
-func TestParseShard(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		i, n int
-		ok   bool
-	}{{"0/1", 0, 1, true}, {"3/8", 3, 8, true}, {"8/8", 0, 0, false}, {"-1/2", 0, 0, false}, {"1", 0, 0, false}, {"a/b", 0, 0, false}, {"0/0", 0, 0, false}} {
-		i, n, err := ParseShard(tc.in)
-		if (err == nil) != tc.ok || i != tc.i || n != tc.n {
-			t.Errorf("ParseShard(%q) = %d, %d, %v", tc.in, i, n, err)
-		}
-	}
-}
-
 // The summaries of the shards of a campaign merge into the counts of the
 // unsharded run, and the merge says whether every shard is there once.
 func TestSummariesMerge(t *testing.T) {
-	run := func(shard, shards int) Summary {
-		r, err := Run(context.Background(), Config{Seed: 9, Iterations: 40, Shard: shard, Shards: shards,
+	run := func(i, n int) Summary {
+		r, err := Run(context.Background(), Config{Seed: 9, Iterations: 40, Shard: shard.Shard{I: i, N: n},
 			Targets: holds, MaxOps: 8, Workers: 2})
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"sessiondag/internal/shard"
 )
 
 // Kind is the "kind" of the summary record of `sessiondag hunt --json`.
@@ -64,7 +66,6 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	first := sums[0]
 	merged = Summary{Seed: first.Seed, Checks: first.Checks, MaxOps: first.MaxOps, Minutes: first.Minutes,
 		Iterations: first.Iterations, Shapes: map[string]int{}, Properties: zeroed(first.Properties)}
-	n, seen, complete := -1, map[int]bool{}, true
 	for _, s := range sums {
 		if s.Seed != first.Seed || s.Checks != first.Checks || s.MaxOps != first.MaxOps {
 			return Summary{}, false, fmt.Errorf("hunt: merging campaigns seed %d %q max_ops %d and seed %d %q max_ops %d",
@@ -74,22 +75,14 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 		if len(shards) == 0 {
 			shards = []string{s.Shard}
 		}
-		for _, sh := range shards {
-			i, of, err := ParseShard(sh)
-			if err != nil {
-				return Summary{}, false, fmt.Errorf("hunt: summary: %w", err)
-			}
-			complete = complete && (n == -1 || n == of) && !seen[i]
-			n, seen[i] = of, true
-			merged.Merged = append(merged.Merged, sh)
-		}
+		merged.Merged = append(merged.Merged, shards...)
 		if err := merged.add(s); err != nil {
 			return Summary{}, false, err
 		}
 	}
 	slices.Sort(merged.Merged)
 	merged.Shard = fmt.Sprintf("merged %d", len(merged.Merged))
-	return merged, complete && len(seen) == n, nil
+	return merged, len(shard.Coverage(merged.Merged)) == 0, nil
 }
 
 func (s *Summary) add(t Summary) error {

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"sessiondag/audit"
+	"sessiondag/internal/shard"
 )
 
 // defaultCorpus is where `sessiondag audit` looks without arguments.
@@ -20,14 +20,14 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "one JSON record per session, then a summary record (JSON lines, tagged \"kind\": \"audit\")")
 	verbose := fs.Bool("v", false, "list every session, not only those with findings, with the rows each step adds and removes")
 	page := fs.String("html", "", "also write a self-contained HTML page of the audit to this `file`")
-	shard := fs.String("shard", "", "audit only shard `i/n` (0-based) of the sorted session directories; merge with 'sessiondag summary'")
+	shardArg := fs.String("shard", "", "audit only shard `i/n` (0-based) of the sorted session directories; merge with 'sessiondag summary'")
 	dirs, err := parseArgs(fs, args)
 	if err != nil {
 		return 2
 	}
 	o := audit.Options{Columns: *page != ""}
-	if *shard != "" {
-		if o.Shard, o.Shards, err = parseShard(*shard); err != nil {
+	if *shardArg != "" {
+		if o.Shard, err = shard.Parse(*shardArg); err != nil {
 			return fail(stderr, "audit", err)
 		}
 	}
@@ -75,21 +75,6 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// parseShard reads "i/n": shard i (0-based) of n.
-func parseShard(s string) (i, n int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		i, err = strconv.Atoi(a)
-		if err == nil {
-			n, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 ≤ i < n, such as 0/4", s)
-	}
-	return i, n, nil
 }
 
 func writePage(path string, pg *audit.Page, sum *audit.Summary) error {

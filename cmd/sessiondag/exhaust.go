@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"sessiondag/checker/exhaust"
+	"sessiondag/internal/shard"
 )
 
 // cmdExhaust checks every valid op script of at most N ops (checker/exhaust/):
@@ -32,7 +33,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	}
 	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
 	if *shardArg != "" {
-		if o.Shard.I, o.Shard.N, err = parseShard(*shardArg); err != nil {
+		if o.Shard, err = shard.Parse(*shardArg); err != nil {
 			return fail(stderr, "exhaust", err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"sessiondag/checker/hunt"
+	"sessiondag/internal/shard"
 )
 
 // cmdHunt runs a search campaign over the checks (package hunt): text or
@@ -19,7 +20,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("hunt", stderr)
 	minutes := fs.Float64("minutes", 0, "the time budget in minutes")
 	seed := fs.Uint64("seed", 0, "the campaign's seed (default: drawn, and printed)")
-	shard := fs.String("shard", "0/1", "run shard i of n (0-based): the iterations ≡ i mod n")
+	shardArg := fs.String("shard", "0/1", "run shard i of n (0-based): the iterations ≡ i mod n")
 	out := fs.String("out", "corpus/ops/failures", "where to write the failing scripts")
 	asJSON := fs.Bool("json", false, "JSON lines: one per failure, then the summary")
 	checks := fs.String("check", "", "comma-separated checks to hunt (default: every check, and cold)")
@@ -37,7 +38,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	if !flagGiven(fs, "seed") {
 		cfg.Seed = rand.Uint64() >> 11 // 53 bits: exact in any JSON reader
 	}
-	if cfg.Shard, cfg.Shards, err = hunt.ParseShard(*shard); err != nil {
+	if cfg.Shard, err = shard.Parse(*shardArg); err != nil {
 		return fail(stderr, "hunt", err)
 	}
 	if cfg.Targets, err = hunt.Select(hunt.Targets(), *checks); err != nil {
@@ -49,7 +50,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	if flagGiven(fs, "iteration") {
 		cfg.Only = only
 	}
-	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, *shard)
+	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, *shardArg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	r, err := hunt.Run(ctx, cfg)

@@ -62,6 +62,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 		m := merged[k]
 		for _, p := range m.Problems() {
 			fmt.Fprintf(stderr, "sessiondag summary: %s: %s\n", k, p)
+			code = 1
 		}
 		if *asJSON {
 			_ = enc.Encode(map[string]any{"kind": k, "summary": m.Value()})

@@ -88,13 +88,13 @@ func TestSummaryMergesShards(t *testing.T) {
 	}
 
 	var out, errb bytes.Buffer
-	if code := run([]string{"summary", files[0], files[2]}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	if code := run([]string{"summary", files[0], files[2]}, &out, &errb); code != 1 {
+		t.Fatalf("a merge with a shard missing: exit %d, want 1: %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "2 shards merged") || !strings.Contains(out.String(), "ready") {
+	if !strings.Contains(out.String(), "2 shards merged") || !strings.Contains(out.String(), "NOT READY") {
 		t.Errorf("text summary:\n%s", out.String())
 	}
-	if !strings.Contains(errb.String(), "shard 1/3 is missing") {
+	if !strings.Contains(errb.String(), "1 of 3 shards missing: 1/3") {
 		t.Errorf("a missing shard is not reported: %q", errb.String())
 	}
 }
