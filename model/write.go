@@ -111,6 +111,20 @@ func (r *LegacyRun) Rooted() bool { return r.byID["ROOT"] != nil }
 // InMemoryHead is the store's in-memory head ("" before any).
 func (r *LegacyRun) InMemoryHead() string { return r.memHead }
 
+// NodeCount is how many nodes the store holds, ROOT included.
+func (r *LegacyRun) NodeCount() int { return len(r.nodes) }
+
+// IDsFrom lists the ids of the nodes appended at positions k and after, in
+// append order: with k = NodeCount() before an op, the rows the op wrote
+// (checker/ops/README.md names each one).
+func (r *LegacyRun) IDsFrom(k int) []string {
+	out := make([]string, 0, max(len(r.nodes)-k, 0))
+	for _, n := range r.nodes[min(k, len(r.nodes)):] {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
 // Busy: a turn is pending, a reply is open or a function frame is open.
 func (r *LegacyRun) Busy() bool { return r.pending != "" || r.reply != "" || len(r.frames) > 0 }
 

@@ -39,14 +39,18 @@ type Options struct {
 
 // Gen is a generator with the shadow state it needs to draw valid ops.
 type Gen struct {
-	opt   Options
-	st    shadow
-	Tally *Tally
+	opt    Options
+	st     shadow
+	intent ops.Intent // the one rule for where legacy data holds its intent
+	Tally  *Tally
 }
 
 // New makes a generator.
 func New(opt Options) *Gen {
 	g := &Gen{opt: opt, Tally: NewTally()}
+	if opt.StartStep > 0 {
+		g.intent = *ops.IntentAt(ops.RolloutPath[opt.StartStep])
+	}
 	g.st = newShadow(opt.StartStep, g.Tally)
 	return g
 }
@@ -187,11 +191,11 @@ func (g *Gen) idle() []choice {
 	// A browser shows a row while the session has no ROOT: the web turn's
 	// ensureRoot moves the store's head to ROOT before the row records
 	// the browser's, as stale a parent as any.
-	stale := g.opt.SyncedBrowser && (s.client != s.head || !s.root && s.client != "")
+	stale := g.opt.SyncedBrowser && g.intent.Stale(s)
 	// After a checkout (or a retry without a row) the head stands where no
 	// row records it: the next row must say where it attaches (see
 	// Options.SyncedBrowser).
-	unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
+	unrecorded := g.opt.SyncedBrowser && g.intent.Unrecorded()
 	afterRun := stale || s.isManual(s.head) && s.client != s.head
 	// Rare but wanted follow-ups first: a run before any chat (L2), the
 	// page reloaded after a run (variant A of legacy §4), runs in a row (L1).

@@ -34,7 +34,6 @@ type shadow struct {
 	chatDone       bool
 	lastTool       string
 	lastLegacyTool bool
-	unrecordedHead bool // a checkout or a retry without a row moved the head; no row records it yet
 	tally          *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
@@ -51,6 +50,12 @@ type shadow struct {
 	calls, callers, attaches, runs []string
 	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
 }
+
+// ClientHead, InMemoryHead and Rooted are the writer state the intent rule
+// reads (ops.WriterState).
+func (s *shadow) ClientHead() (string, bool) { return s.client, s.client != "" }
+func (s *shadow) InMemoryHead() string       { return s.head }
+func (s *shadow) Rooted() bool               { return s.root }
 
 type sframe struct {
 	id       string
@@ -135,14 +140,18 @@ func (s *shadow) ensureRoot() {
 // counts it in the tally.
 func (g *Gen) apply(op ops.Op) ops.Op {
 	g.Tally.Op(op.Kind())
+	kept := g.intent.Keeps(op, &g.st)
+	if g.opt.SyncedBrowser && !kept {
+		panic(fmt.Sprintf("gen: drew %s, which loses the intent (ops.Intent), under SyncedBrowser", ops.Format(op)))
+	}
 	if err := op.Apply(&g.st); err != nil {
 		panic(fmt.Sprintf("gen: the shadow refuses %s: %v", ops.Format(op), err))
 	}
+	g.intent.Track(op, kept, &g.st)
 	return op
 }
 
 func (s *shadow) startTurn(id, parent, source string) {
-	s.unrecordedHead = false
 	s.write(id, false)
 	s.isUser[id] = true
 	s.retryable = append(s.retryable, id)

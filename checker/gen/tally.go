@@ -71,6 +71,10 @@ var RequiredCache = []string{
 	ShapeFinishAfterCalls, ShapeEndAfterKids,
 }
 
+// Requirements are the sets of shapes a check can declare it needs reached
+// (harness.Check.Reach), by name.
+var Requirements = map[string][]string{"legacy": Required, "cache": RequiredCache}
+
 // Tally counts op kinds and shapes over one or many generated scripts.
 type Tally struct {
 	Ops    map[string]int

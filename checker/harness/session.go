@@ -106,6 +106,9 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 		return f, err
 	}
 	for _, c := range checks {
+		if c.Run == nil {
+			return nil, fmt.Errorf("check %s does not run after each op (it reads a damaged directory: campaign.Case plays it)", c.Name)
+		}
 		if f := c.Run(s); f != nil {
 			f.Check, f.Data, f.Step = c.Name, s.Data, len(s.Script)
 			return f, nil

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/internal/shard"
 )
@@ -76,7 +77,7 @@ func (f *Failure) Replay() string {
 	if f.File == "" {
 		return "(not written)"
 	}
-	return "go run ./cmd/sessiondag replay " + f.File
+	return campaign.ReplayCommand(f.File)
 }
 
 // ErrorRecord is an iteration that could not be played: the generator drew

@@ -1,35 +1,40 @@
-package harness
+package campaign
 
 import (
 	"strings"
 	"testing"
 
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A finding saved as a file replays to the same finding: the `#! check`
 // line names the check and the data, so `sessiondag replay FILE` runs
 // exactly that and fails where the suite failed.
 func TestSavedFindingReplays(t *testing.T) {
-	planted := Check{Name: "planted", Prop: "test", Doc: "fails once a web turn has a reply",
-		Run: func(s *Session) *Finding {
+	planted := harness.Check{Name: "planted", Prop: "test", Doc: "fails once a web turn has a reply",
+		Data: harness.DataKinds, Run: func(s *harness.Session) *harness.Finding {
 			if s.Impl.W.S.Len() >= 3 {
-				return &Finding{What: "three nodes"}
+				return &harness.Finding{What: "three nodes"}
 			}
 			return nil
 		}}
-	saved := Checks
-	Checks = append(append([]Check(nil), Checks...), planted)
-	defer func() { Checks = saved }()
+	saved := harness.Checks
+	harness.Checks = append(append([]harness.Check(nil), harness.Checks...), planted)
+	defer func() { harness.Checks = saved }()
 
 	s := script(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ndone")
-	for _, data := range DataKinds {
-		f, err := Play(data, s, planted)
+	for _, data := range harness.DataKinds {
+		c := Case{Check: planted, Data: data, Script: s}
+		f, err := c.Play("")
 		if err != nil || f == nil {
 			t.Fatalf("%s: the planted check did not fail (%v)", data.Name, err)
 		}
-		text := f.File("TestPlanted", s).String()
+		c.Script = c.Script[:f.Step]
+		text := File(c, f, "TestPlanted").String()
 		if !strings.Contains(text, "#! check name=planted data="+data.Slug) {
 			t.Fatalf("the saved file does not name the check and data:\n%s", text)
 		}
@@ -51,26 +56,46 @@ func TestSavedFindingReplays(t *testing.T) {
 	}
 }
 
-// Without a `#! check` line a replay runs every check on data written with
-// the flags on and with them off; --flags picks the writers' flags.
+// Without a `#! check` line a replay runs each check that runs after every
+// op where its declared data admits the script, on data written with the
+// flags on and with them off.
 func TestReplayPlan(t *testing.T) {
 	f := &ops.File{Ops: script(t, "user id=u1 text=a\nflag set=A\nreply")}
-	checks, data, err := Plan(f, ReplayOptions{})
+	groups, err := Plan(f, ReplayOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(checks) != len(Checks) || len(data) != 2 || data[0].Slug != "flags-on" || data[1].Slug != "flipped" {
-		t.Fatalf("plan: %d checks, data %v", len(checks), data)
-	}
+	// Written on, a script with a flag op is no kind's (flags only move
+	// forward from off); written off, it is flipped data, which the rollout
+	// checks and the load's columns hold on, and flags-off fidelity not.
+	require.Len(t, groups, 1)
+	require.Equal(t, "flipped", groups[0].Data.Slug)
+	require.Equal(t, []string{"retire-d", "rollout", "cutoff", "columns"}, names(groups[0].Checks))
+	groups, err = Plan(&ops.File{Ops: script(t, "user id=u1 text=a\nreply")}, ReplayOptions{})
+	require.NoError(t, err)
+	require.Len(t, groups, 2)
+	require.Equal(t, "flags-on", groups[0].Data.Slug)
+	require.Equal(t, []string{"retire-d", "target", "rollout", "cutoff", "cards"}, names(groups[0].Checks))
+	require.Equal(t, "migration", groups[1].Data.Slug)
+	require.Equal(t, []string{"retire-d", "legacy", "rollout", "cutoff", "cards", "aggregation", "columns", "persistence"},
+		names(groups[1].Checks))
 	f.Directives = []ops.Directive{{Name: "check", Args: []ops.Arg{{Key: "name", Value: "rollout"}, {Key: "data", Value: "migration"}, {Key: "writer", Value: "A"}}}}
-	checks, data, err = Plan(f, ReplayOptions{})
-	if err != nil || len(checks) != 1 || checks[0].Name != "rollout" || len(data) != 1 || data[0].Writer != flags.A {
-		t.Fatalf("plan of a #! check line: %v %v %v", checks, data, err)
+	groups, err = Plan(f, ReplayOptions{})
+	if err != nil || len(groups) != 1 || len(groups[0].Checks) != 1 || groups[0].Checks[0].Name != "rollout" || groups[0].Data.Writer != flags.A {
+		t.Fatalf("plan of a #! check line: %+v %v", groups, err)
 	}
 	f.Directives[0].Args[0].Value = "no-such-check"
-	if _, _, err := Plan(f, ReplayOptions{}); err == nil {
+	if _, err := Plan(f, ReplayOptions{}); err == nil {
 		t.Fatal("a #! check naming no check is accepted")
 	}
+}
+
+func names(checks []harness.Check) []string {
+	var out []string
+	for _, c := range checks {
+		out = append(out, c.Name)
+	}
+	return out
 }
 
 // The rollout path the flag op spells (ops.RolloutPath) is the one the
@@ -92,8 +117,8 @@ func TestRolloutPathsAgree(t *testing.T) {
 func TestValidityFindingPlans(t *testing.T) {
 	f := &ops.File{Ops: script(t, "user id=u1 text=a"), Directives: []ops.Directive{{Name: "check",
 		Args: []ops.Arg{{Key: "name", Value: "validity"}, {Key: "data", Value: "flags-on"}}}}}
-	checks, data, err := Plan(f, ReplayOptions{})
-	if err != nil || len(checks) != 0 || len(data) != 1 || data[0].Slug != "flags-on" {
-		t.Fatalf("plan of a validity finding: %v %v %v", checks, data, err)
+	groups, err := Plan(f, ReplayOptions{})
+	if err != nil || len(groups) != 1 || len(groups[0].Checks) != 1 || groups[0].Checks[0].Name != "validity" || groups[0].Data.Slug != "flags-on" {
+		t.Fatalf("plan of a validity finding: %+v %v", groups, err)
 	}
 }

@@ -1,56 +1,10 @@
-package harness
+package campaign
 
 import (
-	"sessiondag/checker/driver"
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
-	"sessiondag/impl/flags"
+	"sessiondag/model"
 )
-
-// Reduce shrinks a failing op script: it deletes ops while fails still
-// holds and the script stays valid, until no deletion it tries keeps it
-// failing. It first tries each op together with what depends on it (see
-// Unit), from the last op back, then chunks of neighbouring ops, largest
-// first; when no deletion helps, it points a reference at an earlier row
-// (a retry of the first turn instead of a later one), which often lets the
-// rows in between go. The result is always a replayable script.
-func Reduce(script []ops.Op, fails func([]ops.Op) bool) []ops.Op {
-	cur := append([]ops.Op(nil), script...)
-	try := func(cand []ops.Op) bool {
-		if len(cand) < len(cur) && Valid(cand) && fails(cand) {
-			cur = cand
-			return true
-		}
-		return false
-	}
-	for progress := true; progress; {
-		progress = false
-		wrote := written(cur)
-		for i := len(cur) - 1; i >= 0; i-- {
-			if i < len(cur) && try(without(cur, unit(cur, wrote, i))) {
-				progress = true
-				wrote = written(cur)
-			}
-		}
-		for size := len(cur) / 2; size >= 1 && !progress; size-- {
-			for start := 0; start+size <= len(cur); start++ {
-				if try(append(append([]ops.Op(nil), cur[:start]...), cur[start+size:]...)) {
-					progress = true
-					break
-				}
-			}
-		}
-		if !progress {
-			progress = redirectOne(cur, written(cur), func(cand []ops.Op) bool {
-				if Valid(cand) && fails(cand) {
-					cur = cand
-					return true
-				}
-				return false
-			})
-		}
-	}
-	return cur
-}
 
 // redirectOne tries, from the last op back, each reference an op makes to
 // a row, pointed at each row written before that one instead; it stops at
@@ -88,10 +42,17 @@ func idsBefore(wrote [][]string, i int, named string) []string {
 	return out
 }
 
-// Valid reports whether every op of a script applies in turn.
+// Valid reports whether every op of a script applies in turn, as the
+// reference writer (model.LegacyRun) judges it: the one judge of validity
+// for the generator's shadow, exhaust's walk and every reduction.
 func Valid(script []ops.Op) bool {
-	_, err := driver.Build(script, "", flags.Off)
-	return err == nil
+	run := model.NewLegacy(sessionOf(script))
+	for _, op := range script {
+		if run.Apply(op) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // Unit is op i with everything that cannot stay without it, as positions in
@@ -141,32 +102,29 @@ func unit(script []ops.Op, wrote [][]string, i int) []int {
 	return out
 }
 
-// written lists, per op, the ids of the nodes the writers appended for it
-// (a reply's placeholder, a tool's row, a spawn's four rows). A script that
-// stops applying leaves the rest empty.
+// written lists, per op, the ids of the nodes the reference writer
+// appended for it (a reply's placeholder, a tool's row, a spawn's four rows;
+// checker/ops/README.md names them). A script that stops applying leaves the
+// rest empty.
 func written(script []ops.Op) [][]string {
 	out := make([][]string, len(script))
-	run, err := driver.Start(firstOf(script), "", flags.Off)
-	if err != nil {
-		return out
-	}
+	run := model.NewLegacy(sessionOf(script))
 	for i, op := range script {
-		before := run.W.S.Len()
+		before := run.NodeCount()
 		if run.Apply(op) != nil {
 			break
 		}
-		for _, n := range run.W.S.Nodes()[before:] {
-			out[i] = append(out[i], n.ID)
-		}
+		out[i] = run.IDsFrom(before)
 	}
 	return out
 }
 
-func firstOf(script []ops.Op) ops.Op {
-	if len(script) > 0 {
-		return script[0]
+// sessionOf is the session id a script names, else the default one.
+func sessionOf(script []ops.Op) string {
+	if id := harness.SessionIDOf(script); id != "" {
+		return id
 	}
-	return nil
+	return ops.DefaultSession
 }
 
 // spanOf lists the ops op i opens, up to and including the one that

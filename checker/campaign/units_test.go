@@ -1,4 +1,4 @@
-package harness
+package campaign
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 )
 
@@ -66,8 +67,14 @@ func TestReduce(t *testing.T) {
 			continue
 		}
 		found++
-		r := Reduce(s, fails)
-		if !fails(r) || !Valid(r) {
+		c := Case{Check: scriptCheck("crash-after-retry", fails), Data: harness.OffAny, Script: s}
+		f, err := c.Play("")
+		if err != nil || f == nil {
+			t.Fatalf("seed %d: the planted check does not fail (%v)", seed, err)
+		}
+		red := Reduce(c, f, "")
+		r := red.Case.Script
+		if !red.Reproduced || !fails(r) || !Valid(r) {
 			t.Fatalf("seed %d: the reduced script does not fail or is not valid:\n%s", seed, ops.String(r))
 		}
 		// A retry needs a user turn before it: user, retry, crash, and the
@@ -82,4 +89,15 @@ func TestReduce(t *testing.T) {
 	if found == 0 {
 		t.Fatal("no generated script has a crash after a retry")
 	}
+}
+
+// scriptCheck is a check that fails when fails holds of the script so far.
+func scriptCheck(name string, fails func([]ops.Op) bool) harness.Check {
+	return harness.Check{Name: name, Prop: "test", Doc: "planted", Data: harness.DataKinds,
+		Run: func(s *harness.Session) *harness.Finding {
+			if fails(s.Script) {
+				return &harness.Finding{What: name}
+			}
+			return nil
+		}}
 }

@@ -1,4 +1,4 @@
-package hunt
+package campaign
 
 import (
 	"fmt"
@@ -22,11 +22,29 @@ type PointerEdit struct {
 	Target  string // another node's id, or "gone"
 }
 
-// drawDamage draws the damage of a cold iteration: up to two rewritten
+// Directive is the edit as a `#! damage` line.
+func (e PointerEdit) Directive() ops.Directive {
+	return ops.Directive{Name: "damage", Args: []ops.Arg{{Key: "id", Value: e.ID}, {Key: "pointer", Value: e.Pointer},
+		{Key: "target", Value: e.Target}}}
+}
+
+// damageOf reads a `#! damage` line.
+func damageOf(d ops.Directive) (PointerEdit, error) {
+	var e PointerEdit
+	e.ID, _ = d.Get("id")
+	e.Pointer, _ = d.Get("pointer")
+	e.Target, _ = d.Get("target")
+	if e.ID == "" || e.Target == "" || e.Pointer != "parent_id" && e.Pointer != "called_by" {
+		return e, fmt.Errorf("#! %s: want id=, pointer=parent_id|called_by and target=", d.String())
+	}
+	return e, nil
+}
+
+// DrawDamage draws the damage of a cold iteration: up to two rewritten
 // pointers (called_by or parent_id) of the nodes the script writes, each to
 // another node or to a missing id, as TestP1ColdFidelity draws them.
-func drawDamage(src gen.Source, script []ops.Op, firstSeq int64) ([]PointerEdit, error) {
-	nodes, err := written(script, firstSeq)
+func DrawDamage(src gen.Source, script []ops.Op, firstSeq int64) ([]PointerEdit, error) {
+	nodes, err := implNodes(script, firstSeq)
 	if err != nil {
 		return nil, err
 	}
@@ -45,15 +63,15 @@ func drawDamage(src gen.Source, script []ops.Op, firstSeq int64) ([]PointerEdit,
 	return out, nil
 }
 
-// fileEdits are the damage as files of the directory script writes: each
+// FileEdits are the damage as files of the directory script writes: each
 // edit rewrites its node's file from the node as written (a later edit of
 // the same node replaces an earlier one). An edit of a node the script
 // does not write is left out.
-func fileEdits(script []ops.Op, firstSeq int64, damage []PointerEdit) ([]harness.Edit, error) {
+func FileEdits(script []ops.Op, firstSeq int64, damage []PointerEdit) ([]harness.Edit, error) {
 	if len(damage) == 0 {
 		return nil, nil
 	}
-	nodes, err := written(script, firstSeq)
+	nodes, err := implNodes(script, firstSeq)
 	if err != nil {
 		return nil, err
 	}
@@ -76,9 +94,10 @@ func fileEdits(script []ops.Op, firstSeq int64, damage []PointerEdit) ([]harness
 	return out, nil
 }
 
-// written is the nodes the writers write for script, flags off, history
-// numbered from firstSeq (what harness.Cold writes).
-func written(script []ops.Op, firstSeq int64) ([]*node.Node, error) {
+// implNodes is the nodes the implementation's writers write for script,
+// flags off, history numbered from firstSeq (what harness.Cold writes): the
+// files the damage rewrites are the implementation's.
+func implNodes(script []ops.Op, firstSeq int64) ([]*node.Node, error) {
 	run, err := driver.Start(nil, "", flags.Off)
 	if err != nil {
 		return nil, fmt.Errorf("cold damage: start: %w", err)

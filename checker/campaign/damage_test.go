@@ -1,4 +1,4 @@
-package hunt
+package campaign
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ func TestDamageFollowsTheNode(t *testing.T) {
 		{"user id=u1 text=a\nreply\ndone\nuser id=u2 text=b", "history/9993-u-u2.json"},
 		{"user id=u2 text=b", "history/9991-u-u2.json"},
 	} {
-		edits, err := fileEdits(parse(t, tc.script), 9990, damage)
+		edits, err := FileEdits(script(t, tc.script), 9990, damage)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -23,7 +23,7 @@ func TestDamageFollowsTheNode(t *testing.T) {
 			t.Errorf("%q: edits %+v, want %s with parent_id gone", tc.script, edits, tc.path)
 		}
 	}
-	edits, err := fileEdits(parse(t, "user id=u1 text=a"), 0, []PointerEdit{{ID: "u1", Pointer: "called_by", Target: "u1"}})
+	edits, err := FileEdits(script(t, "user id=u1 text=a"), 0, []PointerEdit{{ID: "u1", Pointer: "called_by", Target: "u1"}})
 	if err != nil || len(edits) != 1 || !strings.Contains(string(edits[0].Content), `"called_by": "u1"`) {
 		t.Errorf("a called_by edit: %+v, %v", edits, err)
 	}
