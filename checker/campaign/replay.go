@@ -25,6 +25,10 @@ type Group struct {
 	Data   harness.Data
 	Checks []harness.Check
 	Case   *Case // a check that reads a damaged directory: played alone
+	// Outside: a file's `#! check` line names a kind of data that does not
+	// admit its script (harness.Data.Admits); the check runs as the file
+	// says, but the kind's rule leaves such data out.
+	Outside bool
 }
 
 // Plan is what Replay plays for a file.
@@ -68,10 +72,10 @@ func planned(f *ops.File, d ops.Directive, o ReplayOptions) ([]Group, error) {
 	if err != nil {
 		return nil, err
 	}
+	name, _ := d.Get("name")
 	if len(o.Data) > 0 {
 		data = o.Data[0]
 	}
-	name, _ := d.Get("name")
 	checks := o.Checks
 	if len(checks) == 0 {
 		c, err := harness.CheckNamed(name)
@@ -80,6 +84,7 @@ func planned(f *ops.File, d ops.Directive, o ReplayOptions) ([]Group, error) {
 		}
 		checks = []harness.Check{c}
 	}
+	outside := name != harness.Validity.Name && len(o.Data) == 0 && !data.Admits(f.Ops)
 	var out []Group
 	for _, c := range checks {
 		if c.Damage {
@@ -87,11 +92,11 @@ func planned(f *ops.File, d ops.Directive, o ReplayOptions) ([]Group, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, Group{Data: data, Checks: []harness.Check{c}, Case: &cs})
+			out = append(out, Group{Data: data, Checks: []harness.Check{c}, Case: &cs, Outside: outside})
 		}
 	}
 	if per := perOp(checks); len(per) > 0 {
-		out = append(out, Group{Data: data, Checks: per})
+		out = append(out, Group{Data: data, Checks: per, Outside: outside})
 	}
 	return out, nil
 }

@@ -70,14 +70,14 @@ func WriteJSON(w io.Writer, sum Summary, fails []FailureRecord) error {
 }
 
 // Text prints the summary.
-func (sum Summary) Text(w io.Writer) {
-	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", sum.MaxOps, kindsNote(sum), sum.Shard)
-	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", sum.Scripts, lengths(sum.ByLength))
-	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", sum.Runs, sum.Skipped)
-	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", sum.Unsynced)
+func (s Summary) Text(w io.Writer) {
+	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", s.MaxOps, kindsNote(s), s.Shard)
+	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", s.Scripts, lengths(s.ByLength))
+	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", s.Runs, s.Skipped)
+	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", s.Unsynced)
 	fmt.Fprintf(w, "  %.1f s, %.0f scripts/s; %.1f s of processor time, %.0f scripts per processor second\n",
-		sum.Seconds, sum.ScriptsPerSecond(), sum.CPUSeconds, sum.ScriptsPerCPUSecond())
-	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", sum.Failures, sum.Reduced)
+		s.Seconds, s.ScriptsPerSecond(), s.CPUSeconds, s.ScriptsPerCPUSecond())
+	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", s.Failures, s.Reduced)
 }
 
 // WriteText prints the summary and each failure with its reduced script

@@ -32,7 +32,6 @@ type shadow struct {
 	turns          int
 	manualRun      int // consecutive manual runs since the last chat turn
 	chatDone       bool
-	lastTool       string
 	lastLegacyTool bool
 	tally          *Tally
 

@@ -181,11 +181,6 @@ func plural(n int, what string) string {
 
 func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
 // JSON writes one line per failure ({"kind":"hunt-failure",…}), one per
 // error ({"kind":"hunt-error",…}), then {"kind":"hunt","summary":{…}}: the
 // outputs of shards merge by concatenation (a failure's key is the same in

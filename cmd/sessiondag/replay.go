@@ -110,7 +110,11 @@ func planned(file *ops.File, o campaign.ReplayOptions) string {
 		if len(names) == 1 {
 			verb = "holds"
 		}
-		parts = append(parts, fmt.Sprintf("%s %s after every op on data %s", strings.Join(names, ", "), verb, g.Data.Name))
+		part := fmt.Sprintf("%s %s after every op on data %s", strings.Join(names, ", "), verb, g.Data.Name)
+		if g.Outside {
+			part += " (the script is outside that kind: " + outside(g.Data) + ")"
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		return "no check applies to this script"
@@ -141,4 +145,12 @@ func writeOut(script []ops.Op, dir string, fl flags.Set) error {
 	}
 	_, err := driver.Build(script, dir, fl)
 	return err
+}
+
+// outside says why a script can fall outside a kind of data.
+func outside(d harness.Data) string {
+	if d.Synced {
+		return "its intent is not in the data, or it is not valid"
+	}
+	return "it is not valid, or has flag ops the kind does not have"
 }
