@@ -202,7 +202,7 @@ func plain(v any) any {
 	case Int:
 		return json.Number(x)
 	case Float:
-		return json.Number(PyFloatRepr(float64(x)))
+		return json.Number(pyFloatRepr(float64(x)))
 	}
 	return v
 }

@@ -27,5 +27,5 @@
 // The writing half runs op scripts (checker/ops/README.md, flags off):
 //
 //	write.go      LegacyRun: NewLegacy, Apply, Session, View; Legacy(script)
-//	writedir.go   WriteSessionDir: the on-disk layout, Python indent=2 JSON
+//	writedir.go   writeSessionDir: the on-disk layout, Python indent=2 JSON
 package model

@@ -71,7 +71,7 @@ func (rd *reading) load(raw, all, branch []*Object) loaded {
 	// (several → sorted by timestamp).
 	chain = splice(chain, all,
 		func(m *Object) bool { return m.Val("function") == "attach" },
-		func(m *Object) any { return Or(m.Val("called_by"), m.Val("parent_id")) })
+		func(m *Object) any { return or(m.Val("called_by"), m.Val("parent_id")) })
 
 	// Step 8: runtime-row splice: rows with type=="status" and
 	// display=="runtime", keyed by parent_id (legacy rows only).

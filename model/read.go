@@ -50,7 +50,7 @@ func ReadSessionDir(dir string) (*Session, error) {
 	s := &Session{ID: filepath.Base(filepath.Clean(dir)), Meta: meta}
 
 	// head: `head_id`, falling back to `last_node_id` (§2.1).
-	if h, ok := Or(meta.Val("head_id"), meta.Val("last_node_id")).(string); ok {
+	if h, ok := or(meta.Val("head_id"), meta.Val("last_node_id")).(string); ok {
 		s.HeadID = h
 	}
 

@@ -66,9 +66,7 @@ func saveFound(w io.Writer) {
 	slices.Sort(tests)
 	for _, test := range tests {
 		x := found.last[test]
-		red := campaign.Reduce(x.c, x.f, scratch())
-		path, err := campaign.Save(failDir, red.Case, red.Finding, test,
-			fmt.Sprintf("reduced from %d ops to %d", len(x.c.Script), len(red.Case.Script)))
+		path, red, err := saveOne(failDir, test, x)
 		if err != nil {
 			fmt.Fprintf(w, "props: %s: %v\n", test, err)
 			continue
@@ -77,4 +75,13 @@ func saveFound(w io.Writer) {
 		fmt.Fprintf(w, "props: saved %s: %s [%s], %d ops\nreproduce: %s\n", test, red.Case.Check.Name,
 			red.Case.Data.Name, len(red.Case.Script), campaign.ReplayCommand(path))
 	}
+}
+
+// saveOne reduces a failure of test as every driver does and saves it under
+// dir.
+func saveOne(dir, test string, x failure) (string, campaign.Reduced, error) {
+	red := campaign.Reduce(x.c, x.f, scratch())
+	path, err := campaign.Save(dir, red.Case, red.Finding, test,
+		fmt.Sprintf("reduced from %d ops to %d", len(x.c.Script), len(red.Case.Script)))
+	return path, red, err
 }

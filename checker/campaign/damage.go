@@ -42,7 +42,7 @@ func damageOf(d ops.Directive) (PointerEdit, error) {
 
 // DrawDamage draws the damage of a cold iteration: up to two rewritten
 // pointers (called_by or parent_id) of the nodes the script writes, each to
-// another node or to a missing id, as TestP1ColdFidelity draws them.
+// another node or to a missing id, as TestChecks/P1-cold draws them.
 func DrawDamage(src gen.Source, script []ops.Op, firstSeq int64) ([]PointerEdit, error) {
 	nodes, err := implNodes(script, firstSeq)
 	if err != nil {

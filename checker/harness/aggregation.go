@@ -9,13 +9,13 @@ import (
 	"sessiondag/impl/webui"
 )
 
-// CheckAggregation checks the aggregated list all against its input msgs
+// checkAggregationOf checks the aggregated list all against its input msgs
 // (P6): each tool row folded exactly once into the assistant it names, in
 // seq order, or kept in place as an orphan; nothing lost, duplicated or
 // reordered; blocks equal to the extra's. reread, when not nil, aggregates
 // the same session afresh, to check that blocks are copies: a change to
 // the blocks shown must not reach the stored value they came from.
-func CheckAggregation(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
+func checkAggregationOf(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
 	return NewAggregationCheck().Check(msgs, all, reread)
 }
 
@@ -68,7 +68,7 @@ func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*
 		wantKept = append(wantKept, m)
 	}
 	if len(all) != len(wantKept) {
-		return fmt.Errorf("kept %d rows, want %d: %v vs %v", len(all), len(wantKept), IDs(all), IDs(wantKept))
+		return fmt.Errorf("kept %d rows, want %d: %v vs %v", len(all), len(wantKept), ids(all), ids(wantKept))
 	}
 	for i, m := range all {
 		if m.ID != wantKept[i].ID {
@@ -157,8 +157,8 @@ func extraBlocks(extra string) node.Value {
 	return p.O.Get("blocks")
 }
 
-// IDs lists the ids of messages.
-func IDs(ms []*adapter.Message) []string {
+// ids lists the ids of messages.
+func ids(ms []*adapter.Message) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
 		out[i] = m.ID

@@ -46,11 +46,11 @@ func TestCheckAggregationBlocksAreCopies(t *testing.T) {
 	reread := func() []*adapter.Message { return aggregate(true) }
 
 	good := aggregate(true)
-	if err := CheckAggregation(good, good, reread); err != nil {
+	if err := checkAggregationOf(good, good, reread); err != nil {
 		t.Fatalf("blocks that are copies: %v", err)
 	}
 	bad := aggregate(false)
-	err := CheckAggregation(bad, bad, reread)
+	err := checkAggregationOf(bad, bad, reread)
 	if err == nil || !strings.Contains(err.Error(), "share storage") {
 		t.Fatalf("blocks that are the stored value: got %v", err)
 	}

@@ -24,7 +24,7 @@ func checkCards(s *Session) *Finding {
 		for _, m := range l.BeforeCards {
 			if m.Role == "user" && !after[m.ID] {
 				return s.finding("cards", fmt.Sprintf("flags %s: the card pass dropped user row %s", fl, m.ID),
-					fmt.Sprintf("chain before cards: %v\nchain after: %v", IDs(l.BeforeCards), IDs(l.Chain)))
+					fmt.Sprintf("chain before cards: %v\nchain after: %v", ids(l.BeforeCards), ids(l.Chain)))
 			}
 		}
 	}
@@ -38,7 +38,7 @@ func checkAggregation(s *Session) *Finding {
 	st := s.Impl.W.S
 	l := webui.Load(st, flags.Off)
 	reread := func() []*adapter.Message { return webui.Aggregate(webui.Messages(st)) }
-	if err := CheckAggregation(l.Messages, l.All, reread); err != nil {
+	if err := checkAggregationOf(l.Messages, l.All, reread); err != nil {
 		return s.finding("aggregation", "aggregation broke conservation", err.Error())
 	}
 	return nil

@@ -224,7 +224,7 @@ const sharedSlot = 0
 // (derived again from that turn), and an update of a node (a new store
 // generation) starts over. The result equals NewPreds(s)
 // (TestPredsOfFollowsUpdates, TestPredsOfFollowsAnswers, props
-// TestColumnsAgree).
+// TestChecks/load-columns).
 func PredsOf(s *store.Store) *Preds {
 	c := s.Shared().LoadOrStore(sharedSlot, &predsCache{}).(*predsCache)
 	c.mu.Lock()

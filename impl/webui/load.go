@@ -53,7 +53,7 @@ func Load(s *store.Store, fl flags.Set) *Loaded { return newReader(s, fl).load()
 // LoadByMaps is Load through maps keyed by id, as a load of a store with
 // duplicate ids runs: no per-session columns, nothing looked up by
 // position, no folded copies kept. It is the reference the position-based
-// load is checked against (props TestColumnsAgree).
+// load is checked against (props TestChecks/load-columns).
 func LoadByMaps(s *store.Store, fl flags.Set) *Loaded {
 	r := newReader(s, fl)
 	r.maps = true
