@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 )
 
 // TestP7PersistenceRoundTrip: whatever the writers wrote, a cold load of the
@@ -22,7 +23,7 @@ func TestP7PersistenceRoundTrip(t *testing.T) {
 		}
 		defer os.RemoveAll(parent)
 		// Durability is the crash tests' subject; here fsync only costs time.
-		o := harness.Options{Dir: filepath.Join(parent, "session"), NoSync: true}
+		o := harness.Options{Dir: filepath.Join(parent, ops.DefaultSession), NoSync: true}
 		machine(t, "TestP7PersistenceRoundTrip", legacyData, o, check("persistence"))
 	})
 }

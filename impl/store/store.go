@@ -40,6 +40,8 @@ type Store struct {
 	// rewritten from the in-memory head on every session-level write.
 	Meta *node.Obj
 
+	commits *commitCache // context commits read so far (shared by copies)
+
 	// Problems lists the files a cold load could not use. The original
 	// skips them silently; here each one is kept with its reason.
 	Problems []Problem
@@ -58,7 +60,7 @@ func (p Problem) Error() string { return fmt.Sprintf("%s: %v", p.File, p.Err) }
 
 // New makes an empty in-memory session.
 func New(id string) *Store {
-	s := &Store{ID: id, ParentReads: new(atomic.Int64)}
+	s := &Store{ID: id, ParentReads: new(atomic.Int64), commits: &commitCache{}}
 	s.reset()
 	s.Meta = &node.Obj{}
 	return s

@@ -369,8 +369,9 @@ func byTimestamp(a, b *adapter.Message) int {
 	return 0
 }
 
-// siblingInfo is step 10: sibling position over the aggregated list, and the
-// deepest leaf of each neighbouring sibling. Chain rows are copied.
+// siblingInfo is step 10: sibling position over the aggregated list, the
+// deepest leaf of each neighbouring sibling, and an attach row's embed
+// statistics from the context commit it names. Chain rows are copied.
 func (r *reader) siblingInfo(chain []*adapter.Message, allIdx rowIndex) []*adapter.Message {
 	fam := allIdx.siblings(r.rules.siblingKey)
 	out := make([]*adapter.Message, len(chain))
@@ -390,6 +391,7 @@ func (r *reader) siblingInfo(chain []*adapter.Message, allIdx rowIndex) []*adapt
 		c.Set("sibling_total", node.Num(itoa(total)))
 		c.Set("prev_sibling_id", prev)
 		c.Set("next_sibling_id", next)
+		withEmbedStats(r.s, c)
 		out[i] = c
 	}
 	return out
