@@ -208,6 +208,15 @@ func (s *Store) PersistedHead() string {
 	return h.Str()
 }
 
+// AtHead returns a read-only copy of s whose head is id: the session as a
+// browser sees it after moving there (a sibling arrow, a checkout), its
+// files untouched. It shares the indexes.
+func (s *Store) AtHead(id string) *Store {
+	c := *s
+	c.head = id
+	return &c
+}
+
 // AtPersistedHead returns a read-only copy of s whose head is the persisted
 // one: what a cold load of the directory would see. It shares the indexes.
 func (s *Store) AtPersistedHead() *Store {

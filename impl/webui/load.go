@@ -369,6 +369,13 @@ func byTimestamp(a, b *adapter.Message) int {
 	return 0
 }
 
+// Arrows are where a browser's sibling arrows lead over a load's rows
+// (legacy §3.8: sibling arrows jump to deepest_leaf), under the sibling rule
+// of its flag set.
+func Arrows(fl flags.Set, all []*adapter.Message) *history.Family {
+	return history.NewFamily(all, RulesFor(fl, nil).siblingKey)
+}
+
 // siblingInfo is step 10: sibling position over the aggregated list, the
 // deepest leaf of each neighbouring sibling, and an attach row's embed
 // statistics from the context commit it names. Chain rows are copied.
