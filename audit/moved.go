@@ -16,7 +16,7 @@ import (
 // context (caller-less roots, which only rule 3 chains) followed by a
 // dispatcher turn forking at the root, whose history the dispatcher starts
 // empty; R glues the script onto the fork, B shows the fork alone and the
-// script on the branch it ran on (docs/rollout.md §4, "Moved, not hidden").
+// script on the branch it ran on (docs/rollout.md §5, "Moved, not hidden").
 // One load at one head: the check stays linear in the session.
 func movedToBranch(hidden []Row, a *webui.Loaded, to flags.Set, b *webui.Loaded, at func(head string) *webui.Loaded) (kept, moved []Row, head string) {
 	if !a.FallbackUsed || at == nil || len(hidden) == 0 {
