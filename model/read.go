@@ -29,8 +29,8 @@ import (
 // session no turn has ended in yet (the original writes meta.json at a
 // turn's end): no stored head. An unparsable meta.json, or one that is not
 // an object, is an error; so is a missing directory or one that holds none
-// of meta.json, history/ and context/ (the original has no such session:
-// its load shows "New conversation").
+// of meta.json, history/ and context/commits/ (the original has no such
+// session: its load shows "New conversation").
 func ReadSessionDir(dir string) (*Session, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -54,8 +54,8 @@ func ReadSessionDir(dir string) (*Session, error) {
 		s.Meta = meta
 	case !os.IsNotExist(err):
 		return nil, fmt.Errorf("model: %s/meta.json: %w", dir, err)
-	case !isDir(filepath.Join(dir, "history")) && !isDir(filepath.Join(dir, "context")):
-		return nil, fmt.Errorf("model: %s: no session here (no meta.json, history/ or context/)", dir)
+	case !isDir(filepath.Join(dir, "history")) && !isDir(filepath.Join(dir, "context", "commits")):
+		return nil, fmt.Errorf("model: %s: no session here (no meta.json, history/ or context/commits/)", dir)
 	}
 
 	// head: `head_id`, falling back to `last_node_id` (§2.1).

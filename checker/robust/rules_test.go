@@ -249,7 +249,8 @@ func TestMissingHistory(t *testing.T) {
 	if _, err := model.ReadSessionDir(dir); err == nil {
 		t.Errorf("the model reads a folder with none of the original's files")
 	}
-	// context/ alone: a session whose commits were written before any node.
+	// context/commits/ alone: a session whose commits were written before
+	// any node.
 	if err := os.MkdirAll(filepath.Join(dir, "context", "commits"), 0o755); err != nil {
 		t.Fatal(err)
 	}

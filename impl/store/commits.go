@@ -59,9 +59,9 @@ func (s *Store) ContextCommit(id string) (node.Value, bool) {
 	return v, true
 }
 
-// hasContext reports whether dir holds the original's context/ directory
-// (context commits), which a session can have before any history file.
-func hasContext(dir string) bool {
-	fi, err := os.Lstat(filepath.Join(dir, "context"))
+// HasCommits reports whether dir holds the original's context/commits/
+// directory, which a session can have before any history file or meta.json.
+func HasCommits(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, "context", "commits"))
 	return err == nil && fi.IsDir()
 }

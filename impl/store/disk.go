@@ -54,7 +54,8 @@ func ValidateID(id string) error {
 // first turn has not ended (the original writes meta.json at a turn's end):
 // no stored head, nothing wrong. Files that cannot be used are listed in
 // Problems with the reason; a directory holding none of the original's
-// files (meta.json, history/, context/) is not a session and is an error.
+// files (meta.json, history/, context/commits/) is not a session and is an
+// error.
 func Open(dir string) (*Store, error) {
 	s := New(filepath.Base(filepath.Clean(dir)))
 	s.Dir = dir
@@ -73,8 +74,8 @@ func Open(dir string) (*Store, error) {
 	}
 	var buf []byte
 	meta, merr := readFile(dir, "meta.json", &buf)
-	if herr != nil && errors.Is(merr, fs.ErrNotExist) && !hasContext(dir) {
-		return nil, fmt.Errorf("open session %s: no meta.json, history/ or context/: not a session directory", dir)
+	if herr != nil && errors.Is(merr, fs.ErrNotExist) && !HasCommits(dir) {
+		return nil, fmt.Errorf("open session %s: no meta.json, history/ or context/commits/: not a session directory", dir)
 	}
 
 	type loaded struct {
