@@ -11,13 +11,13 @@ import (
 // not on R's own linear_history walk) and the new config shows it on the
 // branch it continues, where the user can go: the sibling arrows of the new
 // chain reach it, and the load at the head they give for that branch (the
-// deepest leaf below the last such message) shows it. The
-// original's own writers store this shape: a script run in a session
-// context (caller-less roots, which only rule 3 chains) followed by a
-// dispatcher turn forking at the root, whose history the dispatcher starts
-// empty; R glues the script onto the fork, B shows the fork alone and the
-// script on the branch it ran on (docs/rollout.md §5, "Moved, not hidden").
-// One load at one head: the check stays linear in the session.
+// deepest leaf below the last such message) shows it. The original's own
+// writers store this shape: a script run in a session context (caller-less
+// roots, which only rule 3 chains) followed by a dispatcher turn forking at
+// the root, whose history the dispatcher starts empty; R glues the script
+// onto the fork, B shows the fork alone and the script on the branch it ran
+// on (docs/rollout.md §5, "Moved, not hidden"). One load at one head: the
+// check stays linear in the session.
 func movedToBranch(hidden []Row, a *webui.Loaded, to flags.Set, b *webui.Loaded, at func(head string) *webui.Loaded) (kept, moved []Row, head string) {
 	if !a.FallbackUsed || at == nil || len(hidden) == 0 {
 		return hidden, nil, ""
