@@ -15,7 +15,6 @@ import (
 	"sessiondag/checker/ops"
 )
 
-
 // frame is one open function (README: the frame stack).
 type frame struct {
 	id       string
