@@ -47,6 +47,27 @@ const (
 	ShapeEndAfterKids     = "run ended after its internals were loaded"
 )
 
+// Shapes the original's own writers store at R (legacy §6 #28–#36; the
+// corpus/realwriter folder and how many of its 114 show each in
+// docs/legacy.md).
+const (
+	ShapeCallerlessDispatch = "caller-less dispatcher user with an explicit parent (R's adapter write)"
+	ShapeNullFork           = "root-level fork with an explicit null parent"
+	ShapeRootedDispatch     = "dispatcher user called by ROOT (older writers)"
+	ShapeToolText           = "tool row whose input is a JSON string"
+	ShapeToolObject         = "tool row whose input is an object (older writers)"
+	ShapeCallerlessSub      = "caller-less sub-agent user"
+	ShapeScriptRun          = "script run in a session context with internals"
+	ShapeTopAsk             = "top-level ask_user answer"
+	ShapeFollowup           = "internal user of a finished async task (task_followup)"
+	ShapeMerge              = "internal user of /merge (merge_turn)"
+	ShapeCompaction         = "compaction: summary and kept tail"
+	ShapeOwnCalls           = "assistant with tool_calls and blocks of its own"
+	ShapeAsyncTask          = "async /task attach with its extra copy"
+	ShapeFunctionForm       = "function-form web user"
+	ShapeImage              = "web user with an image attachment"
+)
+
 // Shapes of the numbers the original stores.
 const (
 	ShapeRealDuration = "real duration"
@@ -60,6 +81,9 @@ var Required = []string{
 	ShapeRetryFirst, ShapeSubAgent, ShapeCrashOnTool, ShapeNested3,
 	ShapeCallerLater, ShapeAdapterLater,
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat,
+	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
+	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
+	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage,
 }
 
 // RequiredCache are the shapes a default-sized run of the load's cache

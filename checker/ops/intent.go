@@ -20,8 +20,10 @@ type WriterState interface {
 //   - a row that records no parent (a manual run, a script row, an adapter row
 //     without parent_id or caller) while the head stands where no row records
 //     it (Unrecorded): after a checkout, or a retry that wrote no row, until a
-//     row records the head again. A dispatcher turn does not: it never moves
-//     the head, and its reply is what records the turn.
+//     row records the head again. A dispatcher turn does, as R writes it: its
+//     row records its parent and takes the head. One called by ROOT (rooted,
+//     older writers) does not: it never moves the head, and its reply is
+//     what records the turn.
 //
 // Once flag A is on the writers record every row's predecessor from the
 // store's head, and nothing is left to guess. The generator draws only ops the
@@ -55,9 +57,9 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 		return true
 	}
 	switch op := op.(type) {
-	case UserWeb, Spawn:
+	case UserWeb, Spawn, Merge:
 		return !in.Stale(w)
-	case Manual, Script:
+	case Manual, Script, Run:
 		return !in.unrecorded
 	case LegacyUser:
 		return !in.unrecorded || op.Parent != ""
@@ -80,7 +82,11 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 		// A retry of a turn without an answer writes no row: it moves the
 		// head back to the turn's user, as a checkout does.
 		in.unrecorded = w.InMemoryHead() != op.ID
-	case UserWeb, Edit, Spawn, Reply, ErrorStandalone:
+	case UserDispatch:
+		in.unrecorded = in.unrecorded && op.Rooted // R's row records its parent and takes the head
+	case ForkRoot:
+		in.unrecorded = in.unrecorded && op.Rooted
+	case UserWeb, Edit, Spawn, Merge, Compact, Reply, ErrorStandalone:
 		in.unrecorded = false // the row records where the head stands
 	}
 }

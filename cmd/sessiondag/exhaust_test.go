@@ -60,8 +60,8 @@ func TestExhaustShards(t *testing.T) {
 		t.Errorf("shards: %d scripts %v, %d runs; unsharded: %d scripts %v, %d runs",
 			merged.Scripts, merged.ByLength, merged.Runs, whole.Scripts, whole.ByLength, whole.Runs)
 	}
-	if whole.Scripts != 8237 || whole.Failures != 0 {
-		t.Errorf("unsharded: %d scripts, %d failures; want 8237 and none", whole.Scripts, whole.Failures)
+	if whole.Scripts != 13383 || whole.Failures != 0 {
+		t.Errorf("unsharded: %d scripts, %d failures; want 13383 and none", whole.Scripts, whole.Failures)
 	}
 }
 
