@@ -68,6 +68,21 @@ const (
 	ShapeImage              = "web user with an image attachment"
 )
 
+// Shapes of folders as the original leaves them (docs/legacy.md §2.1, §6
+// #22, #31–#33), which a cold load reads besides the nodes: drawn with the
+// damage of a cold iteration (campaign.DrawFolder).
+const (
+	ShapeDupSeq       = "duplicate seqs from the function subprocess"
+	ShapeNoMeta       = "folder without meta.json"
+	ShapeMetaNoID     = "meta.json without id"
+	ShapeCopiedFolder = "meta.json of another folder (a copy)"
+	ShapeCommits      = "context commits under context/commits/"
+	ShapeAttachCommit = "attach row naming a stored context commit"
+	ShapeMidTurn      = "mid-turn copy (meta.json says running)"
+	ShapeTasks        = "tasks.json, which no load reads"
+	ShapeBackups      = "file_backups/, which no load reads"
+)
+
 // Shapes of the numbers the original stores.
 const (
 	ShapeRealDuration = "real duration"
@@ -95,9 +110,16 @@ var RequiredCache = []string{
 	ShapeFinishAfterCalls, ShapeEndAfterKids,
 }
 
+// RequiredCold are the folder shapes a default-sized run of the cold-load
+// check must read.
+var RequiredCold = []string{
+	ShapeDupSeq, ShapeNoMeta, ShapeMetaNoID, ShapeCopiedFolder, ShapeCommits, ShapeAttachCommit, ShapeMidTurn,
+	ShapeTasks, ShapeBackups,
+}
+
 // Requirements are the sets of shapes a check can declare it needs reached
 // (harness.Check.Reach), by name.
-var Requirements = map[string][]string{"legacy": Required, "cache": RequiredCache}
+var Requirements = map[string][]string{"legacy": Required, "cache": RequiredCache, "cold": RequiredCold}
 
 // Tally counts op kinds and shapes over one or many generated scripts.
 type Tally struct {

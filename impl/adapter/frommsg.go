@@ -30,6 +30,9 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 		n.Role = node.RoleUser
 		// extra is taken out: its keys are merged in its place.
 		n.Metadata = without(msg, "id", "role", "content", "timestamp", "extra")
+		if mutant.On(mutant.AdapterKeepsExtra) {
+			n.Metadata = without(msg, "id", "role", "content", "timestamp")
+		}
 		if mutant.On(mutant.AdapterKnownKeys) {
 			n.Metadata = keepOnly(n.Metadata, "parent_id", "source", "status", "forked_from", "edit_of")
 		}
@@ -64,6 +67,9 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 	default:
 		n.Role = node.RoleLLM
 		n.Metadata = without(msg, "id", "role", "content", "timestamp", "token_model", "extra")
+		if mutant.On(mutant.AdapterKeepsExtra) {
+			n.Metadata = without(msg, "id", "role", "content", "timestamp", "token_model")
+		}
 		mergeMissing(n.Metadata, extra)
 		if role.Str() == "system" {
 			n.Metadata.Set("role", node.Str("system"))
