@@ -53,6 +53,8 @@ var Checks = []Check{
 		Data: []Data{OffAny}, Run: checkAggregation},
 	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps shows",
 		Data: []Data{FlippedAny}, Run: checkColumns, Reach: "cache"},
+	{Name: "fields", Prop: "A", Doc: "under every config a message is its flags-off message with at most parent_id's value changed, keys in place",
+		Data: []Data{WrittenOn, FlippedAny}, Run: checkFields},
 	{Name: "persistence", Prop: "P7", Doc: "a cold load of the directory gives the live session's nodes, head and views",
 		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true},
 	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory ≡ the model's reader",

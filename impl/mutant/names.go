@@ -42,6 +42,7 @@ const (
 	AggTargetOnce     = "agg-target-once"
 	GroupOtherOnce    = "group-other-once"
 	ScratchPutEarly   = "scratch-put-early"
+	CorrectedKeyLast  = "corrected-key-last"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -90,4 +91,5 @@ var All = []Mutant{
 	{ColumnsEpochKept, "columns are extended after flag A's predecessors were derived afresh"},
 	{AggTargetOnce, "a tool row's target is looked up once, when its column is filled, never after"},
 	{GroupOtherOnce, "a sibling key is looked up once, when its column is filled, never after"},
+	{CorrectedKeyLast, "flag A's corrected message moves parent_id to its last key (deleted, then set)"},
 }
