@@ -52,6 +52,7 @@ const (
 	ShapeRealDuration = "real duration"
 	ShapeBigInt       = "number past 2^53"
 	ShapeExpFloat     = "float in exponent form"
+	ShapeFloatEdge    = "float on an edge of Python's repr (16 digits before the point, 4 zeros after it)"
 )
 
 // Required are the shapes a default-sized run must produce at least once.
@@ -59,7 +60,7 @@ var Required = []string{
 	ShapeRootUsers, ShapeManualFirst, ShapeManualRow, ShapeHeadOnManual, ShapeUserAfterManual,
 	ShapeRetryFirst, ShapeSubAgent, ShapeCrashOnTool, ShapeNested3,
 	ShapeCallerLater, ShapeAdapterLater,
-	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat,
+	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 }
 
 // RequiredCache are the shapes a default-sized run of the load's cache

@@ -43,6 +43,7 @@ const (
 	GroupOtherOnce    = "group-other-once"
 	ScratchPutEarly   = "scratch-put-early"
 	CorrectedKeyLast  = "corrected-key-last"
+	FloatFixedTo15    = "float-fixed-to-15"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -92,4 +93,5 @@ var All = []Mutant{
 	{AggTargetOnce, "a tool row's target is looked up once, when its column is filled, never after"},
 	{GroupOtherOnce, "a sibling key is looked up once, when its column is filled, never after"},
 	{CorrectedKeyLast, "flag A's corrected message moves parent_id to its last key (deleted, then set)"},
+	{FloatFixedTo15, "floats are written fixed only up to 15 digits before the point (Python: 16): 1e15 as 1e+15"},
 }
