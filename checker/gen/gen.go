@@ -295,6 +295,9 @@ func (g *Gen) drawParent(src Source, root string) string {
 	case 1:
 		return root
 	case 2:
+		if fork, ok := s.waitingFork(src); ok {
+			return fork
+		}
 		if len(s.nodes) > 0 {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
@@ -427,7 +430,9 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
 	case kLegacyReply:
 		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
-		if src.IntN(2, "parent later") == 1 {
+		if fork, ok := s.waitingFork(src); ok {
+			parent = fork
+		} else if src.IntN(2, "parent later") == 1 {
 			parent = s.laterID(src)
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent, Blocks: oneIn(src, written.blocksIn, "reply blocks")}

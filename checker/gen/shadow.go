@@ -10,32 +10,34 @@ import (
 // valid ops: what is in progress, which ids exist, where the heads are.
 // Every list is in creation order, never map order.
 type shadow struct {
-	counter        uint64
-	root           bool
-	head           string // the store's in-memory head
-	client         string // the browser's head ("" = none)
-	pending        string
-	source         string
-	reply          string
-	frames         []*sframe
-	nodes          []string          // every node id, in write order
-	retryable      []string          // user rows and chat replies
-	userOf         map[string]string // chat reply → its user
-	isUser         map[string]bool
-	asst           map[string][]string // parent_id → assistant messages under it
-	rewound        map[string]bool
-	written        map[string]bool
-	manuals        map[string]bool
-	parentOf       map[string]string
-	step           int // position on the rollout path (for flag flips)
-	nodeCount      int
-	turns          int
-	manualRun      int // consecutive manual runs since the last chat turn
-	chatDone       bool
-	lastLegacyTool bool
-	asyncCmds      []string        // async /task command rows whose follow-up turn has not come
-	finished       map[string]bool // replies whose extra records their calls (done, cancel)
-	tally          *Tally
+	counter         uint64
+	root            bool
+	head            string // the store's in-memory head
+	client          string // the browser's head ("" = none)
+	pending         string
+	source          string
+	reply           string
+	frames          []*sframe
+	nodes           []string          // every node id, in write order
+	retryable       []string          // user rows and chat replies
+	userOf          map[string]string // chat reply → its user
+	isUser          map[string]bool
+	asst            map[string][]string // parent_id → assistant messages under it
+	rewound         map[string]bool
+	written         map[string]bool
+	manuals         map[string]bool
+	parentOf        map[string]string
+	step            int // position on the rollout path (for flag flips)
+	nodeCount       int
+	turns           int
+	manualRun       int // consecutive manual runs since the last chat turn
+	chatDone        bool
+	lastLegacyTool  bool
+	forkPending     string          // the pending turn, when it is a root fork
+	unansweredForks []string        // root forks whose turn ended without an answer (forks.go)
+	asyncCmds       []string        // async /task command rows whose follow-up turn has not come
+	finished        map[string]bool // replies whose extra records their calls (done, cancel)
+	tally           *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
 	// first (later.go), and the shapes each one's write completes.
@@ -164,9 +166,11 @@ func (s *shadow) startTurn(id, parent, source string) {
 	s.parentOf[id] = parent
 	s.pending, s.source = id, source
 	s.manualRun = 0
+	s.forkStarted(id, parent, source)
 }
 
 func (s *shadow) endTurn() {
+	s.forkEnded(s.reply != "")
 	if s.pending != "" {
 		s.turns++
 		s.chatDone = true
@@ -207,6 +211,9 @@ func (s *shadow) hasAssistant(u string) bool {
 // (the list only grows, so filtering it whole per op would be quadratic) and
 // reports false when none fits.
 func (s *shadow) retryTarget(src Source) (string, bool) {
+	if fork, ok := s.waitingFork(src); ok && !s.rewound[fork] {
+		return fork, true
+	}
 	for try := 0; try < 8; try++ {
 		id := s.retryable[src.IntN(len(s.retryable), "retry of")]
 		u := id
