@@ -206,7 +206,9 @@ func (w *Writer) inherit() string {
 }
 
 // ForkRoot starts a root-level conversation (dispatcher, parent None).
-func (w *Writer) ForkRoot(id, text string, rooted bool) error { return w.Dispatch(id, text, "none", "", rooted) }
+func (w *Writer) ForkRoot(id, text string, rooted bool) error {
+	return w.Dispatch(id, text, "none", "", rooted)
+}
 
 // Reply inserts the pending turn's reply placeholder and makes it the head.
 func (w *Writer) Reply() error {
