@@ -45,6 +45,7 @@ const (
 	CorrectedKeyLast   = "corrected-key-last"
 	FloatFixedTo15     = "float-fixed-to-15"
 	ForkAnsweredByCall = "fork-answered-by-call"
+	FloatWholeAsInt    = "float-whole-as-int"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -95,5 +96,6 @@ var All = []Mutant{
 	{GroupOtherOnce, "a sibling key is looked up once, when its column is filled, never after"},
 	{CorrectedKeyLast, "flag A's corrected message moves parent_id to its last key (deleted, then set)"},
 	{ForkAnsweredByCall, "flag A counts a root fork as answered only by a row it calls or a rerun, not by a row recording it as parent"},
+	{FloatWholeAsInt, "a float with a whole value is written without its .0 (2.0 as 2)"},
 	{FloatFixedTo15, "floats are written fixed only up to 15 digits before the point (Python: 16): 1e15 as 1e+15"},
 }
