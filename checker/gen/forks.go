@@ -1,6 +1,8 @@
 package gen
 
-import "slices"
+import (
+	"slices"
+)
 
 // Root forks and their answers. A dispatcher turn under ROOT without a
 // recorded parent is a fork only once it is answered (flag A's derivation:

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/checker/ops"
 )
 
@@ -189,7 +190,7 @@ func (g *Gen) inReply() []choice {
 	}
 	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
 		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
-	if g.opt.Legacy {
+	if g.opt.Legacy && !mutant.On(mutant.GenNoLegacyTool) {
 		c = append(c, choice{kToolLegacy, w.toolLegacy})
 	}
 	return append(c, choice{kCrash, w.crash})
@@ -270,7 +271,9 @@ func (g *Gen) idle() []choice {
 	if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
 		add(kFlag, w.flag)
 	}
-	add(kClock, w.clock)
+	if !mutant.On(mutant.GenNoClock) {
+		add(kClock, w.clock)
+	}
 	return c
 }
 
