@@ -13,9 +13,18 @@ type Options struct {
 	// an id a later op writes (later.go) and rewinds.
 	Legacy bool
 	// FlagFlips allows `flag` ops (data written before and after a
-	// rollout step in one session). Flips only ever move forward along
-	// the rollout path.
+	// rollout step in one session): one step forward along the rollout
+	// path at a time, unless Rollback.
 	FlagFlips bool
+	// Rollback lets flag ops go to any other step of the path: a step rolled
+	// back (all → off, A,B → A), or several at once.
+	Rollback bool
+	// Writers is how many writers may write the session (0 or 1: one).
+	// A writer op hands the ops that follow to another writer, in any
+	// state: a turn in progress stays with its writer. A writer's flags
+	// follow the flips allowed: the flags in force without FlagFlips, the
+	// same or the next step with it, any step with Rollback.
+	Writers int
 	// StartStep is the writers' flag set at the start (index into the
 	// rollout path: 0 off … 4 all), used to order flips.
 	StartStep int
@@ -89,13 +98,31 @@ func (g *Gen) ScriptNodes(src Source, n int) []ops.Op {
 }
 
 // Finish returns the ops that end whatever is in progress: open functions
-// end, an open reply is done, a pending turn gets its reply.
+// end, an open reply is done, a pending turn gets its reply; then the same
+// for each other writer with a turn in progress, which takes over on the
+// flags it has.
 func (g *Gen) Finish() []ops.Op {
+	out := g.finishOne()
+	for i := 0; i < len(g.st.parked); i++ {
+		if w := g.st.parked[i]; w.busy() {
+			out = append(out, g.apply(ops.Writer{Name: w.name, Set: ops.RolloutPath[w.step]}))
+			out = append(out, g.finishOne()...)
+			i = -1 // the writer left is parked in its place: look again
+		}
+	}
+	return out
+}
+
+// finishOne ends what the writer performing the ops now has in progress.
+func (g *Gen) finishOne() []ops.Op {
 	var out []ops.Op
 	for len(g.st.frames) > 0 {
 		out = append(out, g.apply(ops.End{Output: `"ok"`}))
 	}
 	if g.st.pending != "" && g.st.reply == "" {
+		if g.st.written[g.st.pending+"_reply"] {
+			return append(out, g.apply(ops.Crash{})) // another writer answered the turn
+		}
 		out = append(out, g.apply(ops.Reply{}))
 	}
 	if g.st.reply != "" {
@@ -143,9 +170,17 @@ func (g *Gen) candidates() []choice {
 		c = g.inReply()
 	case s.pending != "":
 		w := weights.pending
-		c = []choice{{kReply, w.reply}, {kErrorStandalone, w.errorStandalone}, {kCrash, w.crash}}
+		c = []choice{{kErrorStandalone, w.errorStandalone}, {kCrash, w.crash}}
+		// Another writer may have run the same turn (a retry of it there)
+		// and written its reply.
+		if !s.written[s.pending+"_reply"] {
+			c = append([]choice{{kReply, w.reply}}, c...)
+		}
 	default:
 		c = g.idle()
+	}
+	if g.opt.Writers > 1 && s.busy() {
+		c = append(c, choice{kWriter, weights.busy.writer})
 	}
 	c = g.opt.Swarm.weigh(c)
 	if len(g.only) > 0 {
@@ -267,8 +302,11 @@ func (g *Gen) idle() []choice {
 			add(kRewindCached, w.rewindCached)
 		}
 	}
-	if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
+	if g.opt.FlagFlips && (g.opt.Rollback || s.step < len(ops.RolloutPath)-1) {
 		add(kFlag, w.flag)
+	}
+	if g.opt.Writers > 1 {
+		add(kWriter, w.writer)
 	}
 	add(kClock, w.clock)
 	return c
@@ -428,9 +466,51 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 	case kRewindCached:
 		return ops.Rewind{ID: s.cachedTarget(src)}
 	case kFlag:
-		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
+		return ops.Flag{Set: ops.RolloutPath[g.drawStep(src, s.step, false)]}
+	case kWriter:
+		return g.drawWriter(src)
 	case kClock:
 		return ops.Clock{At: drawClock(src)}
 	}
 	return nil
+}
+
+// drawStep draws the flags of a flag op or of a writer taking over (same:
+// the flags in force may stay): the next step forward, or with Rollback any
+// step of the rollout path; without FlagFlips the flags in force.
+func (g *Gen) drawStep(src Source, cur int, same bool) int {
+	last := len(ops.RolloutPath) - 1
+	switch {
+	case !g.opt.FlagFlips:
+		return cur
+	case g.opt.Rollback:
+		if same && src.IntN(2, "writer keeps its step") == 0 {
+			return cur
+		}
+		step := src.IntN(last, "step")
+		if step >= cur {
+			step++ // every step but the one in force
+		}
+		return step
+	case same && (cur == last || src.IntN(2, "writer steps forward") == 0):
+		return cur
+	}
+	return min(cur+1, last)
+}
+
+// drawWriter draws a writer op: another writer named so far or, while
+// fewer than Options.Writers are, a new one, on flags drawn as a flag op's
+// (from the flags that writer had, or the ones in force for a new one).
+func (g *Gen) drawWriter(src Source) ops.Op {
+	s := &g.st
+	n := len(s.parked)
+	if n+1 < g.opt.Writers {
+		n++ // a new writer
+	}
+	i := src.IntN(n, "writer")
+	if i == len(s.parked) {
+		return ops.Writer{Name: fmt.Sprintf("w%d", n+1), Set: ops.RolloutPath[g.drawStep(src, s.step, true)]}
+	}
+	w := s.parked[i]
+	return ops.Writer{Name: w.name, Set: ops.RolloutPath[g.drawStep(src, w.step, true)]}
 }
