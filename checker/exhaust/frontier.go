@@ -38,7 +38,6 @@ func (f *frontier) live(list []string) []string {
 	return out
 }
 
-
 // turnKinds are the op kinds whose rows are turns a user can rerun: the
 // user rows they write and the replies to them.
 var turnKinds = map[string]bool{"user": true, "dispatch": true, "fork-root": true, "edit": true, "retry": true,
