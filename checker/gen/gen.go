@@ -104,7 +104,7 @@ func (g *Gen) ScriptNodes(src Source, n int) []ops.Op {
 func (g *Gen) Finish() []ops.Op {
 	out := g.finishOne()
 	for i := 0; i < len(g.st.parked); i++ {
-		if w := g.st.parked[i]; w.busy() {
+		if w := g.st.parked[i]; w.Busy() {
 			out = append(out, g.apply(ops.Writer{Name: w.name, Set: ops.RolloutPath[w.step]}))
 			out = append(out, g.finishOne()...)
 			i = -1 // the writer left is parked in its place: look again
@@ -179,7 +179,7 @@ func (g *Gen) candidates() []choice {
 	default:
 		c = g.idle()
 	}
-	if g.opt.Writers > 1 && s.busy() {
+	if g.opt.Writers > 1 && s.Busy() {
 		c = append(c, choice{kWriter, weights.busy.writer})
 	}
 	c = g.opt.Swarm.weigh(c)

@@ -59,8 +59,8 @@ type swriter struct {
 	step           int // its flags: a position on the rollout path
 }
 
-// busy reports whether the writer has a turn, reply or run in progress.
-func (w *swriter) busy() bool { return w.pending != "" || w.reply != "" || len(w.frames) > 0 }
+// Busy reports whether the writer has a turn, reply or run in progress.
+func (w *swriter) Busy() bool { return w.pending != "" || w.reply != "" || len(w.frames) > 0 }
 
 // setHead is the writers' set_head: the in-memory head moves and meta.json
 // is written.

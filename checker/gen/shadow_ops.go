@@ -363,7 +363,7 @@ func (s *shadow) Writer(o ops.Writer) error {
 		} else {
 			s.parked = append(s.parked, s.swriter)
 		}
-		if s.busy() || next.busy() {
+		if s.Busy() || next.Busy() {
 			s.tally.Shape(ShapeWritersInterleave)
 		}
 		s.swriter = next

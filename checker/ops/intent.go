@@ -1,12 +1,14 @@
 package ops
 
-// WriterState is what the intent rule reads of a writer: the browser's head
-// (null until set), the store's in-memory head and whether ROOT exists.
-// model.LegacyRun and the generator's shadow both keep it.
+// WriterState is what the intent rule reads of the writer performing the
+// ops: its browser's head (null until set), the store's in-memory head,
+// whether ROOT exists, and whether the writer has a turn or run in
+// progress. model.LegacyRun and the generator's shadow both keep it.
 type WriterState interface {
 	ClientHead() (id string, set bool)
 	InMemoryHead() string
 	Rooted() bool
+	Busy() bool
 }
 
 // Intent is the one rule for where data written with the flags off holds its
@@ -24,7 +26,11 @@ type WriterState interface {
 //     the head, and its reply is what records the turn;
 //   - the same after another writer took over mid-turn: it reads the head as
 //     stored, which no row records where the writer before it had moved the
-//     head without writing it (ROOT created for a turn, a legacy tool row).
+//     head without writing it (ROOT created for a turn, a legacy tool row);
+//   - and after a writer resumed a turn or run that another writer's rows
+//     interrupted: where its reply or run ends it moves the head back to a
+//     row written before those rows, and nothing in the data says when (the
+//     same bytes come from the turn ending before them).
 //
 // Once flag A is on the writers record every row's predecessor from the
 // store's head, and nothing is left to guess. The generator draws only ops the
@@ -35,6 +41,7 @@ type Intent struct {
 	unrecorded   bool   // the head moved where no row records it
 	lost         bool   // an op so far wrote a row whose intent is not in the data
 	head         string // the store's in-memory head after the last op
+	writer       string // the writer performing the ops ("" = FirstWriter)
 }
 
 // Stale reports whether a web turn or /spawn written now would record a
@@ -82,7 +89,9 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	case Writer:
 		step, _ := op.Step()
 		in.predecessors = step > 0
-		in.unrecorded = in.unrecorded || w.InMemoryHead() != in.head
+		took := op.Name != in.writer && (in.writer != "" || op.Name != FirstWriter)
+		in.unrecorded = in.unrecorded || w.InMemoryHead() != in.head || took && w.Busy()
+		in.writer = op.Name
 	case Checkout:
 		in.unrecorded = true
 	case Retry:
