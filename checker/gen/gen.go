@@ -514,3 +514,18 @@ func (g *Gen) drawWriter(src Source) ops.Op {
 	w := s.parked[i]
 	return ops.Writer{Name: w.name, Set: ops.RolloutPath[g.drawStep(src, w.step, true)]}
 }
+
+// SessionScript is the script of one session drawn from seed, and how many
+// nodes it writes: its session op, a flag op when the writers run flags
+// other than off (set, spelled as a flag op spells it: the writers' flags
+// are ops of the script, so replaying it writes the same bytes), then ops
+// until they write at least nodes nodes, ending idle. The ops drawn do not
+// depend on set.
+func SessionScript(sessionID string, seed uint64, nodes int, opt Options, set string) ([]ops.Op, int) {
+	script := []ops.Op{ops.Session{ID: sessionID}}
+	if step, err := ops.Step(set); err == nil && step > 0 {
+		script = append(script, ops.Flag{Set: ops.RolloutPath[step]})
+	}
+	g := New(opt)
+	return append(script, g.ScriptNodes(NewSeeded(seed), nodes)...), g.Nodes()
+}

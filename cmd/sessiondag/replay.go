@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"sessiondag/checker/campaign"
-	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
@@ -44,7 +45,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		o.Data = []harness.Data{harness.DataFor(file.Ops, writer)}
 	}
 	if *out != "" {
-		if err := writeOut(file.Ops, *out, writer); err != nil {
+		if err := writeOut(pos[0], file, *out, writer); err != nil {
 			return fail(stderr, "replay", err)
 		}
 	}
@@ -139,12 +140,30 @@ func mustCheck(name string) harness.Check {
 	return c
 }
 
-func writeOut(script []ops.Op, dir string, fl flags.Set) error {
+// writeOut writes the session a script makes to dir, with the script beside
+// it: the file's own bytes, so that replaying what gen wrote makes the same
+// directory byte for byte; with writers starting on other flags than off,
+// the script with a flag op first that says so.
+func writeOut(path string, file *ops.File, dir string, fl flags.Set) error {
 	if _, err := os.Stat(dir); err == nil {
 		return fmt.Errorf("%s exists; refusing to write into it", dir)
 	}
-	_, err := driver.Build(script, dir, fl)
-	return err
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if fl != flags.Off {
+		f := *file
+		at := 0
+		if len(f.Ops) > 0 {
+			if _, ok := f.Ops[0].(ops.Session); ok {
+				at = 1
+			}
+		}
+		f.Ops = slices.Insert(slices.Clone(f.Ops), at, ops.Op(ops.Flag{Set: fl.String()}))
+		text = []byte(f.String())
+	}
+	return writeSession(dir, file.Ops, text, fl, store.WriteOptions{})
 }
 
 // outside says why a script can fall outside a kind of data.
