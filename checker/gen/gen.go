@@ -28,6 +28,11 @@ type Options struct {
 	// StartStep is the writers' flag set at the start (index into the
 	// rollout path: 0 off … 4 all), used to order flips.
 	StartStep int
+	// Rollout, when set, decides the flags and the writers instead of
+	// FlagFlips, Rollback and Writers: each phase starts with the op that
+	// puts its first writer on its step, and within a phase its writers take
+	// turns on theirs.
+	Rollout *Rollout
 	// SyncedBrowser draws only legacy data whose conversation edges are
 	// recorded: a web turn or spawn only after a reload when something
 	// else (a manual run, another client's turn, a script row) moved the
@@ -53,6 +58,8 @@ type Gen struct {
 	st     shadow
 	intent ops.Intent // the one rule for where legacy data holds its intent
 	Tally  *Tally
+	drawn  int // ops Next drew: where Options.Rollout stands
+	phase  int // the rollout's phase those ops are in
 }
 
 // New makes a generator.
@@ -139,6 +146,10 @@ type choice struct {
 
 // Next draws one op that is valid now and advances the shadow state.
 func (g *Gen) Next(src Source) ops.Op {
+	defer func() { g.drawn++ }()
+	if op := g.enterPhase(); op != nil {
+		return g.apply(op)
+	}
 	cands := g.candidates()
 	total := 0
 	for _, c := range cands {
@@ -179,7 +190,7 @@ func (g *Gen) candidates() []choice {
 	default:
 		c = g.idle()
 	}
-	if g.opt.Writers > 1 && s.Busy() {
+	if g.writers() > 1 && s.Busy() {
 		c = append(c, choice{kWriter, weights.busy.writer})
 	}
 	c = g.opt.Swarm.weigh(c)
@@ -302,10 +313,10 @@ func (g *Gen) idle() []choice {
 			add(kRewindCached, w.rewindCached)
 		}
 	}
-	if g.opt.FlagFlips && (g.opt.Rollback || s.step < len(ops.RolloutPath)-1) {
+	if g.opt.FlagFlips && g.opt.Rollout == nil && (g.opt.Rollback || s.step < len(ops.RolloutPath)-1) {
 		add(kFlag, w.flag)
 	}
-	if g.opt.Writers > 1 {
+	if g.writers() > 1 {
 		add(kWriter, w.writer)
 	}
 	add(kClock, w.clock)
@@ -503,13 +514,21 @@ func (g *Gen) drawStep(src Source, cur int, same bool) int {
 // (from the flags that writer had, or the ones in force for a new one).
 func (g *Gen) drawWriter(src Source) ops.Op {
 	s := &g.st
+	if g.opt.Rollout != nil {
+		steps := g.opt.Rollout.Phases[g.phase].Steps
+		i := src.IntN(len(steps)-1, "writer")
+		if i >= writerIndex(s.name) {
+			i++ // every writer of the phase but the one writing now
+		}
+		return ops.Writer{Name: writerName(i), Set: ops.RolloutPath[steps[i]]}
+	}
 	n := len(s.parked)
 	if n+1 < g.opt.Writers {
 		n++ // a new writer
 	}
 	i := src.IntN(n, "writer")
 	if i == len(s.parked) {
-		return ops.Writer{Name: fmt.Sprintf("w%d", n+1), Set: ops.RolloutPath[g.drawStep(src, s.step, true)]}
+		return ops.Writer{Name: writerName(n), Set: ops.RolloutPath[g.drawStep(src, s.step, true)]}
 	}
 	w := s.parked[i]
 	return ops.Writer{Name: w.name, Set: ops.RolloutPath[g.drawStep(src, w.step, true)]}
@@ -528,4 +547,46 @@ func SessionScript(sessionID string, seed uint64, nodes int, opt Options, set st
 	}
 	g := New(opt)
 	return append(script, g.ScriptNodes(NewSeeded(seed), nodes)...), g.Nodes()
+}
+
+// writers is how many writers may write now: those of the rollout's phase,
+// else Options.Writers.
+func (g *Gen) writers() int {
+	if g.opt.Rollout != nil {
+		return len(g.opt.Rollout.Phases[g.phase].Steps)
+	}
+	return g.opt.Writers
+}
+
+// enterPhase is the op that starts the rollout's next phase when the ops
+// drawn so far reach it (nil otherwise, or when nothing changes): the
+// writer performing the ops takes its step in the phase, or, when the phase
+// has no place for it, its first writer takes over.
+func (g *Gen) enterPhase() ops.Op {
+	r := g.opt.Rollout
+	if r == nil {
+		return nil
+	}
+	k := r.phaseAt(g.drawn)
+	if k == g.phase && g.drawn > 0 {
+		return nil
+	}
+	g.phase = k
+	steps, i := r.Phases[k].Steps, writerIndex(g.st.name)
+	if i >= len(steps) {
+		i = 0
+	} else if steps[i] == g.st.step {
+		return nil
+	}
+	return ops.Writer{Name: writerName(i), Set: ops.RolloutPath[steps[i]]}
+}
+
+// writerName is the generator's name for its writer i (0: ops.FirstWriter).
+func writerName(i int) string { return fmt.Sprintf("w%d", i+1) }
+
+// writerIndex is i for writerName(i).
+func writerIndex(name string) int {
+	var i int
+	fmt.Sscanf(name, "w%d", &i)
+	return i - 1
 }

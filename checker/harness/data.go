@@ -86,8 +86,8 @@ var (
 	Flipped    = Data{Name: "flags flipped mid-session", Slug: "flipped", Writer: flags.Off, Flips: Forward, Synced: true}
 	OffAny     = Data{Name: "written with the flags off, every legacy shape", Slug: "off-any", Writer: flags.Off}
 	FlippedAny = Data{Name: "flags flipped mid-session, every legacy shape", Slug: "flipped-any", Writer: flags.Off, Flips: Forward}
-	Mixed      = Data{Name: "steps rolled back, writers on different steps", Slug: "mixed", Writer: flags.Off, Flips: Any, Synced: true}
-	MixedAny   = Data{Name: "steps rolled back, writers on different steps, every legacy shape", Slug: "mixed-any", Writer: flags.Off, Flips: Any}
+	Mixed      = Data{Name: "rolled back or written by writers on different steps", Slug: "mixed", Writer: flags.Off, Flips: Any, Synced: true}
+	MixedAny   = Data{Name: "rolled back or written by writers on different steps, every legacy shape", Slug: "mixed-any", Writer: flags.Off, Flips: Any}
 )
 
 // DataKinds are every kind, in the order reports list them.
