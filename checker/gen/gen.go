@@ -531,7 +531,11 @@ func (g *Gen) drawWriter(src Source) ops.Op {
 		return ops.Writer{Name: writerName(n), Set: ops.RolloutPath[g.drawStep(src, s.step, true)]}
 	}
 	w := s.parked[i]
-	return ops.Writer{Name: w.name, Set: ops.RolloutPath[g.drawStep(src, w.step, true)]}
+	from := w.step
+	if !g.opt.Rollback {
+		from = max(from, s.step) // the flags in force never move back
+	}
+	return ops.Writer{Name: w.name, Set: ops.RolloutPath[g.drawStep(src, from, true)]}
 }
 
 // SessionScript is the script of one session drawn from seed, and how many
