@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/checker/ops"
 )
 
@@ -235,7 +236,7 @@ func (g *Gen) inReply() []choice {
 	}
 	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
 		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
-	if g.opt.Legacy {
+	if g.opt.Legacy && !mutant.On(mutant.GenNoLegacyTool) {
 		c = append(c, choice{kToolLegacy, w.toolLegacy})
 	}
 	return append(c, choice{kCrash, w.crash})
@@ -319,7 +320,9 @@ func (g *Gen) idle() []choice {
 	if g.writers() > 1 {
 		add(kWriter, w.writer)
 	}
-	add(kClock, w.clock)
+	if !mutant.On(mutant.GenNoClock) {
+		add(kClock, w.clock)
+	}
 	return c
 }
 
@@ -336,6 +339,9 @@ func (g *Gen) drawParent(src Source, root string) string {
 	case 1:
 		return root
 	case 2:
+		if fork, ok := s.waitingFork(src); ok {
+			return fork
+		}
 		if len(s.nodes) > 0 {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
@@ -460,7 +466,9 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
 	case kLegacyReply:
 		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
-		if src.IntN(2, "parent later") == 1 {
+		if fork, ok := s.waitingFork(src); ok {
+			parent = fork
+		} else if src.IntN(2, "parent later") == 1 {
 			parent = s.laterID(src)
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}

@@ -11,7 +11,7 @@ import (
 // Every list is in creation order, never map order.
 type shadow struct {
 	swriter             // the writer performing the ops now
-	parked    []swriter // the other writers named so far, in the order first named
+	parked    []swriter // the other writers named so far
 	counter   uint64
 	root      bool
 	head      string            // the store's in-memory head
@@ -29,7 +29,9 @@ type shadow struct {
 	turns     int
 	manualRun int // consecutive manual runs since the last chat turn
 	chatDone  bool
-	tally     *Tally
+	// Root forks whose turn ended without an answer (forks.go).
+	unansweredForks []string
+	tally           *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
 	// first (later.go), and the shapes each one's write completes.
@@ -56,7 +58,8 @@ type swriter struct {
 	reply          string
 	frames         []*sframe
 	lastLegacyTool bool
-	step           int // its flags: a position on the rollout path
+	step           int    // its flags: a position on the rollout path
+	forkPending    string // the pending turn, when it is a root fork (forks.go)
 }
 
 // Busy reports whether the writer has a turn, reply or run in progress.
@@ -176,9 +179,11 @@ func (s *shadow) startTurn(id, parent, source string) {
 	s.parentOf[id] = parent
 	s.pending, s.source = id, source
 	s.manualRun = 0
+	s.forkStarted(id, parent, source)
 }
 
 func (s *shadow) endTurn() {
+	s.forkEnded(s.reply != "")
 	if s.pending != "" {
 		s.turns++
 		s.chatDone = true
@@ -207,6 +212,9 @@ func (s *shadow) hasAssistant(u string) bool {
 // (the list only grows, so filtering it whole per op would be quadratic) and
 // reports false when none fits.
 func (s *shadow) retryTarget(src Source) (string, bool) {
+	if fork, ok := s.waitingFork(src); ok && !s.rewound[fork] {
+		return fork, true
+	}
 	for try := 0; try < 8; try++ {
 		id := s.retryable[src.IntN(len(s.retryable), "retry of")]
 		u := id

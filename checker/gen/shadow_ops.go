@@ -32,6 +32,7 @@ func (s *shadow) UserDispatch(o ops.UserDispatch) error {
 	parent := o.Parent
 	if parent != "none" {
 		s.await(parent, ShapeAdapterLater)
+		s.answered(parent, ShapeForkAnsweredByChild)
 	}
 	if parent == "none" {
 		parent = ""
@@ -126,6 +127,10 @@ func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
 }
 
 func (s *shadow) ErrorStandalone(o ops.ErrorStandalone) error {
+	if s.forkPending != "" {
+		s.tally.Shape(ShapeForkAnsweredByError)
+		s.forkPending = "" // the error row answers it
+	}
 	s.write(o.ID, true)
 	s.writeMeta()
 	s.tally.Shape(ShapeError)
@@ -216,6 +221,7 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	if !s.isUser[u] {
 		u = s.userOf[of]
 	}
+	s.answered(u, ShapeForkAnsweredByRerun)
 	if len(s.retryable) > 0 && s.retryable[0] == u {
 		s.tally.Shape(ShapeRetryFirst)
 	}
@@ -286,6 +292,7 @@ func (s *shadow) Script(o ops.Script) error {
 func (s *shadow) LegacyUser(o ops.LegacyUser) error {
 	if o.Parent != "null" {
 		s.await(o.Parent, ShapeAdapterLater)
+		s.answered(o.Parent, ShapeForkAnsweredByChild)
 	}
 	s.write(o.ID, true)
 	s.writeMeta()
@@ -298,6 +305,7 @@ func (s *shadow) LegacyUser(o ops.LegacyUser) error {
 
 func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 	s.await(o.Parent, ShapeAdapterLater)
+	s.answered(o.Parent, ShapeForkAnsweredByChild)
 	s.write(o.ID, true)
 	s.writeMeta()
 	s.asst[o.Parent] = append(s.asst[o.Parent], o.ID)

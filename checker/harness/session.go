@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ type Session struct {
 type Options struct {
 	Data      Data
 	SessionID string // "" = ops.DefaultSession
-	Dir       string // the implementation writes to this directory when set
+	Dir       string // the implementation writes to this directory when set; its name is the session id
 	ModelOnly bool   // no implementation: what the models say is all that is needed
 	NoSync    bool   // the implementation's writes skip fsync (throwaway directories)
 }
@@ -45,6 +46,11 @@ func NewSession(o Options) (*Session, error) {
 	id := o.SessionID
 	if id == "" {
 		id = ops.DefaultSession
+	}
+	if o.Dir != "" && filepath.Base(o.Dir) != id {
+		// The original names a session by its folder: a cold load of any
+		// other folder shows another session id than the live one.
+		return nil, fmt.Errorf("harness: session %s written to a folder named %s", id, filepath.Base(o.Dir))
 	}
 	s := &Session{Data: o.Data, Target: model.NewTarget(id), strict: true, legacyWrites: true,
 		flags: stepOf(o.Data.Writer)}
@@ -133,7 +139,7 @@ func Play(data Data, script []ops.Op, checks ...Check) (*Finding, error) {
 				return nil, err
 			}
 			defer os.RemoveAll(parent)
-			o.Dir, o.NoSync = filepath.Join(parent, "session"), true
+			o.Dir, o.NoSync = filepath.Join(parent, cmp.Or(o.SessionID, ops.DefaultSession)), true
 		}
 	}
 	s, err := NewSession(o)
