@@ -1,12 +1,14 @@
 package ops
 
-// WriterState is what the intent rule reads of a writer: the browser's head
-// (null until set), the store's in-memory head and whether ROOT exists.
-// model.LegacyRun and the generator's shadow both keep it.
+// WriterState is what the intent rule reads of the writer performing the
+// ops: its browser's head (null until set), the store's in-memory head,
+// whether ROOT exists, and whether the writer has a turn or run in
+// progress. model.LegacyRun and the generator's shadow both keep it.
 type WriterState interface {
 	ClientHead() (id string, set bool)
 	InMemoryHead() string
 	Rooted() bool
+	Busy() bool
 }
 
 // Intent is the one rule for where data written with the flags off holds its
@@ -23,16 +25,30 @@ type WriterState interface {
 //     row records the head again. A dispatcher turn does, as R writes it: its
 //     row records its parent and takes the head. One called by ROOT (rooted,
 //     older writers) does not: it never moves the head, and its reply is
-//     what records the turn.
+//     what records the turn;
+//   - the same after another writer took over mid-turn: it reads the head as
+//     stored, which no row records where the writer before it had moved the
+//     head without writing it (ROOT created for a turn, a legacy tool row);
+//   - and after a writer resumed a turn or run that another writer's rows
+//     interrupted: where its reply or run ends it moves the head back to a
+//     row written before those rows, and nothing in the data says when (the
+//     same bytes come from the turn ending before them);
+//   - a compaction by a writer without A in a session a writer with A wrote
+//     to: it copies the kept rows whole, their recorded predecessors
+//     included, so each copy records the original's predecessor, not the
+//     summary it continues (an older writer cannot know the key).
 //
 // Once flag A is on the writers record every row's predecessor from the
 // store's head, and nothing is left to guess. The generator draws only ops the
 // rule keeps (gen.Options.SyncedBrowser); exhaust and the data kinds of the
 // harness judge scripts by it.
 type Intent struct {
-	predecessors bool // the writers' flags include A
-	unrecorded   bool // the head moved where no row records it
-	lost         bool // an op so far wrote a row whose intent is not in the data
+	predecessors bool   // the flags in force include A
+	unrecorded   bool   // the head moved where no row records it
+	lost         bool   // an op so far wrote a row whose intent is not in the data
+	head         string // the store's in-memory head after the last op
+	writer       string // the writer performing the ops ("" = FirstWriter)
+	recorded     bool   // a writer with A has written to the session
 }
 
 // Stale reports whether a web turn or /spawn written now would record a
@@ -65,6 +81,8 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 		return !in.unrecorded || op.Parent != ""
 	case Orphan:
 		return !in.unrecorded || op.Caller != ""
+	case Compact:
+		return !in.recorded
 	}
 	return true
 }
@@ -73,9 +91,17 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 // left the writer in state w.
 func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	in.lost = in.lost || !kept
+	in.recorded = in.recorded || in.predecessors
 	switch op := op.(type) {
 	case Flag:
-		in.predecessors = op.Set != "off"
+		step, _ := op.Step()
+		in.predecessors = step > 0
+	case Writer:
+		step, _ := op.Step()
+		in.predecessors = step > 0
+		took := op.Name != in.writer && (in.writer != "" || op.Name != FirstWriter)
+		in.unrecorded = in.unrecorded || w.InMemoryHead() != in.head || took && w.Busy()
+		in.writer = op.Name
 	case Checkout:
 		in.unrecorded = true
 	case Retry:
@@ -89,6 +115,7 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	case UserWeb, Edit, Spawn, Merge, Compact, Reply, ErrorStandalone:
 		in.unrecorded = false // the row records where the head stands
 	}
+	in.head = w.InMemoryHead()
 }
 
 // Holds reports whether every op so far kept the intent in the data.
@@ -96,4 +123,7 @@ func (in *Intent) Holds() bool { return !in.lost }
 
 // IntentAt is the rule at the start of a script whose writers start with the
 // flag set spelled set ("off", "A,B", "all").
-func IntentAt(set string) *Intent { return &Intent{predecessors: set != "off" && set != ""} }
+func IntentAt(set string) *Intent {
+	step, _ := Step(set)
+	return &Intent{predecessors: step > 0}
+}

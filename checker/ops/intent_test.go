@@ -35,6 +35,21 @@ func TestIntentRule(t *testing.T) {
 		checkout + "merge cmd=c1 id=d1 text=hi\ncrash\n" + manual:                      true,
 		checkout + `run id=r1 name=word_count args="{}"` + "\nend\n":                   false,
 		checkout + "flag set=A\n" + manual:                                             true,
+		// A writer without A compacting rows a writer with A wrote copies
+		// their predecessors; with A, or on rows written off, it does not.
+		"writer name=w2 set=A\nuser id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\ncompact id=c keep=1\n": false,
+		"writer name=w2 set=A\nuser id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\n" +
+			"compact id=c keep=1\n": true,
+		"user id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\ncompact id=c keep=1\n": true,
+		// Writers taking turns at idle points keep it; a run resumed after
+		// another writer's turn moves the head back where the data cannot
+		// say (the same bytes as the run ending before that turn).
+		"user id=u1 text=hi\nreply\ndone\nwriter name=w2 set=off\n" + manual: true,
+		"manual id=m1 name=f args=\"{}\"\nwriter name=w2 set=off\ndispatch id=d1 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\nend\n" + manual: false,
+		"manual id=m1 name=f args=\"{}\"\nwriter name=w2 set=off\ndispatch id=d1 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\nend\nflag set=A\n" + manual: true,
 	} {
 		parsed, err := ops.ParseString(script)
 		require.NoError(t, err)

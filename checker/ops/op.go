@@ -71,6 +71,7 @@ type Interpreter interface {
 	Compact(Compact) error
 	Rewind(Rewind) error
 	Flag(Flag) error
+	Writer(Writer) error
 	Clock(Clock) error
 }
 
@@ -101,7 +102,7 @@ var All = []Op{
 	Session{}, UserWeb{}, UserDispatch{}, Reply{}, Think{}, Say{}, Tool{}, Done{},
 	ErrorFolded{}, ErrorStandalone{}, Cancel{}, Crash{}, Fn{}, Manual{}, Exec{}, Ask{},
 	End{}, Retry{}, Edit{}, Checkout{}, Reload{}, ForkRoot{}, Spawn{}, Task{},
-	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Rewind{}, Flag{}, Clock{},
+	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Rewind{}, Flag{}, Writer{}, Clock{},
 	Merge{}, Run{}, Compact{},
 }
 

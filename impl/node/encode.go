@@ -173,7 +173,9 @@ func AppendPyFloat(b []byte, f float64) []byte {
 		case decpt >= len(digits):
 			b = append(b, digits...)
 			b = append(b, strings.Repeat("0", decpt-len(digits))...)
-			b = append(b, ".0"...)
+			if !mutant.On(mutant.FloatWholeAsInt) {
+				b = append(b, ".0"...)
+			}
 		default:
 			b = append(b, digits[:decpt]...)
 			b = append(b, '.')

@@ -48,7 +48,7 @@ func (w *Writer) WebUser(id, text, form string) error {
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
-	if ch, ok := w.ClientHead(); ok {
+	if ch, ok := w.ClientHead(); ok && !(w.Flags.Has(flags.A) && mutant.On(mutant.StepADropsParent)) {
 		md.Set("parent_id", node.Str(ch))
 	}
 	pred := w.storeAnchor()
