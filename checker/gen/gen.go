@@ -305,7 +305,7 @@ func (g *Gen) idle() []choice {
 	if len(s.asyncCmds) > 0 {
 		add(kFollowup, written.followup) // a finished async task's follow-up turn
 	}
-	if s.compactable() {
+	if s.compactable() && !(g.opt.SyncedBrowser && !g.intent.Keeps(ops.Compact{}, s)) {
 		add(kCompact, written.compact)
 	}
 	if g.opt.Legacy && !unrecorded {
