@@ -208,7 +208,11 @@ func (s *shadow) compactable() bool {
 	u := s.userOf[r]
 	p := s.parentOf[u]
 	pu := s.userOf[p]
-	return u != "" && pu != "" && !s.rewound[r] && !s.rewound[u] && !s.rewound[p] && !s.rewound[pu]
+	// Four distinct rows: a user whose recorded parent was a later id (an
+	// adapter row naming it) can close a parent_id cycle through its own
+	// reply, and get_branch stops at the repeat.
+	distinct := p != r && pu != u
+	return u != "" && pu != "" && distinct && !s.rewound[r] && !s.rewound[u] && !s.rewound[p] && !s.rewound[pu]
 }
 
 // isManual reports whether id is a manual (ROOT-called) function run.
