@@ -68,7 +68,7 @@ func sameAtHead(t *testing.T, st *store.Store, ms *model.Session, h string) bool
 	// The checks load the store at its persisted head: the in-memory meta
 	// (never written back) names h.
 	st.Meta.Set("head_id", node.Str(h))
-	s := &harness.Session{Impl: &driver.Run{W: &writer.Writer{S: st}}}
+	s := harness.OnStore(&driver.Run{W: &writer.Writer{S: st}})
 	for _, name := range storeChecks {
 		if f := check(name).Run(s); f != nil {
 			t.Errorf("head %q: check %s: %s\n%s", h, name, f.What, f.Diff)

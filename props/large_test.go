@@ -87,7 +87,7 @@ func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err erro
 		if f, err := s.Apply(op); f != nil || err != nil {
 			return f, err
 		}
-		if next < 0 && s.Impl.W.S.Len() >= largeNodes {
+		if next < 0 && s.Run().W.S.Len() >= largeNodes {
 			next = i
 		}
 		if i != next && i != len(script)-1 {

@@ -14,7 +14,7 @@ import (
 func TestSavedFindingReplays(t *testing.T) {
 	planted := Check{Name: "planted", Prop: "test", Doc: "fails once a web turn has a reply",
 		Run: func(s *Session) *Finding {
-			if s.Impl.W.S.Len() >= 3 {
+			if s.Run().W.S.Len() >= 3 {
 				return &Finding{What: "three nodes"}
 			}
 			return nil
