@@ -199,7 +199,9 @@ func (p *InProcess) Views(fl flags.Set) (webui.View, error) { return views(p.Sto
 // Restart is not how the in-process implementation's persistence is
 // checked: checkPersistence loads its directory cold beside the live
 // session instead, and compares the nodes byte for byte too.
-func (p *InProcess) Restart() error { return errors.New("in-process: persistence is a cold load beside the live session") }
+func (p *InProcess) Restart() error {
+	return errors.New("in-process: persistence is a cold load beside the live session")
+}
 
 // Close does nothing: the session is memory, or files its caller owns.
 func (p *InProcess) Close() {}
