@@ -30,6 +30,7 @@ var storeChecks = []string{"aggregation", "cards", "columns", "retire-d"}
 // kept.
 func TestConformanceThroughBothReaders(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "the cold load of the conformance sessions")
 	dirs, err := filepath.Glob(filepath.Join(corpusDir, "conformance", "sessions", "*"))
 	require.NoError(t, err)
 	require.Len(t, dirs, 60, "the conformance corpus holds 60 sessions")

@@ -27,6 +27,10 @@ const corpusDir = "../corpus"
 // harness.Replay: a script saved by a failing check runs exactly that check
 // (its `#! check` line), any other runs every check on data written with
 // the flags on and with them off.
+//
+// Against another implementation (SESSIONDAG_IMPL), each script runs the
+// checks and kinds of data that can judge it; a script none can is
+// skipped with the reason.
 func TestCorpusReplay(t *testing.T) {
 	t.Parallel()
 	var scripts []string
@@ -41,8 +45,16 @@ func TestCorpusReplay(t *testing.T) {
 	for _, p := range scripts {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
-			found, err := harness.Replay(parseScriptFile(t, p), harness.ReplayOptions{Tmp: scratch()})
+			file := parseScriptFile(t, p)
+			o := harness.ReplayOptions{Tmp: scratch(), Impl: underTest}
+			found, err := harness.Replay(file, o)
+			if notWritten(err) {
+				t.Skip(err)
+			}
 			require.NoError(t, err)
+			for _, why := range harness.NotRun(file, o) {
+				t.Logf("not run: %s", why)
+			}
 			for _, f := range found {
 				t.Errorf("%s: %s", p, f.Report(f.Script(parseScriptFile(t, p).Ops), p))
 			}
@@ -57,6 +69,7 @@ func TestCorpusReplay(t *testing.T) {
 // rollout moves towards the intended view.
 func TestCorpusSessions(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "loading the corpus's session directories")
 	dirs, err := filepath.Glob(filepath.Join(corpusDir, "sessions", "*"))
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)

@@ -1,6 +1,7 @@
 package props
 
 import (
+	"strings"
 	"testing"
 
 	"sessiondag/checker/gen"
@@ -21,7 +22,7 @@ func cover(t *testing.T, title string, data harness.Data, required []string, tot
 	t.Helper()
 	missing := total.Missing(required)
 	for seed := uint64(1); seed <= topUpSeeds && len(missing) > 0; seed++ {
-		opt := data.Gen
+		opt := drawnFor(data.Gen)
 		opt.Swarm = gen.DrawSwarm(gen.NewSeeded(seed^0x5eed), opt)
 		g := gen.New(opt)
 		script := g.Script(gen.NewSeeded(seed), 60)
@@ -41,7 +42,11 @@ func cover(t *testing.T, title string, data harness.Data, required []string, tot
 		checkSeeded(t, title, data, script, checks...)
 		missing = still
 	}
-	if len(missing) > 0 {
+	if len(missing) > 0 && about().Ops != nil {
+		// The op kinds the implementation writes may not reach them.
+		t.Logf("%s writes only [%s]: no run and none of %d seeded scripts reached these shapes: %q",
+			about().Name, strings.Join(about().Ops, " "), topUpSeeds, missing)
+	} else if len(missing) > 0 {
 		t.Errorf("no run and none of %d seeded scripts reached these shapes: %q\n%s", topUpSeeds, missing, total)
 	}
 }
@@ -50,7 +55,11 @@ func cover(t *testing.T, title string, data harness.Data, required []string, tot
 // a rapid failure would: saved with its replay command.
 func checkSeeded(t *testing.T, title string, data harness.Data, script []ops.Op, checks ...harness.Check) {
 	t.Helper()
-	f, err := harness.Play(data, script, checks...)
+	f, err := harness.PlayOn(underTest, data, script, checks...)
+	if notWritten(err) {
+		t.Logf("a seeded script stops at an op the implementation does not write: %v", err)
+		return
+	}
 	if err != nil {
 		t.Fatalf("a seeded script the writers refuse: %v\n%s", err, ops.String(script))
 	}

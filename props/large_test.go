@@ -41,6 +41,7 @@ var largeSessions = []struct {
 // extending or refilling what the earlier ones kept.
 func TestLargeSessions(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "the load's large-session paths (its columns, the split fill and read)")
 	if testing.Short() {
 		t.Skip("large sessions: not in -short")
 	}

@@ -28,7 +28,14 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
-	os.Exit(m.Run())
+	closeImpl, err := openImpl()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "props:", err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	closeImpl()
+	os.Exit(code)
 }
 
 // checksGiven reports whether the run names its own number of checks.

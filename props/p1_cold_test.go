@@ -23,6 +23,7 @@ import (
 // `#! file` directives, so its replay rebuilds the same directory.
 func TestP1ColdFidelity(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "the cold load of a directory damaged on disk")
 	rapid.Check(t, func(t *rapid.T) {
 		opt := gen.Options{Legacy: true}
 		opt.Swarm = gen.DrawSwarm(rapidsrc.Source{T: t}, opt)

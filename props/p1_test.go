@@ -20,6 +20,7 @@ func TestP1LegacyFidelity(t *testing.T) {
 	total := gen.NewTally()
 	var mu sync.Mutex
 	data := harness.Data{Name: "written with the flags off", Slug: "migration", Gen: gen.Options{Legacy: true}}
+	judges(t, []harness.Check{check("legacy")}, data)
 	rapid.Check(t, func(t *rapid.T) {
 		g := machine(t, "TestP1LegacyFidelity", data, harness.Options{}, check("legacy"))
 		mu.Lock()
@@ -36,6 +37,7 @@ func TestP1LegacyFidelity(t *testing.T) {
 // testdata/fuzz/FuzzSessionOps.
 func FuzzSessionOps(f *testing.F) {
 	data := harness.Data{Name: "written with the flags off", Slug: "migration", Gen: gen.Options{Legacy: true}}
+	judges(f, []harness.Check{check("legacy")}, data)
 	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
 		machine(t, "FuzzSessionOps", data, harness.Options{}, check("legacy"))
 	}))

@@ -12,6 +12,7 @@ import (
 // loads as exactly the intended conversation (model.Target), after every op.
 func TestP2TargetCorrectness(t *testing.T) {
 	t.Parallel()
+	judges(t, []harness.Check{check("target")}, harness.WrittenOn)
 	rapid.Check(t, func(t *rapid.T) {
 		machine(t, "TestP2TargetCorrectness", harness.WrittenOn, harness.Options{}, check("target"))
 	})

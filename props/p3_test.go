@@ -28,9 +28,11 @@ func TestDRetiresParentID(t *testing.T) { eachKind(t, "TestDRetiresParentID", ch
 // a parallel subtest.
 func eachKind(t *testing.T, title string, c harness.Check) {
 	t.Parallel()
+	judges(t, []harness.Check{c})
 	for _, kind := range harness.DataKinds {
 		t.Run(kind.Name, func(t *testing.T) {
 			t.Parallel()
+			judges(t, nil, kind)
 			rapid.Check(t, func(t *rapid.T) { machine(t, title, kind, harness.Options{}, c) })
 		})
 	}

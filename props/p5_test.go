@@ -20,7 +20,9 @@ var legacyData = harness.Data{Name: "written with the flags off", Slug: "migrati
 // from the chain, under every config of the rollout path (legacy §5.2).
 func TestP5NoDroppedUsers(t *testing.T) {
 	t.Parallel()
-	rapid.Check(t, func(t *rapid.T) { machine(t, "TestP5NoDroppedUsers", legacyData, harness.Options{}, check("cards")) })
+	data := writtenBy(legacyData)
+	judges(t, []harness.Check{check("cards")}, data)
+	rapid.Check(t, func(t *rapid.T) { machine(t, "TestP5NoDroppedUsers", data, harness.Options{}, check("cards")) })
 }
 
 // TestP6AggregationConservation: aggregation, as the load runs it, folds
@@ -29,6 +31,7 @@ func TestP5NoDroppedUsers(t *testing.T) {
 // are copies (a change to one does not reach what the store holds).
 func TestP6AggregationConservation(t *testing.T) {
 	t.Parallel()
+	judges(t, []harness.Check{check("aggregation")}, legacyData)
 	rapid.Check(t, func(t *rapid.T) {
 		machine(t, "TestP6AggregationConservation", legacyData, harness.Options{}, check("aggregation"))
 	})
@@ -47,6 +50,7 @@ func TestColumnsAgree(t *testing.T) {
 	var mu sync.Mutex
 	data := harness.Flipped
 	data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
+	judges(t, []harness.Check{check("columns")}, data)
 	rapid.Check(t, func(t *rapid.T) {
 		g := machine(t, "TestColumnsAgree", data, harness.Options{}, check("columns"))
 		mu.Lock()

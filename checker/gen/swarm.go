@@ -92,3 +92,25 @@ func kindIndex(kind string) int {
 	}
 	return -1
 }
+
+// variantOf is the op kind of each draw kind that is a variant of one.
+var variantOf = map[string]string{"tool-legacy": "tool", "fn-via-exec": "fn", "orphan-later": "orphan", "rewind-cached": "rewind"}
+
+// DrawKindsOf lists the draw kinds whose ops are of the given op kinds (an
+// implementation's, for Options.Only): every variant of a kind with it.
+func DrawKindsOf(opKinds []string) []string {
+	var out []string
+	for _, k := range DrawKinds {
+		op := k
+		if v, ok := variantOf[k]; ok {
+			op = v
+		}
+		for _, want := range opKinds {
+			if want == op {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
+}

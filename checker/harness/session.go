@@ -349,6 +349,15 @@ func (s *Session) finding(check, what, diff string) *Finding {
 // answering as the protocol says (Broken), in `#! check name=protocol`.
 const ProtocolCheck = "protocol"
 
+// Broken is the finding of an implementation that stopped answering as
+// the protocol says (a view asked for outside Step, say), or nil.
+func (s *Session) Broken() *Finding {
+	if s.broken == nil {
+		return nil
+	}
+	return s.brokenFinding()
+}
+
 func (s *Session) brokenFinding() *Finding {
 	b := s.broken
 	diff := "stderr: (nothing)"
