@@ -11,15 +11,18 @@ import (
 	"sessiondag/impl/flags"
 )
 
-// TestRolloutTable counts, over fixed-seed generated sessions of each kind
-// of data, how many sessions each rollout step changes (loaded at their
+// TestRolloutTable counts, over 300 fixed-seed generated sessions of each
+// kind of data (30 in -short), how many sessions each rollout step changes (loaded at their
 // final head) and whether every change is a fix; it fails on any change that
 // is not. Its log is the table in the README (go test ./props -run
 // TestRolloutTable -v).
 func TestRolloutTable(t *testing.T) {
 	t.Parallel()
 	judges(t, []harness.Check{check("rollout")})
-	const sessions, length = 300, 60
+	sessions, length := uint64(300), 60
+	if testing.Short() {
+		sessions = 30
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| data | step | chain changed | fixes | not fixes | other views changed only |\n|---|---|---|---|---|---|\n")
 	for _, kind := range harness.DataKinds {

@@ -67,7 +67,7 @@ func (f *Finding) Report(script []ops.Op, savedAs string) string {
 		fmt.Fprintf(&b, "%s\n", f.Diff)
 	}
 	if savedAs != "" {
-		fmt.Fprintf(&b, "reproduce: go run ./cmd/sessiondag replay %s\n", savedAs)
+		fmt.Fprintf(&b, "reproduce: %s\n", f.ReplayCommand(savedAs))
 	} else {
 		b.WriteString("reproduce: (the script was not saved)\n")
 	}
@@ -81,4 +81,26 @@ func indent(s string) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// ReplayCommand is the command that replays the finding's saved file: with
+// the implementation it was found on, when that was another process (the
+// file's `#! impl` line names it too).
+func (f *Finding) ReplayCommand(file string) string {
+	cmd := "go run ./cmd/sessiondag replay " + file
+	for _, d := range f.Extra {
+		if d.Name == "impl" {
+			c, _ := d.Get("command")
+			cmd += " --impl " + ShellQuote(c)
+		}
+	}
+	return cmd
+}
+
+// ShellQuote makes s one word for a POSIX shell.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
