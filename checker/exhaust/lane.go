@@ -3,6 +3,7 @@ package exhaust
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -61,6 +62,34 @@ func checksNamed(names ...string) []harness.Check {
 	return out
 }
 
+// ForImpl keeps the lanes an implementation can be judged on, each with the
+// checks that apply to it (harness.Check.Applies), and says why each check
+// or lane left out is.
+func ForImpl(lanes []Lane, a harness.About) ([]Lane, []string) {
+	var out []Lane
+	var notRun []string
+	why := func(err error) string { return strings.TrimPrefix(err.Error(), harness.ErrNotApplicable.Error()+": ") }
+	for _, l := range lanes {
+		if err := a.TakesData(l.Data); err != nil {
+			notRun = append(notRun, why(err))
+			continue
+		}
+		var checks []harness.Check
+		for _, c := range l.Checks {
+			if err := c.Applies(a); err != nil {
+				notRun = append(notRun, fmt.Sprintf("[%s] %s", l.Data.Slug, why(err)))
+				continue
+			}
+			checks = append(checks, c)
+		}
+		if len(checks) > 0 {
+			l.Checks = checks
+			out = append(out, l)
+		}
+	}
+	return out, notRun
+}
+
 // takes reports whether the lane checks a script: flag ops move the writers
 // forward along the rollout path, so a script with one is data flipped
 // mid-session, which only writers that start with every flag off can be.
@@ -79,6 +108,7 @@ func (l Lane) dataOf(script []ops.Op) harness.Data {
 // prefix (applied without checks) when the walk turns to a sibling.
 type laneRun struct {
 	lane      Lane
+	impl      harness.Starter // nil = in-process
 	sess      *harness.Session
 	failDepth int // depth of the failing script the walk is below, 0 = none
 	rebuilds  int
@@ -98,7 +128,10 @@ func (l *laneRun) below(d int) bool {
 func (l *laneRun) check(script []ops.Op, synced bool) (*harness.Finding, error) {
 	prefix, last := script[:len(script)-1], script[len(script)-1]
 	if l.sess == nil || !isPrefix(l.sess.Script, prefix) {
-		s, err := harness.NewSession(harness.Options{Data: l.lane.Data})
+		if l.sess != nil {
+			l.sess.Close()
+		}
+		s, err := harness.NewSession(harness.Options{Data: l.lane.Data, Impl: l.impl})
 		if err != nil {
 			return nil, fmt.Errorf("exhaust: start a session: %w", err)
 		}

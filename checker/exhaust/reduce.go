@@ -10,12 +10,12 @@ import (
 // failed records a failing script: reduced with harness.Reduce (the same
 // check still fails on the same kind of data) and kept once per reduced
 // script, up to MaxReduced.
-func (r *runner) failed(l Lane, f *harness.Finding, script []ops.Op) {
+func (r *runner) failed(l *laneRun, f *harness.Finding, script []ops.Op) {
 	r.sum.Failures++
 	if r.sum.Reduced >= int64(r.opt.MaxReduced) {
 		return
 	}
-	check := checkOf(l, f.Check)
+	check := checkOf(l.lane, f.Check)
 	fails := func(s []ops.Op) bool { return failsWith(l, check, s) != nil }
 	reduced := harness.Reduce(slices.Clone(script), fails)
 	// Reduction leaves gaps in the ids: renamed canonically, two
@@ -49,12 +49,12 @@ func (r *runner) failed(l Lane, f *harness.Finding, script []ops.Op) {
 // saved file will, and returns its finding. A check the lane runs only on
 // data whose intent is in the data does not count on other scripts, so a
 // reduction cannot trade the failure for an ambiguous script.
-func failsWith(l Lane, c harness.Check, script []ops.Op) *harness.Finding {
-	if slices.Contains(l.SyncedOnly, c.Name) && !Synced(script) {
+func failsWith(l *laneRun, c harness.Check, script []ops.Op) *harness.Finding {
+	if slices.Contains(l.lane.SyncedOnly, c.Name) && !Synced(script) {
 		return nil
 	}
-	data := l.dataOf(script)
-	f, err := harness.Play(data, script, c)
+	data := l.lane.dataOf(script)
+	f, err := harness.PlayOn(l.impl, data, script, c)
 	if err != nil || f == nil || f.Check != c.Name {
 		return nil
 	}

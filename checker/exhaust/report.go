@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 )
 
@@ -71,6 +72,9 @@ func (f Failure) Record(file string) FailureRecord {
 		Script: ops.String(f.Script), Reduced: ops.String(f.Reduced), File: file}
 	if file != "" {
 		r.Replay = "sessiondag replay " + file
+		if impl := harness.ImplOf(f.Finding.File("", nil)); impl != "" {
+			r.Replay += " --impl " + harness.ShellQuote(impl)
+		}
 	}
 	return r
 }
@@ -91,6 +95,12 @@ func WriteJSON(w io.Writer, sum Summary, fails []FailureRecord) error {
 // Text prints the summary.
 func (sum Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", sum.MaxOps, kindsNote(sum), sum.Shard)
+	if sum.Impl != "" {
+		fmt.Fprintf(w, "  implementation: %s\n", sum.Impl)
+		for _, why := range sum.NotRun {
+			fmt.Fprintf(w, "  not run: %s\n", why)
+		}
+	}
 	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", sum.Scripts, lengths(sum.ByLength))
 	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", sum.Runs, sum.Skipped)
 	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", sum.Unsynced)

@@ -3,6 +3,7 @@ package exhaust
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +27,11 @@ type Options struct {
 	// OnFailure, when set, sees each kept failure as soon as it is reduced
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
+	// Impl starts the implementation checked; nil = the implementation in
+	// this repository, in-process. Another is checked on the lanes and
+	// checks that can judge it (ForImpl), with scripts of the op kinds it
+	// writes.
+	Impl harness.Starter
 }
 
 // Failure is one failing script: what failed, on which data, the script as
@@ -50,6 +56,21 @@ func Run(o Options) (Summary, []Failure, error) {
 	if len(o.Lanes) == 0 {
 		o.Lanes = DefaultLanes()
 	}
+	var notRun []string
+	if o.Impl != nil {
+		a := o.Impl.About()
+		o.Lanes, notRun = ForImpl(o.Lanes, a)
+		if len(o.Lanes) == 0 {
+			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(notRun, "; "))
+		}
+		if len(o.Kinds) == 0 {
+			for _, k := range a.Ops {
+				if k != "session" {
+					o.Kinds = append(o.Kinds, k)
+				}
+			}
+		}
+	}
 	workers := max(o.Workers, 1)
 	sums := make([]Summary, workers)
 	fails := make([][]Failure, workers)
@@ -61,7 +82,10 @@ func Run(o Options) (Summary, []Failure, error) {
 		})
 	}
 	wg.Wait()
-	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0))}
+	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)), NotRun: notRun}
+	if o.Impl != nil {
+		sum.Impl = o.Impl.About().Name
+	}
 	if len(o.Kinds) > 0 {
 		sum.Kinds = fmt.Sprint(o.Kinds)
 	}
@@ -98,10 +122,15 @@ func runPart(o Options, sh shard.Shard) (Summary, []Failure, error) {
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}}
 	for _, l := range o.Lanes {
-		r.lanes = append(r.lanes, &laneRun{lane: l})
+		r.lanes = append(r.lanes, &laneRun{lane: l, impl: o.Impl})
 	}
 	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
 	err := Walk(o.MaxOps, o.Kinds, sh, r.visit)
+	for _, l := range r.lanes {
+		if l.sess != nil {
+			l.sess.Close()
+		}
+	}
 	if err == nil {
 		err = r.err
 	}
@@ -145,7 +174,7 @@ func (r *runner) visit(n Node) bool {
 				r.sum.Unsynced++
 			}
 			if f != nil {
-				r.failed(l.lane, f, n.Script)
+				r.failed(l, f, n.Script)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package hunt
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -17,6 +18,9 @@ type outcome struct {
 	reduced *Reduced
 	took    time.Duration // drawing, playing and reducing
 	err     error         // the plan could not be drawn or played (or it panicked)
+	// notWritten: the script has an op the implementation does not write,
+	// so it was not judged.
+	notWritten bool
 }
 
 // iterate draws and plays iteration k, and reduces what it finds.
@@ -35,7 +39,13 @@ func iterate(cfg *Config, k uint64) (o outcome) {
 		return o
 	}
 	o.plan = p
+	p.Impl = cfg.Impl
 	f, err := p.Play(cfg.Tmp)
+	if errors.Is(err, harness.ErrNotApplicable) {
+		o.notWritten = true
+		o.applied = len(p.Script)
+		return o
+	}
 	if err != nil {
 		o.err = err
 		o.applied = len(p.Script)

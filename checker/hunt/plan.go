@@ -29,9 +29,10 @@ type Plan struct {
 	Data      harness.Data
 	Swarm     *gen.Swarm
 	Script    []ops.Op
-	Shapes    map[string]int // the shapes of legacy §5/§6 the script has (gen.Tally)
-	FirstSeq  int64          // cold only
-	Damage    []PointerEdit  // cold only
+	Shapes    map[string]int  // the shapes of legacy §5/§6 the script has (gen.Tally)
+	FirstSeq  int64           // cold only
+	Damage    []PointerEdit   // cold only
+	Impl      harness.Starter // the implementation it plays against; nil = in-process
 }
 
 // PlanFor draws iteration k of the campaign with this seed over targets:
@@ -73,5 +74,5 @@ func (p *Plan) play(script []ops.Op, damage []PointerEdit, tmp string) (*harness
 		}
 		return harness.Cold(script, p.FirstSeq, edits, tmp)
 	}
-	return harness.Play(p.Data, script, p.Target.Check)
+	return harness.PlayOn(p.Impl, p.Data, script, p.Target.Check)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
 
@@ -33,6 +34,9 @@ type Report struct {
 	Failures   []*Failure // distinct after reduction, by iteration
 	Errors     []*ErrorRecord
 	Played     []Played // every iteration played, in order
+	Impl       string   // the implementation hunted
+	NotRun     []string // the checks and kinds of data it cannot be judged on, each with why
+	NotWritten int      // scripts not judged: they hold an op kind it does not write
 }
 
 // PropStats are the counts of one property on one kind of data.
@@ -55,6 +59,7 @@ type PropStats struct {
 // Failure is one distinct failure: the first iteration that found it and
 // the file its reduced script was written to.
 type Failure struct {
+	Impl       string `json:"impl,omitempty"` // the implementation command, when not in-process
 	Check      string `json:"check"`
 	Data       string `json:"data"`
 	DataName   string `json:"-"`
@@ -76,7 +81,11 @@ func (f *Failure) Replay() string {
 	if f.File == "" {
 		return "(not written)"
 	}
-	return "go run ./cmd/sessiondag replay " + f.File
+	cmd := "go run ./cmd/sessiondag replay " + f.File
+	if f.Impl != "" {
+		cmd += " --impl " + harness.ShellQuote(f.Impl)
+	}
+	return cmd
 }
 
 // ErrorRecord is an iteration that could not be played: the generator drew
@@ -115,6 +124,15 @@ func propsTable(w io.Writer, props []PropStats) {
 // Text writes the report for a reader.
 func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
+	if r.Impl != harness.InProcessAbout.Name {
+		fmt.Fprintf(w, "implementation: %s\n", r.Impl)
+		for _, why := range r.NotRun {
+			fmt.Fprintf(w, "not run: %s\n", why)
+		}
+		if r.NotWritten > 0 {
+			fmt.Fprintf(w, "not judged: %s with an op kind it does not write\n", plural(r.NotWritten, "script"))
+		}
+	}
 	fmt.Fprintf(w, "%d scripts, %d ops applied, %d distinct swarm configurations\n\n", r.Scripts, r.Ops, r.Swarms)
 	propsTable(w, r.Props)
 	r.shapesText(w)

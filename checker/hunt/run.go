@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sessiondag/checker/harness"
+
 	"sessiondag/internal/shard"
 )
 
@@ -28,6 +30,12 @@ type Config struct {
 	// Only, when set, plays iteration *Only and nothing else (whatever the
 	// shard, budget or bound): one script of a campaign, from its seed.
 	Only *uint64
+	// Impl starts the implementation hunted; nil = the implementation in
+	// this repository, in-process. Another is hunted with the targets it
+	// can be judged on (ForImpl).
+	Impl harness.Starter
+
+	notRun []string // what ForImpl left out, and why
 }
 
 // DefaultMaxOps is the longest script drawn by default: about three times
@@ -43,6 +51,9 @@ func (c *Config) defaults() error {
 	}
 	if c.Targets == nil {
 		c.Targets = Targets()
+	}
+	if c.Impl != nil {
+		c.Targets, c.notRun = ForImpl(c.Targets, c.Impl.About())
 	}
 	if len(c.Targets) == 0 {
 		return errors.New("no targets")
@@ -96,4 +107,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	wg.Wait()
 	return c.report(time.Since(start)), c.writeErr
+}
+
+// implCommand is the command of the implementation hunted, "" in-process.
+func (c *Config) implCommand() string {
+	if c.Impl == nil {
+		return ""
+	}
+	return c.Impl.About().Command
+}
+
+// implName is the implementation hunted, for the report.
+func (c *Config) implName() string {
+	if c.Impl == nil {
+		return harness.InProcessAbout.Name
+	}
+	a := c.Impl.About()
+	return fmt.Sprintf("%s (%s; claims %s)", a.Name, a.Command, a.Claim)
+}
+
+// allTargets are the targets of the whole campaign against its
+// implementation, before --check picks some.
+func (c *Config) allTargets() []Target {
+	if c.Impl == nil {
+		return Targets()
+	}
+	t, _ := ForImpl(Targets(), c.Impl.About())
+	return t
 }

@@ -2,6 +2,7 @@ package hunt
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"sessiondag/checker/gen"
@@ -62,6 +63,55 @@ func Targets() []Target {
 		out = append(out, Target{Check: c, Data: data})
 	}
 	return append(out, Target{Check: harness.ColdCheck, Data: []harness.Data{legacyData}})
+}
+
+// ForImpl keeps the targets an implementation can be judged on: each check
+// that applies to it (harness.Check.Applies), on the kinds of data it
+// writes, their scripts drawn from the op kinds it writes. It says why each
+// of the others is left out.
+func ForImpl(targets []Target, a harness.About) ([]Target, []string) {
+	var out []Target
+	var notRun []string
+	for _, t := range targets {
+		if err := t.Check.Applies(a); err != nil {
+			notRun = append(notRun, unwrapped(err))
+			continue
+		}
+		var data []harness.Data
+		for _, d := range t.Data {
+			if err := a.TakesData(d); err != nil {
+				notRun = append(notRun, t.Check.Name+": "+unwrapped(err))
+				continue
+			}
+			if a.Ops != nil {
+				d.Gen.Only = keepKinds(d.Gen.Only, gen.DrawKindsOf(a.Ops))
+			}
+			data = append(data, d)
+		}
+		if len(data) > 0 {
+			out = append(out, Target{Check: t.Check, Data: data})
+		}
+	}
+	return out, notRun
+}
+
+// keepKinds is the draw kinds of both lists (all of kinds when only is
+// empty).
+func keepKinds(only, kinds []string) []string {
+	if len(only) == 0 {
+		return kinds
+	}
+	var out []string
+	for _, k := range only {
+		if slices.Contains(kinds, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func unwrapped(err error) string {
+	return strings.TrimPrefix(err.Error(), harness.ErrNotApplicable.Error()+": ")
 }
 
 // Select keeps the targets whose check is named in a comma-separated list
