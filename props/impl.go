@@ -15,7 +15,9 @@ import (
 
 // ImplEnv names the implementation the properties judge: a command that
 // speaks the implementation protocol (docs/protocol.md), run with `sh -c`.
-// Unset, they judge the implementation in this repository, in-process.
+// It runs in the repository's root, as the command-line tool does (a path
+// in it is relative to the root, not to props/). Unset, they judge the
+// implementation in this repository, in-process.
 // ImplTimeoutEnv sets the deadline of each request (a Go duration).
 const (
 	ImplEnv        = "SESSIONDAG_IMPL"
@@ -33,7 +35,7 @@ func openImpl() (func(), error) {
 	if cmd == "" {
 		return func() {}, nil
 	}
-	o := remote.Options{Tmp: scratch()}
+	o := remote.Options{Tmp: scratch(), Dir: ".."}
 	if v := os.Getenv(ImplTimeoutEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {

@@ -176,7 +176,9 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 		}
 		if f != nil {
 			f.Check, f.Data, f.Step = c.Name, s.Data, len(s.Script)
-			f.Extra = append(f.Extra, s.implDirectives()...)
+			if _, named := (&ops.File{Directives: f.Extra}).Directive("impl"); !named {
+				f.Extra = append(f.Extra, s.implDirectives()...)
+			}
 			return f, nil
 		}
 	}

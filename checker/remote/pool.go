@@ -19,6 +19,7 @@ const DefaultTimeout = 10 * time.Second
 type Options struct {
 	Timeout time.Duration // per request; 0 = DefaultTimeout
 	Tmp     string        // where session directories are made; "" = the system's
+	Dir     string        // the working directory of the processes; "" = the harness's
 }
 
 // A Pool runs one implementation command: it keeps the processes that
@@ -28,6 +29,7 @@ type Pool struct {
 	command string
 	timeout time.Duration
 	tmp     string
+	dir     string
 	about   harness.About
 
 	mu     sync.Mutex
@@ -44,7 +46,7 @@ func Open(command string, o Options) (*Pool, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	p := &Pool{command: command, timeout: o.Timeout, tmp: o.Tmp}
+	p := &Pool{command: command, timeout: o.Timeout, tmp: o.Tmp, dir: o.Dir}
 	proc, about, err := p.spawn()
 	if err != nil {
 		return nil, err
@@ -62,7 +64,7 @@ func (p *Pool) Command() string { return p.command }
 
 // spawn starts a process and reads its handshake.
 func (p *Pool) spawn() (*process, harness.About, error) {
-	proc, err := start(p.command)
+	proc, err := start(p.command, p.dir)
 	if err != nil {
 		return nil, harness.About{}, err
 	}

@@ -48,8 +48,9 @@ type reply struct {
 	err  error
 }
 
-// start runs `sh -c command` in its own process group.
-func start(command string) (*process, error) {
+// start runs `sh -c command` in its own process group, in dir ("" = the
+// harness's working directory).
+func start(command, dir string) (*process, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", command, err)
@@ -69,6 +70,7 @@ func start(command string) (*process, error) {
 		return nil, fmt.Errorf("start %q: %w", command, err)
 	}
 	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	ownGroup(cmd)
 	err = cmd.Start()

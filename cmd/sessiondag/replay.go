@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,16 +20,29 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	rollout := fs.Bool("rollout", false, "check every step of the rollout path, on data written on and written off")
 	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
+	impl := addImplFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR]")
+		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR] [--impl CMD]")
 		return 2
 	}
 	file, err := readScript(pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
 	}
-	var o harness.ReplayOptions
+	// A failure found on another implementation names it in the file.
+	command := harness.ImplOf(file)
+	if impl.given() {
+		command = *impl.command
+	}
+	pool, err := impl.open(command, stderr)
+	if err != nil {
+		return fail(stderr, "replay", err)
+	}
+	if pool != nil {
+		defer pool.Close()
+	}
+	o := harness.ReplayOptions{Impl: starter(pool)}
 	if o.Checks, err = checksNamed(*checkList); err != nil {
 		return fail(stderr, "replay", err)
 	}
@@ -45,8 +59,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	found, err := harness.Replay(file, o)
+	if errors.Is(err, harness.ErrNotApplicable) {
+		return fail(stderr, "replay", fmt.Errorf("%s: nothing run against %s: %w", pos[0], pool.About().Name, err))
+	}
 	if err != nil {
 		return fail(stderr, "replay", fmt.Errorf("%s: %w", pos[0], err))
+	}
+	for _, why := range harness.NotRun(file, o) {
+		fmt.Fprintf(stdout, "%s: not run: %s\n", pos[0], why)
 	}
 	for _, f := range found {
 		fmt.Fprintf(stdout, "%s: %s", pos[0], f.Report(file.Ops, ""))
@@ -54,7 +74,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if len(found) > 0 {
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d ops; %s\n", pos[0], len(file.Ops), planned(file, o))
+	against := ""
+	if pool != nil {
+		against = " against " + pool.About().Name
+	}
+	fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o))
 	return 0
 }
 
@@ -66,10 +90,14 @@ func planned(file *ops.File, o harness.ReplayOptions) string {
 	}
 	var names, kinds []string
 	for _, c := range checks {
-		names = append(names, c.Name)
+		if o.Impl == nil || c.Applies(o.Impl.About()) == nil {
+			names = append(names, c.Name)
+		}
 	}
 	for _, d := range data {
-		kinds = append(kinds, d.Name)
+		if o.Impl == nil || o.Impl.About().TakesData(d) == nil {
+			kinds = append(kinds, d.Name)
+		}
 	}
 	verb := "hold"
 	if len(names) == 1 {

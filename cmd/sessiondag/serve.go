@@ -20,7 +20,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) int {
 	mint := fs.Bool("mint", false, "give nodes ids of its own and report them (exercises the harness's renaming)")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 0 || *claim != "rollout" || flagGiven(fs, "flags") && flagGiven(fs, "claim") {
-		fmt.Fprintln(stderr, "usage: sessiondag serve [--flags F | --claim rollout] [--mint]")
+		fmt.Fprintln(stderr, "usage: sessiondag serve [--flags F] [--claim rollout] [--mint] (--flags and --claim exclude each other)")
 		return 2
 	}
 	o := serve.Options{Mint: *mint}
