@@ -64,9 +64,15 @@ func Run(o Options) (Summary, []Failure, error) {
 			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(notRun, "; "))
 		}
 		if len(o.Kinds) == 0 {
-			for _, k := range a.Ops {
-				if k != "session" {
-					o.Kinds = append(o.Kinds, k)
+			for _, k := range ops.Kinds()[1:] {
+				if !a.Writes(k) {
+					o.Kinds = nil
+					for _, k := range a.Ops {
+						if k != "session" {
+							o.Kinds = append(o.Kinds, k)
+						}
+					}
+					break
 				}
 			}
 		}
