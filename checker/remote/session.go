@@ -3,6 +3,7 @@ package remote
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -10,6 +11,10 @@ import (
 	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
 )
+
+// refusalSettle is how long a refusal waits for the stderr written before
+// it: refusals end a run, so the wait is paid once.
+const refusalSettle = 50 * time.Millisecond
 
 // Session is one session of the implementation, served by one process
 // while it lasts: a harness.Impl.
@@ -48,7 +53,10 @@ func (s *Session) Apply(op ops.Op) error {
 		return s.p.breakWith(s.last, fmt.Sprintf("the reply has seq %s, want %d", clipValue(seq), s.seq))
 	}
 	if o.Get("type").S == "error" {
-		return fmt.Errorf("%s refused it: %s", s.pool.about.Name, o.Get("error").S)
+		// What it wrote to stderr before refusing (a traceback, say) is
+		// read on its own: give it a moment to arrive.
+		time.Sleep(refusalSettle)
+		return fmt.Errorf("%s refused it: %s%s", s.pool.about.Name, o.Get("error").S, stderrNote(&harness.Broken{Stderr: s.p.stderr.lines()}))
 	}
 	if err := s.addIDs(o.Get("ids")); err != nil {
 		return s.p.breakWith(s.last, err.Error())
