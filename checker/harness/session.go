@@ -135,8 +135,7 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	var ei, el error
 	if s.Impl != nil {
 		ei, el = s.Impl.Apply(op), s.Legacy.Apply(op)
-		var b *Broken
-		if errors.As(ei, &b) {
+		if b := asBroken(ei); b != nil {
 			s.broken = b
 			return s.brokenFinding(), nil
 		}
@@ -391,6 +390,18 @@ func ImplOf(f *ops.File) string {
 		return c
 	}
 	return ""
+}
+
+// asBroken is err as a *Broken, or nil.
+func asBroken(err error) *Broken {
+	if err == nil {
+		return nil // no allocation on the path every op takes
+	}
+	var b *Broken
+	if errors.As(err, &b) {
+		return b
+	}
+	return nil
 }
 
 func errText(err error) string {

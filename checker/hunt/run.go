@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +55,9 @@ func (c *Config) defaults() error {
 	}
 	if c.Impl != nil {
 		c.Targets, c.notRun = ForImpl(c.Targets, c.Impl.About())
+	}
+	if len(c.Targets) == 0 && c.Impl != nil {
+		return fmt.Errorf("no check can judge %s: %s", c.Impl.About().Name, strings.Join(c.notRun, "; "))
 	}
 	if len(c.Targets) == 0 {
 		return errors.New("no targets")
