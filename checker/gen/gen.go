@@ -25,9 +25,10 @@ type Options struct {
 	// head, and after a checkout, or a retry that writes no row and moves
 	// the head to the turn it reruns, no row that records no parent (a
 	// manual run, a script row, an adapter row without parent_id) before a
-	// turn that does. Data outside these rules records a parent its user never
-	// meant, or none, and no migration can recover the intent
-	// (model/README.md, "Legacy derivation").
+	// turn that does; and no checkout onto an orphan whose caller is not
+	// written yet (anchoredNodes). Data outside these rules records a
+	// parent its user never meant, or none, and no migration can recover
+	// the intent (model/README.md, "Legacy derivation").
 	SyncedBrowser bool
 	// Only, when not empty, restricts the draw to these op kinds (as named
 	// in candidates, e.g. "user", "reply", "manual"); a state where none of
@@ -312,7 +313,14 @@ func (g *Gen) drawTurn(src Source, kind string) ops.Op {
 		}
 		return ops.Edit{Of: of, ID: s.userID(), Text: pickStr(src, "text", texts)}
 	case "checkout":
-		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
+		targets := s.nodes
+		if g.opt.SyncedBrowser {
+			targets = s.anchoredNodes()
+			if len(targets) == 0 {
+				return ops.Reload{}
+			}
+		}
+		return ops.Checkout{ID: targets[src.IntN(len(targets), "checkout")]}
 	case "reload":
 		return ops.Reload{}
 	case "spawn":

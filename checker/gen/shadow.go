@@ -41,6 +41,7 @@ type shadow struct {
 	// first (later.go), and the shapes each one's write completes.
 	laterUsers, laterRuns []string
 	awaited               map[string][]string
+	orphanCaller          map[string]string // an orphan → the caller it names
 	// What the load caches about a row (columns, folded copies, card
 	// trees), for the rewinds that must refresh it, and the rows of each
 	// kind in creation order.
@@ -91,7 +92,7 @@ func newShadow(step int, t *Tally) shadow {
 	return shadow{tally: t,
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
-		parentOf: map[string]string{}, step: step, awaited: map[string][]string{},
+		parentOf: map[string]string{}, step: step, awaited: map[string][]string{}, orphanCaller: map[string]string{},
 		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
 	}
 }
@@ -191,4 +192,20 @@ func (s *shadow) retryTarget(src Source) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// anchoredNodes are the nodes but the orphans whose caller is not written
+// yet. The conversation row such an orphan stands for is decided only when
+// its caller is written: a turn or /spawn from a head checked out onto it
+// records it as its parent, and once the caller is written the data reads
+// as a turn after that reply, where the turn meant none (a root). What a
+// browser on it meant is not in the data (Options.SyncedBrowser).
+func (s *shadow) anchoredNodes() []string {
+	out := make([]string, 0, len(s.nodes))
+	for _, id := range s.nodes {
+		if c := s.orphanCaller[id]; c == "" || s.written[c] {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -306,6 +306,9 @@ func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 
 func (s *shadow) Orphan(o ops.Orphan) error {
 	s.await(o.Caller, ShapeCallerLater)
+	if o.Caller != "" {
+		s.orphanCaller[o.ID] = o.Caller
+	}
 	s.write(o.ID, o.Caller == "")
 	s.tally.Shape(ShapeOrphan)
 	return nil
