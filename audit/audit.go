@@ -150,7 +150,8 @@ func one(dir string, columns bool) *Session {
 		}
 		rep.Configs = append(rep.Configs, c)
 		if i > 0 {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv))
+			at := func(head string) *webui.Loaded { return webui.Load(st.AtHead(head), fl) }
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, at))
 		}
 	}
 	if want != nil {

@@ -20,7 +20,7 @@ func tRun(t *testing.T, text string) (*TargetRun, []TargetView) {
 	t.Helper()
 	script, err := ops.ParseString(text)
 	require.NoError(t, err)
-	r := NewTarget(DefaultSessionID)
+	r := NewTarget(ops.DefaultSession)
 	var views []TargetView
 	for _, op := range script {
 		require.NoError(t, r.Apply(op), ops.Format(op))
@@ -68,7 +68,7 @@ func TestTargetWorkedExample(t *testing.T) {
 			assertIP(t, r, u3, fF)
 			assertIP(t, r, a3, u3)
 			for _, id := range []string{"ROOT", t1, fx} {
-				assert.False(t, r.IsConversationRow(id), id)
+				assert.False(t, r.isConversationRow(id), id)
 			}
 			assert.Equal(t, a1, r.Anchor(t1))
 			assert.Equal(t, fF, r.Anchor(fx), "a function internal → its top-level run")
@@ -218,7 +218,7 @@ reply
 done
 `)
 	assertIP(t, r, "E", "u1")
-	assert.False(t, r.IsConversationRow("u1b"))
+	assert.False(t, r.isConversationRow("u1b"))
 	assert.Equal(t, TargetView{HeadID: "E", Chain: chain(tr("u1"), tr("E"))}, views[1])
 	assert.Equal(t, TargetView{HeadID: "u1", Chain: chain(tr("u1"))}, views[2])
 	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply"))}, views[4])
@@ -263,7 +263,7 @@ user id=u2 text=next
 `)
 	assert.Equal(t, "u1_reply", r.Anchor("H"))
 	assert.Equal(t, "u1_reply", r.Anchor("Q"), "ask rows are function internals")
-	assert.False(t, r.IsConversationRow("Q"))
+	assert.False(t, r.isConversationRow("Q"))
 	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply", "G", "u1_reply_t_c1"))},
 		views[10], "calls: fn G and tool c1 in seq order; H is nested, not a call of the reply")
 	assertIP(t, r, "u2", "u1_reply")
@@ -424,7 +424,7 @@ orphan id=O2 name=bash caller=gone
 `)
 	assertIP(t, r, "O", "u1_reply")
 	assert.Equal(t, TargetView{HeadID: "O", Chain: chain(tr("u1"), tc("O"))}, views[4])
-	assert.False(t, r.IsConversationRow("O2"))
+	assert.False(t, r.isConversationRow("O2"))
 	assert.Equal(t, "", r.Anchor("O2"))
 	assert.Equal(t, views[4], views[5], "a dangling-caller orphan does not move the head")
 }
@@ -495,7 +495,7 @@ func TestTargetInvalidOp(t *testing.T) {
 	r, _ := tRun(t, `user id=u1 text=hi`)
 	before := r.View()
 	assert.Error(t, r.Apply(ops.UserWeb{ID: "u2", Text: "x"}), "a turn is pending")
-	assert.False(t, r.IsConversationRow("u2"))
+	assert.False(t, r.isConversationRow("u2"))
 	assert.Equal(t, before, r.View())
 	views, err := Target([]ops.Op{ops.UserWeb{ID: "u1"}, ops.Done{}})
 	assert.Error(t, err)

@@ -33,7 +33,7 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 		return err
 	}
 	r.ensureRoot()
-	meta := NewObject("source", "web")
+	meta := newObject("source", "web")
 	if r.chSet {
 		meta.Set("parent_id", r.ch)
 	}
@@ -74,7 +74,7 @@ func (o *legacyOps) Reply(ops.Reply) error {
 	if err := r.newIDs(id); err != nil {
 		return err
 	}
-	r.appendNode(id, "llm", "", nil, "", r.pending, NewObject("parent_id", r.pending,
+	r.appendNode(id, "llm", "", nil, "", r.pending, newObject("parent_id", r.pending,
 		"source", r.pendingSrc, "status", "running", "worker_id", "w1"))
 	r.setHead(id)
 	r.reply = id
@@ -86,7 +86,7 @@ func (o *legacyOps) Think(op ops.Think) error {
 	if err := r.needReply(); err != nil {
 		return err
 	}
-	r.blocks = append(r.blocks, NewObject("type", "thinking", "text", op.Text))
+	r.blocks = append(r.blocks, newObject("type", "thinking", "text", op.Text))
 	return nil
 }
 
@@ -95,7 +95,7 @@ func (o *legacyOps) Say(op ops.Say) error {
 	if err := r.needReply(); err != nil {
 		return err
 	}
-	r.blocks = append(r.blocks, NewObject("type", "text", "text", op.Text))
+	r.blocks = append(r.blocks, newObject("type", "text", "text", op.Text))
 	return nil
 }
 
@@ -122,7 +122,7 @@ func (o *legacyOps) Tool(op ops.Tool) error {
 	if err := firstErr(r.newIDs(id), err); err != nil {
 		return err
 	}
-	meta := NewObject("tool_call_id", op.CallID, "is_error", op.Error)
+	meta := newObject("tool_call_id", op.CallID, "is_error", op.Error)
 	calledBy := r.reply
 	if op.Legacy {
 		calledBy = ""
@@ -146,14 +146,14 @@ func (o *legacyOps) Task(op ops.Task) error {
 	if op.Async {
 		result = "(running)"
 	}
-	r.subAgent(op.ID, op.Text, NewObject("parent_id", r.reply, "source", "agent_spawn"))
-	r.appendNode(op.Attach, "llm", "", nil, result, "", NewObject("parent_id", r.reply,
+	r.subAgent(op.ID, op.Text, newObject("parent_id", r.reply, "source", "agent_spawn"))
+	r.appendNode(op.Attach, "llm", "", nil, result, "", newObject("parent_id", r.reply,
 		"display", "runtime", "function", "attach", "is_error", false,
 		"attach", r.attachInfo(op.ID, op.Label, op.Text, op.Async)))
 	r.setHead(op.ID + "_reply")
-	args := NewObject("prompt", op.Text)
+	args := newObject("prompt", op.Text)
 	r.appendNode(toolID, "code", "task", args, result, r.reply,
-		NewObject("tool_call_id", op.CallID, "is_error", false))
+		newObject("tool_call_id", op.CallID, "is_error", false))
 	r.addToolCall(op.CallID, "task", args, result, false)
 	return nil
 }
@@ -196,7 +196,7 @@ func (o *legacyOps) ErrorStandalone(op ops.ErrorStandalone) error {
 		return err
 	}
 	r.appendNode(op.ID, "llm", "", nil, "[error] "+op.Type+": "+op.Msg, "",
-		NewObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
+		newObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
 	r.meta.Set("status", "failed")
 	r.setHead(op.ID)
 	r.endTurn()
@@ -225,7 +225,7 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 		calledBy = r.frames[len(r.frames)-1].id
 	}
 	if op.ViaExec {
-		if !r.FrameHasExec() {
+		if !r.frameHasExec() {
 			return fmt.Errorf("via-exec: the innermost function has no exec")
 		}
 		calledBy = r.frames[len(r.frames)-1].lastExec
@@ -253,8 +253,8 @@ func (o *legacyOps) Exec(op ops.Exec) error {
 		return err
 	}
 	f := &r.frames[len(r.frames)-1]
-	r.appendNode(op.ID, "llm", "model-x", NewObject("system", "be brief"), op.Reply, f.id,
-		NewObject("status", "completed", "prompt_text", op.Prompt))
+	r.appendNode(op.ID, "llm", "model-x", newObject("system", "be brief"), op.Reply, f.id,
+		newObject("status", "completed", "prompt_text", op.Prompt))
 	f.lastExec = op.ID
 	return nil
 }
@@ -268,8 +268,8 @@ func (o *legacyOps) Ask(op ops.Ask) error {
 	if op.Answer == "" {
 		status = "unanswered"
 	}
-	r.appendNode(op.ID, "user", "", NewObject("question", op.Question), op.Answer,
-		r.frames[len(r.frames)-1].id, NewObject("status", status))
+	r.appendNode(op.ID, "user", "", newObject("question", op.Question), op.Answer,
+		r.frames[len(r.frames)-1].id, newObject("status", status))
 	return nil
 }
 
@@ -285,7 +285,7 @@ func (o *legacyOps) End(op ops.End) error {
 	var output any // default null
 	status := "completed"
 	if op.Error != "" {
-		output, status = NewObject("error", op.Error), "error"
+		output, status = newObject("error", op.Error), "error"
 	} else if op.Output != "" {
 		v, err := ParseJSON([]byte(op.Output))
 		if err != nil {
@@ -335,23 +335,23 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		return err
 	}
 	r.ensureRoot()
-	cmdMeta := NewObject("source", "web", "function", "task")
+	cmdMeta := newObject("source", "web", "function", "task")
 	if r.chSet {
 		cmdMeta.Set("parent_id", r.ch)
 	}
 	r.appendNode(op.Cmd, "user", "", nil, "/spawn "+op.Text, "ROOT", cmdMeta)
 	r.setHead(op.Cmd)
 	r.setCH(op.Cmd)
-	subMeta := NewObject("parent_id", op.Cmd, "source", "agent_spawn")
+	subMeta := newObject("parent_id", op.Cmd, "source", "agent_spawn")
 	if op.Mode == "clean" {
-		subMeta = NewObject("source", "agent_spawn")
+		subMeta = newObject("source", "agent_spawn")
 	}
 	r.subAgent(op.ID, op.Text, subMeta)
 	attachCaller := op.Cmd
 	if p, ok := cmdMeta.Val("parent_id").(string); ok && p != "" {
 		attachCaller = p
 	}
-	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, NewObject(
+	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, newObject(
 		"display", "runtime", "function", "attach", "is_error", false,
 		"attach", r.attachInfo(op.ID, op.Label, op.Text, false)))
 	return nil
@@ -365,9 +365,9 @@ func (o *legacyOps) Script(op ops.Script) error {
 	switch op.What {
 	case "fn":
 		r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
-			NewObject("expose", "io", "status", "completed"))
+			newObject("expose", "io", "status", "completed"))
 	case "exec":
-		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", NewObject("status", "completed"))
+		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", newObject("status", "completed"))
 	default:
 		return fmt.Errorf("script what=%q is not fn or exec", op.What)
 	}
@@ -398,7 +398,7 @@ func (o *legacyOps) LegacyReply(op ops.LegacyReply) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
-	r.appendNode(op.ID, "llm", "", nil, op.Text, "", NewObject("parent_id", op.Parent))
+	r.appendNode(op.ID, "llm", "", nil, op.Text, "", newObject("parent_id", op.Parent))
 	r.writeMeta()
 	return nil
 }
@@ -409,7 +409,7 @@ func (o *legacyOps) Orphan(op ops.Orphan) error {
 		return err
 	}
 	r.appendNode(op.ID, "code", op.Name, &Object{}, "orphan", op.Caller,
-		NewObject("tool_call_id", op.ID, "is_error", false))
+		newObject("tool_call_id", op.ID, "is_error", false))
 	r.writeMeta()
 	return nil
 }

@@ -2,6 +2,7 @@ package props
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,25 +12,26 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"sessiondag/checker/harness"
 )
 
 // The suite across the protocol: the tests that judge another process
 // through it (SESSIONDAG_IMPL), and the ones that read the implementation's
-// internals and skip there. Every test of the package is in one list
-// (TestAcrossTheBoundary fails on one in neither).
+// internals and skip there; likewise the checks TestChecks runs. Every test
+// of the package and every check is in one list (TestAcrossTheBoundary
+// fails on one in neither).
 var (
-	acrossTests = []string{
-		"TestP1LegacyFidelity", "TestP2TargetCorrectness", "TestP3RolloutSafety", "TestP4NoEarlyCutoff",
-		"TestP5NoDroppedUsers", "TestP7PersistenceRoundTrip", "TestP9Determinism", "TestKnownLegacyCutoff",
-		"TestCorpusReplay", "TestRolloutTable", "FuzzSessionOps",
-	}
-	inProcessTests = []string{
-		"TestP1ColdFidelity", "TestConformanceThroughBothReaders", "TestCorpusSessions", "TestConcurrentLoads",
-		"TestLargeSessions", "TestDRetiresParentID", "TestP6AggregationConservation", "TestColumnsAgree",
-		"TestP8AdapterRoundTrip", "FuzzAdapterRoundTrip",
-	}
+	acrossTests = []string{"TestChecks", "TestP9Determinism", "TestKnownLegacyCutoff", "TestCorpusReplay",
+		"TestRolloutTable", "FuzzSessionOps"}
+	inProcessTests = []string{"TestConformanceThroughBothReaders", "TestCorpusSessions", "TestConcurrentLoads",
+		"TestLargeSessions", "TestDerivationRules", "TestDriversSaveOneScript", "TestP8AdapterRoundTrip",
+		"FuzzAdapterRoundTrip"}
 	// The tests of the protocol itself run only in-process.
 	boundaryTests = []string{"TestAcrossTheBoundary", "TestMutantsAcrossTheBoundary"}
+
+	acrossChecks    = []string{"legacy", "target", "rollout", "cutoff", "cards", "fields", "persistence"}
+	inProcessChecks = []string{"retire-d", "aggregation", "columns", "cold"}
 )
 
 // TestAcrossTheBoundary: every property of the suite passes against the
@@ -48,24 +50,39 @@ func TestAcrossTheBoundary(t *testing.T) {
 	}
 	t.Parallel()
 	bin := buildSessiondag(t, "")
-	names := listTests(t)
-	for _, n := range names {
+	for _, n := range listTests(t) {
 		if !slices.Contains(acrossTests, n) && !slices.Contains(inProcessTests, n) && !slices.Contains(boundaryTests, n) {
 			t.Errorf("%s: say whether it runs across the protocol (acrossTests) or needs the implementation in-process (inProcessTests)", n)
+		}
+	}
+	for _, c := range harness.Checks {
+		if !slices.Contains(acrossChecks, c.Name) && !slices.Contains(inProcessChecks, c.Name) {
+			t.Errorf("check %s: say whether it judges another process (acrossChecks) or needs the implementation in-process (inProcessChecks)", c.Name)
 		}
 	}
 	// -short: rapid runs a fifth of the checks, the rollout table 30
 	// sessions a kind.
 	out, err := runSuite(t, quote(bin)+" serve --mint", "", "-test.short", "-rapid.checks=100", "-test.run=.")
 	results := testResults(out)
+	want := map[string]string{}
 	for _, n := range acrossTests {
-		if results[n] != "PASS" {
-			t.Errorf("%s across the protocol: %s, want PASS", n, orNone(results[n]))
-		}
+		want[n] = "PASS"
 	}
 	for _, n := range inProcessTests {
-		if results[n] != "SKIP" {
-			t.Errorf("%s across the protocol: %s, want SKIP (it needs the implementation in-process)", n, orNone(results[n]))
+		want[n] = "SKIP"
+	}
+	for _, c := range harness.Checks {
+		verdict := "PASS"
+		if slices.Contains(inProcessChecks, c.Name) {
+			verdict = "SKIP"
+		}
+		for _, d := range c.Data {
+			want["TestChecks/"+c.Prop+"-"+c.Name+"/"+d.Slug] = verdict
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(want)) {
+		if results[n] != want[n] {
+			t.Errorf("%s across the protocol: %s, want %s", n, orNone(results[n]), want[n])
 		}
 	}
 	if err != nil || t.Failed() {
@@ -79,11 +96,11 @@ func TestAcrossTheBoundary(t *testing.T) {
 // (fallback-v1, step-b-ignored), the card pass (cards-by-parent) and the
 // cold load behind a restart (open-drops-last).
 var boundaryMutants = []struct{ mutant, property string }{
-	{"fallback-v1", "TestP1LegacyFidelity"},
-	{"step-a-wrong-pred", "TestP2TargetCorrectness"},
-	{"step-b-ignored", "TestP3RolloutSafety"},
-	{"cards-by-parent", "TestP5NoDroppedUsers"},
-	{"open-drops-last", "TestP7PersistenceRoundTrip"},
+	{"fallback-v1", "P1-legacy"},
+	{"step-a-wrong-pred", "P2-target"},
+	{"step-b-ignored", "P3-rollout"},
+	{"cards-by-parent", "P5-cards"},
+	{"open-drops-last", "P7-persistence"},
 }
 
 // TestMutantsAcrossTheBoundary: a mutant compiled into the implementation
@@ -105,13 +122,14 @@ func TestMutantsAcrossTheBoundary(t *testing.T) {
 	for _, c := range boundaryMutants {
 		t.Run(c.mutant, func(t *testing.T) {
 			env := []string{"SESSIONDAG_MUTANT=" + c.mutant}
-			run := "-test.run=^" + c.property + "$"
+			run := "-test.run=^TestChecks$/^" + c.property + "$"
+			test := "TestChecks/" + c.property
 			inProcess, _ := runBinary(t, suite, env, "-rapid.checks=300", "-rapid.seed=1", "-rapid.shrinktime=1s", "-rapid.nofailfile", run)
-			if testResults(inProcess)[c.property] != "FAIL" || !bytes.Contains(inProcess, []byte("reproduce:")) {
+			if testResults(inProcess)[test] != "FAIL" || !bytes.Contains(inProcess, []byte("reproduce:")) {
 				t.Fatalf("in-process, %s does not catch %s:\n%s", c.property, c.mutant, tailOf(inProcess, 30))
 			}
 			across, _ := runSuite(t, quote(bin)+" serve", c.mutant, "-rapid.checks=300", "-rapid.seed=1", "-rapid.shrinktime=1s", "-rapid.nofailfile", run)
-			if testResults(across)[c.property] != "FAIL" || !bytes.Contains(across, []byte("reproduce:")) {
+			if testResults(across)[test] != "FAIL" || !bytes.Contains(across, []byte("reproduce:")) {
 				t.Fatalf("across the protocol, %s does not catch %s:\n%s", c.property, c.mutant, tailOf(across, 30))
 			}
 		})
@@ -177,9 +195,9 @@ func listTests(t *testing.T) []string {
 	return strings.Fields(string(out))
 }
 
-var resultLine = regexp.MustCompile(`(?m)^--- (PASS|FAIL|SKIP): (\S+)`)
+var resultLine = regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): (\S+)`)
 
-// testResults reads the top-level results of a verbose run.
+// testResults reads the results of a verbose run, subtests' included.
 func testResults(out []byte) map[string]string {
 	res := map[string]string{}
 	for _, m := range resultLine.FindAllSubmatch(out, -1) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -24,10 +25,9 @@ const corpusDir = "../corpus"
 // TestCorpusReplay replays every op script of the corpus — the shape
 // catalogue, the promoted counterexamples under corpus/ops/regressions, and
 // any failure a local run saved under corpus/ops/failures — with
-// harness.Replay: a script saved by a failing check runs exactly that check
+// campaign.Replay: a script saved by a failing check runs exactly that check
 // (its `#! check` line), any other runs every check on data written with
-// the flags on and with them off.
-//
+// the flags on and with them off, where the check's declared data admit it.
 // Against another implementation (SESSIONDAG_IMPL), each script runs the
 // checks and kinds of data that can judge it; a script none can is
 // skipped with the reason.
@@ -46,17 +46,18 @@ func TestCorpusReplay(t *testing.T) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
 			file := parseScriptFile(t, p)
-			o := harness.ReplayOptions{Tmp: scratch(), Impl: underTest}
-			found, err := harness.Replay(file, o)
+			o := campaign.ReplayOptions{Tmp: scratch(), Impl: underTest}
+			found, err := campaign.Replay(file, o)
 			if notWritten(err) {
 				t.Skip(err)
 			}
 			require.NoError(t, err)
-			for _, why := range harness.NotRun(file, o) {
+			for _, why := range campaign.NotRun(file, o) {
 				t.Logf("not run: %s", why)
 			}
 			for _, f := range found {
-				t.Errorf("%s: %s", p, f.Report(f.Script(parseScriptFile(t, p).Ops), p))
+				c := campaign.Case{Check: check(f.Check), Data: f.Data, Script: file.Ops, Impl: underTest}.Of(f)
+				t.Errorf("%s: %s", p, campaign.Report(c, f, p))
 			}
 		})
 	}

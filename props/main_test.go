@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	code := m.Run()
+	saveFound(os.Stderr)
 	closeImpl()
 	os.Exit(code)
 }

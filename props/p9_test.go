@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
@@ -114,12 +115,12 @@ func remoteViewBytes(t *rapid.T, script []ops.Op, fl flags.Set) []byte {
 			t.Fatalf("apply: %v", err)
 		}
 		if f != nil {
-			t.Fatalf("%s", f.Report(s.Script, ""))
+			t.Fatalf("%s", campaign.Report(campaign.Case{Check: harness.Validity, Data: s.Data, Script: s.Script, Impl: underTest}, f, ""))
 		}
 	}
 	v := s.Views(fl)
 	if f := s.Broken(); f != nil {
-		t.Fatalf("%s", f.Report(s.Script, ""))
+		t.Fatalf("%s", campaign.Report(campaign.Case{Check: harness.Validity, Data: s.Data, Script: s.Script, Impl: underTest}, f, ""))
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
@@ -25,7 +26,7 @@ func TestRolloutTable(t *testing.T) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| data | step | chain changed | fixes | not fixes | other views changed only |\n|---|---|---|---|---|---|\n")
-	for _, kind := range harness.DataKinds {
+	for _, kind := range harness.RolloutData {
 		if err := about().TakesData(kind); err != nil {
 			t.Logf("not run: %v", err)
 			continue
@@ -33,7 +34,7 @@ func TestRolloutTable(t *testing.T) {
 		n := len(flags.Rollout)
 		changed, fixes, others := make([]int, n), make([]int, n), make([]int, n)
 		for seed := uint64(1); seed <= sessions; seed++ {
-			script := gen.New(drawnFor(kind.Gen)).Script(gen.NewSeeded(seed), length)
+			script := gen.New(drawnFor(campaign.GenOptions(kind))).Script(gen.NewSeeded(seed), length)
 			s, err := harness.NewSession(harness.Options{Data: kind, Impl: underTest})
 			if err != nil {
 				t.Fatal(err)
@@ -44,7 +45,7 @@ func TestRolloutTable(t *testing.T) {
 					t.Fatalf("%s seed %d: %v", kind.Name, seed, err)
 				}
 				if f != nil {
-					t.Fatalf("%s seed %d: %s", kind.Name, seed, f.Report(s.Script, ""))
+					t.Fatalf("%s seed %d: %s", kind.Name, seed, campaign.Report(campaign.Case{Check: harness.Validity, Data: kind, Script: s.Script, Impl: underTest}, f, ""))
 				}
 			}
 			want := s.Intended()

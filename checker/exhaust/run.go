@@ -3,10 +3,12 @@ package exhaust
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
@@ -16,8 +18,9 @@ import (
 type Options struct {
 	MaxOps int
 	Shard  shard.Shard
-	Kinds  []string // the op kinds scripts are made of; empty = every kind but session
-	Lanes  []Lane   // empty = DefaultLanes
+	Kinds  []string        // the op kinds scripts are made of; empty = every kind but session
+	Checks []harness.Check // empty = DefaultChecks()
+	Tmp    string          // where reductions make directories ("" = the system's)
 	// Workers splits the shard further into this many parts walked side
 	// by side (0 or 1: one). The result does not depend on it.
 	Workers int
@@ -28,21 +31,17 @@ type Options struct {
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
 	// Impl starts the implementation checked; nil = the implementation in
-	// this repository, in-process. Another is checked on the lanes and
-	// checks that can judge it (ForImpl), with scripts of the op kinds it
-	// writes.
+	// this repository, in-process. Another is checked with the checks and
+	// kinds of data that can judge it (harness.ApplicableTo), on scripts of
+	// the op kinds it writes.
 	Impl harness.Starter
 }
 
-// Failure is one failing script: what failed, on which data, the script as
-// the walk found it and as reduced, and the finding on the reduced script.
+// Failure is one failing script: the script as the walk found it and the
+// failure reduced (campaign.Reduce), with the finding on the reduced case.
 type Failure struct {
-	Check   string
-	Data    string // the data kind's slug
-	What    string
 	Script  []ops.Op
-	Reduced []ops.Op
-	Finding *harness.Finding // on Reduced, ready for Finding.File
+	Reduced campaign.Reduced
 }
 
 // Run walks every valid script of at most o.MaxOps ops in the shard and
@@ -53,25 +52,20 @@ func Run(o Options) (Summary, []Failure, error) {
 	if o.MaxReduced == 0 {
 		o.MaxReduced = 20
 	}
-	if len(o.Lanes) == 0 {
-		o.Lanes = DefaultLanes()
+	if len(o.Checks) == 0 {
+		o.Checks = DefaultChecks()
 	}
 	var notRun []string
 	if o.Impl != nil {
 		a := o.Impl.About()
-		o.Lanes, notRun = ForImpl(o.Lanes, a)
-		if len(o.Lanes) == 0 {
+		o.Checks, notRun = harness.ApplicableTo(o.Checks, a)
+		if len(o.Checks) == 0 {
 			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(notRun, "; "))
 		}
-		if len(o.Kinds) == 0 {
+		if len(o.Kinds) == 0 && a.Ops != nil {
 			for _, k := range ops.Kinds()[1:] {
 				if !a.Writes(k) {
-					o.Kinds = nil
-					for _, k := range a.Ops {
-						if k != "session" {
-							o.Kinds = append(o.Kinds, k)
-						}
-					}
+					o.Kinds = slices.DeleteFunc(slices.Clone(a.Ops), func(k string) bool { return k == "session" })
 					break
 				}
 			}
@@ -100,7 +94,7 @@ func Run(o Options) (Summary, []Failure, error) {
 	for w := range workers {
 		sum.add(sums[w])
 		for _, f := range fails[w] {
-			if k := f.Record("").Key(); !seen[k] {
+			if k := campaign.Key(f.Reduced.Case); !seen[k] {
 				seen[k] = true
 				all = append(all, f)
 			}
@@ -116,7 +110,7 @@ func Run(o Options) (Summary, []Failure, error) {
 // every lane that takes it, and collects what fails.
 type runner struct {
 	opt   Options
-	lanes []*laneRun
+	lanes []*lane
 	sum   Summary
 	fails []Failure
 	seen  map[string]bool // reduced failures kept, by check, data and text
@@ -127,8 +121,9 @@ type runner struct {
 func runPart(o Options, sh shard.Shard) (Summary, []Failure, error) {
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}}
-	for _, l := range o.Lanes {
-		r.lanes = append(r.lanes, &laneRun{lane: l, impl: o.Impl})
+	r.lanes = newLanes(o.Checks)
+	for _, l := range r.lanes {
+		l.impl = o.Impl
 	}
 	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
 	err := Walk(o.MaxOps, o.Kinds, sh, r.visit)
@@ -160,27 +155,30 @@ func (r *runner) visit(n Node) bool {
 		r.sum.ByLength[d-1]++
 	}
 	for _, l := range r.lanes {
+		checks, kinds := l.planFor(n.Flagged, n.Synced)
+		if !n.Synced && n.Owned {
+			if all, _ := l.planFor(n.Flagged, true); len(all) > len(checks) {
+				r.sum.Unsynced++ // checks that need the intent in the data left out
+			}
+		}
 		if l.below(d) {
-			if n.Owned && l.lane.takes(n.Flagged) {
+			if n.Owned && len(checks) > 0 {
 				r.sum.Skipped++
 			}
 			continue
 		}
-		if !l.lane.takes(n.Flagged) || !n.Owned && d >= ShardDepth {
+		if len(checks) == 0 || !n.Owned && d >= ShardDepth {
 			continue
 		}
-		f, err := l.check(n.Script, n.Synced)
+		f, err := l.check(n.Script, checks, kinds)
 		if err != nil {
 			r.err = err
 			return false
 		}
 		if n.Owned {
 			r.sum.Runs++
-			if !n.Synced && len(l.lane.SyncedOnly) > 0 {
-				r.sum.Unsynced++
-			}
 			if f != nil {
-				r.failed(l, f, n.Script)
+				r.failed(checks, f, n.Script)
 			}
 		}
 	}

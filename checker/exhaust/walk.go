@@ -20,9 +20,8 @@ type Node struct {
 	Owned  bool     // this shard checks it; the others only pass through
 	// Flagged is set when the script has a flag op.
 	Flagged bool
-	// Synced is set when the script, written with the flags off, is data
-	// of the kinds harness.WrittenOff and Flipped: its intent is in the
-	// data (frontier.synced).
+	// Synced is set when the script, written with the flags off, keeps
+	// its intent in the data (ops.Intent).
 	Synced bool
 }
 
@@ -64,15 +63,14 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 				return err
 			}
 		}
-		b := beforeOf(run)
-		if run.Apply(c.op) != nil {
+		child, ok := f.extend(c, run)
+		if !ok {
 			continue // refused: the writer is unchanged
 		}
-		child := f.after(c, b, run)
 		w.path = append(w.path, c.op)
 		mine := w.owns(owned)
 		below := len(w.path) < ShardDepth || mine
-		n := Node{Script: w.path, Owned: mine, Flagged: child.flagged(), Synced: !child.unsynced}
+		n := Node{Script: w.path, Owned: mine, Flagged: child.flagged(), Synced: child.intent.Holds()}
 		if w.visit(n) && below && len(w.path) < w.max {
 			if err := w.walk(run, &child, mine); err != nil {
 				return err

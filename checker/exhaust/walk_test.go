@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
 )
 
@@ -97,11 +99,11 @@ func scriptTexts(all [][]ops.Op) []string {
 }
 
 // TestWalkScriptsAreValid: the implementation's writers accept every script
-// the walk builds from the model's validity (harness.Valid builds it
-// through the driver).
+// the walk builds from the model's validity.
 func TestWalkScriptsAreValid(t *testing.T) {
 	require.NoError(t, Walk(3, nil, shard.Whole, func(n Node) bool {
-		require.True(t, harness.Valid(n.Script), "the writers refuse:\n%s", ops.String(n.Script))
+		_, err := driver.Build(n.Script, "", flags.Off)
+		require.NoError(t, err, "the writers refuse:\n%s", ops.String(n.Script))
 		return true
 	}))
 }
@@ -202,7 +204,7 @@ func TestSynced(t *testing.T) {
 		require.Equal(t, want, got, "synced:\n%s", script)
 		parsed, err := ops.ParseString(script)
 		require.NoError(t, err)
-		require.Equal(t, want, Synced(parsed), "Synced of\n%s", script)
+		require.Equal(t, want, harness.IntentInData(parsed), "Synced of\n%s", script)
 	}
 	// The same for a /spawn (exhaust found P3 failing there at 5 ops: the
 	// attach row hangs off the browser's rewound head, the intent off the
@@ -210,7 +212,7 @@ func TestSynced(t *testing.T) {
 	spawn, err := ops.ParseString("legacy-user id=n1 text=hi\ncheckout id=n1\nrewind id=n1\n" +
 		"spawn mode=clean cmd=n2 id=n3 attach=n4 text=hi label=helper\ncheckout id=n4\n")
 	require.NoError(t, err)
-	require.False(t, Synced(spawn), "a /spawn that creates ROOT records the browser's head")
+	require.False(t, harness.IntentInData(spawn), "a /spawn that creates ROOT records the browser's head")
 	_, walked := synced["checkout id=n1\n"]
 	require.False(t, walked, "a checkout of no node")
 }

@@ -25,10 +25,9 @@ type Options struct {
 	// head, and after a checkout, or a retry that writes no row and moves
 	// the head to the turn it reruns, no row that records no parent (a
 	// manual run, a script row, an adapter row without parent_id) before a
-	// turn that does; and no checkout onto an orphan whose caller is not
-	// written yet (anchoredNodes). Data outside these rules records a
-	// parent its user never meant, or none, and no migration can recover
-	// the intent (model/README.md, "Legacy derivation").
+	// turn that does. Data outside these rules records a parent its user never
+	// meant, or none, and no migration can recover the intent
+	// (model/README.md, "Legacy derivation").
 	SyncedBrowser bool
 	// Only, when not empty, restricts the draw to these op kinds (as named
 	// in candidates, e.g. "user", "reply", "manual"); a state where none of
@@ -40,14 +39,29 @@ type Options struct {
 
 // Gen is a generator with the shadow state it needs to draw valid ops.
 type Gen struct {
-	opt   Options
-	st    shadow
-	Tally *Tally
+	opt    Options
+	only   map[Kind]bool // Options.Only
+	st     shadow
+	intent ops.Intent // the one rule for where legacy data holds its intent
+	Tally  *Tally
 }
 
 // New makes a generator.
 func New(opt Options) *Gen {
 	g := &Gen{opt: opt, Tally: NewTally()}
+	for _, name := range opt.Only {
+		k, err := KindNamed(name)
+		if err != nil {
+			panic(fmt.Sprintf("gen.Options.Only: %v", err)) // a test's or caller's typo, not data
+		}
+		if g.only == nil {
+			g.only = map[Kind]bool{}
+		}
+		g.only[k] = true
+	}
+	if opt.StartStep > 0 {
+		g.intent = *ops.IntentAt(ops.RolloutPath[opt.StartStep])
+	}
 	g.st = newShadow(opt.StartStep, g.Tally)
 	return g
 }
@@ -90,9 +104,9 @@ func (g *Gen) Finish() []ops.Op {
 	return out
 }
 
-// choice is one candidate op kind with its weight.
+// choice is one candidate draw kind with its weight.
 type choice struct {
-	kind   string
+	kind   Kind
 	weight int
 }
 
@@ -128,18 +142,17 @@ func (g *Gen) candidates() []choice {
 	case s.reply != "":
 		c = g.inReply()
 	case s.pending != "":
-		c = []choice{{"reply", 12}, {"error-standalone", 1}, {"crash", 1}}
+		w := weights.pending
+		c = []choice{{kReply, w.reply}, {kErrorStandalone, w.errorStandalone}, {kCrash, w.crash}}
 	default:
 		c = g.idle()
 	}
 	c = g.opt.Swarm.weigh(c)
-	if len(g.opt.Only) > 0 {
+	if len(g.only) > 0 {
 		var kept []choice
 		for _, ch := range c {
-			for _, k := range g.opt.Only {
-				if ch.kind == k {
-					kept = append(kept, ch)
-				}
+			if g.only[ch.kind] {
+				kept = append(kept, ch)
 			}
 		}
 		if len(kept) > 0 {
@@ -152,109 +165,114 @@ func (g *Gen) candidates() []choice {
 // inFrame: inside a function run.
 func (g *Gen) inFrame() []choice {
 	s := &g.st
-	c := []choice{{"end", 6}}
+	w := weights.frame
+	c := []choice{{kEnd, w.end}}
 	if len(s.frames) < 3 {
-		c = append(c, choice{"fn", 6}) // reach functions nested three deep
+		c = append(c, choice{kFn, w.fn}) // reach functions nested three deep
 	}
-	c = append(c, choice{"exec", 6})
+	c = append(c, choice{kExec, w.exec})
 	if len(s.frames) >= 3 {
-		c = append(c, choice{"fn", 1})
+		c = append(c, choice{kFn, w.fnDeep})
 	}
 	if s.frames[len(s.frames)-1].lastExec != "" {
-		c = append(c, choice{"fn-via-exec", 2})
+		c = append(c, choice{kFnViaExec, w.fnViaExec})
 	}
-	return append(c, choice{"ask", 1}, choice{"crash", 1})
+	return append(c, choice{kAsk, w.ask}, choice{kCrash, w.crash})
 }
 
 // inReply: a reply is open.
 func (g *Gen) inReply() []choice {
+	w := weights.reply
 	var c []choice
 	if g.opt.Legacy && g.st.lastLegacyTool {
-		c = append(c, choice{"crash", 12}) // a crash right after a legacy tool leaves the head on it
+		c = append(c, choice{kCrash, w.crashAfterLegacyTool}) // a crash right after a legacy tool leaves the head on it
 	}
-	c = append(c, choice{"done", 6}, choice{"tool", 8}, choice{"say", 3}, choice{"think", 2}, choice{"fn", 2},
-		choice{"task", 2}, choice{"cancel", 1}, choice{"error-folded", 1})
+	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
+		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
 	if g.opt.Legacy {
-		c = append(c, choice{"tool-legacy", 4})
+		c = append(c, choice{kToolLegacy, w.toolLegacy})
 	}
-	return append(c, choice{"crash", 1})
+	return append(c, choice{kCrash, w.crash})
 }
 
 // idle: no turn, reply or run in progress.
 func (g *Gen) idle() []choice {
 	s := &g.st
 	var c []choice
-	add := func(kind string, w int) { c = append(c, choice{kind, w}) }
+	w := weights.idle
+	add := func(kind Kind, weight int) { c = append(c, choice{kind, weight}) }
 	// A browser shows a row while the session has no ROOT: the web turn's
 	// ensureRoot moves the store's head to ROOT before the row records
 	// the browser's, as stale a parent as any.
-	stale := g.opt.SyncedBrowser && (s.client != s.head || !s.root && s.client != "")
+	stale := g.opt.SyncedBrowser && g.intent.Stale(s)
 	// After a checkout (or a retry without a row) the head stands where no
 	// row records it: the next row must say where it attaches (see
 	// Options.SyncedBrowser).
-	unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
+	unrecorded := g.opt.SyncedBrowser && g.intent.Unrecorded()
 	afterRun := stale || s.isManual(s.head) && s.client != s.head
 	// Rare but wanted follow-ups first: a run before any chat (L2), the
 	// page reloaded after a run (variant A of legacy §4), runs in a row (L1).
 	if !unrecorded && s.turns == 0 {
-		add("manual", 2)
+		add(kManual, w.manualFirst)
 	}
 	if afterRun {
-		add("reload", 12)
+		add(kReload, w.reloadAfterRun)
 	}
 	if !stale && s.isManual(s.client) {
-		add("user", 10) // a turn typed on a run (legacy §5.2)
+		add(kUser, w.userOnRun) // a turn typed on a run (legacy §5.2)
 	}
 	if !unrecorded && s.turns > 0 && s.manualRun > 0 {
-		add("manual", 3)
+		add(kManual, w.manualInRow)
 	}
 	// Until each kind of cached row the session holds was rewound.
 	cw, rare := s.cachedWeight()
 	cached := g.opt.Legacy && !unrecorded && cw > 1
 	if cached && rare {
-		add("rewind-cached", cw)
+		add(kRewindCached, cw)
 	}
 	if !stale && !s.isManual(s.client) {
-		add("user", 10)
+		add(kUser, w.user)
 	}
 	if cached && !rare {
-		add("rewind-cached", cw)
+		add(kRewindCached, cw)
 	}
 	if !unrecorded && s.turns > 0 && s.manualRun == 0 {
-		add("manual", 3)
+		add(kManual, w.manualAfterChat)
 	}
 	if !afterRun {
-		add("reload", 3)
+		add(kReload, w.reload)
 	}
-	add("dispatch", 2)
+	add(kDispatch, w.dispatch)
 	if len(s.retryable) > 0 {
-		add("retry", 2)
-		add("edit", 1)
+		add(kRetry, w.retry)
+		add(kEdit, w.edit)
 	}
 	if len(s.nodes) > 0 {
-		add("checkout", 2)
+		add(kCheckout, w.checkout)
 	}
-	add("fork-root", 1)
-	if !stale {
-		add("spawn", 2)
+	add(kForkRoot, w.forkRoot)
+	// A head on an orphan whose caller is not written yet anchors a
+	// /spawn's attach row at nothing the data can show (ops.Intent).
+	if !stale && !(g.opt.SyncedBrowser && g.intent.Unanchored(s)) {
+		add(kSpawn, w.spawn)
 	}
 	if g.opt.Legacy && !unrecorded {
-		add("script", 1)
-		add("legacy-user", 1)
+		add(kScript, w.script)
+		add(kLegacyUser, w.legacyUser)
 		if len(s.nodes) > 0 {
-			add("legacy-reply", 1)
-			add("rewind", 1)
+			add(kLegacyReply, w.legacyReply)
+			add(kRewind, w.rewind)
 		}
-		add("orphan", 1)
-		add("orphan-later", 2)
+		add(kOrphan, w.orphan)
+		add(kOrphanLater, w.orphanLater)
 		if cw == 1 {
-			add("rewind-cached", 1)
+			add(kRewindCached, w.rewindCached)
 		}
 	}
 	if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
-		add("flag", 1)
+		add(kFlag, w.flag)
 	}
-	add("clock", 1)
+	add(kClock, w.clock)
 	return c
 }
 
@@ -271,6 +289,9 @@ func (g *Gen) drawParent(src Source, root string) string {
 	case 1:
 		return root
 	case 2:
+		if fork, ok := s.waitingFork(src); ok {
+			return fork
+		}
 		if len(s.nodes) > 0 {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
@@ -281,49 +302,42 @@ func (g *Gen) drawParent(src Source, root string) string {
 }
 
 // draw makes an op of the given draw kind, valid in the current state.
-func (g *Gen) draw(src Source, kind string) ops.Op {
-	for _, d := range []func(Source, string) ops.Op{g.drawTurn, g.drawReply, g.drawRun, g.drawOther} {
+func (g *Gen) draw(src Source, kind Kind) ops.Op {
+	for _, d := range []func(Source, Kind) ops.Op{g.drawTurn, g.drawReply, g.drawRun, g.drawOther} {
 		if op := d(src, kind); op != nil {
 			return op
 		}
 	}
-	panic(fmt.Sprintf("gen: unknown kind %q", kind))
+	panic(fmt.Sprintf("gen: no draw for kind %s", kind))
 }
 
 // drawTurn draws the ops that start, rerun or move a turn.
-func (g *Gen) drawTurn(src Source, kind string) ops.Op {
+func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "user":
+	case kUser:
 		return ops.UserWeb{ID: s.userID(), Text: pickStr(src, "text", texts)}
-	case "dispatch":
+	case kDispatch:
 		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none")}
-	case "fork-root":
+	case kForkRoot:
 		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts)}
-	case "retry":
+	case kRetry:
 		of, ok := s.retryTarget(src)
 		if !ok {
 			return ops.Reload{}
 		}
 		return ops.Retry{Of: of, ID: s.id8()}
-	case "edit":
+	case kEdit:
 		of, ok := s.retryTarget(src)
 		if !ok {
 			return ops.Reload{}
 		}
 		return ops.Edit{Of: of, ID: s.userID(), Text: pickStr(src, "text", texts)}
-	case "checkout":
-		targets := s.nodes
-		if g.opt.SyncedBrowser {
-			targets = s.anchoredNodes()
-			if len(targets) == 0 {
-				return ops.Reload{}
-			}
-		}
-		return ops.Checkout{ID: targets[src.IntN(len(targets), "checkout")]}
-	case "reload":
+	case kCheckout:
+		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
+	case kReload:
 		return ops.Reload{}
-	case "spawn":
+	case kSpawn:
 		mode := "inherit"
 		if src.IntN(2, "spawn mode") == 1 {
 			mode = "clean"
@@ -334,52 +348,52 @@ func (g *Gen) drawTurn(src Source, kind string) ops.Op {
 }
 
 // drawReply draws the ops of an open reply and the ends of a turn.
-func (g *Gen) drawReply(src Source, kind string) ops.Op {
+func (g *Gen) drawReply(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "reply":
+	case kReply:
 		return ops.Reply{}
-	case "think":
+	case kThink:
 		return ops.Think{Text: "thinking about it"}
-	case "say":
+	case kSay:
 		return ops.Say{Text: pickStr(src, "say", texts)}
-	case "tool", "tool-legacy":
+	case kTool, kToolLegacy:
 		return ops.Tool{CallID: s.callID(), Name: pickStr(src, "tool", toolNames), Args: pickStr(src, "args", toolArgs),
-			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == "tool-legacy"}
-	case "task":
+			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == kToolLegacy}
+	case kTask:
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout", Async: src.IntN(3, "async") == 0}
-	case "done":
+	case kDone:
 		return ops.Done{}
-	case "cancel":
+	case kCancel:
 		return ops.Cancel{}
-	case "error-folded":
+	case kErrorFolded:
 		return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"}
-	case "error-standalone":
+	case kErrorStandalone:
 		return ops.ErrorStandalone{ID: s.id12(), Type: "ProviderError", Msg: "provider down"}
-	case "crash":
+	case kCrash:
 		return ops.Crash{}
 	}
 	return nil
 }
 
 // drawRun draws the ops of function runs.
-func (g *Gen) drawRun(src Source, kind string) ops.Op {
+func (g *Gen) drawRun(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "fn", "fn-via-exec":
+	case kFn, kFnViaExec:
 		return ops.Fn{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs),
-			Expose: pickStr(src, "expose", exposes), ViaExec: kind == "fn-via-exec"}
-	case "manual":
+			Expose: pickStr(src, "expose", exposes), ViaExec: kind == kFnViaExec}
+	case kManual:
 		return ops.Manual{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
-	case "exec":
+	case kExec:
 		return ops.Exec{ID: s.runID(), Prompt: "count the words", Reply: "inner reply"}
-	case "ask":
+	case kAsk:
 		ans := ""
 		if src.IntN(2, "answered") == 0 {
 			ans = "yes"
 		}
 		return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: ans}
-	case "end":
+	case kEnd:
 		if src.IntN(5, "fn error") == 0 {
 			return ops.End{Error: "boom", Duration: pickStr(src, "duration", durations)}
 		}
@@ -389,38 +403,40 @@ func (g *Gen) drawRun(src Source, kind string) ops.Op {
 }
 
 // drawOther draws legacy-shaped rows, updates and the writers' settings.
-func (g *Gen) drawOther(src Source, kind string) ops.Op {
+func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "script":
+	case kScript:
 		what := "fn"
 		if src.IntN(2, "script what") == 1 {
 			what = "exec"
 		}
 		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
-	case "legacy-user":
+	case kLegacyUser:
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
-	case "legacy-reply":
+	case kLegacyReply:
 		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
-		if src.IntN(2, "parent later") == 1 {
+		if fork, ok := s.waitingFork(src); ok {
+			parent = fork
+		} else if src.IntN(2, "parent later") == 1 {
 			parent = s.laterID(src)
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}
-	case "orphan":
+	case kOrphan:
 		caller := ""
 		if src.IntN(2, "orphan caller") == 1 {
 			caller = "gone_" + s.id8()
 		}
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: caller}
-	case "orphan-later":
+	case kOrphanLater:
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: s.laterID(src)}
-	case "rewind":
+	case kRewind:
 		return ops.Rewind{ID: s.nodes[src.IntN(len(s.nodes), "rewind")]}
-	case "rewind-cached":
+	case kRewindCached:
 		return ops.Rewind{ID: s.cachedTarget(src)}
-	case "flag":
+	case kFlag:
 		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
-	case "clock":
+	case kClock:
 		return ops.Clock{At: drawClock(src)}
 	}
 	return nil

@@ -10,32 +10,32 @@ import (
 // valid ops: what is in progress, which ids exist, where the heads are.
 // Every list is in creation order, never map order.
 type shadow struct {
-	counter        uint64
-	root           bool
-	head           string // the store's in-memory head
-	client         string // the browser's head ("" = none)
-	pending        string
-	source         string
-	reply          string
-	frames         []*sframe
-	nodes          []string          // every node id, in write order
-	retryable      []string          // user rows and chat replies
-	userOf         map[string]string // chat reply → its user
-	isUser         map[string]bool
-	asst           map[string][]string // parent_id → assistant messages under it
-	rewound        map[string]bool
-	written        map[string]bool
-	manuals        map[string]bool
-	parentOf       map[string]string
-	step           int // position on the rollout path (for flag flips)
-	nodeCount      int
-	turns          int
-	manualRun      int // consecutive manual runs since the last chat turn
-	chatDone       bool
-	lastTool       string
-	lastLegacyTool bool
-	unrecordedHead bool // a checkout or a retry without a row moved the head; no row records it yet
-	tally          *Tally
+	counter         uint64
+	root            bool
+	head            string // the store's in-memory head
+	client          string // the browser's head ("" = none)
+	pending         string
+	source          string
+	reply           string
+	frames          []*sframe
+	nodes           []string          // every node id, in write order
+	retryable       []string          // user rows and chat replies
+	userOf          map[string]string // chat reply → its user
+	isUser          map[string]bool
+	asst            map[string][]string // parent_id → assistant messages under it
+	rewound         map[string]bool
+	written         map[string]bool
+	manuals         map[string]bool
+	parentOf        map[string]string
+	step            int // position on the rollout path (for flag flips)
+	nodeCount       int
+	turns           int
+	manualRun       int // consecutive manual runs since the last chat turn
+	chatDone        bool
+	lastLegacyTool  bool
+	forkPending     string   // the pending turn, when it is a root fork
+	unansweredForks []string // root forks whose turn ended without an answer (forks.go)
+	tally           *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
 	// first (later.go), and the shapes each one's write completes.
@@ -51,6 +51,19 @@ type shadow struct {
 	kids                           map[string]int // function run → its internals
 	calls, callers, attaches, runs []string
 	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
+}
+
+// ClientHead, InMemoryHead and Rooted are the writer state the intent rule
+// reads (ops.WriterState).
+func (s *shadow) ClientHead() (string, bool) { return s.client, s.client != "" }
+func (s *shadow) InMemoryHead() string       { return s.head }
+func (s *shadow) Rooted() bool               { return s.root }
+
+// CallerPending reports whether the node id is an orphan whose caller is
+// not written yet.
+func (s *shadow) CallerPending(id string) bool {
+	c := s.orphanCaller[id]
+	return c != "" && !s.written[c]
 }
 
 type sframe struct {
@@ -136,23 +149,29 @@ func (s *shadow) ensureRoot() {
 // counts it in the tally.
 func (g *Gen) apply(op ops.Op) ops.Op {
 	g.Tally.Op(op.Kind())
+	kept := g.intent.Keeps(op, &g.st)
+	if g.opt.SyncedBrowser && !kept {
+		panic(fmt.Sprintf("gen: drew %s, which loses the intent (ops.Intent), under SyncedBrowser", ops.Format(op)))
+	}
 	if err := op.Apply(&g.st); err != nil {
 		panic(fmt.Sprintf("gen: the shadow refuses %s: %v", ops.Format(op), err))
 	}
+	g.intent.Track(op, kept, &g.st)
 	return op
 }
 
 func (s *shadow) startTurn(id, parent, source string) {
-	s.unrecordedHead = false
 	s.write(id, false)
 	s.isUser[id] = true
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = parent
 	s.pending, s.source = id, source
 	s.manualRun = 0
+	s.forkStarted(id, parent, source)
 }
 
 func (s *shadow) endTurn() {
+	s.forkEnded(s.reply != "")
 	if s.pending != "" {
 		s.turns++
 		s.chatDone = true
@@ -181,6 +200,9 @@ func (s *shadow) hasAssistant(u string) bool {
 // (the list only grows, so filtering it whole per op would be quadratic) and
 // reports false when none fits.
 func (s *shadow) retryTarget(src Source) (string, bool) {
+	if fork, ok := s.waitingFork(src); ok && !s.rewound[fork] {
+		return fork, true
+	}
 	for try := 0; try < 8; try++ {
 		id := s.retryable[src.IntN(len(s.retryable), "retry of")]
 		u := id
@@ -192,20 +214,4 @@ func (s *shadow) retryTarget(src Source) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// anchoredNodes are the nodes but the orphans whose caller is not written
-// yet. The conversation row such an orphan stands for is decided only when
-// its caller is written: a turn or /spawn from a head checked out onto it
-// records it as its parent, and once the caller is written the data reads
-// as a turn after that reply, where the turn meant none (a root). What a
-// browser on it meant is not in the data (Options.SyncedBrowser).
-func (s *shadow) anchoredNodes() []string {
-	out := make([]string, 0, len(s.nodes))
-	for _, id := range s.nodes {
-		if c := s.orphanCaller[id]; c == "" || s.written[c] {
-			out = append(out, id)
-		}
-	}
-	return out
 }

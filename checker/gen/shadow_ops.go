@@ -32,6 +32,7 @@ func (s *shadow) UserDispatch(o ops.UserDispatch) error {
 	parent := o.Parent
 	if parent != "none" {
 		s.await(parent, ShapeAdapterLater)
+		s.answered(parent, ShapeForkAnsweredByChild)
 	}
 	if parent == "none" {
 		parent = ""
@@ -60,7 +61,6 @@ func (s *shadow) Reply(ops.Reply) error {
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = s.pending
 	s.reply, s.head = id, id
-	s.unrecordedHead = false // the reply records its turn
 	return nil
 }
 
@@ -126,8 +126,11 @@ func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
 }
 
 func (s *shadow) ErrorStandalone(o ops.ErrorStandalone) error {
+	if s.forkPending != "" {
+		s.tally.Shape(ShapeForkAnsweredByError)
+		s.forkPending = "" // the error row answers it
+	}
 	s.write(o.ID, true)
-	s.unrecordedHead = false // the error row records its turn
 	s.tally.Shape(ShapeError)
 	s.endTurn()
 	return nil
@@ -211,19 +214,16 @@ func (s *shadow) Edit(o ops.Edit) error   { return s.rerun(o.Of, o.ID, true) }
 // rerun is retry and edit: a new user row beside the turn's user, or (a
 // retry of a turn with no reply) the head moved back to that user.
 func (s *shadow) rerun(of, id string, edit bool) error {
-	unrecorded := s.unrecordedHead
-	s.unrecordedHead = false // the new row records the head
 	u := of
 	if !s.isUser[u] {
 		u = s.userOf[of]
 	}
+	s.answered(u, ShapeForkAnsweredByRerun)
 	if len(s.retryable) > 0 && s.retryable[0] == u {
 		s.tally.Shape(ShapeRetryFirst)
 	}
 	if !edit && !s.hasAssistant(u) {
-		// No row: the head moves to u as a checkout moves it, and nothing
-		// records that unless it was there already.
-		s.unrecordedHead = unrecorded || s.head != u
+		// No row: the head moves to u as a checkout moves it.
 		s.head, s.client = u, u
 		s.pending, s.source = u, "web"
 		return nil
@@ -240,7 +240,6 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 
 func (s *shadow) Checkout(o ops.Checkout) error {
 	s.head, s.client = o.ID, o.ID
-	s.unrecordedHead = true
 	return nil
 }
 
@@ -253,7 +252,6 @@ func (s *shadow) Reload(ops.Reload) error {
 }
 
 func (s *shadow) Spawn(o ops.Spawn) error {
-	s.unrecordedHead = false
 	s.ensureRoot()
 	s.write(o.Cmd, false)
 	s.isUser[o.Cmd] = true
@@ -287,6 +285,7 @@ func (s *shadow) Script(o ops.Script) error {
 func (s *shadow) LegacyUser(o ops.LegacyUser) error {
 	if o.Parent != "null" {
 		s.await(o.Parent, ShapeAdapterLater)
+		s.answered(o.Parent, ShapeForkAnsweredByChild)
 	}
 	s.write(o.ID, true)
 	s.isUser[o.ID] = true
@@ -298,6 +297,7 @@ func (s *shadow) LegacyUser(o ops.LegacyUser) error {
 
 func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 	s.await(o.Parent, ShapeAdapterLater)
+	s.answered(o.Parent, ShapeForkAnsweredByChild)
 	s.write(o.ID, true)
 	s.asst[o.Parent] = append(s.asst[o.Parent], o.ID)
 	s.tally.Shape(ShapeLegacy)

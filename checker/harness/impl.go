@@ -143,13 +143,13 @@ func (a About) TakesData(d Data) error {
 	switch {
 	case a.InProcess:
 		return nil
-	case a.Claim == ClaimLegacy && (d.Writer != flags.Off || d.Gen.FlagFlips):
+	case a.Claim == ClaimLegacy && (d.Writer != flags.Off || d.Flips):
 		return notApplicable("%s claims the legacy: it writes with every flag off, not %s", a.Name, d.Name)
 	case a.Claim == ClaimTarget && d.Writer != flags.All:
 		return notApplicable("%s claims the target: it writes as intended, which is data written with the flags on, not %s", a.Name, d.Name)
 	case a.Claim == ClaimRollout && !slices.Contains(a.Configs, d.Writer.String()):
 		return notApplicable("%s does not write with flags %s (configs: %s)", a.Name, d.Writer, strings.Join(a.Configs, " "))
-	case d.Gen.FlagFlips && !a.Writes("flag"):
+	case d.Flips && !a.Writes("flag"):
 		return notApplicable("%s does not write flag ops, which %s has", a.Name, d.Name)
 	}
 	return nil
@@ -221,3 +221,34 @@ func (inProcessStarter) Start(st Start) (Impl, error) {
 
 // InProcessStarter starts the implementation in this repository.
 var InProcessStarter Starter = inProcessStarter{}
+
+// ApplicableTo keeps the checks an implementation can be judged on
+// (Check.Applies), each on the kinds of data it declares that the
+// implementation writes (About.TakesData), and says why each of the others
+// is left out: what hunt and exhaust run against another implementation.
+func ApplicableTo(checks []Check, a About) ([]Check, []string) {
+	var out []Check
+	var notRun []string
+	for _, c := range checks {
+		if err := c.Applies(a); err != nil {
+			notRun = append(notRun, Why(err))
+			continue
+		}
+		var data []Data
+		for _, d := range c.Data {
+			if err := a.TakesData(d); err != nil {
+				notRun = append(notRun, c.Name+": "+Why(err))
+				continue
+			}
+			data = append(data, d)
+		}
+		if len(data) > 0 {
+			c.Data = data
+			out = append(out, c)
+		}
+	}
+	return out, notRun
+}
+
+// Why is what a not-applicable error says, without its prefix.
+func Why(err error) string { return strings.TrimPrefix(err.Error(), ErrNotApplicable.Error()+": ") }

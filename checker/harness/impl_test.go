@@ -35,7 +35,7 @@ func TestChecksFollowTheClaim(t *testing.T) {
 		{"target with the chain before the cards", About{Name: "head", Claim: ClaimTarget, Configs: []string{ConfigTarget},
 			Views: []string{ViewBeforeCards}}, []string{"target", "cutoff", "cards"}},
 		{"rollout", About{Name: "port", Claim: ClaimRollout, Configs: every, Views: OptionalViews, Restart: true},
-			[]string{"legacy", "target", "rollout", "cutoff", "cards", "persistence"}},
+			[]string{"legacy", "target", "rollout", "cutoff", "cards", "fields", "persistence"}},
 		{"rollout at two steps", About{Name: "port", Claim: ClaimRollout, Configs: []string{"off", "A"}, Restart: true},
 			[]string{"legacy", "persistence"}},
 	}

@@ -77,8 +77,8 @@ func RowIDs(rows []model.TargetRow) []string {
 	return out
 }
 
-// Describe renders a load for a report: head, fallback, projected chain.
-func Describe(l *webui.Loaded) string {
+// describe renders a load for a report: head, fallback, projected chain.
+func describe(l *webui.Loaded) string {
 	v := Projected(l)
 	fb := ""
 	if l.FallbackUsed {

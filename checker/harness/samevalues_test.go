@@ -212,8 +212,8 @@ func TestSameLoaded(t *testing.T) {
 	}
 	st := r.W.S.AtPersistedHead()
 	a, b := webui.Load(st, flags.Off), webui.LoadByMaps(st, flags.Off)
-	if !sameLoaded(a, b) || !slices.Equal(LoadedRows(a), LoadedRows(b)) {
-		t.Fatalf("the two loads of one session are not shown equal:\n%v\n%v", LoadedRows(a), LoadedRows(b))
+	if !sameLoaded(a, b) || !slices.Equal(loadedRows(a), loadedRows(b)) {
+		t.Fatalf("the two loads of one session are not shown equal:\n%v\n%v", loadedRows(a), loadedRows(b))
 	}
 	changed := func(edit func(*webui.Loaded)) *webui.Loaded {
 		c := *b
@@ -235,7 +235,7 @@ func TestSameLoaded(t *testing.T) {
 		if sameLoaded(a, c) {
 			t.Errorf("%s changed, still shown equal", name)
 		}
-		if slices.Equal(LoadedRows(a), LoadedRows(c)) {
+		if slices.Equal(loadedRows(a), loadedRows(c)) {
 			t.Errorf("%s changed, but the rows are the same: the case tests nothing", name)
 		}
 	}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -38,7 +39,7 @@ type Session struct {
 type Options struct {
 	Data      Data
 	SessionID string // "" = ops.DefaultSession
-	Dir       string // the implementation writes to this directory when set
+	Dir       string // the implementation writes to this directory when set; its name is the session id
 	ModelOnly bool   // no implementation: what the models say is all that is needed
 	NoSync    bool   // the implementation's writes skip fsync (throwaway directories)
 	// Impl starts the implementation under test; nil = the implementation
@@ -51,6 +52,11 @@ func NewSession(o Options) (*Session, error) {
 	id := o.SessionID
 	if id == "" {
 		id = ops.DefaultSession
+	}
+	if o.Dir != "" && filepath.Base(o.Dir) != id {
+		// The original names a session by its folder: a cold load of any
+		// other folder shows another session id than the live one.
+		return nil, fmt.Errorf("harness: session %s written to a folder named %s", id, filepath.Base(o.Dir))
 	}
 	s := &Session{Data: o.Data, Target: model.NewTarget(id),
 		strict: o.Data.Writer == flags.All, legacyWrites: o.Data.Writer == flags.Off}
@@ -166,6 +172,9 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 		return f, err
 	}
 	for _, c := range checks {
+		if c.Run == nil {
+			return nil, fmt.Errorf("check %s does not run after each op (it reads a damaged directory: campaign.Case plays it)", c.Name)
+		}
 		if err := c.Applies(s.about); err != nil {
 			return nil, err
 		}
@@ -175,9 +184,6 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 		}
 		if f != nil {
 			f.Check, f.Data, f.Step = c.Name, s.Data, len(s.Script)
-			if _, named := (&ops.File{Directives: f.Extra}).Directive("impl"); !named {
-				f.Extra = append(f.Extra, s.implDirectives()...)
-			}
 			return f, nil
 		}
 	}
@@ -201,7 +207,7 @@ func PlayOn(impl Starter, data Data, script []ops.Op, checks ...Check) (*Finding
 				return nil, err
 			}
 			defer os.RemoveAll(parent)
-			o.Dir, o.NoSync = filepath.Join(parent, "session"), true
+			o.Dir, o.NoSync = filepath.Join(parent, cmp.Or(o.SessionID, ops.DefaultSession)), true
 		}
 	}
 	s, err := NewSession(o)
@@ -343,12 +349,8 @@ type stepCache struct {
 }
 
 func (s *Session) finding(check, what, diff string) *Finding {
-	return &Finding{Check: check, Data: s.Data, Step: len(s.Script), What: what, Diff: diff, Extra: s.implDirectives()}
+	return &Finding{Check: check, Data: s.Data, Step: len(s.Script), What: what, Diff: diff}
 }
-
-// ProtocolCheck names the finding of an implementation that stopped
-// answering as the protocol says (Broken), in `#! check name=protocol`.
-const ProtocolCheck = "protocol"
 
 // Broken is the finding of an implementation that stopped answering as
 // the protocol says (a view asked for outside Step, say), or nil.
@@ -363,33 +365,9 @@ func (s *Session) brokenFinding() *Finding {
 	b := s.broken
 	diff := "stderr: (nothing)"
 	if len(b.Stderr) > 0 {
-		diff = "last lines of stderr:\n" + indent(strings.Join(b.Stderr, "\n"))
+		diff = "last lines of stderr:\n" + "    " + strings.Join(b.Stderr, "\n    ")
 	}
-	return s.finding(ProtocolCheck, fmt.Sprintf("%s: %s", b.Request, b.What), diff)
-}
-
-// implDirectives name the implementation a finding was found on, so that a
-// replay of its file runs it again.
-func (s *Session) implDirectives() []ops.Directive {
-	if s.about.Command == "" {
-		return nil
-	}
-	return []ops.Directive{ImplDirective(s.about.Command)}
-}
-
-// ImplDirective is the `#! impl command=…` line naming the implementation
-// a file's finding was found on.
-func ImplDirective(command string) ops.Directive {
-	return ops.Directive{Name: "impl", Args: []ops.Arg{{Key: "command", Value: command}}}
-}
-
-// ImplOf is the implementation command a file's `#! impl` line names, "".
-func ImplOf(f *ops.File) string {
-	if d, ok := f.Directive("impl"); ok {
-		c, _ := d.Get("command")
-		return c
-	}
-	return ""
+	return s.finding(Protocol.Name, fmt.Sprintf("%s: %s", b.Request, b.What), diff)
 }
 
 // asBroken is err as a *Broken, or nil.

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 )
 
 // collector gathers the outcomes of the workers: the counts, the distinct
@@ -34,7 +34,7 @@ func newCollector(cfg *Config) *collector {
 	c := &collector{cfg: cfg, swarms: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
 	for _, t := range cfg.Targets {
 		for _, d := range t.Data {
-			c.rows = append(c.rows, &PropStats{Check: t.Check.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
+			c.rows = append(c.rows, &PropStats{Check: t.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
 		}
 	}
 	return c
@@ -42,7 +42,7 @@ func newCollector(cfg *Config) *collector {
 
 func (c *collector) row(p *Plan) *PropStats {
 	for _, r := range c.rows {
-		if r.Check == p.Target.Check.Name && r.DataName == p.Data.Name {
+		if r.Check == p.Case.Check.Name && r.DataName == p.Case.Data.Name {
 			return r
 		}
 	}
@@ -84,12 +84,13 @@ func (c *collector) add(o outcome) {
 	}
 }
 
-// addFailure keeps a finding once per key: of the iterations that found
-// the same reduced script, the file and record are the first iteration's,
-// whichever worker got there first. It reports whether the key is new.
+// addFailure keeps a finding once per key (campaign.Key): of the
+// iterations that found the same reduced case, the file and record are the
+// first iteration's, whichever worker got there first. It reports whether
+// the key is new.
 func (c *collector) addFailure(p *Plan, o outcome) bool {
-	f := replayable(o.reduced.Finding, p)
-	key := Key(f, o.reduced.Script)
+	red := o.reduced
+	key := campaign.Key(red.Case)
 	old := c.failures[key]
 	if old != nil {
 		old.Times++
@@ -97,45 +98,40 @@ func (c *collector) addFailure(p *Plan, o outcome) bool {
 			return false
 		}
 	}
-	rec := &Failure{Impl: c.cfg.implCommand(), Check: f.Check, Data: f.Data.Slug, DataName: f.Data.Name, What: firstLine(f.What), Step: f.Step,
-		Ops: len(o.reduced.Script), FoundOps: o.applied, Iteration: p.Iteration, ScriptSeed: p.Seed,
-		Swarm: p.Swarm.String(), Key: key[:16], Times: 1, Reproduced: o.reduced.Reproduced}
+	f := red.Finding
+	rec := &Failure{Impl: red.Case.ImplCommand(), Check: red.Case.Check.Name, Data: red.Case.Data.Slug, DataName: red.Case.Data.Name,
+		What: campaign.FirstLine(f.What), Step: f.Step, Ops: len(red.Case.Script), FoundOps: o.applied,
+		Iteration: p.Iteration, ScriptSeed: p.Seed, Swarm: p.Swarm.String(), Key: key[:16], Times: 1,
+		Reproduced: red.Reproduced}
 	if old != nil {
 		rec.Times = old.Times
 	}
 	c.failures[key] = rec
 	if c.cfg.Out != "" {
-		c.writeFailure(rec, f, p, o.reduced.Script)
+		path, err := campaign.Save(c.cfg.Out, red.Case, f, fmt.Sprintf("sessiondag hunt --seed %d", c.cfg.Seed),
+			fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, rec.Swarm, rec.FoundOps, rec.Ops),
+			"the iteration again: "+c.again(p.Iteration))
+		c.wrote(path, err)
+		rec.File = path
 	}
 	return old == nil
 }
 
-func (c *collector) writeFailure(rec *Failure, f *harness.Finding, p *Plan, script []ops.Op) {
-	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-%s-%s-%s.ops", f.Check, f.Data.Slug, rec.Key[:12]))
-	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d found it", c.cfg.Seed), script)
-	file.Header = append(file.Header,
-		fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, rec.Swarm, rec.FoundOps, rec.Ops),
-		"replay: "+rec.Replay(),
-		"the iteration again: "+c.again(p.Iteration))
-	c.write(rec.File, file)
-}
-
 func (c *collector) addError(p *Plan, err error) {
-	rec := &ErrorRecord{Check: p.Target.Check.Name, Data: p.Data.Slug, Iteration: p.Iteration, ScriptSeed: p.Seed, Err: err.Error()}
+	rec := &ErrorRecord{Check: p.Case.Check.Name, Data: p.Case.Data.Slug, Iteration: p.Iteration, ScriptSeed: p.Seed, Err: err.Error()}
 	c.errors = append(c.errors, rec)
 	if c.cfg.Out == "" {
 		return
 	}
-	f := &harness.Finding{Check: p.Target.Check.Name, Data: p.Data, Step: len(p.Script), What: firstLine(err.Error())}
-	if p.Target.Cold() {
-		edits, _ := fileEdits(p.Script, p.FirstSeq, p.Damage) // the script did not apply: the damage may be partial
-		f.Extra = coldDirectives(p.FirstSeq, edits)
+	f := &harness.Finding{Check: p.Case.Check.Name, Data: p.Case.Data, Step: len(p.Case.Script), What: campaign.FirstLine(err.Error())}
+	file := campaign.File(p.Case, f, fmt.Sprintf("sessiondag hunt --seed %d (an error, not a finding)", c.cfg.Seed),
+		fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm), "the iteration again: "+c.again(p.Iteration))
+	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("error-%s-%d.ops", p.Case.Check.Name, p.Iteration))
+	err = os.MkdirAll(c.cfg.Out, 0o755)
+	if err == nil {
+		err = os.WriteFile(rec.File, []byte(file.String()), 0o644)
 	}
-	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-error-%d.ops", p.Iteration))
-	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d: an error, not a finding", c.cfg.Seed), p.Script)
-	file.Header = append(file.Header, fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm),
-		"the iteration again: "+c.again(p.Iteration))
-	c.write(rec.File, file)
+	c.wrote(rec.File, err)
 }
 
 // again is the command that plays iteration k of this campaign once more:
@@ -143,22 +139,17 @@ func (c *collector) addError(p *Plan, err error) {
 func (c *collector) again(k uint64) string {
 	cmd := fmt.Sprintf("go run ./cmd/sessiondag hunt --seed %d --max-ops %d", c.cfg.Seed, c.cfg.MaxOps)
 	if impl := c.cfg.implCommand(); impl != "" {
-		cmd += " --impl " + harness.ShellQuote(impl)
+		cmd += " --impl " + campaign.ShellQuote(impl)
 	}
-	if names := checkList(c.cfg.Targets); names != checkList(c.cfg.allTargets()) {
+	if names := checkList(c.cfg.Targets); names != checkList(c.cfg.allChecks()) {
 		cmd += " --check " + names
 	}
 	return fmt.Sprintf("%s --iteration %d", cmd, k)
 }
 
-func (c *collector) write(path string, f *ops.File) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		if c.writeErr == nil {
-			c.writeErr = fmt.Errorf("hunt: %w", err)
-		}
-		return
-	}
-	if err := os.WriteFile(path, []byte(f.String()), 0o644); err != nil {
+// wrote notes a file written (or the first error writing one).
+func (c *collector) wrote(path string, err error) {
+	if err != nil {
 		if c.writeErr == nil {
 			c.writeErr = fmt.Errorf("hunt: %w", err)
 		}
@@ -167,16 +158,6 @@ func (c *collector) write(path string, f *ops.File) {
 	if c.cfg.Log != nil {
 		fmt.Fprintf(c.cfg.Log, "hunt: wrote %s\n", path)
 	}
-}
-
-// coldDirectives are the directives that rebuild a cold iteration's
-// damaged directory, as harness.Cold writes them into its findings.
-func coldDirectives(firstSeq int64, edits []harness.Edit) []ops.Directive {
-	out := []ops.Directive{{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: fmt.Sprint(firstSeq)}}}}
-	for _, e := range edits {
-		out = append(out, e.Directive())
-	}
-	return out
 }
 
 func (c *collector) report(elapsed time.Duration) *Report {

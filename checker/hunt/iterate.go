@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 )
 
@@ -15,7 +16,7 @@ type outcome struct {
 	k       uint64
 	plan    *Plan // nil when it could not be drawn
 	applied int   // ops played before the check failed or the script ended
-	reduced *Reduced
+	reduced *campaign.Reduced
 	took    time.Duration // drawing, playing and reducing
 	err     error         // the plan could not be drawn or played (or it panicked)
 	// notWritten: the script has an op the implementation does not write,
@@ -33,30 +34,25 @@ func iterate(cfg *Config, k uint64) (o outcome) {
 			o.err = fmt.Errorf("panic: %v\n%s", r, firstFrames(debug.Stack()))
 		}
 	}()
-	p, err := PlanFor(cfg.Seed, k, cfg.Targets, cfg.MaxOps)
+	p, err := planFor(cfg.Seed, k, cfg.Targets, cfg.MaxOps, cfg.kinds)
 	if err != nil {
 		o.err = err
 		return o
 	}
 	o.plan = p
-	p.Impl = cfg.Impl
-	f, err := p.Play(cfg.Tmp)
+	p.Case.Impl = cfg.Impl
+	f, err := p.Case.Play(cfg.Tmp)
+	o.applied = len(p.Case.Script)
 	if errors.Is(err, harness.ErrNotApplicable) {
 		o.notWritten = true
-		o.applied = len(p.Script)
 		return o
 	}
-	if err != nil {
+	if err != nil || f == nil {
 		o.err = err
-		o.applied = len(p.Script)
-		return o
-	}
-	if f == nil {
-		o.applied = len(p.Script)
 		return o
 	}
 	o.applied = f.Step
-	r := Reduce(p, f, cfg.Tmp)
+	r := campaign.Reduce(p.Case, f, cfg.Tmp)
 	o.reduced = &r
 	return o
 }
@@ -68,21 +64,4 @@ func firstFrames(stack []byte) string {
 		lines = lines[:24]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// replayable is the finding as a file can name it: a disagreement on
-// whether an op applies is reported by the session itself, not by the
-// check that was running, so the file names that check, which meets the
-// same disagreement when replayed.
-func replayable(f *harness.Finding, p *Plan) *harness.Finding {
-	if f.Check == harness.ColdCheck.Name {
-		return f
-	}
-	if _, err := harness.CheckNamed(f.Check); err == nil {
-		return f
-	}
-	g := *f
-	g.What = f.Check + ": " + f.What
-	g.Check = p.Target.Check.Name
-	return &g
 }

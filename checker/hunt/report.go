@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
@@ -81,9 +82,9 @@ func (f *Failure) Replay() string {
 	if f.File == "" {
 		return "(not written)"
 	}
-	cmd := "go run ./cmd/sessiondag replay " + f.File
+	cmd := campaign.ReplayCommand(f.File)
 	if f.Impl != "" {
-		cmd += " --impl " + harness.ShellQuote(f.Impl)
+		cmd += " --impl " + campaign.ShellQuote(f.Impl)
 	}
 	return cmd
 }
@@ -124,7 +125,7 @@ func propsTable(w io.Writer, props []PropStats) {
 // Text writes the report for a reader.
 func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
-	if r.Impl != harness.InProcessAbout.Name {
+	if r.Impl != "" && r.Impl != harness.InProcessAbout.Name {
 		fmt.Fprintf(w, "implementation: %s\n", r.Impl)
 		for _, why := range r.NotRun {
 			fmt.Fprintf(w, "not run: %s\n", why)
@@ -197,11 +198,6 @@ func plural(n int, what string) string {
 }
 
 func indent(s string) string { return strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ") }
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
 
 // JSON writes one line per failure ({"kind":"hunt-failure",…}), one per
 // error ({"kind":"hunt-error",…}), then {"kind":"hunt","summary":{…}}: the

@@ -11,32 +11,34 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-
 	"sessiondag/internal/shard"
 )
 
 // Config is one campaign.
 type Config struct {
 	Seed       uint64
-	Budget     time.Duration // stop taking new iterations after this; 0 = no limit
-	Iterations uint64        // play only iterations k < Iterations of the whole campaign; 0 = no limit
-	Shard      shard.Shard   // this run takes the iterations the shard owns
-	Targets    []Target      // nil = Targets()
-	MaxOps     int           // scripts have 1 to MaxOps ops; 0 = DefaultMaxOps
-	Workers    int           // 0 = one per core
-	Out        string        // where failures are written; "" = nowhere
-	Tmp        string        // where the cold check makes its directories; "" = the system's (TMPDIR)
-	Log        io.Writer     // a line per file written, as it is written; nil = none
+	Budget     time.Duration   // stop taking new iterations after this; 0 = no limit
+	Iterations uint64          // play only iterations k < Iterations of the whole campaign; 0 = no limit
+	Shard      shard.Shard     // this run takes the iterations the shard owns
+	Targets    []harness.Check // nil = Targets()
+	MaxOps     int             // scripts have 1 to MaxOps ops; 0 = DefaultMaxOps
+	Workers    int             // 0 = one per core
+	Out        string          // where failures are written; "" = nowhere
+	Tmp        string          // where the cold check makes its directories; "" = the system's (TMPDIR)
+	Log        io.Writer       // a line per file written, as it is written; nil = none
 	// Only, when set, plays iteration *Only and nothing else (whatever the
 	// shard, budget or bound): one script of a campaign, from its seed.
 	Only *uint64
 	// Impl starts the implementation hunted; nil = the implementation in
-	// this repository, in-process. Another is hunted with the targets it
-	// can be judged on (ForImpl).
+	// this repository, in-process. Another is hunted with the checks it
+	// can be judged on, each on the kinds of data it writes, their scripts
+	// drawn from the op kinds it writes (harness.ApplicableTo).
 	Impl harness.Starter
 
-	notRun []string // what ForImpl left out, and why
+	notRun []string // what harness.ApplicableTo left out, and why
+	kinds  []string // the draw kinds of the op kinds Impl writes; nil = every kind
 }
 
 // DefaultMaxOps is the longest script drawn by default: about three times
@@ -54,13 +56,22 @@ func (c *Config) defaults() error {
 		c.Targets = Targets()
 	}
 	if c.Impl != nil {
-		c.Targets, c.notRun = ForImpl(c.Targets, c.Impl.About())
-	}
-	if len(c.Targets) == 0 && c.Impl != nil {
-		return fmt.Errorf("no check can judge %s: %s", c.Impl.About().Name, strings.Join(c.notRun, "; "))
+		a := c.Impl.About()
+		c.Targets, c.notRun = harness.ApplicableTo(c.Targets, a)
+		if len(c.Targets) == 0 {
+			return fmt.Errorf("no check can judge %s: %s", a.Name, strings.Join(c.notRun, "; "))
+		}
+		if a.Ops != nil {
+			c.kinds = gen.DrawKindsOf(a.Ops)
+		}
 	}
 	if len(c.Targets) == 0 {
-		return errors.New("no targets")
+		return errors.New("no checks to hunt")
+	}
+	for _, t := range c.Targets {
+		if len(t.Data) == 0 {
+			return fmt.Errorf("check %q declares no data to hunt it on", t.Name)
+		}
 	}
 	if c.MaxOps <= 0 {
 		c.MaxOps = DefaultMaxOps
@@ -130,12 +141,12 @@ func (c *Config) implName() string {
 	return fmt.Sprintf("%s (%s; claims %s)", a.Name, a.Command, a.Claim)
 }
 
-// allTargets are the targets of the whole campaign against its
+// allChecks are the checks of the whole campaign against its
 // implementation, before --check picks some.
-func (c *Config) allTargets() []Target {
+func (c *Config) allChecks() []harness.Check {
 	if c.Impl == nil {
 		return Targets()
 	}
-	t, _ := ForImpl(Targets(), c.Impl.About())
+	t, _ := harness.ApplicableTo(Targets(), c.Impl.About())
 	return t
 }

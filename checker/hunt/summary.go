@@ -5,7 +5,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strings"
 
 	"sessiondag/internal/shard"
 )
@@ -45,15 +44,6 @@ func (r *Report) Summary() Summary {
 		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
 		Ops: r.Ops, Swarms: r.Swarms, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
 		Properties: slices.Clone(r.Props)}
-}
-
-// checkList names the targets' checks, comma-separated.
-func checkList(targets []Target) string {
-	var names []string
-	for _, t := range targets {
-		names = append(names, t.Check.Name)
-	}
-	return strings.Join(names, ",")
 }
 
 // Merge adds up the summaries of shards of one campaign (the same seed,

@@ -89,12 +89,19 @@ func TestAllListsEveryKind(t *testing.T) {
 // opTypesDeclared lists the types of package ops that have a sealed method.
 func opTypesDeclared(t *testing.T) []string {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, f := range pkgs["ops"].Files {
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Name.Name != "sealed" || fn.Recv == nil {

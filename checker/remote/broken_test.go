@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/checker/remote"
@@ -133,14 +134,14 @@ func TestBrokenImplementations(t *testing.T) {
 		check string // the finding's check
 		what  string // what its What says
 	}{
-		{"hang@op 3", harness.ProtocolCheck, "op 3 (say text=hello): no reply within"},
-		{"crash@op 3", harness.ProtocolCheck, "op 3 (say text=hello): closed its output and exited (exit status 3)"},
-		{"garbage@op 3", harness.ProtocolCheck, "op 3 (say text=hello): the reply is not one JSON object on one line"},
-		{"seq@op 3", harness.ProtocolCheck, "op 3 (say text=hello): the reply has seq 4, want 3"},
+		{"hang@op 3", harness.Protocol.Name, "op 3 (say text=hello): no reply within"},
+		{"crash@op 3", harness.Protocol.Name, "op 3 (say text=hello): closed its output and exited (exit status 3)"},
+		{"garbage@op 3", harness.Protocol.Name, "op 3 (say text=hello): the reply is not one JSON object on one line"},
+		{"seq@op 3", harness.Protocol.Name, "op 3 (say text=hello): the reply has seq 4, want 3"},
 		{"refuse@op 3", "validity", "the writers disagree on whether op 3 (say text=hello) applies"},
-		{"close@op 3", harness.ProtocolCheck, "op 3 (say text=hello): closed its output"},
-		{"twice@op 3", harness.ProtocolCheck, "view off after op 3 (say text=hello): a reply of type \"op\" to a view request"},
-		{"nochain@view", harness.ProtocolCheck, "view off after op 1 (user id=u1 text=hi): view: chain (missing): want a list of messages"},
+		{"close@op 3", harness.Protocol.Name, "op 3 (say text=hello): closed its output"},
+		{"twice@op 3", harness.Protocol.Name, "view off after op 3 (say text=hello): a reply of type \"op\" to a view request"},
+		{"nochain@view", harness.Protocol.Name, "view off after op 1 (user id=u1 text=hi): view: chain (missing): want a list of messages"},
 	}
 	for _, c := range cases {
 		t.Run(c.fault, func(t *testing.T) {
@@ -165,13 +166,13 @@ func TestBrokenImplementations(t *testing.T) {
 			if f.Check != c.check || !strings.Contains(f.What, c.what) {
 				t.Errorf("finding %s: %q, want %s: %q", f.Check, f.What, c.check, c.what)
 			}
-			if c.check == harness.ProtocolCheck && !strings.Contains(f.Diff, "fake: "+strings.Replace(c.fault, "@", " at ", 1)) {
+			if c.check == harness.Protocol.Name && !strings.Contains(f.Diff, "fake: "+strings.Replace(c.fault, "@", " at ", 1)) {
 				t.Errorf("the finding does not carry the process's stderr:\n%s", f.Diff)
 			}
 			if c.check == "validity" && (!strings.Contains(f.Diff, "this op is not supported") || !strings.Contains(f.Diff, "fake: refuse at op 3")) {
 				t.Errorf("the finding does not say why the op was refused:\n%s", f.Diff)
 			}
-			file := f.File("broken", script).String()
+			file := campaign.File(campaign.Case{Check: legacy, Data: harness.WrittenOff, Script: script, Impl: pool}, f, "broken").String()
 			if !strings.Contains(file, "#! impl command=") {
 				t.Errorf("the finding's file does not name the implementation:\n%s", file)
 			}
@@ -222,7 +223,7 @@ func TestBrokenRestart(t *testing.T) {
 	if err != nil || f == nil {
 		t.Fatalf("finding %v, error %v", f, err)
 	}
-	if f.Check != harness.ProtocolCheck || !strings.HasPrefix(f.What, "restart after op 1 (user id=u1 text=hi): no reply within 600ms") {
+	if f.Check != harness.Protocol.Name || !strings.HasPrefix(f.What, "restart after op 1 (user id=u1 text=hi): no reply within 600ms") {
 		t.Errorf("finding %s: %q", f.Check, f.What)
 	}
 	if took := time.Since(start); took > within {

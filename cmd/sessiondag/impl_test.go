@@ -62,7 +62,7 @@ func TestImplAcrossTheProtocol(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "not run: check columns") || !strings.Contains(out, "--impl ") {
 		t.Fatalf("hunt against an implementation that claims the target: exit %d, want 1\n%s", code, out)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "hunt-target-*.ops"))
+	files, _ := filepath.Glob(filepath.Join(dir, "target-*.ops"))
 	if len(files) == 0 {
 		t.Fatalf("hunt saved no target failure in %s\n%s", dir, out)
 	}
@@ -78,7 +78,7 @@ func TestImplAcrossTheProtocol(t *testing.T) {
 	}
 
 	code, out = runCmd(t, "exhaust", "--max-ops", "2", "--out", t.TempDir(), "--impl", served("--flags off"))
-	if code != 0 || !strings.Contains(out, "implementation: sessiondag impl/ (legacy, flags off)") || !strings.Contains(out, "not run: sessiondag impl/ (legacy, flags off) claims the legacy") {
+	if code != 0 || !strings.Contains(out, "implementation: sessiondag impl/ (legacy, flags off)") || !strings.Contains(out, "not run: check target (P2) is promised by a target or rollout implementation") {
 		t.Fatalf("exhaust against a legacy implementation: exit %d\n%s", code, out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -20,10 +21,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	rollout := fs.Bool("rollout", false, "check every step of the rollout path, on data written on and written off")
 	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
+	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
 	impl := addImplFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR] [--impl CMD]")
+		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR] [--reduce] [--impl CMD]")
 		return 2
 	}
 	file, err := readScript(pos[0])
@@ -31,7 +33,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "replay", err)
 	}
 	// A failure found on another implementation names it in the file.
-	command := harness.ImplOf(file)
+	command := campaign.ImplOf(file)
 	if impl.given() {
 		command = *impl.command
 	}
@@ -42,9 +44,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if pool != nil {
 		defer pool.Close()
 	}
-	o := harness.ReplayOptions{Impl: starter(pool)}
-	if o.Checks, err = checksNamed(*checkList); err != nil {
-		return fail(stderr, "replay", err)
+	o := campaign.ReplayOptions{Impl: starter(pool)}
+	if *checkList != "" {
+		if o.Checks, err = harness.Select(*checkList); err != nil {
+			return fail(stderr, "replay", err)
+		}
 	}
 	if *rollout {
 		o.Checks = append(o.Checks, mustCheck("rollout"))
@@ -58,18 +62,22 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "replay", err)
 		}
 	}
-	found, err := harness.Replay(file, o)
+	if *reduce {
+		return reduceFile(file, o, pos[0], stdout, stderr)
+	}
+	found, err := campaign.Replay(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
 		return fail(stderr, "replay", fmt.Errorf("%s: nothing run against %s: %w", pos[0], pool.About().Name, err))
 	}
 	if err != nil {
 		return fail(stderr, "replay", fmt.Errorf("%s: %w", pos[0], err))
 	}
-	for _, why := range harness.NotRun(file, o) {
+	for _, why := range campaign.NotRun(file, o) {
 		fmt.Fprintf(stdout, "%s: not run: %s\n", pos[0], why)
 	}
 	for _, f := range found {
-		fmt.Fprintf(stdout, "%s: %s", pos[0], f.Report(file.Ops, ""))
+		c := campaign.Case{Check: mustCheck(f.Check), Data: f.Data, Script: file.Ops, Impl: o.Impl}.Of(f)
+		fmt.Fprintf(stdout, "%s: %s", pos[0], campaign.Report(c, f, ""))
 	}
 	if len(found) > 0 {
 		return 1
@@ -82,31 +90,68 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// reduceFile reduces the one case a file holds and prints the reduced file:
+// exit 1 when it failed (and was reduced), 0 when it holds.
+func reduceFile(file *ops.File, o campaign.ReplayOptions, name string, stdout, stderr io.Writer) int {
+	c, err := campaign.CaseOf(file, o)
+	if err != nil {
+		return fail(stderr, "replay", fmt.Errorf("%s: --reduce: %w", name, err))
+	}
+	f, err := c.Play(o.Tmp)
+	if err != nil {
+		return fail(stderr, "replay", fmt.Errorf("%s: %w", name, err))
+	}
+	if f == nil {
+		fmt.Fprintf(stdout, "%s: %d ops; %s holds: nothing to reduce\n", name, len(file.Ops), c.Check.Name)
+		return 0
+	}
+	red := campaign.Reduce(c, f, o.Tmp)
+	var passes []string
+	for _, p := range campaign.Passes {
+		if n := red.Kept[p.Name]; n > 0 {
+			passes = append(passes, fmt.Sprintf("%s %d", p.Name, n))
+		}
+	}
+	fmt.Fprintf(stderr, "replay: %s: reduced from %d ops to %d in %d plays (%s)\n", name, len(c.Of(f).Script),
+		len(red.Case.Script), red.Plays, strings.Join(passes, ", "))
+	fmt.Fprint(stdout, campaign.File(red.Case, red.Finding, "sessiondag replay --reduce "+name).String())
+	return 1
+}
+
 // planned says what a replay that found nothing checked.
-func planned(file *ops.File, o harness.ReplayOptions) string {
-	checks, data, err := harness.Plan(file, o)
+func planned(file *ops.File, o campaign.ReplayOptions) string {
+	groups, err := campaign.Plan(file, o)
 	if err != nil {
 		return err.Error()
 	}
-	var names, kinds []string
-	for _, c := range checks {
-		if o.Impl == nil || c.Applies(o.Impl.About()) == nil {
-			names = append(names, c.Name)
+	var parts []string
+	for _, g := range groups {
+		if o.Impl != nil && o.Impl.About().TakesData(g.Data) != nil {
+			continue
 		}
-	}
-	for _, d := range data {
-		if o.Impl == nil || o.Impl.About().TakesData(d) == nil {
-			kinds = append(kinds, d.Name)
+		var names []string
+		for _, c := range g.Checks {
+			if o.Impl == nil || c.Applies(o.Impl.About()) == nil {
+				names = append(names, c.Name)
+			}
 		}
+		if len(names) == 0 {
+			continue
+		}
+		verb := "hold"
+		if len(names) == 1 {
+			verb = "holds"
+		}
+		part := fmt.Sprintf("%s %s after every op on data %s", strings.Join(names, ", "), verb, g.Data.Name)
+		if g.Outside {
+			part += " (the script is outside that kind: " + outside(g.Data) + ")"
+		}
+		parts = append(parts, part)
 	}
-	verb := "hold"
-	if len(names) == 1 {
-		verb = "holds"
+	if len(parts) == 0 {
+		return "no check applies to this script"
 	}
-	if len(kinds) == 0 {
-		return fmt.Sprintf("%s %s", strings.Join(names, ", "), verb)
-	}
-	return fmt.Sprintf("%s %s after every op, on data %s", strings.Join(names, ", "), verb, strings.Join(kinds, "; "))
+	return strings.Join(parts, "; ")
 }
 
 func readScript(path string) (*ops.File, error) {
@@ -116,21 +161,6 @@ func readScript(path string) (*ops.File, error) {
 	}
 	defer f.Close()
 	return ops.ParseFile(f, path)
-}
-
-func checksNamed(list string) ([]harness.Check, error) {
-	var out []harness.Check
-	for _, name := range strings.Split(list, ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		c, err := harness.CheckNamed(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 func mustCheck(name string) harness.Check {
@@ -147,4 +177,12 @@ func writeOut(script []ops.Op, dir string, fl flags.Set) error {
 	}
 	_, err := driver.Build(script, dir, fl)
 	return err
+}
+
+// outside says why a script can fall outside a kind of data.
+func outside(d harness.Data) string {
+	if d.Synced {
+		return "its intent is not in the data, or it is not valid"
+	}
+	return "it is not valid, or has flag ops the kind does not have"
 }

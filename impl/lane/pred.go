@@ -187,6 +187,9 @@ func (p *Preds) waits(n *node.Node) bool {
 // recorded parent (a reply, a standalone error row) or as the turn it reruns
 // (a retry or edit row), by the store's indexes.
 func (p *Preds) answered(id string) bool {
+	if mutant.On(mutant.ForkAnsweredByCall) {
+		return len(p.s.CallChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
+	}
 	return len(p.s.CallChildren(id)) > 0 || len(p.s.ConvChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
 }
 
@@ -224,7 +227,7 @@ const sharedSlot = 0
 // (derived again from that turn), and an update of a node (a new store
 // generation) starts over. The result equals NewPreds(s)
 // (TestPredsOfFollowsUpdates, TestPredsOfFollowsAnswers, props
-// TestColumnsAgree).
+// TestChecks/load-columns).
 func PredsOf(s *store.Store) *Preds {
 	c := s.Shared().LoadOrStore(sharedSlot, &predsCache{}).(*predsCache)
 	c.mu.Lock()
