@@ -30,7 +30,7 @@ var (
 	// The tests of the protocol itself run only in-process.
 	boundaryTests = []string{"TestAcrossTheBoundary", "TestMutantsAcrossTheBoundary"}
 
-	acrossChecks    = []string{"legacy", "target", "rollout", "cutoff", "cards", "fields", "persistence"}
+	acrossChecks    = []string{"legacy", "target", "rollout", "rollback", "cutoff", "cards", "fields", "persistence"}
 	inProcessChecks = []string{"retire-d", "aggregation", "columns", "cold"}
 )
 

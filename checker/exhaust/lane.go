@@ -59,10 +59,10 @@ func newLanes(checks []harness.Check) []*lane {
 
 // planFor is the checks the lane runs on a script, each with the first kind
 // of data it declares that takes the script.
-func (l *lane) planFor(flagged, synced bool) (checks []harness.Check, kinds []harness.Data) {
+func (l *lane) planFor(flips harness.Flips, synced bool) (checks []harness.Check, kinds []harness.Data) {
 	for _, c := range l.checks {
 		for _, d := range c.Data {
-			if d.Writer == l.writer && d.Takes(flagged, synced) {
+			if d.Writer == l.writer && d.Takes(flips, synced) {
 				checks, kinds = append(checks, c), append(kinds, d)
 				break
 			}

@@ -11,6 +11,7 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
 )
 
@@ -155,9 +156,13 @@ func (r *runner) visit(n Node) bool {
 		r.sum.ByLength[d-1]++
 	}
 	for _, l := range r.lanes {
-		checks, kinds := l.planFor(n.Flagged, n.Synced)
+		flips := n.Flips
+		if l.writer == flags.All {
+			flips = n.FlipsOn
+		}
+		checks, kinds := l.planFor(flips, n.Synced)
 		if !n.Synced && n.Owned {
-			if all, _ := l.planFor(n.Flagged, true); len(all) > len(checks) {
+			if all, _ := l.planFor(flips, true); len(all) > len(checks) {
 				r.sum.Unsynced++ // checks that need the intent in the data left out
 			}
 		}

@@ -1,6 +1,8 @@
 package gen
 
-import "slices"
+import (
+	"slices"
+)
 
 // Root forks and their answers. A dispatcher turn under ROOT without a
 // recorded parent is a fork only once it is answered (flag A's derivation:
@@ -22,7 +24,8 @@ func (s *shadow) forkStarted(id, parent, source string) {
 // forkEnded notes how the pending turn ended: a fork without its reply
 // waits for a later answer.
 func (s *shadow) forkEnded(replied bool) {
-	if s.forkPending != "" && !replied {
+	// Another writer may have answered it (a retry of it there, its reply).
+	if s.forkPending != "" && !replied && !s.written[s.forkPending+"_reply"] {
 		s.unansweredForks = append(s.unansweredForks, s.forkPending)
 	}
 	s.forkPending = ""

@@ -26,6 +26,9 @@ const (
 	ShapeOrphan            = "orphan tool row"
 	ShapeRewind            = "rewound node"
 	ShapeFlagFlip          = "flag flipped mid-session"
+	ShapeRollback          = "step rolled back mid-session"
+	ShapeWriters           = "another writer took over"
+	ShapeWritersInterleave = "writers with turns in progress side by side"
 	ShapeClock             = "real timestamp (clock set)"
 )
 

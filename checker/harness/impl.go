@@ -143,14 +143,14 @@ func (a About) TakesData(d Data) error {
 	switch {
 	case a.InProcess:
 		return nil
-	case a.Claim == ClaimLegacy && (d.Writer != flags.Off || d.Flips):
+	case a.Claim == ClaimLegacy && (d.Writer != flags.Off || d.Flips != Steady):
 		return notApplicable("%s claims the legacy: it writes with every flag off, not %s", a.Name, d.Name)
 	case a.Claim == ClaimTarget && d.Writer != flags.All:
 		return notApplicable("%s claims the target: it writes as intended, which is data written with the flags on, not %s", a.Name, d.Name)
 	case a.Claim == ClaimRollout && !slices.Contains(a.Configs, d.Writer.String()):
 		return notApplicable("%s does not write with flags %s (configs: %s)", a.Name, d.Writer, strings.Join(a.Configs, " "))
-	case d.Flips && !a.Writes("flag"):
-		return notApplicable("%s does not write flag ops, which %s has", a.Name, d.Name)
+	case d.Flips != Steady && !a.Writes("flag") && !a.Writes("writer"):
+		return notApplicable("%s writes neither flag nor writer ops, which %s has", a.Name, d.Name)
 	}
 	return nil
 }

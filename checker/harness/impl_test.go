@@ -7,7 +7,7 @@ import (
 
 // TestChecksFollowTheClaim: which checks judge an implementation follows
 // from what it declares — the claim (legacy: P1; target: P2, P4, P5;
-// rollout: those and P3; any: P7), the configs and views each check reads,
+// rollout: those, P3 and P10; any: P7), the configs and views each check reads,
 // a restart — and no check that reads the internals judges another
 // process; the in-process implementation is judged by every check.
 func TestChecksFollowTheClaim(t *testing.T) {
@@ -35,9 +35,9 @@ func TestChecksFollowTheClaim(t *testing.T) {
 		{"target with the chain before the cards", About{Name: "head", Claim: ClaimTarget, Configs: []string{ConfigTarget},
 			Views: []string{ViewBeforeCards}}, []string{"target", "cutoff", "cards"}},
 		{"rollout", About{Name: "port", Claim: ClaimRollout, Configs: every, Views: OptionalViews, Restart: true},
-			[]string{"legacy", "target", "rollout", "cutoff", "cards", "fields", "persistence"}},
+			[]string{"legacy", "target", "rollout", "rollback", "cutoff", "cards", "fields", "persistence"}},
 		{"rollout at two steps", About{Name: "port", Claim: ClaimRollout, Configs: []string{"off", "A"}, Restart: true},
-			[]string{"legacy", "persistence"}},
+			[]string{"legacy", "rollback", "persistence"}},
 	}
 	for _, c := range cases {
 		if got := applying(c.about); !slices.Equal(got, c.want) {
@@ -51,7 +51,7 @@ func TestChecksFollowTheClaim(t *testing.T) {
 		data  Data
 		takes bool
 	}{
-		{legacy, WrittenOff, true}, {legacy, WrittenOn, false}, {legacy, Flipped, false},
+		{legacy, WrittenOff, true}, {legacy, WrittenOn, false}, {legacy, Flipped, false}, {legacy, MixedAny, false},
 		{target, WrittenOn, true}, {target, WrittenOff, false},
 	} {
 		if err := d.about.TakesData(d.data); (err == nil) != d.takes {

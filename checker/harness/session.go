@@ -31,6 +31,7 @@ type Session struct {
 	about        About
 	strict       bool    // every row so far written with every flag on
 	legacyWrites bool    // every row so far written with every flag off
+	flags        int     // the flags in force (the writer's performing the ops): a step of the rollout path
 	broken       *Broken // the implementation stopped answering as the protocol says
 	step         stepCache
 }
@@ -58,8 +59,8 @@ func NewSession(o Options) (*Session, error) {
 		// other folder shows another session id than the live one.
 		return nil, fmt.Errorf("harness: session %s written to a folder named %s", id, filepath.Base(o.Dir))
 	}
-	s := &Session{Data: o.Data, Target: model.NewTarget(id),
-		strict: o.Data.Writer == flags.All, legacyWrites: o.Data.Writer == flags.Off}
+	s := &Session{Data: o.Data, Target: model.NewTarget(id), strict: true, legacyWrites: true,
+		flags: stepOf(o.Data.Writer)}
 	// model.Target runs the legacy writer itself, for its validity and
 	// writer state: without an implementation beside it, a second one
 	// would only repeat it.
@@ -139,6 +140,7 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	s.Script = append(s.Script, op)
 	s.step = stepCache{}
 	var ei, el error
+	before := s.Target.Legacy().NodeCount()
 	if s.Impl != nil {
 		ei, el = s.Impl.Apply(op), s.Legacy.Apply(op)
 		if b := asBroken(ei); b != nil {
@@ -157,9 +159,12 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	if ei != nil {
 		return nil, fmt.Errorf("op %d (%s): %w", len(s.Script), ops.Format(op), ei)
 	}
-	if f, ok := op.(ops.Flag); ok {
-		s.strict = s.strict && f.Set == "all"
-		s.legacyWrites = s.legacyWrites && f.Set == "off"
+	// A row is written with the flags in force when it is appended; flag and
+	// writer ops change them, wherever they occur.
+	_, s.flags = NextFlips(Steady, s.flags, op)
+	if s.Target.Legacy().NodeCount() > before {
+		s.strict = s.strict && s.flags == len(flags.Rollout)-1
+		s.legacyWrites = s.legacyWrites && s.flags == 0
 	}
 	return nil, nil
 }
@@ -223,8 +228,9 @@ func PlayOn(impl Starter, data Data, script []ops.Op, checks ...Check) (*Finding
 	return nil, nil
 }
 
-// Strict reports whether every row so far was written with every flag on:
-// such data has no legacy ambiguity and must load exactly as intended.
+// Strict reports whether every row so far was written with every flag on
+// (by whichever writer): such data has no legacy ambiguity and must load
+// exactly as intended.
 func (s *Session) Strict() bool { return s.strict }
 
 // LegacyWrites reports whether every row so far was written with every

@@ -1,13 +1,15 @@
 package ops
 
-// WriterState is what the intent rule reads of a writer: the browser's head
-// (null until set), the store's in-memory head, whether ROOT exists, and
+// WriterState is what the intent rule reads of the writer performing the
+// ops: its browser's head (null until set), the store's in-memory head,
+// whether ROOT exists, whether the writer has a turn or run in progress, and
 // whether a row names a caller not written yet (an orphan whose caller a
 // later op writes). model.LegacyRun and the generator's shadow both keep it.
 type WriterState interface {
 	ClientHead() (id string, set bool)
 	InMemoryHead() string
 	Rooted() bool
+	Busy() bool
 	CallerPending(id string) bool
 }
 
@@ -24,6 +26,13 @@ type WriterState interface {
 //     it (Unrecorded): after a checkout, or a retry that wrote no row, until a
 //     row records the head again. A dispatcher turn does not: it never moves
 //     the head, and its reply is what records the turn;
+//   - the same after another writer took over mid-turn: it reads the head as
+//     stored, which no row records where the writer before it had moved the
+//     head without writing it (ROOT created for a turn, a legacy tool row);
+//   - and after a writer resumed a turn or run that another writer's rows
+//     interrupted: where its reply or run ends it moves the head back to a
+//     row written before those rows, and nothing in the data says when (the
+//     same bytes come from the turn ending before them);
 //   - a /spawn while the head stands on a row whose caller is not written yet
 //     (Unanchored: a checkout onto an orphan named by a later reply): the
 //     intent anchors the /spawn at nothing, so its attach row after the
@@ -36,9 +45,11 @@ type WriterState interface {
 // rule keeps (gen.Options.SyncedBrowser); exhaust and the data kinds of the
 // harness judge scripts by it.
 type Intent struct {
-	predecessors bool // the writers' flags include A
-	unrecorded   bool // the head moved where no row records it
-	lost         bool // an op so far wrote a row whose intent is not in the data
+	predecessors bool   // the flags in force include A
+	unrecorded   bool   // the head moved where no row records it
+	lost         bool   // an op so far wrote a row whose intent is not in the data
+	head         string // the store's in-memory head after the last op
+	writer       string // the writer performing the ops ("" = FirstWriter)
 }
 
 // Stale reports whether a web turn or /spawn written now would record a
@@ -89,7 +100,14 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	in.lost = in.lost || !kept
 	switch op := op.(type) {
 	case Flag:
-		in.predecessors = op.Set != "off"
+		step, _ := op.Step()
+		in.predecessors = step > 0
+	case Writer:
+		step, _ := op.Step()
+		in.predecessors = step > 0
+		took := op.Name != in.writer && (in.writer != "" || op.Name != FirstWriter)
+		in.unrecorded = in.unrecorded || w.InMemoryHead() != in.head || took && w.Busy()
+		in.writer = op.Name
 	case Checkout:
 		in.unrecorded = true
 	case Retry:
@@ -99,6 +117,7 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	case UserWeb, Edit, Spawn, Reply, ErrorStandalone:
 		in.unrecorded = false // the row records where the head stands
 	}
+	in.head = w.InMemoryHead()
 }
 
 // Holds reports whether every op so far kept the intent in the data.
@@ -106,4 +125,7 @@ func (in *Intent) Holds() bool { return !in.lost }
 
 // IntentAt is the rule at the start of a script whose writers start with the
 // flag set spelled set ("off", "A,B", "all").
-func IntentAt(set string) *Intent { return &Intent{predecessors: set != "off" && set != ""} }
+func IntentAt(set string) *Intent {
+	step, _ := Step(set)
+	return &Intent{predecessors: step > 0}
+}

@@ -36,6 +36,14 @@ func TestIntentRule(t *testing.T) {
 		"user id=u0 text=hi\nreply\ndone\norphan id=o1 name=bash caller=gone\ncheckout id=o1\n" + spawn:                                      false,
 		"user id=u0 text=hi\nreply\ndone\nuser id=u5 text=hi\nreply\ndone\norphan id=o1 name=bash caller=u5_reply\ncheckout id=o1\n" + spawn: true,
 		"user id=u0 text=hi\nreply\ndone\norphan id=o1 name=bash\ncheckout id=o1\n" + spawn:                                                  true,
+		// Writers taking turns at idle points keep it; a run resumed after
+		// another writer's turn moves the head back where the data cannot
+		// say (the same bytes as the run ending before that turn).
+		"user id=u1 text=hi\nreply\ndone\nwriter name=w2 set=off\n" + manual: true,
+		"manual id=m1 name=f args=\"{}\"\nwriter name=w2 set=off\ndispatch id=d1 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\nend\n" + manual: false,
+		"manual id=m1 name=f args=\"{}\"\nwriter name=w2 set=off\ndispatch id=d1 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\nend\nflag set=A\n" + manual: true,
 	} {
 		parsed, err := ops.ParseString(script)
 		require.NoError(t, err)

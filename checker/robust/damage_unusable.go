@@ -211,6 +211,8 @@ func (c *Corrupter) missingMeta(_ Kind) (Applied, error) {
 		return Applied{}, errNothing
 	}
 	// Not a problem: the original writes meta.json only at a turn's end.
+	// A meta.json broken earlier is gone with it, and so is its problem.
+	delete(c.unusable, "meta.json")
 	return Applied{File: "meta.json"}, os.Remove(c.path("meta.json"))
 }
 

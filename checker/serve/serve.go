@@ -92,8 +92,9 @@ func newServer(o Options) *server {
 		s.claim, s.configs = "rollout", []string{o.Flags.String()}
 	}
 	for _, k := range ops.Kinds() {
-		// A server of one flag set keeps its writers' flags.
-		if k != "session" && (k != "flag" || o.Flags == nil) {
+		// A server of one flag set keeps its writers' flags: no flag op,
+		// no writer taking over on other flags.
+		if k != "session" && (k != "flag" && k != "writer" || o.Flags == nil) {
 			s.kinds = append(s.kinds, k)
 		}
 	}

@@ -16,6 +16,8 @@ const (
 	StepBIgnored     = "step-b-ignored"
 	StepCBranchOnly  = "step-c-branch-only"
 	StepDReadsParent = "step-d-reads-parent"
+	StepADropsParent = "step-a-drops-parent"
+	PredsTrustAfterA = "preds-trust-after-a"
 	OpenDropsLast    = "open-drops-last"
 	AdapterKnownKeys = "adapter-known-keys"
 	RenderMapOrder   = "render-map-order"
@@ -68,6 +70,8 @@ var All = []Mutant{
 	{StepBIgnored, "flag B: linear_history keeps walking the legacy pointer"},
 	{StepCBranchOnly, "flag C: get_branch replaces the chain outright (the reverted 97a904dc1)"},
 	{StepDReadsParent, "flag D: readers still read parent_id"},
+	{StepADropsParent, "flag A: a web turn's writer leaves out the legacy parent_id (its recorded predecessor replaces it)"},
+	{PredsTrustAfterA, "flag A: rows after one that records its predecessor are read as recording theirs: one a writer on another step wrote without becomes a root"},
 	{OpenDropsLast, "the cold load silently skips the newest history file"},
 	{AdapterKnownKeys, "append_message keeps only the metadata keys it knows"},
 	{RenderMapOrder, "render_context returns its ids in map order"},

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
+	"sessiondag/checker/mutant"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,14 +151,21 @@ func Diff(want, got any) string {
 	if d := cmp.Diff(want, got, numbers, unordered); d != "" {
 		return d
 	}
-	if m, ok := FirstMisplaced(want, got); ok {
+	if m, ok := FirstMisplaced(want, got); ok && !mutant.On(mutant.CmpKeyOrder) {
 		return m.String()
 	}
 	return ""
 }
 
 // numbers compares json.Number values as literals: the same text.
-var numbers = cmp.Comparer(func(a, b json.Number) bool { return a == b })
+var numbers = cmp.Comparer(func(a, b json.Number) bool {
+	if mutant.On(mutant.CmpNumberByValue) {
+		x, okA := new(big.Rat).SetString(string(a))
+		y, okB := new(big.Rat).SetString(string(b))
+		return okA && okB && x.Cmp(y) == 0
+	}
+	return a == b
+})
 
 // unordered shows objects to go-cmp as maps: the content diff reads like
 // any go-cmp diff of decoded JSON, and order is judged by FirstMisplaced.
