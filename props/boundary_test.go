@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -150,9 +149,12 @@ func buildSessiondag(t *testing.T, tags string) string {
 
 func goBuild(t *testing.T, args ...string) {
 	t.Helper()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
+	// The go command that runs this test names its root in GOROOT.
+	goTool := "go"
+	if root := os.Getenv("GOROOT"); root != "" {
+		if _, err := os.Stat(filepath.Join(root, "bin", "go")); err == nil {
+			goTool = filepath.Join(root, "bin", "go")
+		}
 	}
 	cmd := exec.Command(goTool, args...)
 	if out, err := cmd.CombinedOutput(); err != nil {

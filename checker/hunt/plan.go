@@ -2,6 +2,7 @@ package hunt
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
@@ -56,7 +57,9 @@ func planFor(seed, k uint64, checks []harness.Check, maxOps int, only []string) 
 	p.Swarm = gen.DrawSwarm(src, opt)
 	opt.Swarm = p.Swarm
 	length := 1 + src.IntN(maxOps, "ops")
-	if d := p.Case.Data; d.Flips > harness.Steady && src.IntN(2, "rollout plan") == 0 {
+	// A plan hands the session between writers: only for an implementation
+	// that writes writer ops.
+	if d := p.Case.Data; d.Flips > harness.Steady && (only == nil || slices.Contains(only, "writer")) && src.IntN(2, "rollout plan") == 0 {
 		p.Rollout = gen.DrawRollout(src, opt.StartStep, d.Flips == harness.Any, opt.Writers, length)
 		opt.Rollout = p.Rollout
 	}
