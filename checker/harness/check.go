@@ -95,8 +95,8 @@ var Checks = []Check{
 		Needs: Needs{Claims: rolloutClaims, Configs: flags.Rollout, Views: []string{ViewMessages, ViewAll}}},
 	{Name: "persistence", Prop: "P7", Doc: "a cold load of the directory gives the live session's nodes, head and views",
 		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true, Needs: Needs{Restart: true}},
-	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory ≡ the model's reader",
-		Data: []Data{OffAny}, Damage: true, Needs: Needs{InProcess: true}},
+	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory, or one as the original leaves it, ≡ the model's reader",
+		Data: []Data{OffAny}, Damage: true, Reach: "cold", Needs: Needs{InProcess: true}},
 }
 
 // Validity is what every session checks before any check runs: the

@@ -73,6 +73,9 @@ func planFor(seed, k uint64, checks []harness.Check, maxOps int, only []string) 
 			return nil, fmt.Errorf("iteration %d (script seed %d): %w", k, p.Seed, err)
 		}
 		p.Case.Damage = damage
+		if p.Case.Folder, err = campaign.DrawFolder(src, p.Case.Script, p.Case.FirstSeq, g.Tally); err != nil {
+			return nil, fmt.Errorf("iteration %d (script seed %d): %w", k, p.Seed, err)
+		}
 	}
 	return p, nil
 }
