@@ -26,6 +26,7 @@ import (
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/impl/writer"
 )
 
 // Options choose what is served.
@@ -252,13 +253,20 @@ func (s *server) op(req request) (any, error) {
 	}
 	reply := opReply{Type: "op", Seq: req.Seq}
 	if s.ids != nil {
+		add := func(script, own string) {
+			if reply.IDs == nil {
+				reply.IDs = map[string]string{}
+			}
+			reply.IDs[script] = own
+		}
 		for _, n := range s.run.W.S.Nodes()[before:] {
 			if back := s.ids.back(n.ID); back != n.ID {
-				if reply.IDs == nil {
-					reply.IDs = map[string]string{}
-				}
-				reply.IDs[back] = n.ID
+				add(back, n.ID)
 			}
+		}
+		// A task's id is the attach row's (writer.Spawn): minted with it.
+		if sp, ok := script[0].(ops.Spawn); ok && op.(ops.Spawn).Attach != sp.Attach {
+			add(writer.TaskID(sp.Attach), writer.TaskID(op.(ops.Spawn).Attach))
 		}
 	}
 	return reply, nil
