@@ -32,6 +32,7 @@ var writers = []flags.Set{flags.All, flags.Off}
 type lane struct {
 	writer    flags.Set
 	checks    []harness.Check // those declaring a kind of data with this start
+	impl      harness.Starter // nil = in-process
 	sess      *harness.Session
 	failDepth int // depth of the failing script the walk is below, 0 = none
 	rebuilds  int
@@ -85,22 +86,39 @@ func (l *lane) below(d int) bool {
 func (l *lane) check(script []ops.Op, checks []harness.Check, kinds []harness.Data) (*harness.Finding, error) {
 	prefix, last := script[:len(script)-1], script[len(script)-1]
 	if l.sess == nil || !isPrefix(l.sess.Script, prefix) {
-		s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}})
+		if l.sess != nil {
+			l.sess.Close()
+		}
+		s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}, Impl: l.impl})
 		if err != nil {
 			return nil, fmt.Errorf("exhaust: start a session: %w", err)
 		}
 		l.sess = s
 		l.rebuilds++
 	}
+	var f *harness.Finding
+	var err error
 	for _, op := range prefix[len(l.sess.Script):] {
-		if f, err := l.sess.Apply(op); f != nil || err != nil {
+		if f, err = l.sess.Apply(op); f != nil && f.Check == harness.Protocol.Name {
+			// Another process may stop answering on any request: that is
+			// this script's failure.
+			break
+		}
+		if f != nil || err != nil {
 			// The prefix was checked before this script and passed.
 			return nil, fmt.Errorf("exhaust: re-applying a checked prefix: %v %v\n%s", f, err, ops.String(prefix))
 		}
 	}
-	f, err := l.sess.Step(last, checks...)
+	if f == nil {
+		f, err = l.sess.Step(last, checks...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("exhaust: a script the writer model accepts: %w\n%s", err, ops.String(script))
+	}
+	if f != nil && f.Check == harness.Protocol.Name {
+		// The process is gone: the next script starts another.
+		l.sess.Close()
+		l.sess = nil
 	}
 	if f != nil {
 		l.failDepth = len(script)
