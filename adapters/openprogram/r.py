@@ -46,10 +46,13 @@ DECLARATION = {
     "claims": "legacy",
     "ops": ["session", "user", "dispatch", "fork-root", "reply", "think", "say", "tool", "task", "done",
             "cancel", "error-folded", "crash", "fn", "manual", "exec", "ask", "end", "retry", "edit",
-            "checkout", "reload", "spawn", "script", "legacy-user", "legacy-reply", "orphan",
-            "orphan-later", "clock"],
+            "checkout", "reload", "spawn", "script", "legacy-user", "legacy-reply", "orphan", "clock"],
+    # tool-legacy: no writer of R writes a tool edge only in metadata; fn-via-exec: R writes an
+    # exec row running and fills it after its tool loop, so the function it calls comes first;
+    # end-duration: R measures a run's duration as the difference of two clock readings.
+    "without": ["tool-legacy", "fn-via-exec", "end-duration"],
     "configs": ["off"],
-    "views": ["load", "messages", "all", "branch"],
+    "views": ["load", "stored_head", "messages", "all", "branch", "before_cards"],
     "restart": True,
     "unmodelled": UNMODELLED,
 }
@@ -882,9 +885,6 @@ class Driver:
         """The providers' registry; a dispatcher turn's first registry lookup
         comes between its user row and its placeholder, where the op script
         puts the ``reply`` op."""
-        if os.environ.get("OPENPROGRAM_ADAPTER_DEBUG"):
-            from openprogram.store import _current_turn_id
-            sys.stderr.write(f"create_runtime pause={self.pause_dispatch} turn={_current_turn_id.get(None)} thread={threading.current_thread().name}\n")
         if self.pause_dispatch:
             from openprogram.store import _current_turn_id
             turn = _current_turn_id.get(None)
@@ -989,12 +989,19 @@ class Driver:
             if "chain" in seen and "fallback" not in seen and head_msg_id is None:
                 seen["fallback"] = len(out) > seen["chain"]
             return out
+        cards = m.ws_session._rebuild_runtime_cards
+
+        def rebuild_cards(chain, all_msgs, session_id):
+            seen["before_cards"] = [dict(x) for x in chain]
+            return cards(chain, all_msgs, session_id)
         m.contextgit.linear_history, m.session_store.SessionStore.get_branch = linear_history, get_branch
+        m.ws_session._rebuild_runtime_cards = rebuild_cards
         ws = FakeWS()
         try:
             self._run(m.ws_session.handle_load_session(ws, {"session_id": sid}))
         finally:
             m.contextgit.linear_history, m.session_store.SessionStore.get_branch = lh, gb
+            m.ws_session._rebuild_runtime_cards = cards
             # a view is a look, not a reload: the browser's head stays
             if conv_before is None:
                 m.server._sessions.pop(sid, None)
@@ -1014,6 +1021,7 @@ class Driver:
             "head_id": data.get("head_id"),
             "fallback_used": bool(seen.get("fallback", False)),
             "chain": data.get("messages", []),
+            "before_cards": seen.get("before_cards", []),
             "messages": msgs,
             "all": m.persistence.aggregate_tool_messages(msgs),
             "branch": db.get_branch(sid),
