@@ -217,7 +217,8 @@ class Driver:
         self.src = os.path.abspath(src)
         self.clock = standins.Clock()
         self.conductor = standins.Conductor(float(os.environ.get("OPENPROGRAM_ADAPTER_SETTLE", "8")))
-        standins.install_imports(self.src, real=os.environ.get("OPENPROGRAM_REAL_DEPS") == "1")
+        standins.install_imports(self.src, self.STANDIN_IMPORTS, self.ABSENT_IMPORTS,
+                                 real=os.environ.get("OPENPROGRAM_REAL_DEPS") == "1")
         standins.install_ids()
         standins.install_sleep()
         standins.install_threads(self.conductor, self._deferred_target)
@@ -244,40 +245,53 @@ class Driver:
             # the original seeds the default agent with it on first use.
             cfg.write_text(json.dumps({"default_provider": PROVIDER_ID, "default_model": MODEL_ID}))
 
+    # Third-party packages the original imports unconditionally: pydantic is
+    # on the DAG's path (the message types) and gets a working stand-in, the
+    # web framework one whose decorators keep the routes.
+    STANDIN_IMPORTS = ("pydantic", "fastapi")
+    ABSENT_IMPORTS = ()
+
+    # The original's modules the driver reaches, by the name it uses for
+    # each (a later commit moves some of them).
+    MODULES = {
+        "server": "openprogram.webui.server",
+        "ws_chat": "openprogram.webui.ws_actions.chat",
+        "ws_session": "openprogram.webui.ws_actions.session",
+        "ws_branch": "openprogram.webui.ws_actions.branch",
+        "ws_runtime": "openprogram.webui.ws_actions.runtime",
+        "chat_routes": "openprogram.webui._chat_routes",
+        "routes_chat": "openprogram.webui.routes.chat",
+        "rtm": "openprogram.webui._runtime_management",
+        "pause_stop": "openprogram.webui._pause_stop",
+        "persistence": "openprogram.webui.persistence",
+        "dispatcher": "openprogram.agent.dispatcher",
+        "process_runner": "openprogram.agent.process_runner",
+        "questions": "openprogram.agent.questions",
+        "session_store": "openprogram.store.session.session_store",
+        "memory_index": "openprogram.store.session.memory_index",
+        "git_session": "openprogram.store.session.git_session",
+        "store": "openprogram.store",
+        "store_context": "openprogram.store.session.context",
+        "models": "openprogram.providers.models",
+        "registry": "openprogram.providers.registry",
+        "api_registry": "openprogram.providers.api_registry",
+        "ptypes": "openprogram.providers.types",
+        "atypes": "openprogram.agent.types",
+        "function": "openprogram.agentic_programming.function",
+        "runtime": "openprogram.agentic_programming.runtime",
+        "contextgit": "openprogram.contextgit",
+        "functions": "openprogram.functions",
+        "task_tool": "openprogram.functions.tools.task.task",
+        "ask_user_mod": "openprogram.functions.agentics.ask_user",
+    }
+
     def _import(self):
-        import openprogram.webui.server as server
-        import openprogram.webui.ws_actions.chat as ws_chat
-        import openprogram.webui.ws_actions.session as ws_session
-        import openprogram.webui.ws_actions.branch as ws_branch
-        import openprogram.webui.ws_actions.runtime as ws_runtime
-        import openprogram.webui._chat_routes as chat_routes
-        import openprogram.webui.routes.chat as routes_chat
-        import openprogram.webui._runtime_management as rtm
-        import openprogram.webui._pause_stop as pause_stop
-        import openprogram.agent.dispatcher as dispatcher
-        import openprogram.agent.process_runner as process_runner
-        import openprogram.agent.questions as questions
-        import openprogram.store.session.session_store as session_store
-        import openprogram.store.session.memory_index as memory_index
-        import openprogram.store.session.git_session as git_session
-        import openprogram.store as store
-        import openprogram.providers.models as models
-        import openprogram.providers.registry as registry
-        import openprogram.providers.api_registry as api_registry
-        import openprogram.providers.types as ptypes
-        import openprogram.agent.types as atypes
-        import openprogram.agentic_programming.function as function
-        import openprogram.agentic_programming.runtime as runtime
-        import openprogram.contextgit as contextgit
-        import openprogram.webui.persistence as persistence
-        import openprogram.functions as functions
-        import openprogram.functions.tools.task.task  # noqa: F401 (registers the task tool)
-        from openprogram.functions.agentics.ask_user import ask_user
-        from openprogram.store.session.context import session_context
+        import importlib
         self.m = type("M", (), {})()
-        for k, v in list(locals().items()):
-            if k != "self":
-                setattr(self.m, k, v)
+        for k, name in self.MODULES.items():
+            setattr(self.m, k, importlib.import_module(name))
+        self.m.ask_user = self.m.ask_user_mod.ask_user
+        self.m.session_context = self.m.store_context.session_context
 
     def _patch(self):
         m = self.m
@@ -942,6 +956,8 @@ class Driver:
                 await _loop_idle()
                 ins = drv.conductor.wait("model", turn)
                 k = ins[0]
+                if os.environ.get("OPENPROGRAM_ADAPTER_DEBUG"):
+                    sys.stderr.write(f"model <- {ins!r}\n")
                 if k == "think":
                     blocks.append(P.ThinkingContent(thinking=ins[1]))
                 elif k == "say":

@@ -333,23 +333,61 @@ def _standin_modules():
     class ValidationError(Exception):
         pass
 
-    def _no_validator(*a, **kw):
-        raise NotImplementedError("jsonschema is not available to the adapter (structured output only)")
+    class Validator:
+        """A JSON-schema validator that accepts every instance: the tool
+        arguments the stand-in model sends are the op script's, which the
+        original's own coercion has already shaped."""
 
-    jvalidators = _module("jsonschema.validators", validator_for=_no_validator, extend=_no_validator,
-                          create=_no_validator)
+        def __init__(self, schema=None, *a, **kw):
+            self.schema = schema
+
+        @classmethod
+        def check_schema(cls, schema):
+            return None
+
+        def validate(self, instance):
+            return None
+
+        def iter_errors(self, instance):
+            return iter(())
+
+        def is_valid(self, instance):
+            return True
+
+    jvalidators = _module("jsonschema.validators", validator_for=lambda schema, default=None: Validator,
+                          extend=lambda cls, *a, **kw: cls, create=lambda *a, **kw: Validator)
     jsonschema = _module("jsonschema", SchemaError=SchemaError, ValidationError=ValidationError,
-                         validators=jvalidators, Draft7Validator=_no_validator,
-                         Draft202012Validator=_no_validator, validate=_no_validator)
+                         validators=jvalidators, Draft7Validator=Validator,
+                         Draft202012Validator=Validator, validate=lambda *a, **kw: None)
     return {"pydantic": pyd, "fastapi": fastapi, "fastapi.responses": responses,
-            "jsonschema": jsonschema, "jsonschema.validators": jvalidators}
+            "jsonschema": jsonschema, "jsonschema.validators": jvalidators,
+            "jsonschema.exceptions": _module("jsonschema.exceptions", SchemaError=SchemaError,
+                                             ValidationError=ValidationError)}
+
+
+class _AbsentModule(types.ModuleType):
+    """A package the original imports at module level but uses only off the
+    DAG's paths (an HTTP client, a schema registry): every name is a
+    class that refuses to be used."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        mod = self.__name__
+
+        def refuse(*a, **kw):
+            raise NotImplementedError(f"{mod}.{name} is not available to the adapter")
+        v = type(name, (Exception,), {"__init__": refuse, "__call__": refuse})
+        setattr(self, name, v)
+        return v
 
 
 class _ImportStandins(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    def __init__(self, src: str, real: bool):
+    def __init__(self, src: str, names, absent, real: bool):
         self.src = src
         self.real = real
-        self.modules = _standin_modules()
+        self.modules = {k: v for k, v in _standin_modules().items() if k.split(".")[0] in names}
+        self.absent = set(absent)
 
     def find_spec(self, name, path, target=None):
         top = name.split(".")[0]
@@ -360,7 +398,7 @@ class _ImportStandins(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         if top in sys.modules and getattr(sys.modules[top], "__file__", "") and \
                 str(sys.modules[top].__file__).startswith(self.src):
             return None
-        if name in self.modules:
+        if name in self.modules or top in self.absent:
             if self.real and importlib.machinery.PathFinder.find_spec(top) is not None:
                 return None
             return importlib.machinery.ModuleSpec(name, self, is_package=True)
@@ -373,7 +411,11 @@ class _ImportStandins(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         raise ModuleNotFoundError(f"No module named {name!r} (not available to the adapter)", name=name)
 
     def create_module(self, spec):
-        return self.modules[spec.name]
+        if spec.name in self.modules:
+            return self.modules[spec.name]
+        m = _AbsentModule(spec.name)
+        m.__path__ = []
+        return m
 
     def exec_module(self, module):
         pass
@@ -389,11 +431,13 @@ def _imported_from(src: str) -> bool:
     return False
 
 
-def install_imports(src: str, real: bool = False) -> None:
-    """Put the import stand-ins in place. With ``real`` (OPENPROGRAM_REAL_DEPS=1)
-    installed packages are used where present, to check the stand-ins
-    against the real pydantic."""
-    sys.meta_path.insert(0, _ImportStandins(src, real))
+def install_imports(src: str, names=("pydantic", "fastapi"), absent=(), real: bool = False) -> None:
+    """Put the import stand-ins in place: ``names`` get the stand-ins above,
+    ``absent`` the refusing module; every other third-party import of the
+    original fails as on a machine without it. With ``real``
+    (OPENPROGRAM_REAL_DEPS=1) installed packages are used where present,
+    to check the stand-ins against the real ones."""
+    sys.meta_path.insert(0, _ImportStandins(src, set(names), absent, real))
 
 
 # ---------------------------------------------------------------------------
