@@ -196,6 +196,11 @@ async def _loop_idle():
             return
 
 
+def _caller(node) -> str:
+    """A node's call edge: ``called_by`` at R, ``caller`` later."""
+    return getattr(node, "called_by", None) or getattr(node, "caller", None) or ""
+
+
 def _ident(name: str) -> bool:
     return name.isidentifier() and name not in ("runtime", "exec_runtime", "review_runtime")
 
@@ -221,6 +226,7 @@ class Driver:
                                  real=os.environ.get("OPENPROGRAM_REAL_DEPS") == "1")
         standins.install_ids()
         standins.install_sleep()
+        standins.install_git()
         standins.install_threads(self.conductor, self._deferred_target)
         os.setpgrp = lambda: None  # the subprocess stand-in runs in this process
         sys.path.insert(0, self.src)
@@ -234,6 +240,7 @@ class Driver:
         self._reset_session()
         self._import()
         self._patch()
+        self._configure()
 
     # setup ------------------------------------------------------------------
     def _configure_home(self):
@@ -285,6 +292,10 @@ class Driver:
         "ask_user_mod": "openprogram.functions.agentics.ask_user",
     }
 
+    CATALOG = "MODELS"  # the providers' model catalog, provider/id -> Model
+    TOOLS_AT = ("dispatcher", "_resolve_tools")  # where a turn resolves its tools
+    BRANCH_FIELD = "parent_id"  # the TurnRequest field naming the new user row's parent
+
     def _import(self):
         import importlib
         self.m = type("M", (), {})()
@@ -296,13 +307,6 @@ class Driver:
     def _patch(self):
         m = self.m
         drv = self
-
-        # git: the store's repository commands start a process.
-        def git_run(gs, *args, check=True, timeout=30.0):
-            if args[:1] == ("init",):
-                (gs.path / ".git").mkdir(exist_ok=True)
-            return ""
-        m.git_session.GitSession._run = git_run
 
         # the clock ticks once per node appended (not when rebuilt from disk)
         idx_cls = m.memory_index.SessionMemoryIndex
@@ -324,14 +328,14 @@ class Driver:
         idx_cls.append, idx_cls.rebuild_from_paths = append, rebuild
 
         # the model: one provider, one model in the catalog
-        m.models.MODELS[f"{PROVIDER_ID}/{MODEL_ID}"] = m.ptypes.Model(
+        getattr(m.models, self.CATALOG)[f"{PROVIDER_ID}/{MODEL_ID}"] = m.ptypes.Model(
             id=MODEL_ID, name=MODEL_ID, api=API_ID, provider=PROVIDER_ID, base_url="")
 
         class Provider:
             def stream_simple(self, model, context, options=None):
                 return drv._model_stream(model, context, options)
             stream = stream_simple
-        m.api_registry.register_api_provider(API_ID, Provider(), source_id="op-adapter")
+        self._register_provider(Provider())
 
         # the settings' list of enabled models, and the runtimes built from it
         m.rtm._enabled_model_keys = lambda: {(PROVIDER_ID, MODEL_ID)}
@@ -350,7 +354,8 @@ class Driver:
         m.registry.create_runtime = lambda *a, **kw: drv._create_runtime()
 
         # the tool registry a turn draws its tools from
-        m.dispatcher._resolve_tools = lambda profile, override=None, *, source=None: drv._tools()
+        mod, attr = self.TOOLS_AT
+        setattr(getattr(m, mod), attr, lambda profile, override=None, *, source=None: drv._tools())
 
         # the subprocess runner's processes
         m.process_runner.mp = _MP
@@ -382,6 +387,12 @@ class Driver:
 
         for name in FN_NAMES:
             self._define_fn(name, {}, "")
+
+    def _configure(self):
+        """The user's settings beyond the config file (none at R)."""
+
+    def _register_provider(self, provider):
+        self.m.api_registry.register_api_provider(API_ID, provider, source_id="op-adapter")
 
     # the clock ----------------------------------------------------------------
     def _now(self):
@@ -475,13 +486,16 @@ class Driver:
         self._need(text.strip() != "", "the web chat sends no empty message")
         self._need(parsed.get("action") == "query", f"the web chat reads {text!r} as a command")
         ws = FakeWS()
-        self._run(self.m.ws_chat.handle_chat(ws, {"text": text, "session_id": self.sid}))
+        self._run(self.m.ws_chat.handle_chat(ws, {"text": text, "session_id": self.sid, "permission_mode": "bypass"}))
         acks = ws.of("chat_ack")
         self._need(acks, "the web chat did not acknowledge the message")
         mid = acks[0]["data"]["msg_id"]
         self.pending = (id, mid, "web")
         self._settle()
-        return {id: mid}
+        ids = {id: mid}
+        if self._appended(lambda n: n.id == mid + "_reply"):
+            ids[id + "_reply"] = mid + "_reply"  # a commit that writes the placeholder with the row
+        return ids
 
     def op_reply(self):
         self._need(self.pending is not None and self.reply is None, "no pending turn")
@@ -497,7 +511,8 @@ class Driver:
             self.turn = self.conductor.start_deferred()
             self._need(self.turn, "the web turn's thread was not started")
         w = self._await_model()
-        self._need(self._appended(lambda n: n.id == rorig), f"the original wrote no placeholder {rorig}")
+        self._need(self._appended(lambda n: n.id == rorig) or any(n.id == rorig for n in self._nodes()),
+                   f"the original wrote no placeholder {rorig}")
         self._need(w is not None, "the turn ended without calling the model")
         return {pid + "_reply": rorig}
 
@@ -556,9 +571,7 @@ class Driver:
     def op_task(self, call, id, attach, text="", label="", **kw):
         self._need(not self.frames, "a function is running")
         w = self._model()
-        wait = not kw.get("async", False)
-        self.conductor.give(w, ("tool", call, "task",
-                                {"prompt": text, "description": label, "context": "inherit", "wait": wait}))
+        self.conductor.give(w, ("tool", call, self.TASK_TOOL, self._task_args(text, label, kw.get("async", False))))
         self._need(self._await_model(), "the turn ended")
         rid = self.reply[1] + "_t_" + call
         return self._subagent_ids({self.reply[0] + "_t_" + call: rid} if self._appended(lambda n: n.id == rid) else {},
@@ -577,6 +590,17 @@ class Driver:
         if att:
             ids[attach] = att[0].id
         return ids
+
+    TASK_TOOL = "task"  # the model's tool that runs a sub-agent
+
+    def _task_args(self, text, label, run_async):
+        """What the model passes the task tool for the op: the prompt, the
+        label, the sub-agent forked off this turn, and, for ``async``, not
+        waiting for it."""
+        args = {"prompt": text, "description": label, "context": "inherit"}
+        if run_async:
+            args["wait"] = False
+        return args
 
     def _end_turn(self, instruction):
         self._need(not self.frames, "a function is running")
@@ -616,8 +640,8 @@ class Driver:
         else:
             pid = parent
         req = D.TurnRequest(session_id=self.sid, user_text=text, agent_id="main", source="cli",
-                            parent_id=pid, permission_mode="bypass",
-                            model_override=f"{PROVIDER_ID}/{MODEL_ID}")
+                            permission_mode="bypass", model_override=f"{PROVIDER_ID}/{MODEL_ID}",
+                            **{self.BRANCH_FIELD: pid})
         self.pause_dispatch = True
         t = threading.Thread(target=D.process_user_turn, args=(req,), name="dispatch")
         t.start()
@@ -677,7 +701,7 @@ class Driver:
         line = f"/spawn{flag} {label}: {text}"
         ws = FakeWS()
         mark = self.conductor.mark()
-        self._run(self.m.ws_chat.handle_chat(ws, {"text": line, "session_id": self.sid}))
+        self._run(self.m.ws_chat.handle_chat(ws, {"text": line, "session_id": self.sid, "permission_mode": "bypass"}))
         acks = ws.of("chat_ack")
         self._need(acks, "the web chat did not acknowledge /spawn")
         c = acks[0]["data"]["msg_id"]
@@ -793,7 +817,7 @@ class Driver:
         self.conductor.give(w, ("exec", prompt, reply))
         self._need(self._await_frame(frame), "the function ended" +
                    (f": {self.frame_errors[-1]}" if self.frame_errors else ""))
-        return {id: self._one("exec", lambda n: n.role == "llm" and n.called_by == frame)}
+        return {id: self._one("exec", lambda n: n.role == "llm" and _caller(n) == frame)}
 
     def op_ask(self, id, question="", answer=""):
         w = self._frame()
@@ -808,7 +832,7 @@ class Driver:
             standins._real_sleep(0.002)
         self._need(pending, "the original asked no question of the browser")
         self.conductor.settle()
-        qid = self._one("ask_user", lambda n: n.role == "user" and n.called_by == frame)
+        qid = self._one("ask_user", lambda n: n.role == "user" and _caller(n) == frame)
         ws = FakeWS()
         if answer:
             self._run(self.m.ws_session.handle_question_reply(ws, {"id": pending[-1].id, "answer": answer}))
@@ -930,7 +954,7 @@ class Driver:
                                    execute=execute))
         for name in self.fns_seen:
             self._define_fn(name, {}, "")
-        agentic = F.agent_tools(names=list(self.fns_seen) + ["task"]) or []
+        agentic = F.agent_tools(names=list(self.fns_seen) + [self.TASK_TOOL]) or []
         out += list(agentic)
         self.offered_tools = set(self.tools_seen)
         self.offered_fns = {t.name for t in agentic}

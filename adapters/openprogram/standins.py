@@ -441,6 +441,34 @@ def install_imports(src: str, names=("pydantic", "fastapi"), absent=(), real: bo
 
 
 # ---------------------------------------------------------------------------
+# Processes: git
+# ---------------------------------------------------------------------------
+
+def install_git() -> None:
+    """The original keeps each session and project in a git repository and
+    runs ``git`` for every commit; none of it is read back by a load. A
+    ``git`` command succeeds with no output (``init`` makes the ``.git``
+    directory its callers test for); other commands run as they are."""
+    import subprocess
+    from pathlib import Path
+    real = subprocess.run
+
+    def run(args, *a, **kw):
+        if isinstance(args, (list, tuple)) and args and args[0] == "git":
+            argv = list(args[1:])
+            path = None
+            if len(argv) >= 2 and argv[0] == "-C":
+                path, argv = argv[1], argv[2:]
+            if argv[:1] == ["init"]:
+                Path(path or kw.get("cwd") or ".", ".git").mkdir(parents=True, exist_ok=True)
+            text = kw.get("text") or kw.get("encoding") or kw.get("universal_newlines")
+            empty = "" if text else b""
+            return subprocess.CompletedProcess(args, 0, empty, empty)
+        return real(args, *a, **kw)
+    subprocess.run = run
+
+
+# ---------------------------------------------------------------------------
 # Clock
 # ---------------------------------------------------------------------------
 
