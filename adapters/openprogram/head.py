@@ -48,6 +48,9 @@ class Driver(r.Driver):
     ABSENT_IMPORTS = ("referencing", "httpx", "httpcore")
 
     CATALOG = "ENABLED_MODELS"
+    # A wire API HEAD's budget knows how to bound (a sub-agent's requests are
+    # metered); the stand-in takes the place of that API's implementation.
+    API = "openai-completions"
     TOOLS_AT = ("loop_runner", "_resolve_tools")
     BRANCH_FIELD = "branch_from"
     MODULES = dict(r.Driver.MODULES)
@@ -77,7 +80,12 @@ class Driver(r.Driver):
         ps.save_project_settings(proj.id, {**ps.load_project_settings(proj.id), "permission_mode": "bypass"})
 
     def _register_provider(self, provider):
-        self.m.api_registry.register_api_provider(r.API_ID, provider)
+        # Registered as the original's own providers are: HEAD meters a
+        # sub-agent's requests only through a built-in ("audited") provider.
+        # (after the original has registered its own, which it does on first
+        # use and would put the real implementation back)
+        __import__("importlib").import_module("openprogram.providers.initialization").initialize_provider_runtime()
+        self.m.api_registry._register_builtin_api_providers({self.API: provider})
 
 
 def make_driver(src):

@@ -57,7 +57,7 @@ DECLARATION = {
     "unmodelled": UNMODELLED,
 }
 
-MODEL_ID, PROVIDER_ID, API_ID = "model-x", "p", "op-standin"
+MODEL_ID, PROVIDER_ID = "model-x", "p"
 # Names the tool and function stand-ins answer to from the start of a turn
 # (the generator's; a name a script uses is added when first seen).
 TOOL_NAMES = ["bash", "read_file", "web_search", "grep"]
@@ -293,6 +293,7 @@ class Driver:
     }
 
     CATALOG = "MODELS"  # the providers' model catalog, provider/id -> Model
+    API = "op-standin"  # the wire API the stand-in model is registered under
     TOOLS_AT = ("dispatcher", "_resolve_tools")  # where a turn resolves its tools
     BRANCH_FIELD = "parent_id"  # the TurnRequest field naming the new user row's parent
 
@@ -329,7 +330,8 @@ class Driver:
 
         # the model: one provider, one model in the catalog
         getattr(m.models, self.CATALOG)[f"{PROVIDER_ID}/{MODEL_ID}"] = m.ptypes.Model(
-            id=MODEL_ID, name=MODEL_ID, api=API_ID, provider=PROVIDER_ID, base_url="")
+            id=MODEL_ID, name=MODEL_ID, api=self.API, provider=PROVIDER_ID, base_url="",
+            context_window=200000, max_tokens=64000)  # a model of today's size
 
         class Provider:
             def stream_simple(self, model, context, options=None):
@@ -392,7 +394,7 @@ class Driver:
         """The user's settings beyond the config file (none at R)."""
 
     def _register_provider(self, provider):
-        self.m.api_registry.register_api_provider(API_ID, provider, source_id="op-adapter")
+        self.m.api_registry.register_api_provider(self.API, provider, source_id="op-adapter")
 
     # the clock ----------------------------------------------------------------
     def _now(self):
@@ -965,7 +967,7 @@ class Driver:
         P = self.m.ptypes
 
         def message(content, stop):
-            return P.AssistantMessage(content=content, api=API_ID, provider=PROVIDER_ID, model=MODEL_ID,
+            return P.AssistantMessage(content=content, api=drv.API, provider=PROVIDER_ID, model=MODEL_ID,
                                       usage=P.Usage(input=1, output=1, total_tokens=2), stop_reason=stop,
                                       timestamp=int(drv.clock.now() * 1000))
 
@@ -1063,7 +1065,7 @@ class Driver:
             "chain": data.get("messages", []),
             "before_cards": seen.get("before_cards", []),
             "messages": msgs,
-            "all": m.persistence.aggregate_tool_messages(msgs),
+            "all": m.persistence.aggregate_tool_messages(db.get_messages(sid)),  # it folds in place
             "branch": db.get_branch(sid),
         }
         return _json_safe(json.loads(json.dumps(view, default=str)))

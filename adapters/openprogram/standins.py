@@ -217,14 +217,16 @@ class BaseModel(metaclass=_ModelMeta):
 
     model_fields = property(lambda self: dict(type(self).__op_fields__))
 
-    def model_dump(self, *, exclude_none=False, exclude=None, include=None, mode=None, **_kw):
+    def model_dump(self, *, exclude_none=False, exclude=None, include=None, mode=None, _as=None, **_kw):
         out = {}
-        for name in type(self).__op_fields__:
+        cls = _as or type(self)
+        hints = _hints(cls)
+        for name in cls.__op_fields__:
             if exclude and name in exclude:
                 continue
             if include and name not in include:
                 continue
-            v = _dump(getattr(self, name, None), exclude_none)
+            v = _dump(getattr(self, name, None), exclude_none, mode, hints.get(name))
             if exclude_none and v is None:
                 continue
             out[name] = v
@@ -254,13 +256,37 @@ class BaseModel(metaclass=_ModelMeta):
         return f"{type(self).__name__}({inner})"
 
 
-def _dump(v, exclude_none):
+def _declared(hint):
+    """The model class a field is declared as, when it names one (pydantic
+    serialises a value by its declared type, not by its subclass)."""
+    if isinstance(hint, type) and issubclass(hint, BaseModel):
+        return hint
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1:
+        return _declared(args[0])
+    return None
+
+
+def _item_hint(hint):
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        hint = args[0] if len(args) == 1 else None
+    if typing.get_origin(hint) in (list, tuple, set, frozenset):
+        a = typing.get_args(hint)
+        return a[0] if a else None
+    return None
+
+
+def _dump(v, exclude_none, mode=None, hint=None):
     if isinstance(v, BaseModel):
-        return v.model_dump(exclude_none=exclude_none)
-    if isinstance(v, list):
-        return [_dump(x, exclude_none) for x in v]
+        as_ = _declared(hint)
+        return v.model_dump(exclude_none=exclude_none, mode=mode,
+                            _as=as_ if as_ is not None and isinstance(v, as_) else None)
+    if isinstance(v, (list, tuple)) or (mode == "json" and isinstance(v, (set, frozenset))):
+        ih = _item_hint(hint)
+        return [_dump(x, exclude_none, mode, ih) for x in v]
     if isinstance(v, dict):
-        return {k: _dump(x, exclude_none) for k, x in v.items()}
+        return {k: _dump(x, exclude_none, mode) for k, x in v.items()}
     return v
 
 
