@@ -78,6 +78,12 @@ class Driver(r.Driver):
         ps = __import__("importlib").import_module("openprogram.store.project.project_store")
         proj = ps.get_default_project()
         ps.save_project_settings(proj.id, {**ps.load_project_settings(proj.id), "permission_mode": "bypass"})
+        # This process is the worker, as the original's web server is: it
+        # holds the profile's worker lock for its life (worker/runner.py).
+        lock = __import__("importlib").import_module("openprogram.worker.lock").WorkerLock()
+        if not lock.try_acquire():
+            raise RuntimeError(f"another worker holds {lock.path}")
+        self._worker_lock = lock
 
     def _register_provider(self, provider):
         # Registered as the original's own providers are: HEAD meters a

@@ -205,11 +205,13 @@ class Front:
         self.worker: Worker | None = None
         self.session: dict | None = None
         self.sessions_served = 0
+        self.worker_sids: set[str] = set()
 
     # worker lifecycle -----------------------------------------------------
     def _worker(self) -> Worker:
         if self.worker is None or not self.worker.alive():
             self.worker = Worker(self.script, self.home, {"OPENPROGRAM_SRC": self.src}, self.deadline)
+            self.sessions_served, self.worker_sids = 0, set()
             r = self.worker.call({"cmd": "start"}, deadline=max(self.deadline, 30))
             if not r.get("ok"):
                 self._end_worker()
@@ -217,6 +219,7 @@ class Front:
             if self.session is not None:
                 s = self.session
                 self.worker.call({"cmd": "session", "id": s["id"], "dir": s["dir"], "resume": True})
+                self.worker_sids.add(s["id"])
         return self.worker
 
     def _end_worker(self) -> None:
@@ -236,14 +239,19 @@ class Front:
         if not sid or not d:
             return {"type": "error", "error": "session needs id and dir"}
         # A worker whose last session left a turn open, or that has served
-        # many sessions, is replaced: the original's threads of a turn that
-        # never ended stay blocked in it.
-        if self.worker is not None and (self.sessions_served >= 64 or self.worker.call({"cmd": "busy"}).get("busy")):
+        # many sessions, or a session of the same id before, is replaced: the
+        # original's threads of a turn that never ended stay blocked in it, and
+        # it keeps a session's state in memory by the session's id in more
+        # places than an adapter could name.
+        if self.worker is not None and (self.sessions_served >= 64 or sid in self.worker_sids
+                                        or self.worker.call({"cmd": "busy"}).get("busy")):
             self._end_worker()
-            self.sessions_served = 0
+        self.session = None  # a worker started now has nothing to resume
+        worker = self._worker()
         self.session = {"id": sid, "dir": os.path.abspath(d), "ids": {}, "t": 1782000000.0, "k": 0}
         self.sessions_served += 1
-        r = self._worker().call({"cmd": "session", "id": sid, "dir": self.session["dir"]})
+        self.worker_sids.add(sid)
+        r = worker.call({"cmd": "session", "id": sid, "dir": self.session["dir"]})
         if not r.get("ok"):
             return {"type": "error", "error": r.get("error", "session refused")}
         out = {"type": "session"}
@@ -366,8 +374,8 @@ def work(make_driver) -> int:
             elif cmd == "busy":
                 resp = {"ok": True, "busy": driver.busy()}
             elif cmd == "session":
-                driver.session(req["id"], req["dir"], resume=req.get("resume", False))
-                resp = {"ok": True}
+                where = driver.session(req["id"], req["dir"], resume=req.get("resume", False))
+                resp = {"ok": True, "dir": where or req["dir"]}
             elif cmd == "op":
                 if req["kind"] == "crash":
                     driver.crash()  # ends the process

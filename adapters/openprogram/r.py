@@ -23,6 +23,7 @@ import inspect
 import json
 import math
 import os
+import shutil
 import queue
 import sys
 import threading
@@ -225,7 +226,9 @@ class Driver:
         standins.install_imports(self.src, self.STANDIN_IMPORTS, self.ABSENT_IMPORTS,
                                  real=os.environ.get("OPENPROGRAM_REAL_DEPS") == "1")
         standins.install_ids()
-        standins.install_sleep()
+        standins.install_sleep(self.conductor)
+        self.appends = 0
+        self.conductor.progress = lambda: self.appends
         standins.install_git()
         standins.install_threads(self.conductor, self._deferred_target)
         os.setpgrp = lambda: None  # the subprocess stand-in runs in this process
@@ -317,6 +320,7 @@ class Driver:
             seq = base_append(idx, node, predecessor=predecessor, caller=caller)
             if not getattr(idx, "_op_rebuilding", False):
                 drv.clock.tick()
+                drv.appends += 1
                 drv.log.append(node)
             return seq
 
@@ -434,8 +438,21 @@ class Driver:
         self.conductor.drop_deferred()
         self._reset_session()
         self.sid, self.dir = sid, d
+        # The session is an ad-hoc one, kept where the original keeps a chat
+        # without a project: in the store's home root, where it also looks for
+        # a session it no longer holds in memory (a project's session, kept
+        # elsewhere, it does not always find: a finding of its own). So the
+        # session's files are not in the directory the harness gave, and the
+        # reply names where they are.
         store = self.m.session_store.default_store()
-        store._record_location(sid, Path(d))
+        here = Path(store.root_path) / sid
+        if not resume and (here.exists() or here.is_symlink()):
+            if here.is_dir() and not here.is_symlink():
+                shutil.rmtree(here)
+            else:
+                here.unlink()
+        self.dir = str(here)
+        return self.dir
 
     # ops -------------------------------------------------------------------------
     def op(self, seq, kind, f, clock):

@@ -578,6 +578,12 @@ class Conductor:
         self.held: list[threading.Thread] = []
         self.deadline = deadline
         self.dead = False
+        # threads of the original asleep (time.sleep): they wake when the
+        # conductor says, earliest first, on a clock of their own
+        self.sleepers: list = []
+        self.sleep_now = 0.0
+        self._sleep_n = 0
+        self.progress = lambda: 0  # the driver's count of rows appended
 
     # thread bookkeeping -------------------------------------------------
     def adopt(self, t: threading.Thread) -> None:
@@ -634,6 +640,36 @@ class Conductor:
         if isinstance(w.instruction, BaseException):
             raise w.instruction
         return w.instruction
+
+    def sleep(self, seconds: float) -> None:
+        """A driven thread's ``time.sleep``: it sleeps until the conductor
+        wakes it, which it does only when every other thread is blocked, so
+        a poll loop sees the state a schedule left, not a race with it."""
+        with self.cv:
+            self._sleep_n += 1
+            s = _Sleeper(self.sleep_now + max(float(seconds or 0), 0.0), self._sleep_n)
+            self.sleepers.append(s)
+            self.cv.notify_all()
+            while not s.woken:
+                self.cv.wait()
+
+    def _wake_one(self, among=None) -> bool:
+        with self.cv:
+            pool = [s for s in self.sleepers if among is None or s in among]
+            if not pool:
+                return False
+            s = min(pool, key=lambda x: (x.at, x.n))
+            self.sleepers.remove(s)
+            self.sleep_now = max(self.sleep_now, s.at)
+            s.woken = True
+            self.cv.notify_all()
+        return True
+
+    def _signature(self):
+        with self.cv:
+            return (self.progress(), len(self.adopted), len(self.held), len(self.deferred),
+                    tuple(id(w) for w in self.waiters), len(self.errors),
+                    tuple(t.ident for t in self.driven if t.is_alive()))
 
     # the adapter's side ---------------------------------------------------
     def waiting(self, role: str = None, key: str = None):
@@ -703,7 +739,7 @@ class Conductor:
             snap = _blocked_snapshot(alive)
             same = same + 1 if snap is not None and snap == last else 0
             last = snap
-            if same >= 3 and self._release_one():
+            if same >= 3 and (self._release_one() or self._wake_one()):
                 last, same = None, 0
                 continue
             if time.monotonic() > end:
@@ -719,6 +755,9 @@ class Conductor:
         of the many real ones, the same on every run."""
         end = time.monotonic() + self.deadline
         last, same = None, 0
+        # A round wakes every sleeper once; a round in which nothing happened
+        # (no row, no thread, no waiter) means the rest is idle polling.
+        round_, sig = None, None
         while True:
             with self.cv:
                 self.driven = [t for t in self.driven if t.is_alive()]
@@ -728,6 +767,14 @@ class Conductor:
             last = snap
             if same >= 3 or (not alive and same >= 1):
                 if self._release_one():
+                    last, same, round_ = None, 0, None
+                    continue
+                now = self._signature()
+                if round_ is None or now != sig:
+                    with self.cv:
+                        round_ = list(self.sleepers)
+                    sig = now
+                if self._wake_one(round_):
                     last, same = None, 0
                     continue
                 return
@@ -741,13 +788,29 @@ class Conductor:
 _real_sleep = time.sleep
 
 
+class _Sleeper:
+    __slots__ = ("at", "n", "woken")
+
+    def __init__(self, at, n):
+        self.at, self.n, self.woken = at, n, False
+
+
+_sleep_conductor = None
+
+
 def _sleep(seconds):
-    """``time.sleep`` as the original calls it: a real sleep, in a Python
+    """``time.sleep`` as the original calls it: a thread the conductor drives
+    sleeps until the conductor wakes it; any other a real sleep, in a Python
     frame so the conductor sees the thread as blocked."""
+    c = _sleep_conductor
+    if c is not None and not c.dead and c.is_driven(threading.current_thread()):
+        return c.sleep(seconds)
     _real_sleep(seconds)
 
 
-def install_sleep() -> None:
+def install_sleep(conductor=None) -> None:
+    global _sleep_conductor
+    _sleep_conductor = conductor
     time.sleep = _sleep
 
 
