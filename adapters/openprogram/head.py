@@ -36,10 +36,17 @@ DECLARATION.update({
     # script: a top-level runtime.exec outside a function writes no llm row
     # at HEAD (it records the tools the context offered instead).
     "ops": [k for k in r.DECLARATION["ops"] if k not in ("legacy-user", "legacy-reply", "orphan", "script")],
+    # branch (get_branch at the stored head) is a legacy view: the target is
+    # judged on the load; and HEAD's get_branch raises on a head its own
+    # checkout puts on a function's internal row (README, H2), where the
+    # load shows an empty chat.
+    "views": [v for v in r.DECLARATION["views"] if v != "branch"],
 })
 
 
 class Driver(r.Driver):
+    VIEWS = DECLARATION["views"]
+
     # HEAD imports these at module level: the schema validator and its
     # registry for structured output (the validator stand-in accepts every
     # instance: tool arguments come from the op script), the HTTP client for
@@ -84,6 +91,12 @@ class Driver(r.Driver):
         if not lock.try_acquire():
             raise RuntimeError(f"another worker holds {lock.path}")
         self._worker_lock = lock
+
+    def _cli_request_fields(self):
+        # HEAD's terminal chat runs its turns as the installation's owner
+        # (repl/handlers.py: **local_owner_authority()); a request without a
+        # tier may render and reply but is refused every host side effect.
+        return __import__("importlib").import_module("openprogram.agent.authority").local_owner_authority()
 
     def _register_provider(self, provider):
         # Registered as the original's own providers are: HEAD meters a

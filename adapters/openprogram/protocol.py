@@ -153,11 +153,17 @@ class Worker:
         self.buf = ""
 
     def call(self, req: dict, deadline: float | None = None) -> dict:
+        self.send(req)
+        return self.recv(req, deadline)
+
+    def send(self, req: dict) -> None:
         try:
             self.p.stdin.write(json.dumps(req, ensure_ascii=False) + "\n")
             self.p.stdin.flush()
         except (BrokenPipeError, OSError):
             raise WorkerGone(f"the original's process exited (status {self.p.poll()})")
+
+    def recv(self, req: dict, deadline: float | None = None) -> dict:
         end = time.monotonic() + (deadline or self.deadline)
         fd = self.p.stdout.fileno()
         while "\n" not in self.buf:
@@ -203,6 +209,14 @@ class Front:
         self.home = tempfile.mkdtemp(prefix="op-adapter-home-")
         self.deadline = float(os.environ.get("OPENPROGRAM_ADAPTER_DEADLINE", "9"))
         self.worker: Worker | None = None
+        # After a restart the views come from a second process of the
+        # original that has read the session from disk only (the "cold"
+        # one), beside the live one, whose writers go on at the next op: a
+        # server restarted in the middle of a turn would lose the turn, which
+        # is the crash op, not a restart. A spare process is kept started
+        # for the next restart.
+        self.cold: Worker | None = None
+        self.spare: Worker | None = None
         self.session: dict | None = None
         self.sessions_served = 0
         self.worker_sids: set[str] = set()
@@ -210,7 +224,7 @@ class Front:
     # worker lifecycle -----------------------------------------------------
     def _worker(self) -> Worker:
         if self.worker is None or not self.worker.alive():
-            self.worker = Worker(self.script, self.home, {"OPENPROGRAM_SRC": self.src}, self.deadline)
+            self.worker = self._new_worker()
             self.sessions_served, self.worker_sids = 0, set()
             r = self.worker.call({"cmd": "start"}, deadline=max(self.deadline, 30))
             if not r.get("ok"):
@@ -223,9 +237,25 @@ class Front:
         return self.worker
 
     def _end_worker(self) -> None:
+        self._end_cold()
         if self.worker is not None:
             self.worker.kill()
             self.worker = None
+
+    def _new_worker(self) -> Worker:
+        return Worker(self.script, self.home, {"OPENPROGRAM_SRC": self.src}, self.deadline)
+
+    def _start_spare(self) -> None:
+        if self.spare is None or not self.spare.alive():
+            self.spare = self._new_worker()
+            self.spare.send({"cmd": "start"})
+
+    def _end_cold(self, keep_spare: bool = True) -> None:
+        if self.cold is not None:
+            self.cold.kill()
+            self.cold = None
+            if keep_spare:
+                self._start_spare()  # starts while the live one works
 
     # requests ---------------------------------------------------------------
     def hello(self, req):
@@ -246,6 +276,7 @@ class Front:
         if self.worker is not None and (self.sessions_served >= 64 or sid in self.worker_sids
                                         or self.worker.call({"cmd": "busy"}).get("busy")):
             self._end_worker()
+        self._end_cold()
         self.session = None  # a worker started now has nothing to resume
         worker = self._worker()
         self.session = {"id": sid, "dir": os.path.abspath(d), "ids": {}, "t": 1782000000.0, "k": 0}
@@ -276,6 +307,7 @@ class Front:
             except ValueError:
                 return {"type": "error", "seq": seq, "error": f"clock at={fields.get('at')!r} is not a number"}
             return {"type": "op", "seq": seq, "ids": {}}
+        self._end_cold()
         for f in REF_FIELDS.get(kind, ()):
             v = fields.get(f)
             if isinstance(v, str) and v in s["ids"]:
@@ -302,16 +334,41 @@ class Front:
         if self.session is None:
             return {"type": "error", "error": "no session"}
         try:
-            r = self._worker().call({"cmd": "view", "config": req.get("config", "off")})
+            w = self.cold or self._worker()
+            r = w.call({"cmd": "view", "config": req.get("config", "off")})
         except WorkerGone as e:
-            self.worker = None
+            if self.cold is not None:
+                self.cold = None
+            else:
+                self.worker = None
             return {"type": "error", "error": f"view: {e}"}
         if not r.get("ok"):
             return {"type": "error", "error": r.get("error", "no view")}
         return {"type": "view", "view": r["view"]}
 
     def restart(self, req):
-        self._end_worker()
+        if self.session is None:
+            return {"type": "error", "error": "no session"}
+        self._end_cold(keep_spare=False)
+        if self.worker is None or not self.worker.alive():
+            # nothing lives (a crash ended it): the next request starts the
+            # one that goes on, from disk
+            self.worker = None
+            return {"type": "restart"}
+        self._start_spare()
+        cold, self.spare = self.spare, None
+        try:
+            r = cold.recv({"cmd": "start"}, deadline=max(self.deadline, 30))
+            if not r.get("ok"):
+                raise WorkerGone(f"the original did not load: {r.get('error')}")
+            s = self.session
+            r = cold.call({"cmd": "session", "id": s["id"], "dir": s["dir"], "resume": True, "cold": True})
+            if not r.get("ok"):
+                raise WorkerGone(r.get("error", "session refused"))
+        except WorkerGone as e:
+            cold.kill()
+            return {"type": "error", "error": f"restart: {e}"}
+        self.cold = cold
         return {"type": "restart"}
 
     def serve(self) -> int:
@@ -347,7 +404,10 @@ class Front:
                 out.write(json.dumps(resp, ensure_ascii=False) + "\n")
                 out.flush()
         finally:
+            self._end_cold(keep_spare=False)
             self._end_worker()
+            if self.spare is not None:
+                self.spare.kill()
             shutil.rmtree(self.home, ignore_errors=True)
         return 0
 

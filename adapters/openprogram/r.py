@@ -219,6 +219,8 @@ def _json_safe(v):
 
 
 class Driver:
+    VIEWS = DECLARATION["views"]
+
     def __init__(self, src: str):
         self.src = os.path.abspath(src)
         self.clock = standins.Clock()
@@ -660,7 +662,7 @@ class Driver:
             pid = parent
         req = D.TurnRequest(session_id=self.sid, user_text=text, agent_id="main", source="cli",
                             permission_mode="bypass", model_override=f"{PROVIDER_ID}/{MODEL_ID}",
-                            **{self.BRANCH_FIELD: pid})
+                            **{self.BRANCH_FIELD: pid}, **self._cli_request_fields())
         self.pause_dispatch = True
         t = threading.Thread(target=D.process_user_turn, args=(req,), name="dispatch")
         t.start()
@@ -670,6 +672,10 @@ class Driver:
         uid = self._one("user", lambda n: n.role == "user" and n.id != "ROOT")
         self.pending = (id, uid, "dispatch")
         return {id: uid}
+
+    def _cli_request_fields(self):
+        """What the original's terminal chat adds to its turn request."""
+        return {}
 
     def op_dispatch(self, id, text="", parent=""):
         return self._dispatch(id, text, parent)
@@ -1083,8 +1089,9 @@ class Driver:
             "before_cards": seen.get("before_cards", []),
             "messages": msgs,
             "all": m.persistence.aggregate_tool_messages(db.get_messages(sid)),  # it folds in place
-            "branch": db.get_branch(sid),
         }
+        if "branch" in self.VIEWS:
+            view["branch"] = db.get_branch(sid)
         return _json_safe(json.loads(json.dumps(view, default=str)))
 
 
