@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput clean
+.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput check-impl check-openprogram clean
 
 all: build test
 
@@ -48,6 +48,39 @@ exhaust: build
 # failure, reduced, lands in corpus/ops/failures/ with its replay command.
 hunt: build
 	./bin/sessiondag hunt --minutes $(HUNT_MINUTES)
+
+# Another implementation judged over the implementation protocol
+# (docs/protocol.md): the property suite at its default budget, a hunt of
+# IMPL_HUNT_MINUTES minutes and every script of at most IMPL_EXHAUST_OPS
+# ops, each against the command IMPL (run with sh -c in this directory).
+# All three run whatever the others find; exit 1 if any found a failure.
+# Failures land in IMPL_OUT with their replay commands; the suite's whole
+# output in bin/check-impl-props.log.
+IMPL_HUNT_MINUTES ?= 10
+IMPL_EXHAUST_OPS  ?= 3
+IMPL_OUT          ?= corpus/ops/failures
+check-impl: build
+	@test -n "$(IMPL)" || { echo "check-impl: IMPL=CMD names the implementation (docs/protocol.md)"; exit 2; }
+	@status=0; \
+	echo "== go test ./props against $(IMPL)"; \
+	mkdir -p bin; \
+	SESSIONDAG_IMPL='$(IMPL)' $(GO) test -count=1 -timeout 12h ./props -v > bin/check-impl-props.log 2>&1 || status=1; \
+	grep -E '^(--- |    --- |ok|FAIL)|reproduce:|not run:' bin/check-impl-props.log; \
+	echo "(the whole output: bin/check-impl-props.log)"; \
+	echo "== hunt --minutes $(IMPL_HUNT_MINUTES) against $(IMPL)"; \
+	./bin/sessiondag hunt --minutes $(IMPL_HUNT_MINUTES) --out $(IMPL_OUT) --impl '$(IMPL)' || status=1; \
+	echo "== exhaust --max-ops $(IMPL_EXHAUST_OPS) against $(IMPL)"; \
+	./bin/sessiondag exhaust --max-ops $(IMPL_EXHAUST_OPS) --out $(IMPL_OUT) --impl '$(IMPL)' || status=1; \
+	exit $$status
+
+# The original system (OpenProgram, Python) at a commit, through its adapter
+# in adapters/openprogram/ (README, "Checking the original"):
+#   make check-openprogram OPENPROGRAM_SRC=DIR [OPENPROGRAM_IMPL=CMD]
+# OPENPROGRAM_IMPL is the adapter command (default: the adapter for R).
+OPENPROGRAM_IMPL ?= python3 adapters/openprogram/r.py
+check-openprogram:
+	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names the original's source tree"; exit 2; }
+	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)'
 
 # The main job: the rollout-readiness audit over the bundled corpus.
 demo: build

@@ -13,10 +13,16 @@ import (
 // TestP8AdapterRoundTrip: a message written through append_message and read
 // back keeps every field it had (legacy §2.2 then §2.3). The adapter adds
 // keys (session_id, caller, a default status) but never loses or changes one.
-func TestP8AdapterRoundTrip(t *testing.T) { rapid.Check(t, adapterRoundTrip) }
+func TestP8AdapterRoundTrip(t *testing.T) {
+	inProcessOnly(t, "the message adapter")
+	rapid.Check(t, adapterRoundTrip)
+}
 
 // FuzzAdapterRoundTrip runs the same property from fuzzer bytes.
-func FuzzAdapterRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(adapterRoundTrip)) }
+func FuzzAdapterRoundTrip(f *testing.F) {
+	inProcessOnly(f, "the message adapter")
+	f.Fuzz(rapid.MakeFuzz(adapterRoundTrip))
+}
 
 var (
 	extraKeys   = []string{"source", "status", "display", "forked_from", "edit_of", "worker_id", "agent_id", "x-custom", "café"}

@@ -32,6 +32,7 @@ var writers = []flags.Set{flags.All, flags.Off}
 type lane struct {
 	writer    flags.Set
 	checks    []harness.Check // those declaring a kind of data with this start
+	impl      harness.Starter // nil = in-process
 	sess      *harness.Session
 	failDepth int // depth of the failing script the walk is below, 0 = none
 	rebuilds  int
@@ -85,7 +86,10 @@ func (l *lane) below(d int) bool {
 func (l *lane) check(script []ops.Op, checks []harness.Check, kinds []harness.Data) (*harness.Finding, error) {
 	prefix, last := script[:len(script)-1], script[len(script)-1]
 	if l.sess == nil || !isPrefix(l.sess.Script, prefix) {
-		s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}})
+		if l.sess != nil {
+			l.sess.Close()
+		}
+		s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}, Impl: l.impl})
 		if err != nil {
 			return nil, fmt.Errorf("exhaust: start a session: %w", err)
 		}

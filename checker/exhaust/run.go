@@ -3,6 +3,8 @@ package exhaust
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +31,11 @@ type Options struct {
 	// OnFailure, when set, sees each kept failure as soon as it is reduced
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
+	// Impl starts the implementation checked; nil = the implementation in
+	// this repository, in-process. Another is checked with the checks and
+	// kinds of data that can judge it (harness.ApplicableTo), on scripts of
+	// the op kinds it writes.
+	Impl harness.Starter
 }
 
 // Failure is one failing script: the script as the walk found it and the
@@ -49,6 +56,22 @@ func Run(o Options) (Summary, []Failure, error) {
 	if len(o.Checks) == 0 {
 		o.Checks = DefaultChecks()
 	}
+	var notRun []string
+	if o.Impl != nil {
+		a := o.Impl.About()
+		o.Checks, notRun = harness.ApplicableTo(o.Checks, a)
+		if len(o.Checks) == 0 {
+			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(notRun, "; "))
+		}
+		if len(o.Kinds) == 0 && a.Ops != nil {
+			for _, k := range ops.Kinds()[1:] {
+				if !a.Writes(k) {
+					o.Kinds = slices.DeleteFunc(slices.Clone(a.Ops), func(k string) bool { return k == "session" })
+					break
+				}
+			}
+		}
+	}
 	workers := max(o.Workers, 1)
 	sums := make([]Summary, workers)
 	fails := make([][]Failure, workers)
@@ -60,7 +83,10 @@ func Run(o Options) (Summary, []Failure, error) {
 		})
 	}
 	wg.Wait()
-	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0))}
+	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)), NotRun: notRun}
+	if o.Impl != nil {
+		sum.Impl = o.Impl.About().Name
+	}
 	if len(o.Kinds) > 0 {
 		sum.Kinds = fmt.Sprint(o.Kinds)
 	}
@@ -97,8 +123,16 @@ func runPart(o Options, sh shard.Shard) (Summary, []Failure, error) {
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}}
 	r.lanes = newLanes(o.Checks)
+	for _, l := range r.lanes {
+		l.impl = o.Impl
+	}
 	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
 	err := Walk(o.MaxOps, o.Kinds, sh, r.visit)
+	for _, l := range r.lanes {
+		if l.sess != nil {
+			l.sess.Close()
+		}
+	}
 	if err == nil {
 		err = r.err
 	}

@@ -315,6 +315,9 @@ func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 
 func (s *shadow) Orphan(o ops.Orphan) error {
 	s.await(o.Caller, ShapeCallerLater)
+	if o.Caller != "" {
+		s.orphanCaller[o.ID] = o.Caller
+	}
 	s.write(o.ID, o.Caller == "")
 	s.writeMeta()
 	s.tally.Shape(ShapeOrphan)

@@ -39,11 +39,20 @@ type Plan struct {
 // how many writers, each phase how long), then the script and any damage,
 // all from the script seed, in that order.
 func PlanFor(seed, k uint64, checks []harness.Check, maxOps int) (*Plan, error) {
+	return planFor(seed, k, checks, maxOps, nil)
+}
+
+// planFor is PlanFor with the draw kept to the draw kinds only (nil: every
+// kind), as an implementation that writes some op kinds only needs.
+func planFor(seed, k uint64, checks []harness.Check, maxOps int, only []string) (*Plan, error) {
 	p := &Plan{Iteration: k, Seed: ScriptSeed(seed, k)}
 	src := gen.NewSeeded(p.Seed)
 	c := checks[src.IntN(len(checks), "target")]
 	p.Case = campaign.Case{Check: c, Data: c.Data[src.IntN(len(c.Data), "data")]}
 	opt := campaign.GenOptions(p.Case.Data)
+	if only != nil {
+		opt.Only = only
+	}
 	p.Swarm = gen.DrawSwarm(src, opt)
 	opt.Swarm = p.Swarm
 	length := 1 + src.IntN(maxOps, "ops")

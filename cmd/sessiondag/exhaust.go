@@ -28,9 +28,10 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
 	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
+	impl := addImplFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 0 || *maxOps < 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W]")
+		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W] [--impl CMD]")
 		return 2
 	}
 	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
@@ -46,6 +47,14 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	}
 	if *kinds != "" {
 		o.Kinds = strings.Split(*kinds, ",")
+	}
+	pool, err := impl.open(*impl.command, stderr)
+	if err != nil {
+		return fail(stderr, "exhaust", err)
+	}
+	if pool != nil {
+		defer pool.Close()
+		o.Impl = pool
 	}
 	// The sessions are small and short-lived: collecting less often buys
 	// time (a GOGC the caller sets wins).

@@ -29,9 +29,10 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
 	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
 	verbose := fs.Bool("v", false, "name each failure's file on stderr as it is written")
+	impl := addImplFlags(fs)
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 0 || (*minutes <= 0 && *iterations == 0 && !flagGiven(fs, "iteration")) {
-		fmt.Fprintln(stderr, "usage: sessiondag hunt --minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N]")
+		fmt.Fprintln(stderr, "usage: sessiondag hunt --minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--impl CMD]")
 		return 2
 	}
 	cfg := hunt.Config{Seed: *seed, Budget: time.Duration(*minutes * float64(time.Minute)), Iterations: *iterations,
@@ -44,6 +45,14 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.Targets, err = harness.Select(*checks); err != nil {
 		return fail(stderr, "hunt", err)
+	}
+	pool, err := impl.open(*impl.command, stderr)
+	if err != nil {
+		return fail(stderr, "hunt", err)
+	}
+	if pool != nil {
+		defer pool.Close()
+		cfg.Impl = pool
 	}
 	if *verbose {
 		cfg.Log = stderr
