@@ -38,7 +38,7 @@ DECLARATION.update({
     "ops": [k for k in r.DECLARATION["ops"] if k not in ("legacy-user", "legacy-reply", "orphan", "script")],
     # branch (get_branch at the stored head) is a legacy view: the target is
     # judged on the load; and HEAD's get_branch raises on a head its own
-    # checkout puts on a function's internal row (README, H2), where the
+    # checkout puts on a function's internal row (docs/openprogram.md, H2), where the
     # load shows an empty chat.
     "views": [v for v in r.DECLARATION["views"] if v != "branch"],
 })
