@@ -96,15 +96,29 @@ func (l *lane) check(script []ops.Op, checks []harness.Check, kinds []harness.Da
 		l.sess = s
 		l.rebuilds++
 	}
+	var f *harness.Finding
+	var err error
 	for _, op := range prefix[len(l.sess.Script):] {
-		if f, err := l.sess.Apply(op); f != nil || err != nil {
+		if f, err = l.sess.Apply(op); f != nil && f.Check == harness.Protocol.Name {
+			// Another process may stop answering on any request: that is
+			// this script's failure.
+			break
+		}
+		if f != nil || err != nil {
 			// The prefix was checked before this script and passed.
 			return nil, fmt.Errorf("exhaust: re-applying a checked prefix: %v %v\n%s", f, err, ops.String(prefix))
 		}
 	}
-	f, err := l.sess.Step(last, checks...)
+	if f == nil {
+		f, err = l.sess.Step(last, checks...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("exhaust: a script the writer model accepts: %w\n%s", err, ops.String(script))
+	}
+	if f != nil && f.Check == harness.Protocol.Name {
+		// The process is gone: the next script starts another.
+		l.sess.Close()
+		l.sess = nil
 	}
 	if f != nil {
 		l.failDepth = len(script)

@@ -107,9 +107,30 @@ var Validity = Check{Name: "validity", Prop: "P1", Doc: "the implementation and 
 
 // Protocol is what every session of another process checks: it answers
 // every request as docs/protocol.md says (Broken). A failure of it is saved
-// under this name.
+// under this name; its replay asks for the views under every config the
+// implementation declares after every op, so that it makes at least the
+// requests of the check that was running when the implementation broke.
 var Protocol = Check{Name: "protocol", Prop: "impl", Doc: "the implementation answers every request as the protocol says, within the deadline",
-	Data: DataKinds, Run: func(*Session) *Finding { return nil }}
+	Data: DataKinds, Run: checkProtocol}
+
+func checkProtocol(s *Session) *Finding {
+	if s.about.InProcess {
+		return nil
+	}
+	for _, c := range s.about.Configs {
+		fl := flags.All // a target implementation's one config
+		if c != ConfigTarget {
+			var err error
+			if fl, err = flags.Parse(c); err != nil {
+				continue // the handshake refuses unknown configs
+			}
+		}
+		if s.Views(fl); s.broken != nil {
+			return nil // Step reports it
+		}
+	}
+	return nil
+}
 
 // CheckNamed finds a check by name (Validity and Protocol included).
 func CheckNamed(name string) (Check, error) {

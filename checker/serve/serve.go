@@ -310,7 +310,7 @@ func (s *server) restart() (any, error) {
 	}
 	cold.Writes = live.Writes
 	cold.MoveHead(live.Head())
-	s.run.W.S = cold
+	s.run.Reopen(cold)
 	return plainReply{Type: "restart"}, nil
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // serveEnv makes this test binary `sessiondag serve` with the arguments it
@@ -80,5 +82,70 @@ func TestImplAcrossTheProtocol(t *testing.T) {
 	code, out = runCmd(t, "exhaust", "--max-ops", "2", "--out", t.TempDir(), "--impl", served("--flags off"))
 	if code != 0 || !strings.Contains(out, "implementation: sessiondag impl/ (legacy, flags off)") || !strings.Contains(out, "not run: check target (P2) is promised by a target or rollout implementation") {
 		t.Fatalf("exhaust against a legacy implementation: exit %d\n%s", code, out)
+	}
+}
+
+// TestBrokenImplAcrossTheCommands: an implementation that never answers,
+// answers garbage, or stops answering mid-session is an error or a finding
+// naming it, within its deadline, in replay, hunt and exhaust alike — never
+// a hang, never a pass.
+func TestBrokenImplAcrossTheCommands(t *testing.T) {
+	shape := filepath.Join("..", "..", "corpus", "ops", "shapes", "01-plain-web-chat.ops")
+	// After n requests the process reads no more and never exits: every
+	// request after those waits for its deadline.
+	hangsAfter := func(n int) string {
+		return "{ sed -u " + strconv.Itoa(n) + "q; sleep 60; } | " + served("")
+	}
+	// After n requests the process exits: its output closes.
+	crashesAfter := func(n int) string { return "sed -u " + strconv.Itoa(n) + "q | " + served("") }
+	hunted, exhausted := t.TempDir(), t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"replay, no handshake", []string{"replay", shape, "--impl", "sleep 60", "--impl-timeout", "0.2"}, 2,
+			[]string{`implementation "sleep 60": the handshake failed`, "no reply within 600ms"}},
+		{"replay, garbage", []string{"replay", shape, "--impl", "echo not json; sleep 60"}, 2,
+			[]string{`implementation "echo not json; sleep 60": the handshake failed`, "not one JSON object"}},
+		{"replay, exits", []string{"replay", shape, "--impl", "exit 3"}, 2,
+			[]string{`implementation "exit 3": the handshake failed`, "exit status 3"}},
+		{"replay, hangs mid-session", []string{"replay", shape, "--check", "legacy", "--impl", hangsAfter(5), "--impl-timeout", "0.5"}, 1,
+			[]string{"protocol: op 3 (reply): no reply within 500ms; killed"}},
+		{"hunt, crashes mid-session", []string{"hunt", "--seed", "1", "--iterations", "4", "--max-ops", "12", "--check", "legacy",
+			"--out", hunted, "--impl", crashesAfter(6)}, 1,
+			[]string{"implementation: sessiondag impl/ (rollout)", "protocol", "closed its", "--impl "}},
+		{"exhaust, crashes mid-session", []string{"exhaust", "--max-ops", "1", "--workers", "1", "--max-reduced", "1", "--check", "legacy",
+			"--out", exhausted, "--impl", crashesAfter(3)}, 1,
+			[]string{"implementation: sessiondag impl/ (rollout)", "protocol", "closed its", "--impl "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			start := time.Now()
+			code, out := runCmd(t, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d", code, c.code)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the output does not say %q", w)
+				}
+			}
+			if t.Failed() {
+				t.Logf("after %s:\n%s", time.Since(start).Round(time.Millisecond), out)
+			}
+		})
+	}
+	// Each saved failure names the implementation and replays to the same
+	// failure through it.
+	for _, dir := range []string{hunted, exhausted} {
+		files, _ := filepath.Glob(filepath.Join(dir, "protocol-*.ops"))
+		if len(files) == 0 {
+			t.Errorf("no protocol failure saved in %s", dir)
+			continue
+		}
+		if code, out := runCmd(t, "replay", files[0]); code != 1 || !strings.Contains(out, "protocol") || !strings.Contains(out, "closed its") {
+			t.Errorf("replay %s: exit %d, want 1 with the protocol finding\n%s", files[0], code, out)
+		}
 	}
 }
