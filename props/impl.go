@@ -109,13 +109,3 @@ func drawnFor(o gen.Options) gen.Options {
 // notWritten reports whether err is an op the implementation does not
 // write, which ends a case without a verdict.
 func notWritten(err error) bool { return errors.Is(err, harness.ErrNotApplicable) }
-
-// writtenBy is the data a property of every implementation runs on: d,
-// or, for an implementation that claims the target (which writes only as
-// intended), data written with the flags on.
-func writtenBy(d harness.Data) harness.Data {
-	if about().Claim == harness.ClaimTarget {
-		return harness.WrittenOn
-	}
-	return d
-}
