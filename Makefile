@@ -78,7 +78,7 @@ check-impl: build
 	exit $$status
 
 # The original system (OpenProgram, Python) at a commit, through its adapter
-# in adapters/openprogram/ (README, "Checking the original"):
+# in adapters/openprogram/ (docs/openprogram.md):
 #   make check-openprogram OPENPROGRAM_SRC=DIR [OPENPROGRAM=r|head] [OPENPROGRAM_IMPL=CMD]
 # OPENPROGRAM picks the adapter: r (c69b08e49, the default) or head
 # (f27be0ee2); DIR is a source tree of the original at that commit
