@@ -78,13 +78,23 @@ check-impl: build
 	exit $$status
 
 # The original system (OpenProgram, Python) at a commit, through its adapter
-# in adapters/openprogram/ (README, "Checking the original"):
-#   make check-openprogram OPENPROGRAM_SRC=DIR [OPENPROGRAM_IMPL=CMD]
-# OPENPROGRAM_IMPL is the adapter command (default: the adapter for R).
-OPENPROGRAM_IMPL ?= python3 adapters/openprogram/r.py
-check-openprogram:
-	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names the original's source tree"; exit 2; }
-	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)'
+# in adapters/openprogram/ (docs/openprogram.md):
+#   make check-openprogram OPENPROGRAM_SRC=DIR [OPENPROGRAM=r|head] [OPENPROGRAM_IMPL=CMD]
+# OPENPROGRAM picks the adapter: r (c69b08e49, the default) or head
+# (f27be0ee2); DIR is a source tree of the original at that commit
+# (docs/openprogram.md). First the bundled op corpus, script by script
+# (scripts/openprogram-corpus.sh), then check-impl against the adapter.
+# Not part of make test: the original is not in this repository.
+OPENPROGRAM      ?= r
+OPENPROGRAM_IMPL ?= python3 adapters/openprogram/$(OPENPROGRAM).py
+check-openprogram: build
+	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names a source tree of the original (docs/openprogram.md)"; exit 2; }
+	@test -d "$(OPENPROGRAM_SRC)/openprogram" || { echo "check-openprogram: OPENPROGRAM_SRC=$(OPENPROGRAM_SRC): no openprogram/ package there (not a source tree of the original)"; exit 2; }
+	@status=0; \
+	echo "== the op corpus against $(OPENPROGRAM_IMPL)"; \
+	scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
+	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' || status=1; \
+	exit $$status
 
 # The main job: the rollout-readiness audit over the bundled corpus.
 demo: build

@@ -89,6 +89,10 @@ type About struct {
 	Configs []string // the configs it loads under ("off", "A,B", …, or ConfigTarget)
 	Views   []string // the views it returns beyond the load
 	Restart bool     // it supports Restart
+	// Unmodelled are message keys whose values the op language does not
+	// determine for it (its own clock readings, token counts, a process
+	// id): left out of every message of both sides before a comparison.
+	Unmodelled []string
 	// InProcess is set for the implementation in this repository run in
 	// the harness's own process: the checks that read its internals run.
 	InProcess bool

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sessiondag/checker/driver"
@@ -312,7 +313,30 @@ func (s *Session) Shown(v model.View) model.View {
 	if !a.Returns(ViewRender) {
 		v.Render = nil
 	}
+	if len(a.Unmodelled) > 0 {
+		v.Messages, v.All = without(v.Messages, a.Unmodelled), without(v.All, a.Unmodelled)
+		v.Chain, v.Branch = without(v.Chain, a.Unmodelled), without(v.Branch, a.Unmodelled)
+	}
 	return v
+}
+
+// without copies messages with the keys left out (the model's messages are
+// shared between its views, so they are never changed in place).
+func without(msgs []*model.Object, keys []string) []*model.Object {
+	if msgs == nil {
+		return nil
+	}
+	out := make([]*model.Object, len(msgs))
+	for i, m := range msgs {
+		c := &model.Object{}
+		for _, f := range m.Fields {
+			if !slices.Contains(keys, f.Key) {
+				c.Fields = append(c.Fields, f)
+			}
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // fail records that the implementation did not answer a request: a Broken

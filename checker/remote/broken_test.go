@@ -2,6 +2,7 @@ package remote_test
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"sessiondag/checker/ops"
 	"sessiondag/checker/remote"
 	"sessiondag/checker/serve"
+	"sessiondag/impl/node"
 )
 
 // fakeEnv makes this test binary an implementation: the one in this
@@ -41,6 +43,8 @@ func TestMain(m *testing.M) {
 //	twice    answers twice
 //	nochain  answers a view without its chain
 //	claim    declares a claim the harness does not know
+//	stamp    adds a key of its own (pid: its process id) to every message of every view from then on
+//	declared as stamp, and its hello declares pid unmodelled
 func fake(fault string) int {
 	what, when, _ := strings.Cut(fault, "@")
 	inR, inW := io.Pipe()
@@ -64,7 +68,13 @@ func fake(fault string) int {
 		}
 		inW.Write(line)
 		reply, _ := replies.ReadBytes('\n')
-		if now != when {
+		switch {
+		case what == "declared" && req.Type == "hello":
+			reply = bytes.Replace(reply, []byte(`"type":"hello",`), []byte(`"type":"hello","unmodelled":["pid"],`), 1)
+		case (what == "stamp" || what == "declared") && req.Type == "view":
+			reply = stamped(reply)
+		}
+		if now != when || what == "stamp" || what == "declared" {
 			os.Stdout.Write(reply)
 			continue
 		}
@@ -94,6 +104,25 @@ func fake(fault string) int {
 			os.Stdout.WriteString(strings.Replace(string(reply), `"claims":"rollout"`, `"claims":"perfect"`, 1))
 		}
 	}
+}
+
+// stamped puts pid (this process's id) into every message object of a
+// view reply: the rows of every view are under "view", one level down.
+func stamped(reply []byte) []byte {
+	v, err := node.Parse(reply)
+	if err != nil || v.K != node.Object || v.O.Get("view").K != node.Object {
+		return reply
+	}
+	view := v.O.Get("view").O
+	for _, name := range []string{"chain", "messages", "all", "branch", "before_cards"} {
+		for _, m := range view.Get(name).A {
+			if m.K == node.Object {
+				m.O.Set("pid", node.Str(fmt.Sprint(os.Getpid())))
+			}
+		}
+	}
+	b, _ := v.MarshalJSON()
+	return append(b, '\n')
 }
 
 // brokenScript is a short session; op 3 is the one the faults hit.
@@ -228,5 +257,38 @@ func TestBrokenRestart(t *testing.T) {
 	}
 	if took := time.Since(start); took > within {
 		t.Errorf("the finding took %s", took)
+	}
+}
+
+// TestUnmodelled: a key of the implementation's own in every message is a
+// legacy finding, unless its hello declares the key unmodelled; then both
+// sides leave it out and the session holds.
+func TestUnmodelled(t *testing.T) {
+	script, err := ops.ParseString(brokenScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy, _ := harness.CheckNamed("legacy")
+	for _, c := range []struct {
+		fault   string
+		finding bool
+	}{{"stamp@never", true}, {"declared@never", false}} {
+		t.Run(c.fault, func(t *testing.T) {
+			pool, err := remote.Open(fakeCommand(c.fault), remote.Options{Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pool.Close()
+			f, err := harness.PlayOn(pool, harness.WrittenOff, script, legacy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case c.finding && (f == nil || f.Check != "legacy" || !strings.Contains(f.Diff, "pid")):
+				t.Errorf("want a legacy finding on pid, got %v", f)
+			case !c.finding && f != nil:
+				t.Errorf("pid is declared unmodelled, yet: %s: %s\n%s", f.Check, f.What, f.Diff)
+			}
+		})
 	}
 }

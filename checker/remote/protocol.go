@@ -102,6 +102,11 @@ func parseHello(v node.Value, command string) (harness.About, error) {
 			a.Views = append(a.Views, w)
 		}
 	}
+	if u := v.O.Get("unmodelled"); u.K != node.Missing {
+		if a.Unmodelled, err = stringList(u, "unmodelled", func(k string) bool { return k != "" && k != "id" }); err != nil {
+			return a, err
+		}
+	}
 	switch r := v.O.Get("restart"); r.K {
 	case node.Missing:
 	case node.Bool:
@@ -136,11 +141,16 @@ func stringList(v node.Value, key string, known func(string) bool) ([]string, er
 // same things.
 func sameAbout(a, b harness.About) bool {
 	return a.Name == b.Name && a.Claim == b.Claim && slices.Equal(a.Ops, b.Ops) &&
-		slices.Equal(a.Configs, b.Configs) && slices.Equal(a.Views, b.Views) && a.Restart == b.Restart
+		slices.Equal(a.Configs, b.Configs) && slices.Equal(a.Views, b.Views) && a.Restart == b.Restart &&
+		slices.Equal(a.Unmodelled, b.Unmodelled)
 }
 
 // describe renders a declaration for a message.
 func describe(a harness.About) string {
-	return fmt.Sprintf("%s claims %s, configs [%s], views [load %s], restart %v, ops [%s]", a.Name, a.Claim,
+	s := fmt.Sprintf("%s claims %s, configs [%s], views [load %s], restart %v, ops [%s]", a.Name, a.Claim,
 		strings.Join(a.Configs, " "), strings.Join(a.Views, " "), a.Restart, strings.Join(a.Ops, " "))
+	if len(a.Unmodelled) > 0 {
+		s += fmt.Sprintf(", unmodelled [%s]", strings.Join(a.Unmodelled, " "))
+	}
+	return s
 }

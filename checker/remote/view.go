@@ -44,7 +44,7 @@ func readView(v node.Value, a harness.About, r renamer) (*shown, error) {
 		return nil, fmt.Errorf("view: fallback_used %s: want true or false", clipValue(fb))
 	}
 	sv.FallbackUsed = fb.B
-	if sv.Chain, err = messages(o, "chain"); err != nil {
+	if sv.Chain, err = messages(o, "chain", a.Unmodelled); err != nil {
 		return nil, err
 	}
 	l := &webui.Loaded{SessionID: sv.SessionID, HeadID: sv.HeadID, FallbackUsed: sv.FallbackUsed, Chain: sv.Chain}
@@ -57,17 +57,17 @@ func readView(v node.Value, a harness.About, r renamer) (*shown, error) {
 			sv.StoredHead, err = str(o, name)
 			l.StoredHead = sv.StoredHead
 		case harness.ViewMessages:
-			sv.Messages, err = messages(o, name)
+			sv.Messages, err = messages(o, name, a.Unmodelled)
 			l.Messages = sv.Messages
 		case harness.ViewAll:
-			sv.All, err = messages(o, name)
+			sv.All, err = messages(o, name, a.Unmodelled)
 			l.All = sv.All
 		case harness.ViewBranch:
-			sv.Branch, err = messages(o, name)
+			sv.Branch, err = messages(o, name, a.Unmodelled)
 		case harness.ViewRender:
 			sv.Render, err = strs(o, name)
 		case harness.ViewBeforeCards:
-			l.BeforeCards, err = messages(o, name)
+			l.BeforeCards, err = messages(o, name, a.Unmodelled)
 		}
 		if err != nil {
 			return nil, err
@@ -99,8 +99,9 @@ func strs(o *node.Obj, key string) ([]string, error) {
 	return out, nil
 }
 
-// messages reads a list of message objects, keys in the order sent.
-func messages(o *node.Obj, key string) ([]*adapter.Message, error) {
+// messages reads a list of message objects, keys in the order sent, the
+// keys the implementation declared unmodelled left out.
+func messages(o *node.Obj, key string, unmodelled []string) ([]*adapter.Message, error) {
 	v := o.Get(key)
 	if v.K != node.Array {
 		return nil, fmt.Errorf("view: %s %s: want a list of messages", key, clipValue(v))
@@ -109,6 +110,9 @@ func messages(o *node.Obj, key string) ([]*adapter.Message, error) {
 	for i, e := range v.A {
 		if e.K != node.Object || e.O == nil {
 			return nil, fmt.Errorf("view: %s[%d] %s: want a message object", key, i, clipValue(e))
+		}
+		for _, k := range unmodelled {
+			e.O.Delete(k)
 		}
 		out[i] = adapter.New(e.O)
 	}
