@@ -49,9 +49,15 @@ type Step struct {
 	// counts as shown), in chain order.
 	Added   []Row `json:"added"`
 	Removed []Row `json:"removed"`
-	// Hidden are the removed rows that are a user's message (with an op
-	// script: a message of the intended conversation).
+	// Hidden are the removed rows that are a user's message no user finds
+	// in the new config (with an op script: a message of the intended
+	// conversation the step takes off the chain).
 	Hidden []Row `json:"hidden_users,omitempty"`
+	// Moved are the removed rows that are a user's message now on another
+	// branch a user reaches (Went says which and how).
+	Moved []Row `json:"moved_users,omitempty"`
+	// Lost are the removed rows no load of the new config shows.
+	Lost []Row `json:"lost,omitempty"`
 }
 
 // Session is the audit of one session directory.
@@ -72,6 +78,17 @@ type Session struct {
 	// Columns are the chains of every config laid out for the page
 	// (kept only when asked for: Options.Columns).
 	Columns []Column `json:"-"`
+}
+
+// MovesUser reports whether a step moves a user's message to another
+// branch.
+func (s *Session) MovesUser() bool {
+	for _, st := range s.Steps {
+		if len(st.Moved) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // HidesUser reports whether a step hides a user's message.
@@ -141,6 +158,7 @@ func one(dir string, columns bool) *Session {
 	strict := script != nil && script.Strict()
 
 	preds := lane.NewPreds(st)
+	budget := placeLoads
 	for i, fl := range flags.Rollout {
 		l := loads[i]
 		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
@@ -150,7 +168,7 @@ func one(dir string, columns bool) *Session {
 		}
 		rep.Configs = append(rep.Configs, c)
 		if i > 0 {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv))
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, newPlacer(st, fl, l, &budget)))
 		}
 	}
 	if want != nil {

@@ -56,41 +56,31 @@ func step(t *testing.T, s *audit.Session, from, to string) audit.Step {
 	return audit.Step{}
 }
 
-// TestHiddenUserIsNeverAFix: without an op script a step that drops the
-// user's own message from the chain is a regression, even where R showed
-// the message only through its fallback, and the report names the row with
-// its role and text. With the script, which says the message was a fork of
-// its own, the same change is a fix.
-func TestHiddenUserIsNeverAFix(t *testing.T) {
+// TestMovedUserIsNamed: without an op script, the step that takes the
+// user's message u1 off the chain names it as moved, with where it went
+// (on the branch the arrows of f1 lead to), and the report carries its
+// role and text.
+func TestMovedUserIsNamed(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "s")
 	build(t, dir, hiddenUser, false)
 	s := audit.One(dir)
 	require.Equal(t, 3, s.Configs[0].ChainLen, "R's fallback shows f1, u1, f2")
 	require.True(t, s.Configs[0].Fallback)
 	st := step(t, s, "A", "A,B")
-	require.Equal(t, audit.Regression, st.Verdict, "%+v", st)
-	want := []audit.Row{{ID: "u1", Role: "user", Text: "hello there"}}
+	require.Equal(t, audit.Fix, st.Verdict, "%+v", st)
+	went := &audit.Place{Kind: audit.PlaceBranch, Tip: "u1", Via: "switcher", SwitchAt: []string{"f1"}, Loaded: true}
+	want := []audit.Row{{ID: "u1", Role: "user", Text: "hello there", Went: went}}
 	require.Equal(t, want, st.Removed)
-	require.Equal(t, want, st.Hidden)
+	require.Equal(t, want, st.Moved)
+	require.Empty(t, st.Hidden)
 	require.Empty(t, st.Added)
 	require.Contains(t, st.Detail, `u1 user "hello there"`)
-	require.True(t, s.Failed())
-	require.True(t, s.HidesUser())
+	require.False(t, s.Failed())
+	require.True(t, s.MovesUser())
 
 	sum := audit.NewSummary()
 	sum.Add(s)
-	require.True(t, sum.Failed(), "a hidden user message blocks ready")
-	require.Equal(t, 1, sum.HiddenUsers)
-
-	scripted := filepath.Join(t.TempDir(), "s")
-	build(t, scripted, hiddenUser, true)
-	s = audit.One(scripted)
-	require.True(t, s.Intended)
-	st = step(t, s, "A", "A,B")
-	require.Equal(t, audit.Fix, st.Verdict, "the script says u1 was a fork of its own: %+v", st)
-	require.Equal(t, want, st.Removed)
-	require.Empty(t, st.Hidden, "u1 is not a message of the intended conversation at this head")
-	require.False(t, s.Failed())
+	require.False(t, sum.Failed(), "a user message moved to a branch a user reaches does not block")
 }
 
 // TestStepListsAddedRows: the design note's case (two ROOT-parented users,

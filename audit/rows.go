@@ -19,6 +19,9 @@ type Row struct {
 	Card bool   `json:"card,omitempty"` // a runtime card (a top-level function run)
 	// Function is a card's function.
 	Function string `json:"function,omitempty"`
+	// Went: for a row a step removed, where it went in the config the
+	// step turns on.
+	Went *Place `json:"went,omitempty"`
 }
 
 // textLimit is how many characters of a row's first line a report keeps.

@@ -19,6 +19,7 @@ type Summary struct {
 	Violations  int            `json:"violations"`
 	Regressions int            `json:"regressions"`
 	HiddenUsers int            `json:"sessions_hiding_a_user_message"`
+	MovedUsers  int            `json:"sessions_moving_a_user_message"`
 	Steps       []StepTotal    `json:"steps"`
 	Intended    int            `json:"with_intended_view"`
 	Seconds     float64        `json:"seconds"`    // summed over merged shards
@@ -119,6 +120,9 @@ func (sum *Summary) Add(s *Session) {
 	}
 	if s.HidesUser() {
 		sum.HiddenUsers++
+	}
+	if s.MovesUser() {
+		sum.MovedUsers++
 	}
 	sum.Violations += len(s.Violations)
 	for _, c := range s.Configs {

@@ -104,6 +104,7 @@ func (sum *Summary) Merge(o *Summary) error {
 	sum.Violations += o.Violations
 	sum.Regressions += o.Regressions
 	sum.HiddenUsers += o.HiddenUsers
+	sum.MovedUsers += o.MovedUsers
 	sum.Intended += o.Intended
 	sum.Seconds += o.Seconds
 	for k, v := range o.ChainTotals {

@@ -53,7 +53,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		switch {
 		case *asJSON:
 			_ = enc.Encode(audit.Record{Kind: audit.Kind, Session: s})
-		case *verbose || s.Failed() || s.HidesUser():
+		case *verbose || s.Failed() || s.HidesUser() || s.MovesUser():
 			printSession(out, s, *verbose)
 		}
 	}
@@ -117,7 +117,13 @@ func printSession(w io.Writer, s *audit.Session, rows bool) {
 		if rows {
 			printRows(w, "+", st.Added)
 			printRows(w, "-", st.Removed)
+			continue
 		}
+		// Without -v: the rows that make the step a regression, and the
+		// user's messages it moves, each with where it went.
+		printRows(w, "lost", st.Lost)
+		printRows(w, "hidden", st.Hidden)
+		printRows(w, "moved", st.Moved)
 	}
 	if rows && len(s.Residual) > 0 {
 		what := "conversation rows no config shows"
@@ -156,6 +162,9 @@ func printRows(w io.Writer, sign string, rows []audit.Row) {
 			return
 		}
 		fmt.Fprintf(w, "      %s %s\n", sign, r)
+		if r.Went != nil {
+			fmt.Fprintf(w, "        → %s\n", r.Went)
+		}
 	}
 }
 

@@ -25,8 +25,8 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	}
 	printCauses(w, "residual with an op script: intended rows the last config (all) does not show", sum.Residual.Intended, true)
 	printCauses(w, "residual without one: conversation rows no config shows", sum.Residual.Unshown, false)
-	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message): ",
-		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers)
+	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message, %d where one moves it to another branch): ",
+		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers, sum.MovedUsers)
 	if sum.Failed() {
 		fmt.Fprintln(w, "NOT READY")
 	} else {
