@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -25,6 +25,9 @@ const (
 	Unchanged  = "unchanged"
 	Fix        = "fix"
 	Regression = "regression"
+	// Unjudged: the step changes the view of a broken session, whose files
+	// could not all be read (ruleBrokenNoVerdict).
+	Unjudged = "unjudged"
 )
 
 // Config is one config's load of a session.
@@ -70,7 +73,11 @@ type Session struct {
 	Steps      []Step   `json:"steps"`
 	Violations []string `json:"violations"`
 	Notes      []string `json:"notes,omitempty"`
+	// Error: the session could not be opened at all. Unreadable: files
+	// of it that could not be used, each with the reason (its op script
+	// included). Either makes the session broken.
 	Error      string   `json:"error,omitempty"`
+	Unreadable []string `json:"unreadable,omitempty"`
 	// Residual is what the last config still does not show: with an op
 	// script the intended rows it misses, without one the conversation
 	// rows no config shows.
@@ -101,10 +108,13 @@ func (s *Session) HidesUser() bool {
 	return false
 }
 
+// Broken reports whether the session could not be read whole.
+func (s *Session) Broken() bool { return s.Error != "" || len(s.Unreadable) > 0 }
+
 // Failed reports whether the session has a regression, a violation or
 // could not be audited.
 func (s *Session) Failed() bool {
-	if s.Error != "" || len(s.Violations) > 0 {
+	if s.Broken() || len(s.Violations) > 0 {
 		return true
 	}
 	for _, st := range s.Steps {
@@ -138,7 +148,7 @@ func one(dir string, columns bool) *Session {
 	}
 	rep.ID, rep.Nodes = st.ID, st.Len()
 	for _, p := range st.Problems {
-		rep.Violations = append(rep.Violations, "unreadable: "+p.Error())
+		rep.Unreadable = append(rep.Unreadable, p.Error())
 	}
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
@@ -146,7 +156,9 @@ func one(dir string, columns bool) *Session {
 	loads := loadAll(st, rep)
 	in := <-intent
 	if in.err != nil {
-		rep.Notes = append(rep.Notes, "op script ignored: "+in.err.Error())
+		// The intended view cannot be known; judging without it could
+		// pass what the script says is wrong.
+		rep.Unreadable = append(rep.Unreadable, in.err.Error())
 	}
 	script := in.script
 	var want *model.TargetView
@@ -168,7 +180,9 @@ func one(dir string, columns bool) *Session {
 		}
 		rep.Configs = append(rep.Configs, c)
 		if i > 0 {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, newPlacer(st, fl, l, &budget)))
+			step := classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, newPlacer(st, fl, l, &budget))
+			ruleBrokenNoVerdict(rep, &step)
+			rep.Steps = append(rep.Steps, step)
 		}
 	}
 	if want != nil {
@@ -217,17 +231,17 @@ func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
 // must be a fix by harness.Gap; data written before the rollout is judged
 // by the no-lost-message rule (harness.IsFix).
 func intended(dir string) (*harness.Session, error) {
-	f, err := os.Open(filepath.Join(dir, ScriptName))
+	path := filepath.Join(dir, ScriptName)
+	text, err := readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", ScriptName, err)
 	}
-	defer f.Close()
-	script, err := ops.Parse(f, filepath.Join(dir, ScriptName))
+	script, err := ops.Parse(strings.NewReader(text), path)
 	if err != nil {
-		return nil, err
+		return nil, err // names the file and the line
 	}
 	data := harness.DataFor(script, flags.Off)
 	if first := firstOp(script); first != nil {
@@ -237,11 +251,11 @@ func intended(dir string) (*harness.Session, error) {
 	}
 	s, err := harness.NewSession(harness.Options{Data: data, SessionID: harness.SessionIDOf(script), ModelOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", ScriptName, err)
 	}
 	for _, op := range script {
 		if _, err := s.Apply(op); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", ScriptName, err)
 		}
 	}
 	return s, nil

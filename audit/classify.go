@@ -39,8 +39,17 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 		va, vb := project(a), project(b)
 		st.Verdict = Regression
 		st.Detail = fmt.Sprintf("gap to the intended view %s → %s", harness.ViewGap(va, *want), harness.ViewGap(vb, *want))
-		if ruleScripted(va, vb, *want, strict) {
+		moved := map[string]bool{}
+		for _, r := range st.Removed {
+			if intended[r.ID] && movedToBranch(r) {
+				moved[r.ID] = true
+			}
+		}
+		if ruleScripted(va, vb, *want, strict, moved) {
 			st.Verdict = Fix
+			if !harness.IsFix(va, vb, *want, strict) {
+				st.Detail += fmt.Sprintf(", %s of the intended conversation moved to a branch a user reaches", plural(len(moved), "row"))
+			}
 		}
 		return st
 	}

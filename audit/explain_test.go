@@ -78,9 +78,10 @@ func TestMovedUserIsNamed(t *testing.T) {
 	require.False(t, s.Failed())
 	require.True(t, s.MovesUser())
 
-	sum := audit.NewSummary()
-	sum.Add(s)
+	sum, err := audit.Run([]string{dir}, nil, nil)
+	require.NoError(t, err)
 	require.False(t, sum.Failed(), "a user message moved to a branch a user reaches does not block")
+	require.Equal(t, 1, sum.MovedUsers)
 }
 
 // TestStepListsAddedRows: the design note's case (two ROOT-parented users,

@@ -82,7 +82,7 @@ func TestNavigationMatchesClicks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs = append(dirs, corpus...)
+	dirs = append(dirs, corpus.Sessions...)
 	for _, dir := range dirs {
 		st, err := store.Open(dir)
 		if err != nil {

@@ -16,10 +16,25 @@ func ruleUnchanged(a, b *webui.Loaded, pa, pb []model.TargetRow) bool {
 }
 
 // ruleScripted (§8.2): with the op script the intended view decides
-// (harness.IsFix): closer to it on data written with the flags on, no
-// intended row lost on data written before.
-func ruleScripted(before, after, want model.TargetView, strict bool) bool {
-	return harness.IsFix(before, after, want, strict)
+// (harness.IsFix): closer to it on data written with the flags on; on data
+// written before, no intended row lost — and an intended row the step
+// moves to a branch a user reaches (moved, §8.3) is not lost: the step is
+// judged as if the previous config had not shown it.
+func ruleScripted(before, after, want model.TargetView, strict bool, moved map[string]bool) bool {
+	if strict || harness.IsFix(before, after, want, false) {
+		return harness.IsFix(before, after, want, strict)
+	}
+	if len(moved) == 0 {
+		return false
+	}
+	rest := before
+	rest.Chain = nil
+	for _, r := range before.Chain {
+		if !moved[r.ID] {
+			rest.Chain = append(rest.Chain, r)
+		}
+	}
+	return harness.IsFix(rest, after, want, false)
 }
 
 // ruleLost (§8.3): a removed row that no load of the new config shows, at
@@ -35,4 +50,20 @@ func ruleUserUnfindable(r Row, isConv func(string) bool) bool {
 		return false
 	}
 	return r.Went.Kind != PlaceChain && r.Went.Kind != PlaceBranch
+}
+
+// ruleBrokenNoVerdict (§8.4): a session whose files could not all be read
+// gets no verdict on a step that changes its view: judged on part of the
+// files, a fix could hide what the rest holds.
+func ruleBrokenNoVerdict(s *Session, st *Step) {
+	if s.Broken() && st.Verdict != Unchanged {
+		st.Verdict = Unjudged
+	}
+}
+
+// ruleReady (§8.5): ready only on the whole input — something found, every
+// directory read, every shard merged once, every session audited — and
+// then only without a broken session, a violation or a regression.
+func ruleReady(sum *Summary) bool {
+	return len(sum.Problems()) == 0 && sum.Broken+sum.Violations+sum.Regressions == 0
 }

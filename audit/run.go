@@ -22,6 +22,13 @@ type Summary struct {
 	MovedUsers  int            `json:"sessions_moving_a_user_message"`
 	Steps       []StepTotal    `json:"steps"`
 	Intended    int            `json:"with_intended_view"`
+	// Found is how many session directories the walk found in the whole
+	// tree (every shard walks all of it); a whole run audits each once.
+	Found int `json:"found"`
+	// TreeProblems are directories the walk could not read (the run is
+	// then NOT READY); TreeNotes what it did that a reader should know.
+	TreeProblems []string `json:"tree_problems,omitempty"`
+	TreeNotes    []string `json:"tree_notes,omitempty"`
 	Seconds     float64        `json:"seconds"`    // summed over merged shards
 	ChainTotals map[string]int `json:"chain_rows"` // per config
 	Residual    ResidualTotals `json:"residual"`
@@ -36,14 +43,15 @@ type StepTotal struct {
 	Unchanged  int    `json:"unchanged"`
 	Fix        int    `json:"fix"`
 	Regression int    `json:"regression"`
+	// Unjudged: the step changes the view of a broken session, which gets
+	// no verdict (ruleBrokenNoVerdict).
+	Unjudged int `json:"unjudged,omitempty"`
 }
 
 // Failed reports whether the audit must fail (exit 1): a broken session, a
-// violation, a regression, or a merge of shards that is not every shard
-// exactly once (a verdict on part of the sessions is no verdict).
-func (s *Summary) Failed() bool {
-	return s.Broken+s.Violations+s.Regressions > 0 || len(s.ShardProblems()) > 0
-}
+// violation, a regression, or a run that is not a verdict on the whole
+// tree (Problems).
+func (s *Summary) Failed() bool { return !ruleReady(s) }
 
 // Options configure a run.
 type Options struct {
@@ -66,15 +74,17 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	if o.Shard.I < 0 || o.Shard.I >= o.Shard.Parts() {
 		return nil, fmt.Errorf("audit: shard %v: the index must be 0 to %d", o.Shard, o.Shard.Parts()-1)
 	}
-	all, err := Find(roots)
+	tree, err := Find(roots)
 	if err != nil {
 		return nil, err
 	}
-	dirs := all
+	dirs := tree.Sessions
 	sum := NewSummary()
+	sum.Found = len(tree.Sessions)
+	sum.TreeProblems, sum.TreeNotes = tree.Problems, tree.Notes
 	if !o.Shard.IsWhole() {
 		dirs = nil
-		for i, d := range all {
+		for i, d := range tree.Sessions {
 			if o.Shard.Owns(uint64(i)) {
 				dirs = append(dirs, d)
 			}
@@ -112,7 +122,7 @@ func NewSummary() *Summary {
 func (sum *Summary) Add(s *Session) {
 	sum.Sessions++
 	sum.Nodes += s.Nodes
-	if s.Error != "" {
+	if s.Broken() {
 		sum.Broken++
 	}
 	if s.Intended {
@@ -138,6 +148,8 @@ func (sum *Summary) Add(s *Session) {
 		case Regression:
 			t.Regression++
 			sum.Regressions++
+		case Unjudged:
+			t.Unjudged++
 		}
 	}
 	if s.Intended {

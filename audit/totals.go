@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"sessiondag/internal/shard"
@@ -97,7 +98,16 @@ func (sum *Summary) Merge(o *Summary) error {
 		t.Unchanged += st.Unchanged
 		t.Fix += st.Fix
 		t.Regression += st.Regression
+		t.Unjudged += st.Unjudged
 	}
+	switch {
+	case sum.Found == 0:
+		sum.Found = o.Found
+	case o.Found != sum.Found:
+		sum.TreeProblems = append(sum.TreeProblems, fmt.Sprintf("the shards walked different trees: %d and %d session directories", sum.Found, o.Found))
+	}
+	sum.TreeProblems = union(sum.TreeProblems, o.TreeProblems)
+	sum.TreeNotes = union(sum.TreeNotes, o.TreeNotes)
 	sum.Sessions += o.Sessions
 	sum.Nodes += o.Nodes
 	sum.Broken += o.Broken
@@ -117,9 +127,18 @@ func (sum *Summary) Merge(o *Summary) error {
 		sum.Shards = append(sum.Shards, o.Shards...)
 	case o.Shard != "":
 		sum.Shards = append(sum.Shards, o.Shard)
+	default:
+		sum.Shards = append(sum.Shards, shard.Whole.String()) // a whole run is the one shard of its split
 	}
 	sort.Strings(sum.Shards)
 	return nil
+}
+
+// union is a and b sorted, each string once.
+func union(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // ShardProblems says what is wrong with the set of shards merged into a
@@ -130,4 +149,23 @@ func (sum *Summary) ShardProblems() []string {
 		return nil
 	}
 	return shard.Coverage(sum.Shards)
+}
+
+// Problems says why a run is no verdict on the whole tree, whatever its
+// sessions show: nothing found, a directory the walk could not read, a
+// merge of shards that is not every shard once, or a whole run that did
+// not audit every session the walk found.
+func (sum *Summary) Problems() []string {
+	var out []string
+	if sum.Found == 0 {
+		out = append(out, "no session directory was found")
+	}
+	for _, p := range sum.TreeProblems {
+		out = append(out, "unreadable: "+p)
+	}
+	out = append(out, sum.ShardProblems()...)
+	if sum.Shard == "" && sum.Sessions != sum.Found && len(sum.ShardProblems()) == 0 {
+		out = append(out, fmt.Sprintf("%d of the %d session directories found were audited", sum.Sessions, sum.Found))
+	}
+	return out
 }

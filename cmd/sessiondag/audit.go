@@ -100,6 +100,9 @@ func printSession(w io.Writer, s *audit.Session, rows bool) {
 		fmt.Fprintf(w, "  BROKEN: %s\n", s.Error)
 		return
 	}
+	for _, u := range s.Unreadable {
+		fmt.Fprintf(w, "  BROKEN: unreadable: %s\n", u)
+	}
 	var lens []string
 	for _, c := range s.Configs {
 		d := ""

@@ -19,12 +19,36 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	}
 	fmt.Fprintf(w, "\naudited %d sessions, %d nodes in %.2fs (%d with an op script giving the intended view%s)\n",
 		sum.Sessions, sum.Nodes, sum.Seconds, sum.Intended, shards)
-	fmt.Fprintf(w, "\n%-8s %-8s %10s %6s %11s\n", "from", "to", "unchanged", "fix", "regression")
+	unjudged := 0
 	for _, st := range sum.Steps {
-		fmt.Fprintf(w, "%-8s %-8s %10d %6d %11d\n", st.From, st.To, st.Unchanged, st.Fix, st.Regression)
+		unjudged += st.Unjudged
+	}
+	fmt.Fprintf(w, "\n%-8s %-8s %10s %6s %11s", "from", "to", "unchanged", "fix", "regression")
+	if unjudged > 0 {
+		fmt.Fprintf(w, " %9s", "unjudged")
+	}
+	fmt.Fprintln(w)
+	for _, st := range sum.Steps {
+		fmt.Fprintf(w, "%-8s %-8s %10d %6d %11d", st.From, st.To, st.Unchanged, st.Fix, st.Regression)
+		if unjudged > 0 {
+			fmt.Fprintf(w, " %9d", st.Unjudged)
+		}
+		fmt.Fprintln(w)
 	}
 	printCauses(w, "residual with an op script: intended rows the last config (all) does not show", sum.Residual.Intended, true)
 	printCauses(w, "residual without one: conversation rows no config shows", sum.Residual.Unshown, false)
+	if len(sum.TreeNotes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range sum.TreeNotes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+	}
+	if ps := sum.Problems(); len(ps) > 0 {
+		fmt.Fprintln(w)
+		for _, p := range ps {
+			fmt.Fprintf(w, "NOT A VERDICT ON THE WHOLE: %s\n", p)
+		}
+	}
 	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message, %d where one moves it to another branch): ",
 		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers, sum.MovedUsers)
 	if sum.Failed() {

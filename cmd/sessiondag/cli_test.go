@@ -38,6 +38,8 @@ var cliCases = []cliCase{
 	{"audit-one", "audit $ROOT/corpus/sessions/10-two-root-users-L4 -v"},
 	{"audit-json", "audit $ROOT/corpus/sessions/01-plain-web-chat --json"},
 	{"audit-residual", "audit $ROOT/corpus/sessions/18-errors $ROOT/corpus/conformance/sessions/local_0011000000 -v"},
+	{"audit-empty", "audit $TMP"},
+	{"audit-missing", "audit $TMP/nothing-here"},
 	{"audit-shard", "audit $ROOT/corpus/sessions --shard 5/16 -v --html $TMP/audit.html"},
 	{"summary", "summary testdata/audit-shards.jsonl"},
 	{"summary-json", "summary testdata/audit-shards.jsonl --json"},

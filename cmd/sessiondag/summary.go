@@ -135,4 +135,4 @@ func (m *auditMerger) Merge(raw json.RawMessage) error {
 func (m *auditMerger) Text(w io.Writer)   { printSummary(w, m.sum) }
 func (m *auditMerger) Value() any         { return m.sum }
 func (m *auditMerger) Failed() bool       { return m.sum.Failed() }
-func (m *auditMerger) Problems() []string { return m.sum.ShardProblems() }
+func (m *auditMerger) Problems() []string { return m.sum.Problems() }
