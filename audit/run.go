@@ -12,26 +12,26 @@ import (
 // Summary totals an audit. Summaries of disjoint shards merge (Merge) into
 // the summary of the whole run.
 type Summary struct {
-	Shard       string         `json:"shard,omitempty"` // "i/n" when the run audited one shard
-	Sessions    int            `json:"sessions"`
-	Nodes       int            `json:"nodes"`
-	Broken      int            `json:"broken"`
-	Violations  int            `json:"violations"`
-	Regressions int            `json:"regressions"`
-	HiddenUsers int            `json:"sessions_hiding_a_user_message"`
-	MovedUsers  int            `json:"sessions_moving_a_user_message"`
-	Steps       []StepTotal    `json:"steps"`
-	Intended    int            `json:"with_intended_view"`
+	Shard       string      `json:"shard,omitempty"` // "i/n" when the run audited one shard
+	Sessions    int         `json:"sessions"`
+	Nodes       int         `json:"nodes"`
+	Broken      int         `json:"broken"`
+	Violations  int         `json:"violations"`
+	Regressions int         `json:"regressions"`
+	HiddenUsers int         `json:"sessions_hiding_a_user_message"`
+	MovedUsers  int         `json:"sessions_moving_a_user_message"`
+	Steps       []StepTotal `json:"steps"`
+	Intended    int         `json:"with_intended_view"`
 	// Found is how many session directories the walk found in the whole
 	// tree (every shard walks all of it); a whole run audits each once.
 	Found int `json:"found"`
 	// TreeProblems are directories the walk could not read (the run is
 	// then NOT READY); TreeNotes what it did that a reader should know.
-	TreeProblems []string `json:"tree_problems,omitempty"`
-	TreeNotes    []string `json:"tree_notes,omitempty"`
-	Seconds     float64        `json:"seconds"`    // summed over merged shards
-	ChainTotals map[string]int `json:"chain_rows"` // per config
-	Residual    ResidualTotals `json:"residual"`
+	TreeProblems []string       `json:"tree_problems,omitempty"`
+	TreeNotes    []string       `json:"tree_notes,omitempty"`
+	Seconds      float64        `json:"seconds"`    // summed over merged shards
+	ChainTotals  map[string]int `json:"chain_rows"` // per config
+	Residual     ResidualTotals `json:"residual"`
 	// Shards are the shards merged into this summary.
 	Shards []string `json:"shards,omitempty"`
 }
