@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"sort"
 )
 
@@ -55,7 +56,7 @@ const pageList = 50
 // Add takes a session for the page.
 func (p *Page) Add(s *Session) {
 	ps := pageSession{Dir: clean(s.Dir), ID: clean(s.ID), Nodes: s.Nodes, Error: clean(s.Error),
-		Violations: cleanAll(s.Violations), Notes: cleanAll(s.Notes), Columns: s.Columns}
+		Violations: cleanAll(append(slices.Clone(s.Unreadable), s.Violations...)), Notes: cleanAll(s.Notes), Columns: cleanColumns(s.Columns)}
 	ps.Status, ps.rank = status(s)
 	ps.Open = ps.rank < 2
 	for _, st := range s.Steps {
@@ -63,11 +64,16 @@ func (p *Page) Add(s *Session) {
 			continue
 		}
 		pst := pageStep{From: st.From, To: st.To, Verdict: st.Verdict, Detail: clean(st.Detail)}
-		pst.Added, pst.MoreAdded = cut(st.Added)
-		pst.Removed, pst.MoreRemoved = cut(st.Removed)
+		pst.Added, pst.MoreAdded = cut(cleanRows(st.Added))
+		pst.Removed, pst.MoreRemoved = cut(cleanRows(st.Removed))
 		ps.Steps = append(ps.Steps, pst)
 	}
 	ps.Residual, ps.MoreResidual = cutResidual(s.Residual)
+	ps.Residual = slices.Clone(ps.Residual)
+	for i := range ps.Residual {
+		ps.Residual[i].Row = cleanRow(ps.Residual[i].Row)
+		ps.Residual[i].By = clean(ps.Residual[i].By)
+	}
 	p.sessions = append(p.sessions, ps)
 }
 
@@ -105,6 +111,41 @@ func cutResidual(rs []Residue) ([]Residue, int) {
 		return rs, 0
 	}
 	return rs[:pageList], len(rs) - pageList
+}
+
+func cleanRow(r Row) Row {
+	r.ID, r.Role, r.Text, r.Function = clean(r.ID), clean(r.Role), clean(r.Text), clean(r.Function)
+	return r
+}
+
+func cleanRows(rows []Row) []Row {
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = cleanRow(r)
+	}
+	return out
+}
+
+// cleanColumns is a copy of the laid-out chains with every row cleaned.
+func cleanColumns(cols []Column) []Column {
+	out := slices.Clone(cols)
+	for i := range out {
+		out[i].Items = cleanItems(out[i].Items)
+	}
+	return out
+}
+
+func cleanItems(items []Item) []Item {
+	out := slices.Clone(items)
+	for i := range out {
+		out[i].Row = cleanRow(out[i].Row)
+		if f := out[i].Fold; f != nil {
+			c := *f
+			c.Rows = cleanItems(f.Rows)
+			out[i].Fold = &c
+		}
+	}
+	return out
 }
 
 func cleanAll(ss []string) []string {

@@ -61,6 +61,9 @@ type Options struct {
 	// disjoint and together the whole run.
 	Shard   shard.Shard
 	Columns bool // lay out every session's chains for the page
+	// Writes are the files the run will write (the page): the run is
+	// refused when one is inside a session directory it reads.
+	Writes []string
 }
 
 // Run audits every session below roots. Each session is passed to emit as
@@ -77,6 +80,11 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	tree, err := Find(roots)
 	if err != nil {
 		return nil, err
+	}
+	for _, w := range o.Writes {
+		if dir, ok := tree.Holding(w); ok {
+			return nil, fmt.Errorf("audit: %s is inside the session directory %s, which the audit reads and never writes to: write it elsewhere", w, dir)
+		}
 	}
 	dirs := tree.Sessions
 	sum := NewSummary()

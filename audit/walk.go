@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // Tree is what a walk of the directories given to the audit found: the
@@ -171,4 +172,36 @@ func kindOf(m fs.FileMode) string {
 		return "a symbolic link"
 	}
 	return m.Type().String()
+}
+
+// Holding says which session directory of the tree would hold a file
+// written at path, if any: the audit never writes inside a session
+// directory it reads (a page over a node file, say). Links are resolved
+// on both sides, the file's own included when it exists.
+func (t *Tree) Holding(path string) (string, bool) {
+	target := resolved(path)
+	for _, dir := range t.Sessions {
+		d := resolved(dir)
+		if rel, err := filepath.Rel(d, target); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return dir, true
+		}
+	}
+	return "", false
+}
+
+// resolved is path made absolute with every link on it followed, as far
+// as the path exists.
+func resolved(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	dir, base := filepath.Split(abs)
+	if dir == abs || dir == "" {
+		return abs
+	}
+	return filepath.Join(resolved(filepath.Clean(dir)), base)
 }

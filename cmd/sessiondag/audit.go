@@ -10,6 +10,7 @@ import (
 
 	"sessiondag/audit"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/termtext"
 )
 
 // defaultCorpus is where `sessiondag audit` looks without arguments.
@@ -26,6 +27,9 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o := audit.Options{Columns: *page != ""}
+	if *page != "" {
+		o.Writes = []string{*page}
+	}
 	if *shardArg != "" {
 		if o.Shard, err = shard.Parse(*shardArg); err != nil {
 			return fail(stderr, "audit", err)
@@ -95,13 +99,13 @@ func writePage(path string, pg *audit.Page, sum *audit.Summary) error {
 }
 
 func printSession(w io.Writer, s *audit.Session, rows bool) {
-	fmt.Fprintf(w, "%s  (%s, %d nodes)\n", s.Dir, s.ID, s.Nodes)
+	fmt.Fprintf(w, "%s  (%s, %d nodes)\n", line(s.Dir), line(s.ID), s.Nodes)
 	if s.Error != "" {
-		fmt.Fprintf(w, "  BROKEN: %s\n", s.Error)
+		fmt.Fprintf(w, "  BROKEN: %s\n", line(s.Error))
 		return
 	}
 	for _, u := range s.Unreadable {
-		fmt.Fprintf(w, "  BROKEN: unreadable: %s\n", u)
+		fmt.Fprintf(w, "  BROKEN: unreadable: %s\n", line(u))
 	}
 	var lens []string
 	for _, c := range s.Configs {
@@ -116,7 +120,7 @@ func printSession(w io.Writer, s *audit.Session, rows bool) {
 		if st.Verdict == audit.Unchanged {
 			continue
 		}
-		fmt.Fprintf(w, "  %-6s → %-6s %-10s %s\n", st.From, st.To, st.Verdict, st.Detail)
+		fmt.Fprintf(w, "  %-6s → %-6s %-10s %s\n", st.From, st.To, st.Verdict, line(st.Detail))
 		if rows {
 			printRows(w, "+", st.Added)
 			printRows(w, "-", st.Removed)
@@ -141,16 +145,16 @@ func printSession(w io.Writer, s *audit.Session, rows bool) {
 			}
 			by := ""
 			if r.By != "" {
-				by = " (at " + r.By + ")"
+				by = " (at " + line(r.By) + ")"
 			}
-			fmt.Fprintf(w, "      %s: %s%s\n", r.Row, r.Cause, by)
+			fmt.Fprintf(w, "      %s: %s%s\n", r.Row, line(r.Cause), by)
 		}
 	}
 	for _, v := range s.Violations {
-		fmt.Fprintf(w, "  VIOLATION %s\n", v)
+		fmt.Fprintf(w, "  VIOLATION %s\n", line(v))
 	}
 	for _, n := range s.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
+		fmt.Fprintf(w, "  note: %s\n", line(n))
 	}
 }
 
@@ -166,10 +170,14 @@ func printRows(w io.Writer, sign string, rows []audit.Row) {
 		}
 		fmt.Fprintf(w, "      %s %s\n", sign, r)
 		if r.Went != nil {
-			fmt.Fprintf(w, "        → %s\n", r.Went)
+			fmt.Fprintf(w, "        → %s\n", line(r.Went.String()))
 		}
 	}
 }
+
+// line makes a one-line field from a session (an id, a path, a reason)
+// safe to print on a terminal.
+func line(s string) string { return termtext.Line(s) }
 
 // isTerminal reports whether w is a character device (progress is only
 // drawn there).

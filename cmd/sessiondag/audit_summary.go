@@ -40,13 +40,13 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	if len(sum.TreeNotes) > 0 {
 		fmt.Fprintln(w)
 		for _, n := range sum.TreeNotes {
-			fmt.Fprintf(w, "note: %s\n", n)
+			fmt.Fprintf(w, "note: %s\n", line(n))
 		}
 	}
 	if ps := sum.Problems(); len(ps) > 0 {
 		fmt.Fprintln(w)
 		for _, p := range ps {
-			fmt.Fprintf(w, "NOT A VERDICT ON THE WHOLE: %s\n", p)
+			fmt.Fprintf(w, "NOT A VERDICT ON THE WHOLE: %s\n", line(p))
 		}
 	}
 	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message, %d where one moves it to another branch): ",
@@ -80,6 +80,6 @@ func printCauses(w io.Writer, title string, causes []audit.CauseTotal, atR bool)
 		} else {
 			fmt.Fprintf(w, "%6d %9d  %s: %s\n", c.Rows, c.Sessions, c.Cause, c.Text)
 		}
-		fmt.Fprintf(w, "%18s e.g. %s, row %s\n", "", c.Example, c.ExampleRow)
+		fmt.Fprintf(w, "%18s e.g. %s, row %s\n", "", line(c.Example), line(c.ExampleRow))
 	}
 }

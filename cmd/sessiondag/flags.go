@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"sessiondag/internal/termtext"
 )
 
 // parseArgs parses flags that may come before, between or after the
@@ -38,7 +40,7 @@ func fail(stderr io.Writer, cmd string, err error) int {
 	if !strings.HasPrefix(msg, cmd) {
 		msg = cmd + ": " + msg
 	}
-	fmt.Fprintln(stderr, "sessiondag "+msg)
+	fmt.Fprintln(stderr, "sessiondag "+termtext.Line(msg))
 	return 2
 }
 

@@ -61,7 +61,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 	for _, k := range kinds {
 		m := merged[k]
 		for _, p := range m.Problems() {
-			fmt.Fprintf(stderr, "sessiondag summary: %s: %s\n", k, p)
+			fmt.Fprintf(stderr, "sessiondag summary: %s: %s\n", k, line(p))
 			code = 1
 		}
 		if *asJSON {
