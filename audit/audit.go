@@ -28,6 +28,9 @@ const (
 	// Unjudged: the step changes the view of a broken session, whose files
 	// could not all be read (ruleBrokenNoVerdict).
 	Unjudged = "unjudged"
+	// Accepted: a regression whose every finding a reviewed exception
+	// accepts (ruleAccepted).
+	Accepted = "accepted"
 )
 
 // Config is one config's load of a session.
@@ -61,6 +64,8 @@ type Step struct {
 	Moved []Row `json:"moved_users,omitempty"`
 	// Lost are the removed rows no load of the new config shows.
 	Lost []Row `json:"lost,omitempty"`
+	// Accepted are the findings reviewed exceptions accept.
+	Accepted []Acceptance `json:"accepted,omitempty"`
 }
 
 // Session is the audit of one session directory.

@@ -67,3 +67,25 @@ func ruleBrokenNoVerdict(s *Session, st *Step) {
 func ruleReady(sum *Summary) bool {
 	return len(sum.Problems()) == 0 && sum.Broken+sum.Violations+sum.Regressions == 0
 }
+
+// ruleAccepted (§8.6): a regression whose every finding a reviewed
+// exception accepts (and that has a finding to accept) is accepted: counted
+// apart, blocking nothing.
+func ruleAccepted(st *Step, intended bool) {
+	if st.Verdict != Regression || len(st.Accepted) == 0 {
+		return
+	}
+	ok := map[string]bool{}
+	for _, a := range st.Accepted {
+		ok[a.Row] = true
+	}
+	rows := findings(st, intended)
+	for _, r := range rows {
+		if !ok[r] {
+			return
+		}
+	}
+	if len(rows) > 0 {
+		st.Verdict = Accepted
+	}
+}

@@ -32,6 +32,10 @@ type Summary struct {
 	Seconds      float64        `json:"seconds"`    // summed over merged shards
 	ChainTotals  map[string]int `json:"chain_rows"` // per config
 	Residual     ResidualTotals `json:"residual"`
+	// Accepted counts the steps reviewed exceptions accept (not
+	// regressions); Exceptions is how each exception of the file fared.
+	Accepted   int            `json:"accepted,omitempty"`
+	Exceptions []ExceptionUse `json:"exceptions,omitempty"`
 	// Shards are the shards merged into this summary.
 	Shards []string `json:"shards,omitempty"`
 }
@@ -46,6 +50,8 @@ type StepTotal struct {
 	// Unjudged: the step changes the view of a broken session, which gets
 	// no verdict (ruleBrokenNoVerdict).
 	Unjudged int `json:"unjudged,omitempty"`
+	// Accepted: regressions reviewed exceptions accept.
+	Accepted int `json:"accepted,omitempty"`
 }
 
 // Failed reports whether the audit must fail (exit 1): a broken session, a
@@ -64,6 +70,8 @@ type Options struct {
 	// Writes are the files the run will write (the page): the run is
 	// refused when one is inside a session directory it reads.
 	Writes []string
+	// Exceptions are reviewed findings to accept (nil: none).
+	Exceptions *Exceptions
 }
 
 // Run audits every session below roots. Each session is passed to emit as
@@ -100,11 +108,13 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 		sum.Shard = o.Shard.String()
 	}
 	start := time.Now()
+	var uses []ExceptionUse
 	for i, dir := range dirs {
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "\r\033[Kaudit %d/%d %s", i+1, len(dirs), dir)
 		}
 		s := one(dir, o.Columns)
+		uses = mergeUses(uses, o.Exceptions.apply(s))
 		sum.Add(s)
 		if emit != nil {
 			emit(s)
@@ -114,6 +124,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 		fmt.Fprint(o.Progress, "\r\033[K")
 	}
 	sum.Seconds = time.Since(start).Seconds()
+	sum.Exceptions = mergeUses(uses, o.Exceptions.unseen(uses))
 	return sum, nil
 }
 
@@ -158,6 +169,9 @@ func (sum *Summary) Add(s *Session) {
 			sum.Regressions++
 		case Unjudged:
 			t.Unjudged++
+		case Accepted:
+			t.Accepted++
+			sum.Accepted++
 		}
 	}
 	if s.Intended {

@@ -99,7 +99,10 @@ func (sum *Summary) Merge(o *Summary) error {
 		t.Fix += st.Fix
 		t.Regression += st.Regression
 		t.Unjudged += st.Unjudged
+		t.Accepted += st.Accepted
 	}
+	sum.Accepted += o.Accepted
+	sum.Exceptions = mergeUses(sum.Exceptions, o.Exceptions)
 	switch {
 	case sum.Found == 0:
 		sum.Found = o.Found
@@ -139,6 +142,19 @@ func union(a, b []string) []string {
 	out := append(slices.Clone(a), b...)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// Stale are the exceptions that match no finding: of a session the run
+// audited, or any once the run (or the merge) is whole.
+func (sum *Summary) Stale() []ExceptionUse {
+	whole := sum.Shard == "" && len(sum.ShardProblems()) == 0
+	var out []ExceptionUse
+	for _, u := range sum.Exceptions {
+		if u.Stale(whole) {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // ShardProblems says what is wrong with the set of shards merged into a

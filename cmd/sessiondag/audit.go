@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"sessiondag/audit"
 	"sessiondag/internal/shard"
@@ -22,6 +23,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "list every session, not only those with findings, with the rows each step adds and removes")
 	page := fs.String("html", "", "also write a self-contained HTML page of the audit to this `file`")
 	shardArg := fs.String("shard", "", "audit only shard `i/n` (0-based) of the sorted session directories; merge with 'sessiondag summary'")
+	exceptions := fs.String("exceptions", "", "accept the reviewed findings of this JSON `file` (session, step, row, reason, expires)")
 	dirs, err := parseArgs(fs, args)
 	if err != nil {
 		return 2
@@ -32,6 +34,11 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	}
 	if *shardArg != "" {
 		if o.Shard, err = shard.Parse(*shardArg); err != nil {
+			return fail(stderr, "audit", err)
+		}
+	}
+	if *exceptions != "" {
+		if o.Exceptions, err = audit.ReadExceptions(*exceptions, time.Now()); err != nil {
 			return fail(stderr, "audit", err)
 		}
 	}
@@ -57,7 +64,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		switch {
 		case *asJSON:
 			_ = enc.Encode(audit.Record{Kind: audit.Kind, Session: s})
-		case *verbose || s.Failed() || s.HidesUser() || s.MovesUser():
+		case *verbose || s.Failed() || s.HidesUser() || s.MovesUser() || accepted(s):
 			printSession(out, s, *verbose)
 		}
 	}
@@ -121,6 +128,13 @@ func printSession(w io.Writer, s *audit.Session, rows bool) {
 			continue
 		}
 		fmt.Fprintf(w, "  %-6s → %-6s %-10s %s\n", st.From, st.To, st.Verdict, line(st.Detail))
+		for _, a := range st.Accepted {
+			until := ""
+			if a.Expires != "" {
+				until = " (until " + a.Expires + ")"
+			}
+			fmt.Fprintf(w, "      accepted %s: %s%s\n", line(a.Row), line(a.Reason), until)
+		}
 		if rows {
 			printRows(w, "+", st.Added)
 			printRows(w, "-", st.Removed)
@@ -173,6 +187,16 @@ func printRows(w io.Writer, sign string, rows []audit.Row) {
 			fmt.Fprintf(w, "        → %s\n", line(r.Went.String()))
 		}
 	}
+}
+
+// accepted reports whether reviewed exceptions accept a finding of s.
+func accepted(s *audit.Session) bool {
+	for _, st := range s.Steps {
+		if len(st.Accepted) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // line makes a one-line field from a session (an id, a path, a reason)
