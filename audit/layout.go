@@ -35,10 +35,10 @@ type Fold struct {
 // a fold lists at most foldRows rows, so a session of any size gives a page
 // of bounded size.
 const (
-	longChain = 40
-	context   = 2
-	ends      = 3
-	foldRows  = 100
+	longChain   = 40
+	contextRows = 2
+	ends        = 3
+	foldRows    = 100
 )
 
 // layout lays out the chains of every config of the rollout path, marking
@@ -99,7 +99,7 @@ func fold(items []Item) []Item {
 			keep[i] = true
 		}
 		if items[i].Mark != "" {
-			for j := max(0, i-context); j <= min(len(items)-1, i+context); j++ {
+			for j := max(0, i-contextRows); j <= min(len(items)-1, i+contextRows); j++ {
 				keep[j] = true
 			}
 		}

@@ -1,8 +1,11 @@
 package audit
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"sessiondag/impl/flags"
@@ -61,7 +64,11 @@ func (s *Summary) Failed() bool { return !ruleReady(s) }
 
 // Options configure a run.
 type Options struct {
-	Progress io.Writer // a one-line counter, when not nil
+	Progress *Progress // how far the run is, when not nil
+	// Context stops the run between two sessions (or two directories of
+	// the walk) when it is done: RunWith then returns ErrInterrupted with
+	// the summary of what it audited.
+	Context context.Context
 	// Shard splits a run: it audits the sessions whose index in the sorted
 	// list of session directories it owns. The shards of one split are
 	// disjoint and together the whole run.
@@ -75,17 +82,31 @@ type Options struct {
 }
 
 // Run audits every session below roots. Each session is passed to emit as
-// soon as it is done; progress, when not nil, gets a one-line counter.
+// soon as it is done; progress, when not nil, gets a plain progress line
+// every few seconds.
 func Run(roots []string, progress io.Writer, emit func(*Session)) (*Summary, error) {
-	return RunWith(roots, Options{Progress: progress}, emit)
+	o := Options{}
+	if progress != nil {
+		o.Progress = &Progress{W: progress}
+	}
+	return RunWith(roots, o, emit)
 }
+
+// ErrInterrupted: the run's context ended before every session was
+// audited; the summary covers the sessions audited, and is no verdict.
+var ErrInterrupted = errors.New("interrupted")
 
 // RunWith is Run with options.
 func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	if o.Shard.I < 0 || o.Shard.I >= o.Shard.Parts() {
 		return nil, fmt.Errorf("audit: shard %v: the index must be 0 to %d", o.Shard, o.Shard.Parts()-1)
 	}
-	tree, err := Find(roots)
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	o.Progress.begin()
+	tree, err := find(ctx, roots, os.ReadDir, o.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +130,12 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	}
 	start := time.Now()
 	var uses []ExceptionUse
+	defer o.Progress.end()
+	at := o.Progress.mark()
 	for i, dir := range dirs {
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "\r\033[Kaudit %d/%d %s", i+1, len(dirs), dir)
+		if ctx.Err() != nil {
+			sum.Seconds = time.Since(start).Seconds()
+			return sum, ErrInterrupted
 		}
 		s := one(dir, o.Columns)
 		uses = mergeUses(uses, o.Exceptions.apply(s))
@@ -119,9 +143,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 		if emit != nil {
 			emit(s)
 		}
-	}
-	if o.Progress != nil && len(dirs) > 0 {
-		fmt.Fprint(o.Progress, "\r\033[K")
+		o.Progress.audited(i+1, len(dirs), sum.Nodes, at)
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	sum.Exceptions = mergeUses(uses, o.Exceptions.unseen(uses))

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,13 +29,13 @@ type Tree struct {
 // problem and the walk goes on. A root that does not exist, is not a
 // directory, or holds no session directory is an error.
 func Find(roots []string) (*Tree, error) {
-	return findWith(roots, os.ReadDir)
+	return find(context.Background(), roots, os.ReadDir, nil)
 }
 
-// findWith is Find with the directory reader given (a test makes one
-// fail).
-func findWith(roots []string, readDir func(string) ([]os.DirEntry, error)) (*Tree, error) {
-	w := &walker{seen: map[fileID]string{}, readDir: readDir}
+// find is Find with the directory reader given (a test makes one fail),
+// stopped by ctx, reporting to progress.
+func find(ctx context.Context, roots []string, readDir func(string) ([]os.DirEntry, error), progress *Progress) (*Tree, error) {
+	w := &walker{seen: map[fileID]string{}, readDir: readDir, ctx: ctx, progress: progress}
 	for _, root := range roots {
 		fi, err := os.Stat(root)
 		if err != nil {
@@ -45,6 +46,9 @@ func findWith(roots []string, readDir func(string) ([]os.DirEntry, error)) (*Tre
 		}
 		before := len(w.tree.Sessions)
 		w.dir(root, fi)
+		if ctx.Err() != nil {
+			return nil, ErrInterrupted
+		}
 		if len(w.tree.Sessions) == before && !w.failedBelow(root) {
 			return nil, fmt.Errorf("audit: %s: no session directory (one holding history/ or meta.json) at or below it", root)
 		}
@@ -59,8 +63,11 @@ type walker struct {
 	tree Tree
 	seen map[fileID]string // each directory walked, by identity → its path
 	// failed: the roots below which a directory could not be read.
-	failed  []string
-	readDir func(string) ([]os.DirEntry, error)
+	failed   []string
+	readDir  func(string) ([]os.DirEntry, error)
+	ctx      context.Context
+	progress *Progress
+	dirs     int // walked so far
 }
 
 func (w *walker) problem(p, format string, args ...any) {
@@ -81,6 +88,11 @@ func (w *walker) failedBelow(root string) bool {
 
 // dir walks directory p (fi is what os.Stat says of it, links followed).
 func (w *walker) dir(p string, fi fs.FileInfo) {
+	if w.ctx.Err() != nil {
+		return
+	}
+	w.dirs++
+	w.progress.walking(w.dirs, len(w.tree.Sessions))
 	if id, ok := idOf(fi); ok {
 		if first, dup := w.seen[id]; dup {
 			w.tree.Notes = append(w.tree.Notes, fmt.Sprintf("%s: the same directory as %s, walked once", p, first))

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,12 +24,12 @@ func TestWalkGoesOnPastAFailure(t *testing.T) {
 		filepath.Join(root, "b"):           syscall.EACCES,
 		filepath.Join(root, "c", "deeper"): syscall.ENOENT,
 	}
-	tree, err := findWith([]string{root}, func(p string) ([]os.DirEntry, error) {
+	tree, err := find(context.Background(), []string{root}, func(p string) ([]os.DirEntry, error) {
 		if e, ok := fail[p]; ok {
 			return nil, &fs.PathError{Op: "open", Path: p, Err: e}
 		}
 		return os.ReadDir(p)
-	})
+	}, nil)
 	require.NoError(t, err)
 	require.Equal(t, []string{filepath.Join(root, "a"), filepath.Join(root, "d")}, tree.Sessions)
 	require.Len(t, tree.Problems, 2)
@@ -39,12 +40,12 @@ func TestWalkGoesOnPastAFailure(t *testing.T) {
 	// the reason, not an error that hides it.
 	only := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(only, "x"), 0o755))
-	tree, err = findWith([]string{only}, func(p string) ([]os.DirEntry, error) {
+	tree, err = find(context.Background(), []string{only}, func(p string) ([]os.DirEntry, error) {
 		if p == filepath.Join(only, "x") {
 			return nil, syscall.EACCES
 		}
 		return os.ReadDir(p)
-	})
+	}, nil)
 	require.NoError(t, err)
 	require.Empty(t, tree.Sessions)
 	require.True(t, strings.HasPrefix(tree.Problems[0], filepath.Join(only, "x")))

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,9 +50,8 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		}
 		dirs = []string{defaultCorpus}
 	}
-	if isTerminal(stderr) {
-		o.Progress = stderr
-	}
+	o.Progress = progressFor(stderr)
+	o.Context = interrupt
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
@@ -69,6 +69,15 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	sum, err := audit.RunWith(dirs, o, emit)
+	if errors.Is(err, audit.ErrInterrupted) {
+		out.Flush()
+		done := "while walking the tree"
+		if sum != nil {
+			done = fmt.Sprintf("after %d of %d sessions", sum.Sessions, sum.Found)
+		}
+		fmt.Fprintf(stderr, "sessiondag audit: interrupted %s: no verdict\n", done)
+		return exitInterrupted
+	}
 	if err != nil {
 		return fail(stderr, "audit", err)
 	}
@@ -203,8 +212,24 @@ func accepted(s *audit.Session) bool {
 // safe to print on a terminal.
 func line(s string) string { return termtext.Line(s) }
 
-// isTerminal reports whether w is a character device (progress is only
-// drawn there).
+// progressFor is the progress report of a command whose stderr is w: on a
+// terminal a line redrawn in place, elsewhere a plain line every few
+// seconds (SESSIONDAG_PROGRESS_EVERY, a duration, sets how often). A
+// writer that is no file (a test's buffer) gets none.
+func progressFor(w io.Writer) *audit.Progress {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	p := &audit.Progress{W: f, Redraw: isTerminal(f)}
+	if d, err := time.ParseDuration(os.Getenv("SESSIONDAG_PROGRESS_EVERY")); err == nil {
+		p.Every = d
+	}
+	return p
+}
+
+// isTerminal reports whether w is a character device (progress is
+// redrawn in place there).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"os/signal"
 	"time"
 
 	"sessiondag/checker/hunt"
@@ -51,9 +48,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 		cfg.Only = only
 	}
 	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, *shardArg)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	r, err := hunt.Run(ctx, cfg)
+	r, err := hunt.Run(interrupt, cfg)
 	if r != nil {
 		if *asJSON {
 			if jerr := r.JSON(stdout); jerr != nil && err == nil {
@@ -65,6 +60,13 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return fail(stderr, "hunt", err)
+	}
+	if interrupt.Err() != nil {
+		fmt.Fprintln(stderr, "sessiondag hunt: interrupted: the report covers the iterations played")
+		if r.Failed() {
+			return 1
+		}
+		return exitInterrupted
 	}
 	if r.Failed() {
 		return 1

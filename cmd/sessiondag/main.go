@@ -36,7 +36,14 @@ var commands = []command{
 	{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown", gate.Main},
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	name := ""
+	if len(os.Args) > 1 {
+		name = os.Args[1]
+	}
+	watchInterrupt(name)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
