@@ -19,15 +19,15 @@ import (
 const defaultCorpus = "corpus"
 
 func cmdAudit(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("audit", stderr)
+	fs := newFlags("audit", stdout, stderr)
 	asJSON := fs.Bool("json", false, "one JSON record per session, then a summary record (JSON lines, tagged \"kind\": \"audit\")")
 	verbose := fs.Bool("v", false, "list every session, not only those with findings, with the rows each step adds and removes")
 	page := fs.String("html", "", "also write a self-contained HTML page of the audit to this `file`")
 	shardArg := fs.String("shard", "", "audit only shard `i/n` (0-based) of the sorted session directories; merge with 'sessiondag summary'")
 	exceptions := fs.String("exceptions", "", "accept the reviewed findings of this JSON `file` (session, step, row, reason, expires)")
-	dirs, err := parseArgs(fs, args)
+	dirs, err := fs.parse(args)
 	if err != nil {
-		return 2
+		return fs.usageError(err)
 	}
 	o := audit.Options{Columns: *page != ""}
 	if *page != "" {

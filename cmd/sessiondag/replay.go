@@ -13,20 +13,22 @@ import (
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", stderr)
+	fs := newFlags("replay", stdout, stderr)
 	var writer flags.Set
 	fs.Var(&writer, "flags", "the writers' flags at the start: off, all, or a list such as A,B (every check)")
 	rollout := fs.Bool("rollout", false, "check every step of the rollout path, on data written on and written off")
 	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
-	pos, err := parseArgs(fs, args)
+	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR]")
-		return 2
+		return fs.usageError(err)
 	}
 	file, err := readScript(pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
+	}
+	if len(file.Ops) == 0 {
+		return fail(stderr, "replay", fmt.Errorf("%s holds no ops: nothing to replay", pos[0]))
 	}
 	var o harness.ReplayOptions
 	if o.Checks, err = checksNamed(*checkList); err != nil {

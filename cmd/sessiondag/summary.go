@@ -32,11 +32,11 @@ var summaryKinds = map[string]func() summaryMerger{
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("summary", stderr)
+	fs := newFlags("summary", stdout, stderr)
 	asJSON := fs.Bool("json", false, "print the merged summary as JSON lines, one record per kind")
-	files, err := parseArgs(fs, args)
+	files, err := fs.parse(args)
 	if err != nil {
-		return 2
+		return fs.usageError(err)
 	}
 	merged := map[string]summaryMerger{}
 	if len(files) == 0 {
