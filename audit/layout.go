@@ -39,6 +39,9 @@ const (
 	contextRows = 2
 	ends        = 3
 	foldRows    = 100
+	// maxShown bounds the rows kept out of folds, so that a step that
+	// changes every row of a long chain still gives a bounded column.
+	maxShown = 120
 )
 
 // layout lays out the chains of every config of the rollout path, marking
@@ -102,6 +105,16 @@ func fold(items []Item) []Item {
 			for j := max(0, i-contextRows); j <= min(len(items)-1, i+contextRows); j++ {
 				keep[j] = true
 			}
+		}
+	}
+	shown := 0
+	for i := range keep {
+		if keep[i] && i < len(items)-ends {
+			if shown == maxShown-ends {
+				keep[i] = false
+				continue
+			}
+			shown++
 		}
 	}
 	var out []Item
