@@ -62,7 +62,9 @@ type Step struct {
 	// Moved are the removed rows that are a user's message now on another
 	// branch a user reaches (Went says which and how).
 	Moved []Row `json:"moved_users,omitempty"`
-	// Lost are the removed rows no load of the new config shows.
+	// Lost are the removed rows, other than a user's message, that no
+	// user finds under the new config: shown by no load, or only at a
+	// head nothing leads to (and not rows R's fallback glued on).
 	Lost []Row `json:"lost,omitempty"`
 	// Accepted are the findings reviewed exceptions accept.
 	Accepted []Acceptance `json:"accepted,omitempty"`

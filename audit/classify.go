@@ -53,19 +53,20 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 		}
 		return st
 	}
-	st.Lost = filter(st.Removed, ruleLost)
+	glued := gluedOn(a)
 	st.Hidden = filter(st.Removed, func(r Row) bool { return ruleUserUnfindable(r, isConv) })
+	st.Lost = filter(st.Removed, func(r Row) bool { return !ruleUserUnfindable(r, isConv) && ruleLost(r, glued[r.ID]) })
 	st.Moved = filter(st.Removed, func(r Row) bool { return userMsg(r) && movedToBranch(r) })
 	switch {
 	case len(st.Hidden) > 0:
 		st.Verdict = Regression
 		st.Detail = "puts the user's message where no user finds it: " + joinRows(st.Hidden)
-		if len(st.Lost) > len(st.Hidden) {
+		if len(st.Lost) > 0 {
 			st.Detail += "; loses " + plural(len(st.Lost), "row")
 		}
 	case len(st.Lost) > 0:
 		st.Verdict = Regression
-		st.Detail = fmt.Sprintf("loses %s no load of %s shows: %s", plural(len(st.Lost), "row"), st.To, joinRows(st.Lost))
+		st.Detail = fmt.Sprintf("loses %s no user finds under %s: %s", plural(len(st.Lost), "row"), st.To, joinRows(st.Lost))
 	default:
 		st.Verdict = Fix
 		st.Detail = fmt.Sprintf("chain %d → %d rows", len(pa), len(pb))
@@ -77,6 +78,25 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 		}
 	}
 	return st
+}
+
+// gluedOn are the rows a load shows only because R's get_branch fallback
+// replaced its chain: rows the walk from the head (Linear) does not reach.
+func gluedOn(l *webui.Loaded) map[string]bool {
+	if !l.FallbackUsed {
+		return nil
+	}
+	linear := make(map[string]bool, len(l.Linear))
+	for _, m := range l.Linear {
+		linear[m.ID] = true
+	}
+	out := map[string]bool{}
+	for _, m := range l.Chain {
+		if !linear[m.ID] {
+			out[m.ID] = true
+		}
+	}
+	return out
 }
 
 // isUserMessage: a row a user typed (a user row of the conversation, not a

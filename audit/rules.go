@@ -37,14 +37,24 @@ func ruleScripted(before, after, want model.TargetView, strict bool, moved map[s
 	return harness.IsFix(rest, after, want, false)
 }
 
-// ruleLost (§8.3): a removed row that no load of the new config shows, at
-// any head, is lost.
-func ruleLost(r Row) bool { return r.Went != nil && r.Went.Kind == PlaceLost }
+// ruleLost (§8.3): a removed row that no load of the new config shows at
+// any head is lost; so is one a load shows only at a head no arrow and no
+// branch list leads to — unless the previous config showed it only because
+// R's get_branch fallback glued another root on (glued), which a step may
+// rightly take off the chain.
+func ruleLost(r Row, glued bool) bool {
+	switch {
+	case r.Went == nil:
+		return false
+	case r.Went.Kind == PlaceLost:
+		return true
+	}
+	return r.Went.Kind == PlaceHead && !glued
+}
 
 // ruleUserUnfindable (§8.3): a user's message the step removes must stay on
 // the chain or on a branch a user reaches with the sibling arrows or the
-// branch list; shown only at a head nothing leads to, or nowhere, is a
-// regression.
+// branch list, however the previous config showed it.
 func ruleUserUnfindable(r Row, isConv func(string) bool) bool {
 	if !isUserMessage(r, isConv) || r.Went == nil {
 		return false

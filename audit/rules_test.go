@@ -101,19 +101,21 @@ done
 	},
 	{
 		// The same cut after a plain first turn: no arrow, no branch list;
-		// the first turn shows only when its own row is checked out.
+		// the first turn shows only when its own row is checked out. The
+		// reply was on R's own chain (no fallback), so it is lost too.
 		name: "user-message-only-at-its-head", script: secondTurnCut, edit: cutSecondTurn, step: [2]string{"A", "A,B"},
 		want: map[string]audit.Place{
 			"u1":       {Kind: audit.PlaceHead, Tip: "u1"},
 			"u1_reply": {Kind: audit.PlaceHead, Tip: "u1_reply"},
 		},
-		verdict: audit.Regression, hidden: []string{"u1"},
+		verdict: audit.Regression, hidden: []string{"u1"}, lost: []string{"u1_reply"},
 	},
 	{
 		// A manual run, then a web turn: R's fallback glues the run on
 		// (rule 3); the turn's predecessor, edited to a missing row, keeps
 		// it off A,B's chain and no arrow or branch list leads to it. It
-		// is no user's message, and a load at its row shows it: a fix.
+		// is no user's message, R showed it only by the fallback's glue,
+		// and a load at its row shows it: a fix.
 		name: "other-row-only-at-its-head",
 		script: `session id=local_run0000001
 flag set=all
@@ -239,4 +241,20 @@ func TestScriptDecidesAMovedUser(t *testing.T) {
 	require.Equal(t, []string{"u1"}, ids(st.Moved))
 	require.Equal(t, audit.PlaceBranch, st.Moved[0].Went.Kind)
 	require.False(t, s.Failed())
+}
+
+// TestScriptJudgesByTheIntendedView: with the op script of a session
+// written with the flags on, a step that takes intended rows off the chain
+// moves away from the intended view and is a regression whatever else it
+// shows (§8.2): the cut second turn's session, with its script.
+func TestScriptJudgesByTheIntendedView(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	build(t, dir, secondTurnCut, true)
+	cutSecondTurn(t, dir)
+	s := audit.One(dir)
+	require.True(t, s.Intended)
+	st := step(t, s, "A", "A,B")
+	require.Equal(t, audit.Regression, st.Verdict, st.Detail)
+	require.Equal(t, []string{"u1"}, ids(st.Hidden), "the intended user message the step takes off")
+	require.True(t, s.Failed())
 }

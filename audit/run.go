@@ -79,6 +79,9 @@ type Options struct {
 	Writes []string
 	// Exceptions are reviewed findings to accept (nil: none).
 	Exceptions *Exceptions
+	// Workers audit that many sessions side by side (0: one per core);
+	// sessions are still handed over in sorted order.
+	Workers int
 }
 
 // Run audits every session below roots. Each session is passed to emit as
@@ -132,18 +135,17 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	var uses []ExceptionUse
 	defer o.Progress.end()
 	at := o.Progress.mark()
-	for i, dir := range dirs {
-		if ctx.Err() != nil {
-			sum.Seconds = time.Since(start).Seconds()
-			return sum, ErrInterrupted
-		}
-		s := one(dir, o.Columns)
+	complete := inOrder(ctx, dirs, o.Workers, o.Columns, func(s *Session) {
 		uses = mergeUses(uses, o.Exceptions.apply(s))
 		sum.Add(s)
 		if emit != nil {
 			emit(s)
 		}
-		o.Progress.audited(i+1, len(dirs), sum.Nodes, at)
+		o.Progress.audited(sum.Sessions, len(dirs), sum.Nodes, at)
+	})
+	if !complete {
+		sum.Seconds = time.Since(start).Seconds()
+		return sum, ErrInterrupted
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	sum.Exceptions = mergeUses(uses, o.Exceptions.unseen(uses))

@@ -42,6 +42,10 @@ const (
 	AggTargetOnce     = "agg-target-once"
 	GroupOtherOnce    = "group-other-once"
 	ScratchPutEarly   = "scratch-put-early"
+
+	StepBDropsRoot      = "step-b-drops-root"
+	StepCSkipsSplice    = "step-c-skips-splice"
+	StepDAttachByCaller = "step-d-attach-by-caller"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -64,6 +68,9 @@ var All = []Mutant{
 	{StepBIgnored, "flag B: linear_history keeps walking the legacy pointer"},
 	{StepCBranchOnly, "flag C: get_branch replaces the chain outright (the reverted 97a904dc1)"},
 	{StepDReadsParent, "flag D: readers still read parent_id"},
+	{StepBDropsRoot, "flag B: the predecessor walk stops before the conversation's first row"},
+	{StepCSkipsSplice, "flag C: removing the fallback also skips the attach splice after it"},
+	{StepDAttachByCaller, "flag D: attach pointers are spliced after their called_by, which a task's attach row does not have"},
 	{OpenDropsLast, "the cold load silently skips the newest history file"},
 	{AdapterKnownKeys, "append_message keeps only the metadata keys it knows"},
 	{RenderMapOrder, "render_context returns its ids in map order"},

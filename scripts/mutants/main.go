@@ -9,7 +9,7 @@
 // exit 1; a mutant whose tests do not build or run, 2. Run it from the
 // project root (make mutants):
 //
-//	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [PKG...]
+//	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [-rapid=false] [PKG...]
 package main
 
 import (
@@ -32,6 +32,7 @@ func main() {
 	run := flag.String("run", "", "run only the tests matching this regexp (go test -run)")
 	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
+	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the tests (false for packages without rapid, such as ./audit)")
 	flag.Parse()
 	pkgs := flag.Args()
 	if len(pkgs) == 0 {
@@ -47,10 +48,12 @@ func main() {
 		args = append(args, "-run", *run)
 	}
 	args = append(args, pkgs...)
-	if *checks > 0 {
-		args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
+	if *rapidFlags {
+		if *checks > 0 {
+			args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
+		}
+		args = append(args, "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
 	}
-	args = append(args, "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
 
 	fmt.Println("| mutant | the bug | caught by (checks needed; *example* = a fixed case) |")
 	fmt.Println("|---|---|---|")
