@@ -176,7 +176,7 @@ func one(dir string, columns bool) *Session {
 	rep.Intended = want != nil
 	strict := script != nil && script.Strict()
 
-	preds := lane.NewPreds(st)
+	preds := lane.PredsOf(st) // the loads derive the same ones: shared
 	budget := placeLoads
 	for i, fl := range flags.Rollout {
 		l := loads[i]

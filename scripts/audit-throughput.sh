@@ -8,8 +8,10 @@
 # ROUNDS times interleaved (default 5), times `cat` of every file the audit
 # reads and `sessiondag audit DIR --html PAGE`. It prints the medians, the
 # nodes per second of each, their ratio (the audit's time over cat's, both
-# measured in the same run, so a busy machine slows both), the verdict line
-# and the page's size; then one audit with the op scripts put back.
+# measured in the same run, so a busy machine slows both), the processor
+# time each used (user + system, which other work on the machine barely
+# changes), the machine's load, the verdict line and the page's size; then
+# one audit with the op scripts put back.
 #   SIZES="300 3000" NODES=100 ROUNDS=5 scripts/audit-throughput.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,19 +43,30 @@ for n in $SIZES; do
 	echo "$files files, $nodes nodes, $bytes bytes"
 	: >"$dir/cat$n.t"
 	: >"$dir/audit$n.t"
+	: >"$dir/catcpu$n.t"
+	: >"$dir/auditcpu$n.t"
+	load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 	for r in $(seq 1 "$ROUNDS"); do
 		t0=$(now)
-		xargs -a "$dir/files$n" cat >/dev/null
+		TIMEFORMAT='%U %S'
+		{ time xargs -a "$dir/files$n" cat >/dev/null; } 2>"$dir/cpu"
+		awk '{ print $1 + $2 }' "$dir/cpu" >>"$dir/catcpu$n.t"
 		t1=$(now)
-		"$bin" audit "$s" --html "$dir/page$n.html" >"$dir/audit$n.txt" 2>/dev/null || true
+		{ time "$bin" audit "$s" --html "$dir/page$n.html" >"$dir/audit$n.txt" 2>/dev/null || true; } 2>"$dir/cpu"
+		awk '{ print $1 + $2 }' "$dir/cpu" >>"$dir/auditcpu$n.t"
 		t2=$(now)
 		echo "$t1 - $t0" | bc -l >>"$dir/cat$n.t"
 		echo "$t2 - $t1" | bc -l >>"$dir/audit$n.t"
 	done
+	load1=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 	cat_t=$(median <"$dir/cat$n.t")
 	audit_t=$(median <"$dir/audit$n.t")
-	awk -v c="$cat_t" -v a="$audit_t" -v k="$nodes" -v r="$ROUNDS" 'BEGIN {
-		printf "median of %d interleaved rounds: cat %.3f s (%.0f nodes/s), audit without scripts %.3f s (%.0f nodes/s): audit / cat = %.1f\n", r, c, k / c, a, k / a, a / c }'
+	cat_cpu=$(median <"$dir/catcpu$n.t")
+	audit_cpu=$(median <"$dir/auditcpu$n.t")
+	awk -v c="$cat_t" -v a="$audit_t" -v cc="$cat_cpu" -v ac="$audit_cpu" -v k="$nodes" -v r="$ROUNDS" -v l0="$load0" -v l1="$load1" 'BEGIN {
+		printf "median of %d interleaved rounds (load average %s at the start, %s at the end):\n", r, l0, l1
+		printf "  wall:      cat %.3f s (%.0f nodes/s), audit without scripts %.3f s (%.0f nodes/s): audit / cat = %.1f\n", c, k / c, a, k / a, a / c
+		printf "  processor: cat %.3f s, audit %.3f s (%.0f nodes per processor second): audit / cat = %.1f\n", cc, ac, k / ac, ac / cc }'
 	grep -E '^broken sessions' "$dir/audit$n.txt"
 	echo "page: $(wc -c <"$dir/page$n.html") bytes ($(grep -c 'class="session"' "$dir/page$n.html" || true) sessions shown in full)"
 	for d in "$s"/*; do mv "$dir/ops$n/$(basename "$d").ops" "$d/session.ops"; done

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -52,6 +53,12 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	}
 	o.Progress = progressFor(stderr)
 	o.Context = interrupt
+	// Each session's loads are short-lived garbage: collecting less often
+	// saves about a fifth of the processor time (a GOGC the caller sets
+	// wins).
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
