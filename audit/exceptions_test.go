@@ -45,11 +45,11 @@ func TestExceptionsAccept(t *testing.T) {
 		ready   bool
 		stale   int
 	}{
-		{"accepts", `{"exceptions": [{"session": "local_orphan0001", "step": "A → A,B", "row": "o1", "reason": "a probe row of a test client"}]}`, audit.Accepted, true, 0},
+		{"accepts", `{"exceptions": [{"session": "lost", "step": "A → A,B", "row": "o1", "reason": "a probe row of a test client"}]}`, audit.Accepted, true, 0},
 		{"by-directory", `{"exceptions": [{"session": "` + filepath.Join(root, "lost") + `", "step": "A -> A,B", "row": "o1", "reason": "r", "expires": "2026-03-10"}]}`, audit.Accepted, true, 0},
-		{"expired", `{"exceptions": [{"session": "local_orphan0001", "step": "A → A,B", "row": "o1", "reason": "r", "expires": "2026-03-09"}]}`, audit.Regression, false, 0},
-		{"another-row", `{"exceptions": [{"session": "local_orphan0001", "step": "A → A,B", "row": "u1", "reason": "r"}]}`, audit.Regression, false, 1},
-		{"another-step", `{"exceptions": [{"session": "local_orphan0001", "step": "A,B → A,B,C", "row": "o1", "reason": "r"}]}`, audit.Regression, false, 1},
+		{"expired", `{"exceptions": [{"session": "lost", "step": "A → A,B", "row": "o1", "reason": "r", "expires": "2026-03-09"}]}`, audit.Regression, false, 0},
+		{"another-row", `{"exceptions": [{"session": "lost", "step": "A → A,B", "row": "u1", "reason": "r"}]}`, audit.Regression, false, 1},
+		{"another-step", `{"exceptions": [{"session": "lost", "step": "A,B → A,B,C", "row": "o1", "reason": "r"}]}`, audit.Regression, false, 1},
 		{"another-session", `{"exceptions": [{"session": "local_gone", "step": "A → A,B", "row": "o1", "reason": "r"}]}`, audit.Regression, false, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,7 +76,7 @@ func TestExceptionsAccept(t *testing.T) {
 func TestExceptionsAcrossShards(t *testing.T) {
 	root := lostSession(t)
 	build(t, filepath.Join(root, "plain"), plainChat, false)
-	x := exceptions(t, `{"exceptions": [{"session": "local_orphan0001", "step": "A → A,B", "row": "o1", "reason": "r"}]}`)
+	x := exceptions(t, `{"exceptions": [{"session": "lost", "step": "A → A,B", "row": "o1", "reason": "r"}]}`)
 	merged := audit.NewSummary()
 	for i := 0; i < 2; i++ {
 		part, err := audit.RunWith([]string{root}, audit.Options{Exceptions: x, Shard: shard.Shard{I: i, N: 2}}, nil)

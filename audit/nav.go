@@ -77,7 +77,7 @@ func navigate(st *store.Store, fl flags.Set, l *webui.Loaded) *navigation {
 	}
 	rules := webui.RulesFor(fl, preds)
 	n := &navigation{st: st, preds: preds, walks: rules.Walks, d: fl.Has(flags.D), all: l.All,
-		byID: history.IndexByID(l.All), fam: history.NewFamily(l.All, rules.SiblingKey),
+		byID: history.IndexByID(l.All), fam: webui.Arrows(fl, l.All),
 		leaf: map[string]string{}, entered: map[string]bool{}, reached: map[string]reach{}}
 	n.folded = map[string]string{}
 	for _, m := range l.All {

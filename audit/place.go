@@ -136,9 +136,7 @@ func (p *placer) loadAt(head string) (shown, bool) {
 		return nil, false
 	}
 	*p.budget--
-	at := p.st.AtPersistedHead()
-	at.MoveHead(head)
-	sh := shownBy(webui.Load(at, p.fl))
+	sh := shownBy(webui.Load(p.st.AtHead(head), p.fl))
 	p.loads[head] = sh
 	return sh, true
 }

@@ -70,7 +70,7 @@ var whereCases = []whereCase{
 		// A,B walks f2 → f1; u1 is a root too, so the arrows of f1 (the
 		// roots' sibling set: f1, u1) lead to u1, the deepest leaf below
 		// it.
-		name: "moved-by-the-arrows", script: hiddenUser, step: [2]string{"A", "A,B"},
+		name: "moved-by-the-arrows", script: movedUser, step: [2]string{"A", "A,B"},
 		want: map[string]audit.Place{
 			"u1": {Kind: audit.PlaceBranch, Tip: "u1", Via: "switcher", SwitchAt: []string{"f1"}},
 		},
@@ -232,7 +232,7 @@ func TestWhereRemovedRowsGo(t *testing.T) {
 // intended view, and u1 is still named as moved, with where.
 func TestScriptDecidesAMovedUser(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "s")
-	build(t, dir, hiddenUser, true)
+	build(t, dir, movedUser, true)
 	s := audit.One(dir)
 	require.True(t, s.Intended)
 	st := step(t, s, "A", "A,B")

@@ -60,7 +60,7 @@ type StepTotal struct {
 // Failed reports whether the audit must fail (exit 1): a broken session, a
 // violation, a regression, or a run that is not a verdict on the whole
 // tree (Problems).
-func (s *Summary) Failed() bool { return !ruleReady(s) }
+func (sum *Summary) Failed() bool { return !ruleReady(sum) }
 
 // Options configure a run.
 type Options struct {

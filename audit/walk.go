@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Tree is what a walk of the directories given to the audit found: the
@@ -22,8 +23,10 @@ type Tree struct {
 	Notes    []string
 }
 
-// Find walks the roots for session directories: a directory holding
-// history/ or meta.json (the walk does not descend into one). Links to
+// Find walks the roots for session directories: a directory holding any of
+// the original's session files — history/, meta.json (written only once a
+// turn ends) or context/commits/ — named by its folder (the walk does not
+// descend into one). Links to
 // directories are followed, each directory walked once whatever links lead
 // to it again (a loop included). A directory that cannot be read is a
 // problem and the walk goes on. A root that does not exist, is not a
@@ -50,7 +53,7 @@ func find(ctx context.Context, roots []string, readDir func(string) ([]os.DirEnt
 			return nil, ErrInterrupted
 		}
 		if len(w.tree.Sessions) == before && !w.failedBelow(root) {
-			return nil, fmt.Errorf("audit: %s: no session directory (one holding history/ or meta.json) at or below it", root)
+			return nil, fmt.Errorf("audit: %s: no session directory (one holding history/, meta.json or context/commits/) at or below it", root)
 		}
 	}
 	sort.Strings(w.tree.Sessions)
@@ -147,12 +150,12 @@ func (w *walker) dir(p string, fi fs.FileInfo) {
 // "no such file" (a directory that cannot be searched) is returned: the
 // walk cannot tell.
 func isSession(p string) (bool, error) {
-	for _, name := range []string{"history", "meta.json"} {
+	for _, name := range []string{"history", "meta.json", filepath.Join("context", "commits")} {
 		fi, err := os.Stat(filepath.Join(p, name))
 		switch {
 		case err == nil && (name == "meta.json" || fi.IsDir()):
 			return true, nil
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
+		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 			return false, fmt.Errorf("cannot look inside: %v", unwrapPath(err))
 		}
 	}

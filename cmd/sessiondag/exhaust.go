@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"sessiondag/checker/exhaust"
+	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
 
@@ -25,6 +26,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	kinds := fs.String("kinds", "", "comma-separated op kinds to build scripts of (default: every kind but session)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
+	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
 	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 0 || !flagGiven(fs, "max-ops") {
 		return fs.usageError(err)
@@ -43,6 +45,11 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "exhaust", err)
 		}
 	}
+	if *checkList != "" {
+		if o.Checks, err = harness.Select(*checkList); err != nil {
+			return fail(stderr, "exhaust", err)
+		}
+	}
 	if *kinds != "" {
 		o.Kinds = strings.Split(*kinds, ",")
 	}
@@ -58,7 +65,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		path, err := f.Save(*out)
 		mu.Lock()
 		defer mu.Unlock()
-		files[f.Record("").Key()], saveErr = path, errors.Join(saveErr, err)
+		files[f.Record("").Key], saveErr = path, errors.Join(saveErr, err)
 	}
 	sum, fails, err := exhaust.Run(o)
 	if err != nil {
@@ -66,7 +73,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	}
 	recs := make([]exhaust.FailureRecord, len(fails))
 	for i, f := range fails {
-		recs[i] = f.Record(files[f.Record("").Key()])
+		recs[i] = f.Record(files[f.Record("").Key])
 	}
 	if *asJSON {
 		if err := exhaust.WriteJSON(stdout, sum, recs); err != nil {

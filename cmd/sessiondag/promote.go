@@ -6,9 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sessiondag/checker/campaign"
 	"strings"
-
-	"sessiondag/checker/harness"
 )
 
 // regressionsDir is where promoted scripts live: every `go test ./props`
@@ -83,12 +82,14 @@ func cmdPromote(args []string, stdout, stderr io.Writer) int {
 		}
 		*to = filepath.Join(root, regressionsDir)
 	}
-	found, err := harness.Replay(file, harness.ReplayOptions{})
+	found, err := campaign.Replay(file, campaign.ReplayOptions{})
 	if err != nil {
 		return fail(stderr, "promote", fmt.Errorf("%s: %w", src, err))
 	}
 	if len(found) > 0 {
-		fmt.Fprintf(stdout, "%s: %s", src, found[0].Report(file.Ops, ""))
+		f := found[0]
+		c := campaign.Case{Check: mustCheck(f.Check), Data: f.Data, Script: file.Ops}.Of(f)
+		fmt.Fprintf(stdout, "%s: %s", src, campaign.Report(c, f, ""))
 		fmt.Fprintf(stderr, "sessiondag promote: %s still fails (above): fix the cause first, then promote it\n", src)
 		return 1
 	}

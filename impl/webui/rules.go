@@ -124,8 +124,3 @@ func (r Rules) siblingKey(m *adapter.Message) node.Value {
 	}
 	return m.ParentValue()
 }
-
-// SiblingKey is the key that groups rows into sibling sets under these
-// rules: what the sibling arrows of a chain row step through. The audit
-// follows the same arrows to say where a row a step moves can be found.
-func (r Rules) SiblingKey(m *adapter.Message) node.Value { return r.siblingKey(m) }
