@@ -10,8 +10,9 @@
 # nodes per second of each, their ratio (the audit's time over cat's, both
 # measured in the same run, so a busy machine slows both), the processor
 # time each used (user + system, which other work on the machine barely
-# changes), the machine's load, the verdict line and the page's size; then
-# one audit with the op scripts put back.
+# changes), the machine's load, the verdict line, the page's size and the
+# peak memory of one more audit; then one audit with the op scripts put
+# back.
 #   SIZES="300 3000" NODES=100 ROUNDS=5 scripts/audit-throughput.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -69,6 +70,10 @@ for n in $SIZES; do
 		printf "  processor: cat %.3f s, audit %.3f s (%.0f nodes per processor second): audit / cat = %.1f\n", cc, ac, k / ac, ac / cc }'
 	grep -E '^broken sessions' "$dir/audit$n.txt"
 	echo "page: $(wc -c <"$dir/page$n.html") bytes ($(grep -c 'class="session"' "$dir/page$n.html" || true) sessions shown in full)"
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%M' -o "$dir/rss" "$bin" audit "$s" --html "$dir/page$n.html" >/dev/null 2>&1 || true
+		echo "peak memory of one audit: $(awk '{ printf "%.0f MB", $1 / 1024 }' "$dir/rss") (maximum resident set)"
+	fi
 	for d in "$s"/*; do mv "$dir/ops$n/$(basename "$d").ops" "$d/session.ops"; done
 	t0=$(now)
 	"$bin" audit "$s" --html "$dir/page$n-scripts.html" >"$dir/audit$n-scripts.txt" 2>/dev/null || true
