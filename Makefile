@@ -124,7 +124,8 @@ mutants:
 regen:
 	$(GO) run ./scripts/regen
 
-# Audit throughput on 1,000 generated sessions of 1,000 nodes.
+# The audit's throughput without op scripts against cat of the same files,
+# and its page's size, on 300 and 3,000 generated sessions of 100 nodes.
 throughput:
 	scripts/audit-throughput.sh
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -19,7 +18,7 @@ import (
 // prints the summary and the failures, each reduced and saved as a `#!
 // check` file with its replay command. Exit 1 on a failure.
 func cmdExhaust(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("exhaust", stderr)
+	fs := newFlags("exhaust", stdout, stderr)
 	maxOps := fs.Int("max-ops", 0, "check every valid script of 1…N ops")
 	shardArg := fs.String("shard", "", "check shard i/n of the scripts (0 ≤ i < n); the n shards' outputs merge by concatenation")
 	asJSON := fs.Bool("json", false, "print JSON lines: one per failure, then {\"kind\":\"exhaust\",\"summary\":…}")
@@ -29,10 +28,17 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
 	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
 	impl := addImplFlags(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil || len(pos) != 0 || *maxOps < 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W] [--impl CMD]")
-		return 2
+	pos, err := fs.parse(args)
+	if err != nil || len(pos) != 0 || !flagGiven(fs, "max-ops") {
+		return fs.usageError(err)
+	}
+	for _, c := range []struct {
+		name   string
+		v, min int
+	}{{"max-ops", *maxOps, 1}, {"workers", *workers, 1}, {"max-reduced", *maxReduced, 0}} {
+		if err := fs.atLeast(c.name, int64(c.v), int64(c.min)); err != nil {
+			return fail(stderr, "exhaust", err)
+		}
 	}
 	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
 	if *shardArg != "" {

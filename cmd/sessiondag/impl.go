@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -16,10 +15,10 @@ import (
 type implFlags struct {
 	command *string
 	timeout *float64
-	fs      *flag.FlagSet
+	fs      *flagSet
 }
 
-func addImplFlags(fs *flag.FlagSet) implFlags {
+func addImplFlags(fs *flagSet) implFlags {
 	return implFlags{
 		command: fs.String("impl", "", "judge this implementation: a command speaking the implementation protocol (docs/protocol.md), run with sh -c (default: impl/, in-process)"),
 		timeout: fs.Float64("impl-timeout", remote.DefaultTimeout.Seconds(), "the deadline of each request to --impl, in seconds"),

@@ -15,17 +15,13 @@ import (
 )
 
 func cmdLoad(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("load", stderr)
+	fs := newFlags("load", stdout, stderr)
 	fl := flags.Off
 	fs.Var(&fl, "flags", "rollout flags: off, all, or a list such as A,B")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag load DIR [--flags F] [--json]")
-		return 2
+	pos, err := fs.parse(args)
+	if err != nil || len(pos) != 1 {
+		return fs.usageError(err)
 	}
 	s, err := store.Open(pos[0])
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", stderr)
+	fs := newFlags("replay", stdout, stderr)
 	var writer flags.Set
 	fs.Var(&writer, "flags", "the writers' flags at the start: off, all, or a list such as A,B (every check)")
 	var rollout rolloutFlag
@@ -28,14 +28,16 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
 	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
 	impl := addImplFlags(fs)
-	pos, err := parseArgs(fs, args)
+	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--reduce] [--impl CMD]")
-		return 2
+		return fs.usageError(err)
 	}
 	file, err := readScript(pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
+	}
+	if len(file.Ops) == 0 {
+		return fail(stderr, "replay", fmt.Errorf("%s holds no ops: nothing to replay", pos[0]))
 	}
 	if rollout.plan != nil {
 		// The plan decides who writes on which flags: the script's own flag

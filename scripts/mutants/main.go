@@ -12,7 +12,7 @@
 // exit 1; a mutant whose tests do not build or run, 2. Run it from the
 // project root (make mutants):
 //
-//	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [PKG...]
+//	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [-rapid=false] [PKG...]
 package main
 
 import (
@@ -36,6 +36,7 @@ func main() {
 	run := flag.String("run", "", "run only the tests matching this regexp (go test -run)")
 	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
+	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the tests (false for packages without rapid, such as ./audit)")
 	flag.Parse()
 	pkgs := flag.Args() // every mutant against these, when given
 	todo, err := selected(*only)
@@ -55,6 +56,9 @@ func main() {
 		}
 		// Flags after the packages reach every test binary; only the ones
 		// that define them (props, and packages with rapid tests) read them.
+		if !*rapidFlags {
+			return args
+		}
 		if *checks > 0 {
 			args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
 		}
