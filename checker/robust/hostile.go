@@ -62,31 +62,31 @@ func (t Tree) Build(parent string, n int) (string, error) {
 func Trees() []Tree {
 	return []Tree{
 		{Name: "nested-calls", Size: 4000, Growth: []int{1000, 2000, 4000},
-			Note: "a function the model called, n functions nested below it, the head on the innermost",
+			Note:  "a function the model called, n functions nested below it, the head on the innermost",
 			build: nestedCalls},
 		{Name: "nested-manual", Size: 4000, Growth: []int{1000, 2000, 4000},
-			Note: "a manual run with n functions nested below it, the head on the innermost",
+			Note:  "a manual run with n functions nested below it, the head on the innermost",
 			build: nestedManual},
 		{Name: "caller-cycle", Size: 4000, Growth: []int{1000, 2000, 4000},
-			Note: "n function rows whose called_by form one cycle, the head on one of them",
+			Note:  "n function rows whose called_by form one cycle, the head on one of them",
 			build: callerCycle},
 		{Name: "parent-cycle", Size: 4000, Growth: []int{1000, 2000, 4000},
-			Note: "n users whose parent_id form one cycle",
+			Note:  "n users whose parent_id form one cycle",
 			build: parentCycle},
 		{Name: "deep-json", Size: 5001,
-			Note: "5,001 nested calls: a card's tree nests 10,002 JSON levels deep",
+			Note:  "5,001 nested calls: a card's tree nests 10,002 JSON levels deep",
 			build: nestedManual},
 		{Name: "many-keys-metadata", Size: 100000, Growth: []int{10000, 40000, 100000},
-			Note: "a reply whose metadata holds n keys (laid over its message)",
+			Note:  "a reply whose metadata holds n keys (laid over its message)",
 			build: manyKeysMetadata},
 		{Name: "many-keys-output", Size: 100000, Growth: []int{10000, 40000, 100000},
-			Note: "a tool result holding an object of n keys (shown as JSON text)",
+			Note:  "a tool result holding an object of n keys (shown as JSON text)",
 			build: manyKeysOutput},
 		{Name: "many-keys-meta", Size: 100000, Growth: []int{10000, 40000, 100000},
-			Note: "meta.json holding n keys",
+			Note:  "meta.json holding n keys",
 			build: manyKeysMeta},
 		{Name: "long-chat", Size: 20000, Growth: []int{5000, 10000, 20000},
-			Note: "n chat turns in one chain",
+			Note:  "n chat turns in one chain",
 			build: longChat},
 		{Name: "fifo-node", Note: "a FIFO named like a node file", Problem: PhraseRegular,
 			build: fifoAt("history/0003-u-fifo00000001.json")},
@@ -143,7 +143,7 @@ type treeWriter struct {
 func (w *treeWriter) add(id, role, calledBy string, output node.Value, kv ...node.Member) (*node.Node, error) {
 	n := &node.Node{ID: id, Seq: w.seq, Role: role, CalledBy: calledBy,
 		CreatedAt: node.Num(strconv.FormatInt(1782000000+w.seq, 10) + ".5"),
-		Input: node.NullV(), Output: output, Reads: node.Arr([]node.Value{}), Metadata: &node.Obj{M: kv}}
+		Input:     node.NullV(), Output: output, Reads: node.Arr([]node.Value{}), Metadata: &node.Obj{M: kv}}
 	if role == node.RoleCode {
 		n.Name = "step"
 	}
