@@ -92,7 +92,7 @@ func Trees() []Tree {
 			build: fifoAt("history/0003-u-fifo00000001.json")},
 		{Name: "fifo-meta", Note: "meta.json is a FIFO", Problem: PhraseRegular,
 			build: fifoAt("meta.json")},
-		{Name: "fifo-history", Note: "history/ is a FIFO", Problem: PhraseRegular,
+		{Name: "fifo-history", Note: "history/ is a FIFO", Problem: "not a directory",
 			build: fifoHistory},
 		{Name: "link-dup", Note: "a symbolic link in history/ to another node file", Problem: PhraseSameFile,
 			build: linkDup(false)},
@@ -123,12 +123,8 @@ func TreeNamed(name string) (Tree, bool) {
 	return Tree{}, false
 }
 
-// Phrases of the problems hostile trees cause, beside the Phrase constants
-// of the corruptions.
-const (
-	PhraseSameFile    = "same file as"
-	PhraseUnknownHead = "names no node"
-)
+// PhraseUnknownHead is in the problem of a head that names no node.
+const PhraseUnknownHead = "names no node"
 
 // treeWriter writes one session directory node by node, in the original's
 // layout (legacy §2.1), without the store's id checks: hostile trees hold

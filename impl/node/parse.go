@@ -185,10 +185,13 @@ func (p *parser) str() (string, error) {
 		c := p.b[p.i]
 		switch {
 		case c == '"':
-			p.i++
-			if !utf8.Valid(buf) {
+			// Escapes are ASCII: the raw text is UTF-8 exactly when the
+			// bytes copied from it are (the decoded text may hold lone
+			// surrogates, which are not).
+			if !utf8.ValidString(p.b[start:p.i]) {
 				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
 			}
+			p.i++
 			return string(buf), nil
 		case c < 0x20:
 			return "", p.errf("control character in string")
@@ -229,7 +232,14 @@ func (p *parser) str() (string, error) {
 					}
 					p.i = save
 				}
-				buf = utf8.AppendRune(buf, r) // a lone surrogate becomes U+FFFD
+				if utf16.IsSurrogate(r) {
+					// Python's json.loads keeps a lone surrogate as a
+					// character of its own; WTF-8 keeps it apart from
+					// every other one (and from U+FFFD).
+					buf = appendWTF8(buf, r)
+					continue
+				}
+				buf = utf8.AppendRune(buf, r)
 			default:
 				return "", p.errf("invalid escape \\%c", e)
 			}
