@@ -307,6 +307,7 @@ func (p *parser) object(depth int) (Value, error) {
 	}
 	base := len(p.members)
 	defer func() { p.members = p.members[:base] }()
+	var keys map[string]int // key → position in p.members, once the object is large
 	for {
 		p.ws()
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
@@ -326,7 +327,7 @@ func (p *parser) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		p.set(base, k, v)
+		keys = p.set(base, keys, k, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated object")
@@ -345,12 +346,34 @@ func (p *parser) object(depth int) (Value, error) {
 
 // set adds a member to the object whose members start at base. Python's
 // json keeps the last of duplicate keys, at the first key's position.
-func (p *parser) set(base int, k string, v Value) {
-	for i := base; i < len(p.members); i++ {
-		if p.members[i].Key == k {
-			p.members[i].Val = v
-			return
+// Small objects are scanned; past smallObject members the keys go into a
+// map, so that an object of n keys costs n, not n²/2.
+func (p *parser) set(base int, keys map[string]int, k string, v Value) map[string]int {
+	if keys == nil {
+		for i := base; i < len(p.members); i++ {
+			if p.members[i].Key == k {
+				p.members[i].Val = v
+				return nil
+			}
 		}
+		p.members = append(p.members, Member{k, v})
+		if len(p.members)-base > smallObject {
+			keys = make(map[string]int, 2*smallObject)
+			for i := base; i < len(p.members); i++ {
+				keys[p.members[i].Key] = i
+			}
+		}
+		return keys
 	}
+	if i, ok := keys[k]; ok {
+		p.members[i].Val = v
+		return keys
+	}
+	keys[k] = len(p.members)
 	p.members = append(p.members, Member{k, v})
+	return keys
 }
+
+// smallObject is the number of members up to which a key is looked up by
+// scanning.
+const smallObject = 32

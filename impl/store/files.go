@@ -18,6 +18,7 @@ var MaxFileSize int64 = 256 << 20
 // renames new files into place goes (every write gets a new inode).
 type fileID struct {
 	dev, ino     uint64
+	nlink        uint64 // names the file has (hard links)
 	size         int64
 	mode         uint32
 	mtime, ctime int64

@@ -52,7 +52,7 @@ const (
 // Problems, and Unsettled reports it. A temporary file of a write in
 // progress is not a crash's leftover: Notes says which it was.
 func Open(dir string) (*Store, error) {
-	o := &opener{dir: dir, cache: map[string]entry{}}
+	o := &opener{dir: dir}
 	pause := time.Millisecond
 	for attempt := 1; ; attempt++ {
 		sn, err := o.read()
@@ -72,8 +72,8 @@ func Open(dir string) (*Store, error) {
 // opener reads one session directory, keeping what it read between
 // attempts.
 type opener struct {
-	dir   string
-	cache map[string]entry // history file name → what was read, by identity
+	dir  string
+	last []entry // the entries of the attempt before, in name order
 }
 
 // entry is one name in history/ and what reading it gave.
@@ -187,14 +187,27 @@ func (o *opener) list(names []os.DirEntry) []entry {
 			// type, never opened.
 			e.err = fmt.Errorf("not a regular file (%s): not opened", typeName(t))
 		}
-		if c, ok := o.cache[e.name]; ok && e.json && e.err == nil && !e.link {
+		if c, ok := o.earlier(e.name); ok && e.json && e.err == nil && !e.link && c.n != nil && !c.link {
 			if id, err := statID(filepath.Join(o.dir, "history", e.name), false); err == nil && id == c.id {
 				e = c
 			}
 		}
 		out[i] = e
 	}
+	o.last = out
 	return out
+}
+
+// earlier finds what the attempt before read under a name. Listings are in
+// name order, and so are the lookups: each is a step along the last one.
+func (o *opener) earlier(name string) (entry, bool) {
+	for len(o.last) > 0 && o.last[0].name < name {
+		o.last = o.last[1:]
+	}
+	if len(o.last) > 0 && o.last[0].name == name {
+		return o.last[0], true
+	}
+	return entry{}, false
 }
 
 // readEntries reads and decodes the *.json entries not taken from the
@@ -233,11 +246,6 @@ func (o *opener) readEntries(entries []entry) {
 			wg.Go(func() { work(lo, hi) })
 		}
 		wg.Wait()
-	}
-	for _, i := range todo {
-		if e := entries[i]; e.n != nil && !e.link {
-			o.cache[e.name] = e
-		}
 	}
 }
 
@@ -391,12 +399,24 @@ func (o *opener) judgeTmp(s *Store, rel string) {
 // sameFiles refuses every name of history/ but one that leads to a file
 // another name leads to (a link, hard or symbolic, to another node file):
 // a node is read once. The name kept is the first that is not a symbolic
-// link, else the first.
+// link, else the first. Only a file with more than one name, or reached
+// through a link, can be one of them.
 func sameFiles(entries []entry) {
 	type key struct{ dev, ino uint64 }
 	keep := map[key]int{}
+	// The files reached through a link, or with more than one name.
+	multi := map[key]bool{}
+	for _, e := range entries {
+		if e.json && e.id.ino != 0 && (e.link || e.id.nlink > 1) {
+			multi[key{e.id.dev, e.id.ino}] = true
+		}
+	}
+	if len(multi) == 0 {
+		return
+	}
+	shared := func(e entry) bool { return e.json && e.id.ino != 0 && multi[key{e.id.dev, e.id.ino}] }
 	for i, e := range entries {
-		if !e.json || e.id.ino == 0 {
+		if !shared(e) {
 			continue
 		}
 		k := key{e.id.dev, e.id.ino}
@@ -406,7 +426,7 @@ func sameFiles(entries []entry) {
 	}
 	for i := range entries {
 		e := &entries[i]
-		if !e.json || e.id.ino == 0 {
+		if !shared(*e) {
 			continue
 		}
 		if j := keep[key{e.id.dev, e.id.ino}]; j != i {

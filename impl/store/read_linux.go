@@ -11,7 +11,7 @@ import (
 
 // idOf is the identity and version of a file as fstat or lstat gives it.
 func idOf(st *syscall.Stat_t) fileID {
-	return fileID{dev: st.Dev, ino: st.Ino, size: st.Size, mode: st.Mode & syscall.S_IFMT,
+	return fileID{dev: st.Dev, ino: st.Ino, nlink: uint64(st.Nlink), size: st.Size, mode: st.Mode & syscall.S_IFMT,
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
 }
 
