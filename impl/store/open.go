@@ -129,6 +129,9 @@ func (o *opener) read() (*snapshot, error) {
 	}
 	sn.entries = o.list(names)
 	o.readEntries(sn.entries)
+	if afterListing != nil {
+		afterListing()
+	}
 
 	var text string
 	text, sn.metaErr = o.readMeta()
@@ -249,6 +252,11 @@ func (o *opener) readEntries(entries []entry) {
 	}
 }
 
+// afterListing, when set (by tests), runs between the reading of history/
+// and the reading of meta.json: where a live writer's rename makes the
+// head name a node the listing missed.
+var afterListing func()
+
 // parallelRead is the number of files per core below which reading is not
 // split.
 var parallelRead = 256
@@ -368,7 +376,7 @@ func (o *opener) build(sn *snapshot) *Store {
 	}
 	if !sn.stable {
 		s.changing = true
-		s.Problems = append(s.Problems, Problem{File: "history/", Err: fmt.Errorf("the session changed during each of %s: the view may mix versions", readsSaid(sn.attempts))})
+		s.Problems = append(s.Problems, Problem{File: "history/", Err: fmt.Errorf("the session kept changing while it was read (%s): the view may mix versions", readsSaid(sn.attempts))})
 	}
 	return s
 }

@@ -1,32 +1,46 @@
 // Command hostile builds every hostile session tree of checker/robust at
-// full size (and at its growth sizes) and runs the reading commands on each
-// under /usr/bin/time: `load`, `load --json` and `audit`, one process per
-// run, each with a time limit. It prints one table row per tree and command
-// with the outcome (exit status and the first line of stderr), the wall
-// time, the peak resident memory and the output size, then the growth of
-// time and memory between sizes, as the ratio per doubling of the size.
-// Run it from the project root after `make build`:
+// full size (and at each size of its growth series) and runs the reading
+// commands on each, one process per run under /usr/bin/time, with a time
+// limit: `load`, `load --json` and `audit`. It prints one row per tree and
+// command: the outcome (exit status, the first line of stderr, and for
+// `load --json` whether the output is valid UTF-8 JSON), the wall and
+// processor time, the peak resident memory and the output size. Then, for
+// the growth series, the growth per doubling: of processor time against the
+// bytes read and written (input + output: a view may be large where the
+// original's is, and writing it costs its size), of peak memory against the
+// bytes read. Run it from the project root after `make build`:
 //
 //	go run ./scripts/hostile [-bin bin/sessiondag] [-only a,b] [-limit 120s] [-keep DIR]
+//	go run ./scripts/hostile -bench [-count 3] [-only a,b]
 //
-// It exits 1 when a run times out, is killed, or grows faster than
-// -max-growth per doubling.
+// -bench runs BenchmarkHostile (bench/) instead and prints the same growth
+// of its cpu-ns/op, B/op and allocs/op.
+//
+// Processor time, not wall time, is compared: on a machine shared with
+// other work the wall time of a run stretches with the others' load. Times
+// under 0.2 s are too coarse to compare and are left out. It exits 1 when a
+// run times out or any growth exceeds -max-growth.
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"sessiondag/checker/robust"
 	"sessiondag/internal/termtext"
@@ -37,9 +51,23 @@ func main() {
 	only := flag.String("only", "", "comma-separated tree names (default: every tree)")
 	limit := flag.Duration("limit", 120*time.Second, "time limit of one run")
 	keep := flag.String("keep", "", "build the trees under this directory and keep them")
-	maxGrowth := flag.Float64("max-growth", 2.2, "largest allowed growth of time and memory per doubling of the size")
+	maxGrowth := flag.Float64("max-growth", 2.2, "largest allowed growth per doubling")
+	bench := flag.Bool("bench", false, "run BenchmarkHostile and print its growth instead")
+	count := flag.Int("count", 3, "with -bench: runs of each benchmark (the median is used)")
 	flag.Parse()
-	if err := run(*bin, *only, *keep, *limit, *maxGrowth); err != nil {
+	want := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n != "" {
+			want[n] = true
+		}
+	}
+	var err error
+	if *bench {
+		err = runBench(want, *count, *maxGrowth)
+	} else {
+		err = run(*bin, want, *keep, *limit, *maxGrowth)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostile:", err)
 		os.Exit(1)
 	}
@@ -48,18 +76,17 @@ func main() {
 // commands are the reading commands measured on each tree.
 var commands = [][]string{{"load"}, {"load", "--json"}, {"audit"}}
 
-// result is one measured run.
-type result struct {
+// point is one measurement of a tree at a size.
+type point struct {
 	tree, cmd string
 	size      int
-	exit      int
-	outcome   string
-	seconds   float64
-	peakKB    int64
-	outBytes  int64
+	in, out   float64 // bytes read and written
+	cpu       float64 // seconds (or ns/op)
+	mem       float64 // peak KB (or B/op)
+	allocs    float64
 }
 
-func run(bin, only, keep string, limit time.Duration, maxGrowth float64) error {
+func run(bin string, want map[string]bool, keep string, limit time.Duration, maxGrowth float64) error {
 	if _, err := os.Stat(bin); err != nil {
 		return fmt.Errorf("%s: %w (run make build first)", bin, err)
 	}
@@ -72,16 +99,10 @@ func run(bin, only, keep string, limit time.Duration, maxGrowth float64) error {
 		defer os.RemoveAll(d)
 		parent = d
 	}
-	want := map[string]bool{}
-	for _, n := range strings.Split(only, ",") {
-		if n != "" {
-			want[n] = true
-		}
-	}
-	var all []result
+	var pts []point
 	bad := false
-	fmt.Println("| tree | size | command | outcome | time (s) | peak memory (MB) | output (MB) |")
-	fmt.Println("|---|---|---|---|---|---|---|")
+	fmt.Println("| tree | size | command | outcome | wall (s) | cpu (s) | peak memory (MB) | output (MB) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, t := range robust.Trees() {
 		if len(want) > 0 && !want[t.Name] {
 			continue
@@ -95,133 +116,410 @@ func run(bin, only, keep string, limit time.Duration, maxGrowth float64) error {
 			if err != nil {
 				return err
 			}
+			in := treeBytes(dir)
 			for _, c := range commands {
-				r, err := measure(bin, append(append([]string{}, c...), dir), limit)
+				r, err := measure(bin, c, dir, limit)
 				if err != nil {
 					return err
 				}
-				r.tree, r.cmd, r.size = t.Name, strings.Join(c, " "), n
-				if r.exit < 0 {
+				if r.killed {
 					bad = true
 				}
-				all = append(all, r)
 				size := "–"
 				if t.Size > 0 {
 					size = strconv.Itoa(n)
 				}
-				fmt.Printf("| %s | %s | %s | %s | %.2f | %.1f | %.2f |\n", t.Name, size, r.cmd,
-					strings.ReplaceAll(r.outcome, "|", `\|`), r.seconds, float64(r.peakKB)/1024, float64(r.outBytes)/(1<<20))
+				fmt.Printf("| %s | %s | %s | %s | %.2f | %.2f | %.1f | %.2f |\n", t.Name, size, strings.Join(c, " "),
+					strings.ReplaceAll(r.outcome, "|", `\|`), r.wall, r.cpu, r.peakKB/1024, r.out/(1<<20))
+				if len(t.Growth) > 0 {
+					pts = append(pts, point{tree: t.Name, cmd: strings.Join(c, " "), size: n, in: in, out: r.out, cpu: r.cpu, mem: r.peakKB})
+				}
 			}
 		}
 	}
-	if !growth(all, maxGrowth) {
-		bad = true
-	}
-	if bad {
-		return errors.New("a run failed to finish or grew faster than allowed")
+	fmt.Println()
+	if !growth(pts, maxGrowth, 0.2, "cpu", "peak memory") || bad {
+		return errors.New("a run did not finish in time or grew faster than allowed")
 	}
 	return nil
 }
 
-// measure runs one command under /usr/bin/time and reads its report.
-func measure(bin string, args []string, limit time.Duration) (result, error) {
+// treeBytes is the size of the files below dir.
+func treeBytes(dir string) float64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return float64(n)
+}
+
+// result is one measured run.
+type result struct {
+	killed    bool
+	outcome   string
+	wall, cpu float64
+	peakKB    float64
+	out       float64
+}
+
+// measure runs one command on dir under /usr/bin/time and reads its report.
+func measure(bin string, c []string, dir string, limit time.Duration) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	report, err := os.CreateTemp("", "hostile-time-")
+	tmp, err := os.MkdirTemp("", "hostile-run-")
 	if err != nil {
 		return result{}, err
 	}
-	defer os.Remove(report.Name())
-	report.Close()
-	cmd := exec.CommandContext(ctx, "/usr/bin/time", append([]string{"-f", "%e %M", "-o", report.Name(), bin}, args...)...)
-	var out countWriter
+	defer os.RemoveAll(tmp)
+	report, outPath := filepath.Join(tmp, "time"), filepath.Join(tmp, "stdout")
+	out, err := os.Create(outPath)
+	if err != nil {
+		return result{}, err
+	}
+	defer out.Close()
+	args := append([]string{"-f", "%e %U %S %M", "-o", report, bin}, append(append([]string{}, c...), dir)...)
+	cmd := exec.CommandContext(ctx, "/usr/bin/time", args...)
 	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	start := time.Now()
+	cmd.Stdout, cmd.Stderr = out, &stderr
 	runErr := cmd.Run()
 	var r result
-	r.outBytes = out.n
+	if fi, err := out.Stat(); err == nil {
+		r.out = float64(fi.Size())
+	}
 	var exitErr *exec.ExitError
+	exit := 0
 	switch {
 	case ctx.Err() != nil:
-		r.exit, r.outcome = -1, fmt.Sprintf("killed after %v", limit)
-		r.seconds = time.Since(start).Seconds()
+		r.killed, r.outcome = true, fmt.Sprintf("killed after %v", limit)
 		return r, nil
 	case errors.As(runErr, &exitErr):
-		r.exit = exitErr.ExitCode()
+		exit = exitErr.ExitCode()
 	case runErr != nil:
 		return r, runErr
 	}
-	data, err := os.ReadFile(report.Name())
+	data, err := os.ReadFile(report)
 	if err != nil {
 		return r, err
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	f := strings.Fields(lines[len(lines)-1])
-	if len(f) == 2 {
-		r.seconds, _ = strconv.ParseFloat(f[0], 64)
-		r.peakKB, _ = strconv.ParseInt(f[1], 10, 64)
+	if f := strings.Fields(lines[len(lines)-1]); len(f) == 4 {
+		r.wall, _ = strconv.ParseFloat(f[0], 64)
+		u, _ := strconv.ParseFloat(f[1], 64)
+		s, _ := strconv.ParseFloat(f[2], 64)
+		r.cpu = u + s
+		r.peakKB, _ = strconv.ParseFloat(f[3], 64)
+	}
+	r.outcome = fmt.Sprintf("exit %d", exit)
+	if len(c) == 2 && c[1] == "--json" && exit != 2 {
+		r.outcome += ", " + checkJSON(outPath)
+	}
+	if c[0] == "audit" && r.out < 1<<20 {
+		// The audit's verdict is its last line.
+		if data, err := os.ReadFile(outPath); err == nil {
+			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+			if v := lines[len(lines)-1]; strings.Contains(v, "ready") || strings.Contains(v, "READY") {
+				_, v, _ = strings.Cut(v, ": ")
+				r.outcome += " (" + termtext.Line(v) + ")"
+			}
+		}
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
-	if len(first) > 90 {
-		first = first[:87] + "..."
+	first = strings.ReplaceAll(first, dir, "DIR")
+	if len(first) > 100 {
+		first = first[:97] + "..."
 	}
-	r.outcome = fmt.Sprintf("exit %d", r.exit)
 	if first != "" {
 		r.outcome += ": " + termtext.Line(strings.ToValidUTF8(first, "?"))
 	}
 	return r, nil
 }
 
-type countWriter struct{ n int64 }
+// checkJSON says whether a file holds one valid UTF-8 JSON document, read
+// as a stream (views nest deeper than a decoder's default bound).
+func checkJSON(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	if err := validJSON(bufio.NewReaderSize(f, 1<<20)); err != nil {
+		return "invalid: " + err.Error()
+	}
+	return "valid UTF-8 JSON"
+}
 
-func (w *countWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+// validJSON checks one JSON document without recursion: a stack of the
+// open containers, strings with their escapes and UTF-8, numbers and
+// literals by their grammar.
+func validJSON(r *bufio.Reader) error {
+	var stack []byte // '[' or '{'
+	var off int64
+	next := func() (byte, error) {
+		c, err := r.ReadByte()
+		off++
+		return c, err
+	}
+	skipWS := func() (byte, error) {
+		for {
+			c, err := next()
+			if err != nil || (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+				return c, err
+			}
+		}
+	}
+	bad := func(what string) error { return fmt.Errorf("%s at byte %d", what, off) }
+	str := func() error {
+		var buf []byte
+		for {
+			c, err := next()
+			if err != nil {
+				return bad("unterminated string")
+			}
+			switch {
+			case c == '"':
+				if !utf8.Valid(buf) {
+					return bad("a string that is not UTF-8")
+				}
+				return nil
+			case c < 0x20:
+				return bad("a control character in a string")
+			case c == '\\':
+				e, err := next()
+				if err != nil {
+					return bad("unterminated escape")
+				}
+				if e == 'u' {
+					for k := 0; k < 4; k++ {
+						h, err := next()
+						if err != nil || !strings.ContainsRune("0123456789abcdefABCDEF", rune(h)) {
+							return bad("a bad \\u escape")
+						}
+					}
+				} else if !strings.ContainsRune(`"\\/bfnrt`, rune(e)) {
+					return bad("a bad escape")
+				}
+			default:
+				buf = append(buf, c)
+			}
+		}
+	}
+	// scalar reads a number or literal starting with c; it returns the byte
+	// after it.
+	scalar := func(c byte) (byte, error) {
+		var lit []byte
+		for {
+			lit = append(lit, c)
+			var err error
+			if c, err = next(); err != nil || strings.IndexByte(" \t\n\r,]}", c) >= 0 {
+				if !numberOrLiteral.Match(lit) {
+					return 0, bad(fmt.Sprintf("a bad value %q", lit))
+				}
+				if err != nil {
+					return 0, io.EOF
+				}
+				return c, nil
+			}
+		}
+	}
+	c, err := skipWS()
+	for {
+		if err != nil {
+			return bad("unexpected end")
+		}
+		// A value starts with c.
+		var after byte
+		switch c {
+		case '[', '{':
+			stack = append(stack, c)
+			if c, err = skipWS(); err != nil {
+				return bad("unexpected end")
+			}
+			if c == ']' && stack[len(stack)-1] == '[' || c == '}' && stack[len(stack)-1] == '{' {
+				stack = stack[:len(stack)-1]
+				after = 0
+				break
+			}
+			if stack[len(stack)-1] == '{' {
+				if c != '"' {
+					return bad("a key that is not a string")
+				}
+				if err := str(); err != nil {
+					return err
+				}
+				if c, err = skipWS(); err != nil || c != ':' {
+					return bad("no : after a key")
+				}
+				c, err = skipWS()
+			}
+			continue
+		case '"':
+			if err := str(); err != nil {
+				return err
+			}
+		default:
+			if after, err = scalar(c); err != nil && err != io.EOF {
+				return err
+			}
+			if err == io.EOF && len(stack) == 0 {
+				return nil
+			}
+		}
+		// Then a separator, a closing bracket, or the end.
+		for {
+			if after == 0 || after == ' ' || after == '\t' || after == '\n' || after == '\r' {
+				if after, err = skipWS(); err != nil {
+					if len(stack) == 0 && err == io.EOF {
+						return nil
+					}
+					return bad("unexpected end")
+				}
+			}
+			if len(stack) == 0 {
+				return bad("data after the document")
+			}
+			top := stack[len(stack)-1]
+			switch {
+			case after == ',':
+				if c, err = skipWS(); err != nil {
+					return bad("unexpected end")
+				}
+				if top == '{' {
+					if c != '"' {
+						return bad("a key that is not a string")
+					}
+					if err := str(); err != nil {
+						return err
+					}
+					if c, err = skipWS(); err != nil || c != ':' {
+						return bad("no : after a key")
+					}
+					c, err = skipWS()
+				}
+			case after == ']' && top == '[', after == '}' && top == '{':
+				stack = stack[:len(stack)-1]
+				after = 0
+				continue
+			default:
+				return bad(fmt.Sprintf("unexpected %q", after))
+			}
+			break
+		}
+	}
+}
 
-var _ io.Writer = (*countWriter)(nil)
+var numberOrLiteral = regexp.MustCompile(`^(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?|true|false|null)$`)
 
-// growth prints, per tree and command measured at several sizes, the
-// growth of time and peak memory per doubling of the size between
-// consecutive sizes, and reports whether every one is within max. Times
-// under 0.05 s are too coarse to compare and are left out.
-func growth(all []result, max float64) bool {
+// growth prints, for each tree and command measured at several sizes, the
+// growth between consecutive sizes: of cpu per doubling of input + output,
+// of memory (and allocations, when measured) per doubling of input. It
+// reports whether every one is within max; cpu under floor is left out.
+func growth(pts []point, max, floor float64, cpuName, memName string) bool {
 	ok := true
-	header := false
-	for i := 1; i < len(all); i++ {
-		a, b := all[i-1], all[i]
-		for j := i - 1; j >= 0; j-- { // the same command at the size before
-			if all[j].tree == b.tree && all[j].cmd == b.cmd && all[j].size < b.size {
-				a = all[j]
+	allocs := len(pts) > 0 && pts[0].allocs > 0
+	head, rule := "", ""
+	if allocs {
+		head, rule = " allocs per doubling of input |", "---|"
+	}
+	fmt.Printf("| tree | command | sizes | %s per doubling of input + output | %s per doubling of input |%s\n", cpuName, memName, head)
+	fmt.Println("|---|---|---|---|---|" + rule)
+	per := func(x0, x1, w0, w1 float64) (string, bool) {
+		if x0 <= 0 || x1 <= 0 || w1 <= w0 {
+			return "–", true
+		}
+		g := math.Pow(x1/x0, 1/math.Log2(w1/w0))
+		return fmt.Sprintf("%.2f×", g), g <= max
+	}
+	for i, b := range pts {
+		var a *point
+		for j := i - 1; j >= 0; j-- {
+			if pts[j].tree == b.tree && pts[j].cmd == b.cmd && pts[j].size < b.size {
+				a = &pts[j]
 				break
 			}
 		}
-		if a.tree != b.tree || a.cmd != b.cmd || a.size >= b.size {
+		if a == nil {
 			continue
 		}
-		if !header {
-			fmt.Println()
-			fmt.Println("| tree | command | sizes | time per doubling | memory per doubling |")
-			fmt.Println("|---|---|---|---|---|")
-			header = true
+		c, cok := fmt.Sprintf("– (under %gs)", floor), true
+		if a.cpu >= floor {
+			c, cok = per(a.cpu, b.cpu, a.in+a.out, b.in+b.out)
 		}
-		doublings := math.Log2(float64(b.size) / float64(a.size))
-		per := func(x, y float64) (string, bool) {
-			if x <= 0 || y <= 0 {
-				return "–", true
-			}
-			g := math.Pow(y/x, 1/doublings)
-			return fmt.Sprintf("%.2f×", g), g <= max
+		m, mok := per(a.mem, b.mem, a.in, b.in)
+		row := fmt.Sprintf("| %s | %s | %d → %d | %s | %s |", b.tree, b.cmd, a.size, b.size, c, m)
+		if b.allocs > 0 {
+			al, aok := per(a.allocs, b.allocs, a.in, b.in)
+			row += " " + al + " |"
+			mok = mok && aok
 		}
-		t, tok := "– (under 0.05 s)", true
-		if a.seconds >= 0.05 {
-			t, tok = per(a.seconds, b.seconds)
-		}
-		m, mok := per(float64(a.peakKB), float64(b.peakKB))
-		mark := ""
-		if !tok || !mok {
+		if !cok || !mok {
 			ok = false
-			mark = " **over**"
+			row += " **over**"
 		}
-		fmt.Printf("| %s | %s | %d → %d | %s | %s%s |\n", b.tree, b.cmd, a.size, b.size, t, m, mark)
+		fmt.Println(row)
 	}
 	return ok
+}
+
+// runBench runs BenchmarkHostile and prints the growth of its medians.
+func runBench(want map[string]bool, count int, maxGrowth float64) error {
+	pattern := "BenchmarkHostile"
+	if len(want) > 0 {
+		var names []string
+		for n := range want {
+			names = append(names, regexp.QuoteMeta(n))
+		}
+		sort.Strings(names)
+		pattern += "/tree=(" + strings.Join(names, "|") + ")/"
+	}
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-benchmem", "-count", strconv.Itoa(count), "-timeout", "60m", "./bench")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	os.Stdout.Write(out)
+	if err != nil {
+		return fmt.Errorf("go test -bench: %w", err)
+	}
+	line := regexp.MustCompile(`^BenchmarkHostile/tree=([^/]+)/size=(\d+)/read=(\w+)-\d+\s+\d+\s+(.*)$`)
+	samples := map[[3]string][]map[string]float64{}
+	var order [][3]string
+	for _, l := range strings.Split(string(out), "\n") {
+		m := line.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		k := [3]string{m[1], m[2], m[3]}
+		if samples[k] == nil {
+			order = append(order, k)
+		}
+		f := strings.Fields(m[4])
+		v := map[string]float64{}
+		for i := 0; i+1 < len(f); i += 2 {
+			v[f[i+1]], _ = strconv.ParseFloat(f[i], 64)
+		}
+		samples[k] = append(samples[k], v)
+	}
+	median := func(vs []map[string]float64, unit string) float64 {
+		var xs []float64
+		for _, v := range vs {
+			xs = append(xs, v[unit])
+		}
+		sort.Float64s(xs)
+		return xs[len(xs)/2]
+	}
+	var pts []point
+	for _, k := range order {
+		size, _ := strconv.Atoi(k[1])
+		vs := samples[k]
+		pts = append(pts, point{tree: k[0], cmd: k[2], size: size, in: median(vs, "in-B"), out: median(vs, "out-B"),
+			cpu: median(vs, "cpu-ns/op"), mem: median(vs, "B/op"), allocs: median(vs, "allocs/op")})
+	}
+	fmt.Println()
+	if !growth(pts, maxGrowth, 0, "cpu-ns/op", "B/op") {
+		return errors.New("a benchmark grew faster than allowed")
+	}
+	return nil
 }
