@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
@@ -48,7 +49,13 @@ func (t Tree) Build(parent string, n int) (string, error) {
 		name = DefaultDir
 	}
 	dir := filepath.Join(parent, name)
-	w := &treeWriter{dir: dir, id: strings.ToValidUTF8(name, "_")}
+	// A name that is not UTF-8 cannot be written into meta.json as the
+	// id: the session id is then the directory's name, as read.
+	id := name
+	if !utf8.ValidString(name) {
+		id = ""
+	}
+	w := &treeWriter{dir: dir, id: id}
 	if err := os.MkdirAll(filepath.Join(dir, "history"), 0o755); err != nil {
 		return "", err
 	}
@@ -74,8 +81,8 @@ func Trees() []Tree {
 			Note:  "n users whose parent_id form one cycle",
 			build: parentCycle},
 		{Name: "deep-json", Size: 5001,
-			Note:  "5,001 nested calls: a card's tree nests 10,002 JSON levels deep",
-			build: nestedManual},
+			Note:  "a manual run with 5,000 functions nested below it, the head on the run: its card's tree nests 10,002 JSON levels deep",
+			build: deepRun},
 		{Name: "many-keys-metadata", Size: 100000, Growth: []int{10000, 40000, 100000},
 			Note:  "a reply whose metadata holds n keys (laid over its message)",
 			build: manyKeysMetadata},
@@ -153,7 +160,10 @@ func (w *treeWriter) writeNode(n *node.Node, name string) error {
 
 // meta writes meta.json with the head and any more members.
 func (w *treeWriter) meta(head string, more ...node.Member) error {
-	o := &node.Obj{M: []node.Member{{Key: "id", Val: node.Str(w.id)}, {Key: "title", Val: node.Str("hostile")}}}
+	o := &node.Obj{M: []node.Member{{Key: "title", Val: node.Str("hostile")}}}
+	if w.id != "" {
+		o.M = append([]node.Member{{Key: "id", Val: node.Str(w.id)}}, o.M...)
+	}
 	o.M = append(o.M, more...)
 	o.M = append(o.M, node.Member{Key: "head_id", Val: node.Str(head)})
 	return os.WriteFile(filepath.Join(w.dir, "meta.json"), append(node.AppendIndent(nil, node.ObjV(o), ""), '\n'), 0o644)
@@ -220,6 +230,16 @@ func nestedManual(w *treeWriter, n int) error {
 		return err
 	}
 	return w.meta(inner)
+}
+
+func deepRun(w *treeWriter, n int) error {
+	if err := w.root(); err != nil {
+		return err
+	}
+	if _, err := w.nest(node.RootID, n); err != nil {
+		return err
+	}
+	return w.meta(hexID("fn00", 0))
 }
 
 func callerCycle(w *treeWriter, n int) error {

@@ -40,10 +40,10 @@ func cmdLoad(args []string, stdout, stderr io.Writer) int {
 	}
 	l := webui.Load(s, fl)
 	status := 0
-	if s.Unsettled() {
-		// The view is of a session that changed while it was read, or whose
-		// head names a node it does not have: it is shown, but not as a
-		// whole conversation.
+	if len(s.Problems) > 0 {
+		// A file could not be used, the session changed while it was read,
+		// or its head names a node it does not have: the view is shown,
+		// but it is not the whole conversation.
 		status = 1
 	}
 	if *asJSON {

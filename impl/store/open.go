@@ -362,7 +362,7 @@ func (o *opener) build(sn *snapshot) *Store {
 			break
 		}
 		s.head = sn.head
-		if _, ok := s.byID[s.head]; s.head != "" && !ok {
+		if _, ok := s.byID[s.head]; s.head != "" && !ok && sn.histErr == nil {
 			s.headUnknown = true
 			s.Problems = append(s.Problems, Problem{File: "meta.json", Err: fmt.Errorf("head_id %q names no node of the session (%s)", s.head, readsSaid(sn.attempts))})
 		}
