@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput clean
+.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput hostile clean
 
 all: build test
 
@@ -77,6 +77,11 @@ regen:
 # Audit throughput on 1,000 generated sessions of 1,000 nodes.
 throughput:
 	scripts/audit-throughput.sh
+
+# Every hostile session tree at full size: time, peak memory and growth of
+# load, load --json and audit, then BenchmarkHostile (bench/hostile.md).
+hostile:
+	scripts/hostile.sh
 
 clean:
 	rm -rf bin

@@ -60,7 +60,7 @@ func Open(dir string) (*Store, error) {
 			return nil, err
 		}
 		sn.attempts = attempt
-		known := sn.head == "" || sn.ids[sn.head]
+		known := sn.head == "" || sn.has(sn.head)
 		if sn.stable && (known || attempt >= headAttempts) || attempt == readAttempts {
 			return o.build(sn), nil
 		}
@@ -98,7 +98,6 @@ type snapshot struct {
 	metaTmp  bool
 	head     string
 	headErr  error
-	ids      map[string]bool
 	stable   bool
 	attempts int
 }
@@ -150,12 +149,6 @@ func (o *opener) read() (*snapshot, error) {
 	if _, err := statID(filepath.Join(o.dir, "meta.json.tmp"), false); err == nil {
 		sn.metaTmp = true
 	}
-	sn.ids = make(map[string]bool, len(sn.entries))
-	for _, e := range sn.entries {
-		if e.n != nil {
-			sn.ids[e.n.ID] = true
-		}
-	}
 
 	after, aerr := statID(hist, true)
 	switch {
@@ -169,6 +162,16 @@ func (o *opener) read() (*snapshot, error) {
 		sn.stable = o.unchanged(hist, sn.entries)
 	}
 	return sn, nil
+}
+
+// has reports whether a node read has the id.
+func (sn *snapshot) has(id string) bool {
+	for _, e := range sn.entries {
+		if e.n != nil && e.n.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // list turns the names of history/ into entries, reusing what an earlier
