@@ -92,6 +92,9 @@ func Trees() []Tree {
 		{Name: "many-keys-meta", Size: 100000, Growth: []int{10000, 40000, 100000},
 			Note:  "meta.json holding n keys",
 			build: manyKeysMeta},
+		{Name: "dup-id-siblings", Size: 4000, Growth: []int{1000, 2000, 4000},
+			Note:  "n chat turns, each user with a sibling of one shared id whose subtree is a chain of n rows",
+			build: dupIDSiblings},
 		{Name: "long-chat", Size: 20000, Growth: []int{5000, 10000, 20000},
 			Note:  "n chat turns in one chain",
 			build: longChat},
@@ -266,6 +269,47 @@ func parentCycle(w *treeWriter, n int) error {
 		}
 	}
 	return w.meta(hexID("pc00", n-1))
+}
+
+// dupIDSiblings: turns u_i (parent r_{i-1}) and their replies r_i; after
+// each u_i a user with the id "sib" and the same parent (a sibling: the
+// next one of u_i); below the id "sib" a chain of n rows. Every chain row's
+// next sibling is "sib", whose deepest leaf is n rows down.
+func dupIDSiblings(w *treeWriter, n int) error {
+	if err := w.root(); err != nil {
+		return err
+	}
+	parent := ""
+	for i := 0; i < n/2; i++ {
+		u := hexID("", i)
+		md := []node.Member{kv("source", "web")}
+		if parent != "" {
+			md = append(md, kv("parent_id", parent))
+		}
+		if _, err := w.add(u, node.RoleUser, node.RootID, node.Str("turn"), md...); err != nil {
+			return err
+		}
+		sib := &node.Node{ID: "sib", Seq: w.seq, Role: node.RoleUser, CalledBy: node.RootID, CreatedAt: node.Num("1782000000.5"),
+			Input: node.NullV(), Output: node.Str("the other"), Reads: node.Arr([]node.Value{}), Metadata: &node.Obj{M: md}}
+		w.seq++
+		if err := w.writeNode(sib, fmt.Sprintf("%04d-u-sib-%d.json", sib.Seq, i)); err != nil {
+			return err
+		}
+		r := u + "_reply"
+		if _, err := w.add(r, node.RoleLLM, u, node.Str("reply"), kv("parent_id", u), kv("status", "completed")); err != nil {
+			return err
+		}
+		parent = r
+	}
+	below := "sib"
+	for i := 0; i < n/2; i++ {
+		id := hexID("deep", i)
+		if _, err := w.add(id, node.RoleUser, node.RootID, node.Str("below"), kv("parent_id", below)); err != nil {
+			return err
+		}
+		below = id
+	}
+	return w.meta(parent)
 }
 
 func manyKeys(n int) *node.Obj {

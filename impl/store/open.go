@@ -26,9 +26,9 @@ const (
 	headAttempts = 3
 	// settleAge: a directory last changed longer ago than this cannot
 	// change again without its modification time moving (file times have
-	// the granularity of the kernel's clock tick, far below this); a
-	// younger one is checked file by file.
-	settleAge = time.Second
+	// the granularity of the kernel's clock tick, 1–10 ms); a younger one
+	// is checked file by file.
+	settleAge = 100 * time.Millisecond
 	// inFlightAge: a temporary file younger than this is a write in
 	// progress (the original's writer renames it into place at once); an
 	// older one was left by a writer that stopped.

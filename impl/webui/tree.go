@@ -24,7 +24,17 @@ import (
 type TreeIndex struct {
 	s    *store.Store
 	memo map[*node.Node]node.Value
-	comp map[string]int32 // id → its component, for the ids explored so far
+	// The call graph over ids explored so far, for Tarjan's algorithm:
+	// vertex numbers by id, and per vertex its index, low link, component
+	// (-1 while open) and whether it is on the stack.
+	vertex map[string]int32
+	v      []vertexState
+	comps  int32 // components found so far
+}
+
+type vertexState struct {
+	index, low, comp int32
+	open             bool
 }
 
 // NewTreeIndex returns the tree index of a session.
@@ -56,7 +66,7 @@ func (t *TreeIndex) tree(root *node.Node) node.Value {
 	}
 	if t.memo == nil {
 		t.memo = make(map[*node.Node]node.Value)
-		t.comp = make(map[string]int32)
+		t.vertex = make(map[string]int32)
 	}
 	t.components(root.ID)
 	type frame struct {
@@ -88,31 +98,28 @@ func (t *TreeIndex) tree(root *node.Node) node.Value {
 }
 
 func (t *TreeIndex) sameComp(parent, kid *node.Node) bool {
-	return t.comp[parent.ID] == t.comp[kid.ID]
+	return t.v[t.vertex[parent.ID]].comp == t.v[t.vertex[kid.ID]].comp
 }
 
 // components assigns every id reachable from id by call edges its strongly
 // connected component (Tarjan's algorithm, iteratively). Ids that already
 // have one were finished by an earlier call and are not entered again.
 func (t *TreeIndex) components(id string) {
-	if _, ok := t.comp[id]; ok {
+	if _, ok := t.vertex[id]; ok {
 		return
 	}
 	type frame struct {
-		id   string
+		v    int32
 		kids []*node.Node
 		next int
 	}
-	index := map[string]int32{}
-	low := map[string]int32{}
-	var order []string // Tarjan's stack of open ids
-	open := map[string]bool{}
+	var order []int32 // Tarjan's stack of open vertices
 	enter := func(id string) frame {
-		index[id] = int32(len(index))
-		low[id] = index[id]
-		order = append(order, id)
-		open[id] = true
-		return frame{id: id, kids: t.s.CallChildren(id)}
+		v := int32(len(t.v))
+		t.vertex[id] = v
+		t.v = append(t.v, vertexState{index: v, low: v, comp: -1, open: true})
+		order = append(order, v)
+		return frame{v: v, kids: t.s.CallChildren(id)}
 	}
 	stack := []frame{enter(id)}
 	for len(stack) > 0 {
@@ -120,33 +127,31 @@ func (t *TreeIndex) components(id string) {
 		if f.next < len(f.kids) {
 			k := f.kids[f.next].ID
 			f.next++
-			if _, finished := t.comp[k]; finished {
-				continue
-			}
-			if _, seen := index[k]; !seen {
+			w, seen := t.vertex[k]
+			switch {
+			case !seen:
 				stack = append(stack, enter(k))
-			} else if open[k] {
-				low[f.id] = min(low[f.id], index[k])
+			case t.v[w].open:
+				t.v[f.v].low = min(t.v[f.v].low, t.v[w].index)
 			}
 			continue
 		}
-		if low[f.id] == index[f.id] {
-			c := int32(len(t.comp))
+		if st := &t.v[f.v]; st.low == st.index {
 			for {
 				x := order[len(order)-1]
 				order = order[:len(order)-1]
-				delete(open, x)
-				t.comp[x] = c
-				if x == f.id {
+				t.v[x].open, t.v[x].comp = false, t.comps
+				if x == f.v {
 					break
 				}
 			}
+			t.comps++
 		}
-		done := f.id
+		done := f.v
 		stack = stack[:len(stack)-1]
 		if len(stack) > 0 {
-			p := &stack[len(stack)-1]
-			low[p.id] = min(low[p.id], low[done])
+			p := stack[len(stack)-1].v
+			t.v[p].low = min(t.v[p].low, t.v[done].low)
 		}
 	}
 }
