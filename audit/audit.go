@@ -123,6 +123,7 @@ func one(dir string, columns bool) *Session {
 	for _, p := range st.Problems {
 		rep.Violations = append(rep.Violations, "unreadable: "+p.Error())
 	}
+	rep.Notes = append(rep.Notes, st.Notes...) // a write in progress, seen and left alone
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -182,9 +183,18 @@ func TestLiveStore(t *testing.T) {
 	}
 }
 
-// auditKey is an audit's whole report.
+// auditKey is an audit's whole report, but for the notes of a write in
+// progress: a temporary file the writer has yet to rename is a state the
+// writer passes through between two renames, seen as the one before.
 func auditKey(rep *audit.Session) string {
-	b, _ := json.Marshal(rep)
+	r := *rep
+	r.Notes = nil
+	for _, n := range rep.Notes {
+		if !strings.Contains(n, "write in progress") {
+			r.Notes = append(r.Notes, n)
+		}
+	}
+	b, _ := json.Marshal(r)
 	return string(b)
 }
 
