@@ -21,6 +21,6 @@ rc=0
 go run ./scripts/hostile -bin "$dir/sessiondag" -keep "$dir/trees" "$@" || rc=1
 if [[ ${BENCH:-1} != 0 ]]; then
 	echo
-	go run ./scripts/hostile -bench -count "${COUNT:-3}" "$@" || rc=1
+	go run ./scripts/hostile -bench -count "${COUNT:-5}" "$@" || rc=1
 fi
 exit $rc
