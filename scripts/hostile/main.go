@@ -29,6 +29,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -181,29 +182,54 @@ func best(bin string, c []string, dir string, limit time.Duration, growth bool) 
 }
 
 // measure runs one command on dir under /usr/bin/time and reads its report.
+// Its output goes through a pipe to a reader that counts it, checks it as
+// JSON (load --json) and keeps its last line (the audit's verdict): no disk
+// write of it is timed, and it is never held whole.
 func measure(bin string, c []string, dir string, limit time.Duration) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	tmp, err := os.MkdirTemp("", "hostile-run-")
+	report, err := os.CreateTemp("", "hostile-time-")
 	if err != nil {
 		return result{}, err
 	}
-	defer os.RemoveAll(tmp)
-	report, outPath := filepath.Join(tmp, "time"), filepath.Join(tmp, "stdout")
-	out, err := os.Create(outPath)
-	if err != nil {
-		return result{}, err
-	}
-	defer out.Close()
-	args := append([]string{"-f", "%e %U %S %M", "-o", report, bin}, append(append([]string{}, c...), dir)...)
+	report.Close()
+	defer os.Remove(report.Name())
+	args := append([]string{"-f", "%e %U %S %M", "-o", report.Name(), bin}, append(append([]string{}, c...), dir)...)
 	cmd := exec.CommandContext(ctx, "/usr/bin/time", args...)
 	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = out, &stderr
-	runErr := cmd.Run()
-	var r result
-	if fi, err := out.Stat(); err == nil {
-		r.out = float64(fi.Size())
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return result{}, err
 	}
+	isJSON := len(c) == 2 && c[1] == "--json"
+	type read struct {
+		n    int64
+		last string
+		json string
+	}
+	got := make(chan read, 1)
+	if err := cmd.Start(); err != nil {
+		return result{}, err
+	}
+	go func() {
+		var rd read
+		tail := &tailWriter{}
+		body := io.TeeReader(stdout, io.MultiWriter(tail, &byteCounter{&rd.n}))
+		if isJSON {
+			if _, err := jsonstream.Check(body); err != nil {
+				rd.json = "invalid: " + err.Error()
+			} else {
+				rd.json = "valid UTF-8 JSON"
+			}
+		}
+		io.Copy(io.Discard, body)
+		rd.last = tail.lastLine()
+		got <- rd
+	}()
+	rd := <-got
+	runErr := cmd.Wait()
+	r := result{out: float64(rd.n)}
 	var exitErr *exec.ExitError
 	exit := 0
 	switch {
@@ -215,7 +241,7 @@ func measure(bin string, c []string, dir string, limit time.Duration) (result, e
 	case runErr != nil:
 		return r, runErr
 	}
-	data, err := os.ReadFile(report)
+	data, err := os.ReadFile(report.Name())
 	if err != nil {
 		return r, err
 	}
@@ -228,18 +254,12 @@ func measure(bin string, c []string, dir string, limit time.Duration) (result, e
 		r.peakKB, _ = strconv.ParseFloat(f[3], 64)
 	}
 	r.outcome = fmt.Sprintf("exit %d", exit)
-	if len(c) == 2 && c[1] == "--json" && exit != 2 {
-		r.outcome += ", " + checkJSON(outPath)
+	if isJSON && exit != 2 {
+		r.outcome += ", " + rd.json
 	}
-	if c[0] == "audit" && r.out < 1<<20 {
-		// The audit's verdict is its last line.
-		if data, err := os.ReadFile(outPath); err == nil {
-			lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-			if v := lines[len(lines)-1]; strings.Contains(v, "ready") || strings.Contains(v, "READY") {
-				_, v, _ = strings.Cut(v, ": ")
-				r.outcome += " (" + termtext.Line(v) + ")"
-			}
-		}
+	if v := rd.last; c[0] == "audit" && (strings.Contains(v, "ready") || strings.Contains(v, "READY")) {
+		_, v, _ = strings.Cut(v, ": ")
+		r.outcome += " (" + termtext.Line(v) + ")"
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 	first = strings.ReplaceAll(first, dir, "DIR")
@@ -252,18 +272,25 @@ func measure(bin string, c []string, dir string, limit time.Duration) (result, e
 	return r, nil
 }
 
-// checkJSON says whether a file holds one valid UTF-8 JSON document, read
-// as a stream (views nest deeper than a decoder's default bound).
-func checkJSON(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return err.Error()
+// byteCounter counts what is written to it.
+type byteCounter struct{ n *int64 }
+
+func (c *byteCounter) Write(p []byte) (int, error) { *c.n += int64(len(p)); return len(p), nil }
+
+// tailWriter keeps the last bytes written to it.
+type tailWriter struct{ b []byte }
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 4096 {
+		t.b = append(t.b[:0], t.b[len(t.b)-1024:]...)
 	}
-	defer f.Close()
-	if _, err := jsonstream.Check(f); err != nil {
-		return "invalid: " + err.Error()
-	}
-	return "valid UTF-8 JSON"
+	return len(p), nil
+}
+
+func (t *tailWriter) lastLine() string {
+	s := strings.TrimSpace(string(t.b))
+	return s[strings.LastIndexByte(s, '\n')+1:]
 }
 
 // growth prints, for each tree and command measured at several sizes, the
