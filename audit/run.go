@@ -40,8 +40,8 @@ type StepTotal struct {
 // Failed reports whether the audit must fail (exit 1): a broken session, a
 // violation, a regression, or a merge of shards that is not every shard
 // exactly once (a verdict on part of the sessions is no verdict).
-func (s *Summary) Failed() bool {
-	return s.Broken+s.Violations+s.Regressions > 0 || len(s.ShardProblems()) > 0
+func (sum *Summary) Failed() bool {
+	return sum.Broken+sum.Violations+sum.Regressions > 0 || len(sum.ShardProblems()) > 0
 }
 
 // Options configure a run.

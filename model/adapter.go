@@ -3,10 +3,10 @@ package model
 // Adapter node → message (`_node_to_msg`, legacy §2.3), applied on every read.
 // A message is an ordered *Object.
 
-// NodeToMsg turns one node into the message dict the original builds.
-func NodeToMsg(n *Node, sid string) *Object {
+// nodeToMsg turns one node into the message dict the original builds.
+func nodeToMsg(n *Node, sid string) *Object {
 	// "Start from a copy of metadata with status defaulted to done."
-	meta := DeepCopy(n.meta()).(*Object)
+	meta := deepCopy(n.meta()).(*Object)
 	if !meta.Has("status") {
 		meta.Set("status", "done")
 	}
@@ -19,26 +19,26 @@ func NodeToMsg(n *Node, sid string) *Object {
 	case "user":
 		// {id, session_id, role, content, parent_id: called_by, caller, timestamp}
 		// + all metadata, so metadata.parent_id (even null) wins over called_by.
-		m := NewObject("id", n.ID, "session_id", sid, "role", "user",
-			"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy,
+		m := newObject("id", n.ID, "session_id", sid, "role", "user",
+			"content", or(deepCopy(n.Output), ""), "parent_id", n.CalledBy,
 			"caller", n.CalledBy, "timestamp", n.CreatedAt)
 		overlay(m)
 		return m
 	case "code":
 		// pop metadata.called_by (m_cb) and metadata.tool_call_id.
-		mcb, _ := meta.Del("called_by")
-		tcid, _ := meta.Del("tool_call_id")
-		toolUse := NewObject("name", n.Name, "arguments", Or(DeepCopy(n.Input), &Object{}),
-			"called_by", Or(mcb, ""))
+		mcb, _ := meta.del("called_by")
+		tcid, _ := meta.del("tool_call_id")
+		toolUse := newObject("name", n.Name, "arguments", or(deepCopy(n.Input), &Object{}),
+			"called_by", or(mcb, ""))
 		if Truthy(tcid) { // "tool_call_id?": only when set
 			toolUse.Set("tool_call_id", tcid)
 		}
-		extra := NewObject("tool_use", toolUse)
+		extra := newObject("tool_use", toolUse)
 		// "…metadata.extra": the leftover extra keys the msg→node adapter put
 		// there (§2.2) are merged after tool_use. Not in the conformance data:
 		// a non-object metadata.extra is dropped, never overlaid (it would
 		// replace the extra string).
-		if me, ok := meta.Del("extra"); ok {
+		if me, ok := meta.del("extra"); ok {
 			if mo, ok := me.(*Object); ok {
 				for _, f := range mo.Fields {
 					extra.Set(f.Key, f.Val)
@@ -48,17 +48,17 @@ func NodeToMsg(n *Node, sid string) *Object {
 		// content = output if it is a string, else JSON-encoded output.
 		content, ok := n.Output.(string)
 		if !ok {
-			content = PyDumps(n.Output)
+			content = pyDumps(n.Output)
 		}
-		m := NewObject("id", n.ID, "session_id", sid, "role", "tool", "content", content,
-			"parent_id", n.CalledBy, "caller", Or(Or(n.CalledBy, mcb), ""),
-			"timestamp", n.CreatedAt, "function", n.Name, "extra", PyDumps(extra))
+		m := newObject("id", n.ID, "session_id", sid, "role", "tool", "content", content,
+			"parent_id", n.CalledBy, "caller", or(or(n.CalledBy, mcb), ""),
+			"timestamp", n.CreatedAt, "function", n.Name, "extra", pyDumps(extra))
 		overlay(m) // status, is_error, expose, …
 		return m
 	case "llm":
-		role, _ := meta.Del("role")
-		m := NewObject("id", n.ID, "session_id", sid, "role", Or(role, "assistant"),
-			"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy,
+		role, _ := meta.del("role")
+		m := newObject("id", n.ID, "session_id", sid, "role", or(role, "assistant"),
+			"content", or(deepCopy(n.Output), ""), "parent_id", n.CalledBy,
 			"caller", n.CalledBy, "timestamp", n.CreatedAt, "token_model", n.Name)
 		overlay(m) // metadata.parent_id wins
 		// Only llm messages get a top-level called_by key (§2.3, docs/rollout.md §1 item 3).
@@ -70,8 +70,8 @@ func NodeToMsg(n *Node, sid string) *Object {
 	// Other roles: "minimal dict with parent_id: called_by, no metadata
 	// overlay". Its exact keys are not given; this model uses the common
 	// base keys (no role writes such nodes).
-	return NewObject("id", n.ID, "session_id", sid, "role", n.Role,
-		"content", Or(DeepCopy(n.Output), ""), "parent_id", n.CalledBy, "timestamp", n.CreatedAt)
+	return newObject("id", n.ID, "session_id", sid, "role", n.Role,
+		"content", or(deepCopy(n.Output), ""), "parent_id", n.CalledBy, "timestamp", n.CreatedAt)
 }
 
 // getMessages is `get_messages(sid)` (§2.1).

@@ -24,7 +24,7 @@ func aggregate(msgs []*Object, mm *memo) []*Object {
 		if m.Val("role") == "tool" {
 			// target = top-level called_by (R) or parent_id; if still empty,
 			// extra.tool_use.called_by.
-			target := Or(m.Val("called_by"), m.Val("parent_id"))
+			target := or(m.Val("called_by"), m.Val("parent_id"))
 			if !Truthy(target) {
 				if tu, ok := mm.extra(m.Val("extra")).Val("tool_use").(*Object); ok {
 					target = tu.Val("called_by")
@@ -85,9 +85,9 @@ func toolCall(m *Object, mm *memo) *Object {
 	if tu, ok := mm.extra(m.Val("extra")).Val("tool_use").(*Object); ok {
 		args = tu.Val("arguments")
 	}
-	return NewObject(
+	return newObject(
 		"tool_call_id", m.Val("id"),
-		"tool", Or(m.Val("function"), ""),
+		"tool", or(m.Val("function"), ""),
 		"input", stringifyArgs(args),
 		"result", m.Val("content"),
 		"is_error", Truthy(m.Val("is_error")),
@@ -117,5 +117,5 @@ func stringifyArgs(v any) any {
 	case string:
 		return x
 	}
-	return PyDumps(v)
+	return pyDumps(v)
 }

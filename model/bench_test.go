@@ -25,7 +25,7 @@ func benchLegacyReplay(b *testing.B, n int) {
 	script := genScript(42, n)
 	b.ReportMetric(float64(len(script)), "ops")
 	for b.Loop() {
-		r := model.NewLegacy(model.DefaultSessionID)
+		r := model.NewLegacy(ops.DefaultSession)
 		for _, op := range script {
 			if err := r.Apply(op); err != nil {
 				b.Fatalf("%s: %v", ops.Format(op), err)
@@ -39,7 +39,7 @@ func benchTargetReplay(b *testing.B, n int) {
 	script := genScript(42, n)
 	b.ReportMetric(float64(len(script)), "ops")
 	for b.Loop() {
-		r := model.NewTarget(model.DefaultSessionID)
+		r := model.NewTarget(ops.DefaultSession)
 		for _, op := range script {
 			if err := r.Apply(op); err != nil {
 				b.Fatalf("%s: %v", ops.Format(op), err)
@@ -52,7 +52,7 @@ func benchTargetReplay(b *testing.B, n int) {
 // benchLegacyView is the reading half alone: LegacyView of a finished
 // session, as the cold check and the audit of a directory take it.
 func benchLegacyView(b *testing.B, n int) {
-	r := model.NewLegacy(model.DefaultSessionID)
+	r := model.NewLegacy(ops.DefaultSession)
 	for _, op := range genScript(42, n) {
 		if err := r.Apply(op); err != nil {
 			b.Fatalf("%s: %v", ops.Format(op), err)
@@ -70,7 +70,7 @@ func benchLegacyView(b *testing.B, n int) {
 func benchTargetApply(b *testing.B, n int) {
 	script := genScript(42, n)
 	for b.Loop() {
-		r := model.NewTarget(model.DefaultSessionID)
+		r := model.NewTarget(ops.DefaultSession)
 		for _, op := range script {
 			if err := r.Apply(op); err != nil {
 				b.Fatalf("%s: %v", ops.Format(op), err)

@@ -29,7 +29,7 @@ func (rd *reading) cards(chain, all []*Object) []*Object {
 		}
 		// top code (R): role tool and role_of[target] != "assistant", where
 		// target = called_by or parent_id or "".
-		target, _ := Or(Or(row.Val("called_by"), row.Val("parent_id")), "").(string)
+		target, _ := or(or(row.Val("called_by"), row.Val("parent_id")), "").(string)
 		if row.Val("role") != "tool" || roleOf[target] == "assistant" {
 			out = append(out, row)
 			continue
@@ -105,11 +105,11 @@ func (rd *reading) reaches(from, to string) bool {
 func (rd *reading) treeNode(n *Node) *Object {
 	md := n.meta()
 	// path, name (else role, else "node"), status (else "completed")
-	t := NewObject("path", n.ID, "name", Or(Or(n.Name, n.Role), "node"),
-		"status", Or(md.Val("status"), "completed"))
+	t := newObject("path", n.ID, "name", or(or(n.Name, n.Role), "node"),
+		"status", or(md.Val("status"), "completed"))
 	// duration_ms = int(duration_seconds × 1000) when present and numeric
 	// (Python: int and float, and so also bool).
-	if ds, ok := AsFloat(md.Val("duration_seconds")); ok && !math.IsInf(ds*1000, 0) && !math.IsNaN(ds) {
+	if ds, ok := asFloat(md.Val("duration_seconds")); ok && !math.IsInf(ds*1000, 0) && !math.IsNaN(ds) {
 		if i, ok := md.Val("duration_seconds").(Int); ok { // int × 1000 stays exact
 			v, _ := new(big.Int).SetString(string(i), 10)
 			t.Set("duration_ms", Int(v.Mul(v, big.NewInt(1000)).String()))
@@ -122,22 +122,22 @@ func (rd *reading) treeNode(n *Node) *Object {
 	// (The spec's "else" is read as Python's `or`: an empty output falls
 	// through to metadata.error; the data only has object outputs here.)
 	if t.Val("status") == "error" {
-		t.Set("error", PyStr(Or(Or(n.Output, md.Val("error")), "")))
+		t.Set("error", PyStr(or(or(n.Output, md.Val("error")), "")))
 	}
 	if n.Role == "llm" {
 		t.Set("node_type", "exec")
-		t.Set("params", NewObject("_content", asText(n.Input)))
+		t.Set("params", newObject("_content", asText(n.Input)))
 		t.Set("raw_reply", asText(n.Output))
 	} else {
 		if in, ok := n.Input.(*Object); ok {
-			p := DeepCopy(in).(*Object)
-			p.Del("runtime")
-			p.Del("callback")
+			p := deepCopy(in).(*Object)
+			p.del("runtime")
+			p.del("callback")
 			t.Set("params", p)
 		}
 		out, ok := n.Output.(string)
 		if !ok {
-			out = PyDumps(n.Output)
+			out = pyDumps(n.Output)
 		}
 		t.Set("output", out)
 	}
@@ -159,7 +159,7 @@ func asText(v any) string {
 	case nil:
 		return ""
 	case *Object, []any:
-		return PyDumps(v)
+		return pyDumps(v)
 	}
 	return PyStr(v)
 }

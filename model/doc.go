@@ -22,10 +22,11 @@
 //	render.go     render_context (§3.3)
 //	aggregate.go  aggregate_tool_messages (§3.4)
 //	load.go       handle_load_session steps 2–10 (§3.5)
+//	embed.go      attach rows' embed statistics from context commits (§3.5 step 10)
 //	cards.go      _rebuild_runtime_cards and context_tree (§3.6, §2.5)
 //
 // The writing half runs op scripts (checker/ops/README.md, flags off):
 //
 //	write.go      LegacyRun: NewLegacy, Apply, Session, View; Legacy(script)
-//	writedir.go   WriteSessionDir: the on-disk layout, Python indent=2 JSON
+//	writedir.go   writeSessionDir: the on-disk layout, Python indent=2 JSON
 package model

@@ -74,7 +74,7 @@ func orZero(v any) float64 {
 	if !Truthy(v) {
 		return 0
 	}
-	f, _ := AsFloat(v)
+	f, _ := asFloat(v)
 	return f
 }
 
@@ -83,7 +83,7 @@ func orZero(v any) float64 {
 func siblings(msgs []*Object, target *Object) []*Object {
 	var out []*Object
 	for _, m := range msgs {
-		if PyEqual(m.Val("parent_id"), target.Val("parent_id")) {
+		if pyEqual(m.Val("parent_id"), target.Val("parent_id")) {
 			out = append(out, m)
 		}
 	}

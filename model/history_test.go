@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func msg(id, parent string) *Object { return NewObject("id", id, "parent_id", parent) }
+func msg(id, parent string) *Object { return newObject("id", id, "parent_id", parent) }
 
 // deepestLeaf walks msgs as a load's family does.
 func deepestLeaf(msgs []*Object, id string) string {

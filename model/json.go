@@ -44,8 +44,8 @@ type Object struct {
 	Fields []Field
 }
 
-// NewObject builds an object from alternating key, value arguments.
-func NewObject(kv ...any) *Object {
+// newObject builds an object from alternating key, value arguments.
+func newObject(kv ...any) *Object {
 	o := &Object{}
 	for i := 0; i+1 < len(kv); i += 2 {
 		o.Set(kv[i].(string), kv[i+1])
@@ -95,8 +95,8 @@ func (o *Object) Set(k string, v any) {
 	o.Fields = append(o.Fields, Field{k, v})
 }
 
-// Del removes key k (Python dict.pop) and returns its value.
-func (o *Object) Del(k string) (any, bool) {
+// del removes key k (Python dict.pop) and returns its value.
+func (o *Object) del(k string) (any, bool) {
 	for i, f := range o.Fields {
 		if f.Key == k {
 			o.Fields = append(o.Fields[:i:i], o.Fields[i+1:]...)
@@ -114,8 +114,8 @@ func (o *Object) Copy() *Object {
 	return &Object{Fields: append([]Field(nil), o.Fields...)}
 }
 
-// DeepCopy copies any JSON value recursively.
-func DeepCopy(v any) any {
+// deepCopy copies any JSON value recursively.
+func deepCopy(v any) any {
 	switch x := v.(type) {
 	case *Object:
 		if x == nil {
@@ -123,13 +123,13 @@ func DeepCopy(v any) any {
 		}
 		c := &Object{Fields: make([]Field, len(x.Fields))}
 		for i, f := range x.Fields {
-			c.Fields[i] = Field{f.Key, DeepCopy(f.Val)}
+			c.Fields[i] = Field{f.Key, deepCopy(f.Val)}
 		}
 		return c
 	case []any:
 		c := make([]any, len(x))
 		for i, e := range x {
-			c[i] = DeepCopy(e)
+			c[i] = deepCopy(e)
 		}
 		return c
 	}
@@ -428,17 +428,17 @@ func Truthy(v any) bool {
 	return true
 }
 
-// Or is Python's `a or b`.
-func Or(a, b any) any {
+// or is Python's `a or b`.
+func or(a, b any) any {
 	if Truthy(a) {
 		return a
 	}
 	return b
 }
 
-// AsFloat converts a JSON number (or bool, which Python treats as int) to
+// asFloat converts a JSON number (or bool, which Python treats as int) to
 // float64; ok is false for every other value.
-func AsFloat(v any) (float64, bool) {
+func asFloat(v any) (float64, bool) {
 	switch x := v.(type) {
 	case Float:
 		return float64(x), true
@@ -458,10 +458,10 @@ func AsFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// PyEqual is Python's == on JSON values (1 == 1.0 == True, dicts ignore order).
-func PyEqual(a, b any) bool {
-	if fa, ok := AsFloat(a); ok {
-		fb, ok := AsFloat(b)
+// pyEqual is Python's == on JSON values (1 == 1.0 == True, dicts ignore order).
+func pyEqual(a, b any) bool {
+	if fa, ok := asFloat(a); ok {
+		fb, ok := asFloat(b)
 		if !ok {
 			return false
 		}
@@ -484,7 +484,7 @@ func PyEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !PyEqual(x[i], y[i]) {
+			if !pyEqual(x[i], y[i]) {
 				return false
 			}
 		}
@@ -496,7 +496,7 @@ func PyEqual(a, b any) bool {
 		}
 		for _, f := range x.Fields {
 			w, ok := y.Get(f.Key)
-			if !ok || !PyEqual(f.Val, w) {
+			if !ok || !pyEqual(f.Val, w) {
 				return false
 			}
 		}
@@ -507,9 +507,9 @@ func PyEqual(a, b any) bool {
 
 // ---------------------------------------------------- Python json.dumps
 
-// PyDumps is Python's json.dumps(v, ensure_ascii=False) with the default
+// pyDumps is Python's json.dumps(v, ensure_ascii=False) with the default
 // separators ", " and ": " (legacy §2.6).
-func PyDumps(v any) string {
+func pyDumps(v any) string {
 	var b strings.Builder
 	dumpsStyle.write(&b, v)
 	return b.String()
@@ -586,10 +586,10 @@ func appendPyString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// PyFloatRepr is Python's repr(float) for finite values: shortest round-trip
+// pyFloatRepr is Python's repr(float) for finite values: shortest round-trip
 // digits; positional when -4 <= exponent < 16 (with ".0" if integral), else
 // scientific with a signed, at least two-digit exponent ("1e+16", "1e-05").
-func PyFloatRepr(f float64) string { return string(appendPyFloat(nil, f)) }
+func pyFloatRepr(f float64) string { return string(appendPyFloat(nil, f)) }
 
 // appendPyFloat appends PyFloatRepr(f).
 func appendPyFloat(b []byte, f float64) []byte {
@@ -696,7 +696,7 @@ func (p *pyStyle) write(b *strings.Builder, v any) {
 		case math.IsInf(f, -1):
 			b.WriteString(p.negInf)
 		default:
-			b.WriteString(PyFloatRepr(f))
+			b.WriteString(pyFloatRepr(f))
 		}
 	case []any:
 		b.WriteByte('[')

@@ -103,7 +103,7 @@ func TestStringEncoderAgreesRuneByRune(t *testing.T) {
 func TestFloatEncoderAgreesWithLayout(t *testing.T) {
 	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 1.5, 1782000001.5, 1e15, 1e16, 9999999999999998, 1e-4, 1e-5,
 		0.0001234, 123456789012345680, math.MaxFloat64, math.SmallestNonzeroFloat64, 5e-324, 2.5e-7} {
-		if got, want := PyFloatRepr(f), layoutFloat(f); got != want {
+		if got, want := pyFloatRepr(f), layoutFloat(f); got != want {
 			t.Errorf("PyFloatRepr(%v) = %s, want %s", f, got, want)
 		}
 	}
@@ -112,7 +112,7 @@ func TestFloatEncoderAgreesWithLayout(t *testing.T) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return
 		}
-		if got, want := PyFloatRepr(f), layoutFloat(f); got != want {
+		if got, want := pyFloatRepr(f), layoutFloat(f); got != want {
 			t.Fatalf("PyFloatRepr(%v) = %s, want %s", f, got, want)
 		}
 	})

@@ -13,7 +13,7 @@ import (
 
 func mkNode(seq int, id, role, name, calledBy string, input, output any, meta ...any) *Node {
 	return &Node{ID: id, CreatedAt: Float(1782000000 + float64(seq)), Seq: seq, Role: role, Name: name,
-		Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: NewObject(meta...)}
+		Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: newObject(meta...)}
 }
 
 func rootNode() *Node { return mkNode(0, "ROOT", "user", "", "", nil, "", "display", "root") }
@@ -55,11 +55,11 @@ func workedExample(u3Parent string) *Session {
 		mkNode(1, u1, "user", "", "ROOT", nil, "list files", "source", "web"),
 		mkNode(2, a1, "llm", "", u1, nil, "Let me look\nThere are 2 files",
 			"parent_id", u1, "source", "web", "status", "completed", "token_model", "m", "extra", extra),
-		mkNode(3, t1, "code", "bash", a1, NewObject("cmd", "ls"), "a.txt\nb.txt",
+		mkNode(3, t1, "code", "bash", a1, newObject("cmd", "ls"), "a.txt\nb.txt",
 			"tool_call_id", "toolu_01", "is_error", false),
-		mkNode(4, fF, "code", "word_count", "ROOT", NewObject("text", "hi"), Int("2"),
+		mkNode(4, fF, "code", "word_count", "ROOT", newObject("text", "hi"), Int("2"),
 			"expose", "io", "status", "completed", "duration_seconds", Float(0.25)),
-		mkNode(5, fx, "llm", "model", fF, NewObject("system", "count"), "2 words",
+		mkNode(5, fx, "llm", "model", fF, newObject("system", "count"), "2 words",
 			"status", "completed", "prompt_text", "count the words"),
 		mkNode(6, u3, "user", "", "ROOT", nil, "thanks", "parent_id", u3Parent, "source", "web"),
 		mkNode(7, a3, "llm", "", u3, nil, "you're welcome", "parent_id", u3, "status", "completed"),
@@ -103,7 +103,7 @@ func TestWorkedExampleMessages(t *testing.T) {
 			require.Equal(t, []string{u1, a1, fF, fx, u3, a3}, ids(v.All))
 			calls := rowByID(v.All, a1).Val("tool_calls").([]any)
 			require.Len(t, calls, 1)
-			assert.Equal(t, NewObject("tool_call_id", t1, "tool", "bash", "input", `{"cmd": "ls"}`,
+			assert.Equal(t, newObject("tool_call_id", t1, "tool", "bash", "input", `{"cmd": "ls"}`,
 				"result", "a.txt\nb.txt", "is_error", false), calls[0])
 			assert.Len(t, rowByID(v.All, a1).Val("blocks").([]any), 4)
 			assert.False(t, rowByID(v.Messages, a1).Has("tool_calls"), "get_messages stays raw")
@@ -167,7 +167,7 @@ func TestWorkedExampleVariantB(t *testing.T) {
 
 // manualFn is a ROOT-called function row (fn-form run).
 func manualFn(seq int, id string) *Node {
-	return mkNode(seq, id, "code", "fn", "ROOT", NewObject("x", Int("1")), "ok", "expose", "io", "status", "completed")
+	return mkNode(seq, id, "code", "fn", "ROOT", newObject("x", Int("1")), "ok", "expose", "io", "status", "completed")
 }
 
 func userTurn(seq int, id, parent string) *Node {
@@ -251,7 +251,7 @@ func TestCrashHeadOnToolRow(t *testing.T) {
 	// to the reply; the fallback from the STORED head returns raw rows, longer.
 	s := session("t1", userTurn(1, "u1", ""),
 		mkNode(2, "a1", "llm", "", "u1", nil, "", "parent_id", "u1", "status", "running"),
-		mkNode(3, "t1", "code", "bash", "a1", NewObject("cmd", "ls"), "out", "tool_call_id", "toolu_1", "is_error", false),
+		mkNode(3, "t1", "code", "bash", "a1", newObject("cmd", "ls"), "out", "tool_call_id", "toolu_1", "is_error", false),
 		// another branch, so that the chain (2) is shorter than all (3)
 		mkNode(4, "r1", "user", "", "", nil, "retry", "parent_id", "ROOT", "forked_from", "u1"))
 	v := LegacyView(s)

@@ -44,7 +44,7 @@ func newMemo() *memo {
 func (m *memo) message(n *Node, sid string) *Object {
 	msg, ok := m.msgs[n]
 	if !ok {
-		msg = NodeToMsg(n, sid)
+		msg = nodeToMsg(n, sid)
 		m.msgs[n] = msg
 	}
 	return msg

@@ -22,7 +22,7 @@ func TestRunViewIsLegacyViewOfSession(t *testing.T) {
 	for seed := range uint64(seeds) {
 		g := gen.New(gen.Options{Legacy: true, FlagFlips: seed%2 == 1})
 		script := g.Script(gen.NewSeeded(seed), 120)
-		r := model.NewLegacy(model.DefaultSessionID)
+		r := model.NewLegacy(ops.DefaultSession)
 		for i, op := range script {
 			if err := r.Apply(op); err != nil {
 				t.Fatalf("seed %d, op %d (%s): %v", seed, i+1, ops.Format(op), err)

@@ -58,7 +58,7 @@ func NewTarget(sessionID string) *TargetRun {
 
 // Target runs a script and returns the intended view after every op.
 func Target(script []ops.Op) ([]TargetView, error) {
-	r := NewTarget(DefaultSessionID)
+	r := NewTarget(ops.DefaultSession)
 	var views []TargetView
 	for i, op := range script {
 		if err := r.Apply(op); err != nil {
@@ -82,8 +82,8 @@ func (r *TargetRun) IntendedParent(id string) (string, bool) {
 	return "", false
 }
 
-// IsConversationRow: id is a row of the intended tree (attach rows included).
-func (r *TargetRun) IsConversationRow(id string) bool { return r.byID[id] != nil }
+// isConversationRow: id is a row of the intended tree (attach rows included).
+func (r *TargetRun) isConversationRow(id string) bool { return r.byID[id] != nil }
 
 // Anchor is anchor(id) of checker/ops/README.md: the conversation row id stands for,
 // "" for none ("", ROOT, an unknown id, an orphan whose caller is not
@@ -145,8 +145,8 @@ func (r *TargetRun) addCall(reply, id string) {
 // the in-memory head before the op (after ensureRoot, for the ops that run
 // it).
 func (r *TargetRun) Apply(op ops.Op) error {
-	in := &targetOps{r: r, h: r.leg.InMemoryHead(), pending: r.leg.Pending(),
-		reply: r.leg.OpenReply(), framed: len(r.leg.frames) > 0, written: len(r.leg.nodes)}
+	in := &targetOps{r: r, h: r.leg.InMemoryHead(), pending: r.leg.pendingTurn(),
+		reply: r.leg.openReply(), framed: len(r.leg.frames) > 0, written: len(r.leg.nodes)}
 	if in.framed {
 		in.outer = r.leg.frames[0].id
 	}

@@ -15,9 +15,6 @@ import (
 	"sessiondag/checker/ops"
 )
 
-// DefaultSessionID is the session id when a script has no `session` op.
-const DefaultSessionID = ops.DefaultSession
-
 // frame is one open function (README: the frame stack).
 type frame struct {
 	id       string
@@ -40,6 +37,17 @@ type LegacyRun struct {
 	meta    *Object // meta.json as last written: head_id is the persisted head
 	applied int     // ops applied so far (`session` must be the first)
 
+	writerState               // the writer performing the ops now
+	parked      []writerState // every other writer named so far, by name
+}
+
+// writerState is what one writer (a server process and the browser talking
+// to it) keeps beside the store (README: the writer's state, "writer"): its
+// browser's head and its turn in progress. The store, the clock and meta.json
+// are the session's, shared by every writer.
+type writerState struct {
+	writer string // its name (ops.FirstWriter at first)
+
 	ch    string // client head CH …
 	chSet bool   // … null while false
 
@@ -54,7 +62,7 @@ type LegacyRun struct {
 // NewLegacy starts an empty session (no nodes, meta written, CH null).
 func NewLegacy(sessionID string) *LegacyRun {
 	r := &LegacyRun{byID: map[string]*Node{}, idx: newIndex(nil), memo: newMemo(),
-		replies: map[string][]*Node{}, clock: 1782000000.0}
+		replies: map[string][]*Node{}, clock: 1782000000.0, writerState: writerState{writer: ops.FirstWriter}}
 	r.setSession(sessionID)
 	return r
 }
@@ -62,14 +70,14 @@ func NewLegacy(sessionID string) *LegacyRun {
 // setSession is the `session` op's meta (README: session).
 func (r *LegacyRun) setSession(id string) {
 	r.sid = id
-	r.meta = NewObject("id", id, "agent_id", "main", "title", "generated", "source", "web",
+	r.meta = newObject("id", id, "agent_id", "main", "title", "generated", "source", "web",
 		"created_at", Float(1782000000.0), "updated_at", Float(1782000000.0), "head_id", "",
 		"status", "idle", "branches", &Object{}, "merged_heads", []any{})
 }
 
 // Legacy runs a script and returns the view after every op.
 func Legacy(script []ops.Op) ([]View, error) {
-	r := NewLegacy(DefaultSessionID)
+	r := NewLegacy(ops.DefaultSession)
 	var views []View
 	for i, op := range script {
 		if err := r.Apply(op); err != nil {
@@ -85,11 +93,11 @@ func Legacy(script []ops.Op) ([]View, error) {
 // Session is the store as a reader sees it: copies of the nodes in append
 // order, HeadID = the persisted head (meta head_id), Meta = meta.json.
 func (r *LegacyRun) Session() *Session {
-	s := &Session{ID: r.sid, HeadID: r.meta.Str("head_id"), Meta: DeepCopy(r.meta).(*Object)}
+	s := &Session{ID: r.sid, HeadID: r.meta.Str("head_id"), Meta: deepCopy(r.meta).(*Object)}
 	for _, n := range r.nodes {
 		c := *n
-		c.Input, c.Output, c.Reads = DeepCopy(n.Input), DeepCopy(n.Output), DeepCopy(n.Reads)
-		c.Metadata = DeepCopy(n.Metadata).(*Object)
+		c.Input, c.Output, c.Reads = deepCopy(n.Input), deepCopy(n.Output), deepCopy(n.Reads)
+		c.Metadata = deepCopy(n.Metadata).(*Object)
 		s.Nodes = append(s.Nodes, &c)
 	}
 	return s
@@ -111,27 +119,41 @@ func (r *LegacyRun) Rooted() bool { return r.byID["ROOT"] != nil }
 // InMemoryHead is the store's in-memory head ("" before any).
 func (r *LegacyRun) InMemoryHead() string { return r.memHead }
 
+// NodeCount is how many nodes the store holds, ROOT included.
+func (r *LegacyRun) NodeCount() int { return len(r.nodes) }
+
+// IDsFrom lists the ids of the nodes appended at positions k and after, in
+// append order: with k = NodeCount() before an op, the rows the op wrote
+// (checker/ops/README.md names each one).
+func (r *LegacyRun) IDsFrom(k int) []string {
+	out := make([]string, 0, max(len(r.nodes)-k, 0))
+	for _, n := range r.nodes[min(k, len(r.nodes)):] {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
 // Busy: a turn is pending, a reply is open or a function frame is open.
 func (r *LegacyRun) Busy() bool { return r.pending != "" || r.reply != "" || len(r.frames) > 0 }
 
-// Pending is the pending turn's user id ("" = none).
-func (r *LegacyRun) Pending() string { return r.pending }
+// pendingTurn is the pending turn's user id ("" = none).
+func (r *LegacyRun) pendingTurn() string { return r.pending }
 
-// OpenReply is the open reply's id ("" = none).
-func (r *LegacyRun) OpenReply() string { return r.reply }
+// openReply is the open reply's id ("" = none).
+func (r *LegacyRun) openReply() string { return r.reply }
 
-// Frames lists the open function ids, outermost first.
-func (r *LegacyRun) Frames() []string {
+// frameHasExec: the innermost frame has an exec (so `fn via-exec` applies).
+func (r *LegacyRun) frameHasExec() bool {
+	return len(r.frames) > 0 && r.frames[len(r.frames)-1].lastExec != ""
+}
+
+// openFrames lists the open function ids, outermost first.
+func (r *LegacyRun) openFrames() []string {
 	var out []string
 	for _, f := range r.frames {
 		out = append(out, f.id)
 	}
 	return out
-}
-
-// FrameHasExec: the innermost frame has an exec (so `fn via-exec` applies).
-func (r *LegacyRun) FrameHasExec() bool {
-	return len(r.frames) > 0 && r.frames[len(r.frames)-1].lastExec != ""
 }
 
 // -------------------------------------------------------- store helpers
@@ -219,7 +241,7 @@ func (r *LegacyRun) noteReply(n *Node) {
 
 // ensureRoot appends ROOT if no node has that id (its append moves the head).
 func (r *LegacyRun) ensureRoot() {
-	r.appendNode("ROOT", "user", "", nil, "", "", NewObject("display", "root"))
+	r.appendNode("ROOT", "user", "", nil, "", "", newObject("display", "root"))
 }
 
 // writeMeta persists the in-memory head.
@@ -325,7 +347,7 @@ func (r *LegacyRun) Apply(op ops.Op) error {
 // "none" omitted, else that id.
 func (r *LegacyRun) dispatch(id, text, parent string) {
 	r.ensureRoot()
-	meta := NewObject("source", "cli")
+	meta := newObject("source", "cli")
 	switch parent {
 	case "none":
 	case "":
@@ -351,8 +373,8 @@ func (r *LegacyRun) dispatch(id, text, parent string) {
 // the same keys plus type "tool".
 func (r *LegacyRun) addToolCall(callID, name string, args *Object, result string, isError bool) {
 	call := func() *Object {
-		return NewObject("id", callID, "tool_call_id", callID, "tool", name,
-			"input", PyDumps(args), "result", result, "is_error", isError)
+		return newObject("id", callID, "tool_call_id", callID, "tool", name,
+			"input", pyDumps(args), "result", result, "is_error", isError)
 	}
 	r.toolCalls = append(r.toolCalls, call())
 	block := call()
@@ -383,7 +405,7 @@ func (r *LegacyRun) finish(status string) {
 	m.Set("model", "model-x")
 	m.Set("provider", "p")
 	m.Set("token_model", "model-x")
-	m.Set("extra", PyDumps(NewObject("tool_calls", calls, "blocks", blocks)))
+	m.Set("extra", pyDumps(newObject("tool_calls", calls, "blocks", blocks)))
 	r.setHead(r.reply)
 	if r.pendingSrc == "web" {
 		r.setCH(r.reply)
@@ -397,21 +419,21 @@ func (r *LegacyRun) appendFn(id, name string, args *Object, expose, calledBy str
 	if expose == "" {
 		expose = "io"
 	}
-	input := DeepCopy(args).(*Object)
+	input := deepCopy(args).(*Object)
 	input.Set("runtime", "<Runtime>")
-	r.appendNode(id, "code", name, input, nil, calledBy, NewObject("expose", expose, "status", "running"))
+	r.appendNode(id, "code", name, input, nil, calledBy, newObject("expose", expose, "status", "running"))
 }
 
 // subAgent writes a sub-agent turn: user S (caller ROOT) and S_reply, then
 // set_head(S_reply).
 func (r *LegacyRun) subAgent(id, text string, meta *Object) {
 	r.appendNode(id, "user", "", nil, text, "ROOT", meta)
-	r.appendNode(id+"_reply", "llm", "", nil, "sub done", id, NewObject("parent_id", id, "status", "completed"))
+	r.appendNode(id+"_reply", "llm", "", nil, "sub done", id, newObject("parent_id", id, "status", "completed"))
 	r.setHead(id + "_reply")
 }
 
 func (r *LegacyRun) attachInfo(sub, label, prompt string, running bool) *Object {
-	a := NewObject("session_id", r.sid, "head_id", sub+"_reply", "label", label, "prompt", prompt)
+	a := newObject("session_id", r.sid, "head_id", sub+"_reply", "label", label, "prompt", prompt)
 	if running {
 		a.Set("status", "running")
 	}
@@ -453,9 +475,9 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 		return err
 	}
 	if !edit {
-		text = DeepCopy(u.Val("content"))
+		text = deepCopy(u.Val("content"))
 	}
-	meta := NewObject("source", "web", "parent_id", DeepCopy(u.Val("parent_id")), "forked_from", uid)
+	meta := newObject("source", "web", "parent_id", deepCopy(u.Val("parent_id")), "forked_from", uid)
 	if edit {
 		meta.Set("edit_of", uid)
 	}

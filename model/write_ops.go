@@ -5,6 +5,8 @@ package model
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"sessiondag/checker/ops"
 )
@@ -33,7 +35,7 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 		return err
 	}
 	r.ensureRoot()
-	meta := NewObject("source", "web")
+	meta := newObject("source", "web")
 	if r.chSet {
 		meta.Set("parent_id", r.ch)
 	}
@@ -74,7 +76,7 @@ func (o *legacyOps) Reply(ops.Reply) error {
 	if err := r.newIDs(id); err != nil {
 		return err
 	}
-	r.appendNode(id, "llm", "", nil, "", r.pending, NewObject("parent_id", r.pending,
+	r.appendNode(id, "llm", "", nil, "", r.pending, newObject("parent_id", r.pending,
 		"source", r.pendingSrc, "status", "running", "worker_id", "w1"))
 	r.setHead(id)
 	r.reply = id
@@ -86,7 +88,7 @@ func (o *legacyOps) Think(op ops.Think) error {
 	if err := r.needReply(); err != nil {
 		return err
 	}
-	r.blocks = append(r.blocks, NewObject("type", "thinking", "text", op.Text))
+	r.blocks = append(r.blocks, newObject("type", "thinking", "text", op.Text))
 	return nil
 }
 
@@ -95,7 +97,7 @@ func (o *legacyOps) Say(op ops.Say) error {
 	if err := r.needReply(); err != nil {
 		return err
 	}
-	r.blocks = append(r.blocks, NewObject("type", "text", "text", op.Text))
+	r.blocks = append(r.blocks, newObject("type", "text", "text", op.Text))
 	return nil
 }
 
@@ -122,7 +124,7 @@ func (o *legacyOps) Tool(op ops.Tool) error {
 	if err := firstErr(r.newIDs(id), err); err != nil {
 		return err
 	}
-	meta := NewObject("tool_call_id", op.CallID, "is_error", op.Error)
+	meta := newObject("tool_call_id", op.CallID, "is_error", op.Error)
 	calledBy := r.reply
 	if op.Legacy {
 		calledBy = ""
@@ -146,14 +148,14 @@ func (o *legacyOps) Task(op ops.Task) error {
 	if op.Async {
 		result = "(running)"
 	}
-	r.subAgent(op.ID, op.Text, NewObject("parent_id", r.reply, "source", "agent_spawn"))
-	r.appendNode(op.Attach, "llm", "", nil, result, "", NewObject("parent_id", r.reply,
+	r.subAgent(op.ID, op.Text, newObject("parent_id", r.reply, "source", "agent_spawn"))
+	r.appendNode(op.Attach, "llm", "", nil, result, "", newObject("parent_id", r.reply,
 		"display", "runtime", "function", "attach", "is_error", false,
 		"attach", r.attachInfo(op.ID, op.Label, op.Text, op.Async)))
 	r.setHead(op.ID + "_reply")
-	args := NewObject("prompt", op.Text)
+	args := newObject("prompt", op.Text)
 	r.appendNode(toolID, "code", "task", args, result, r.reply,
-		NewObject("tool_call_id", op.CallID, "is_error", false))
+		newObject("tool_call_id", op.CallID, "is_error", false))
 	r.addToolCall(op.CallID, "task", args, result, false)
 	return nil
 }
@@ -196,7 +198,7 @@ func (o *legacyOps) ErrorStandalone(op ops.ErrorStandalone) error {
 		return err
 	}
 	r.appendNode(op.ID, "llm", "", nil, "[error] "+op.Type+": "+op.Msg, "",
-		NewObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
+		newObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
 	r.meta.Set("status", "failed")
 	r.setHead(op.ID)
 	r.endTurn()
@@ -225,7 +227,7 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 		calledBy = r.frames[len(r.frames)-1].id
 	}
 	if op.ViaExec {
-		if !r.FrameHasExec() {
+		if !r.frameHasExec() {
 			return fmt.Errorf("via-exec: the innermost function has no exec")
 		}
 		calledBy = r.frames[len(r.frames)-1].lastExec
@@ -253,8 +255,8 @@ func (o *legacyOps) Exec(op ops.Exec) error {
 		return err
 	}
 	f := &r.frames[len(r.frames)-1]
-	r.appendNode(op.ID, "llm", "model-x", NewObject("system", "be brief"), op.Reply, f.id,
-		NewObject("status", "completed", "prompt_text", op.Prompt))
+	r.appendNode(op.ID, "llm", "model-x", newObject("system", "be brief"), op.Reply, f.id,
+		newObject("status", "completed", "prompt_text", op.Prompt))
 	f.lastExec = op.ID
 	return nil
 }
@@ -268,8 +270,8 @@ func (o *legacyOps) Ask(op ops.Ask) error {
 	if op.Answer == "" {
 		status = "unanswered"
 	}
-	r.appendNode(op.ID, "user", "", NewObject("question", op.Question), op.Answer,
-		r.frames[len(r.frames)-1].id, NewObject("status", status))
+	r.appendNode(op.ID, "user", "", newObject("question", op.Question), op.Answer,
+		r.frames[len(r.frames)-1].id, newObject("status", status))
 	return nil
 }
 
@@ -285,7 +287,7 @@ func (o *legacyOps) End(op ops.End) error {
 	var output any // default null
 	status := "completed"
 	if op.Error != "" {
-		output, status = NewObject("error", op.Error), "error"
+		output, status = newObject("error", op.Error), "error"
 	} else if op.Output != "" {
 		v, err := ParseJSON([]byte(op.Output))
 		if err != nil {
@@ -335,23 +337,23 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		return err
 	}
 	r.ensureRoot()
-	cmdMeta := NewObject("source", "web", "function", "task")
+	cmdMeta := newObject("source", "web", "function", "task")
 	if r.chSet {
 		cmdMeta.Set("parent_id", r.ch)
 	}
 	r.appendNode(op.Cmd, "user", "", nil, "/spawn "+op.Text, "ROOT", cmdMeta)
 	r.setHead(op.Cmd)
 	r.setCH(op.Cmd)
-	subMeta := NewObject("parent_id", op.Cmd, "source", "agent_spawn")
+	subMeta := newObject("parent_id", op.Cmd, "source", "agent_spawn")
 	if op.Mode == "clean" {
-		subMeta = NewObject("source", "agent_spawn")
+		subMeta = newObject("source", "agent_spawn")
 	}
 	r.subAgent(op.ID, op.Text, subMeta)
 	attachCaller := op.Cmd
 	if p, ok := cmdMeta.Val("parent_id").(string); ok && p != "" {
 		attachCaller = p
 	}
-	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, NewObject(
+	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, newObject(
 		"display", "runtime", "function", "attach", "is_error", false,
 		"attach", r.attachInfo(op.ID, op.Label, op.Text, false)))
 	return nil
@@ -365,9 +367,9 @@ func (o *legacyOps) Script(op ops.Script) error {
 	switch op.What {
 	case "fn":
 		r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
-			NewObject("expose", "io", "status", "completed"))
+			newObject("expose", "io", "status", "completed"))
 	case "exec":
-		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", NewObject("status", "completed"))
+		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", newObject("status", "completed"))
 	default:
 		return fmt.Errorf("script what=%q is not fn or exec", op.What)
 	}
@@ -398,7 +400,7 @@ func (o *legacyOps) LegacyReply(op ops.LegacyReply) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
-	r.appendNode(op.ID, "llm", "", nil, op.Text, "", NewObject("parent_id", op.Parent))
+	r.appendNode(op.ID, "llm", "", nil, op.Text, "", newObject("parent_id", op.Parent))
 	r.writeMeta()
 	return nil
 }
@@ -409,7 +411,7 @@ func (o *legacyOps) Orphan(op ops.Orphan) error {
 		return err
 	}
 	r.appendNode(op.ID, "code", op.Name, &Object{}, "orphan", op.Caller,
-		NewObject("tool_call_id", op.ID, "is_error", false))
+		newObject("tool_call_id", op.ID, "is_error", false))
 	r.writeMeta()
 	return nil
 }
@@ -425,8 +427,48 @@ func (o *legacyOps) Rewind(op ops.Rewind) error {
 	return nil
 }
 
-// Flag: the legacy model writes with every flag off; nothing to do.
-func (o *legacyOps) Flag(ops.Flag) error { return nil }
+// Flag: the legacy model writes with every flag off, so a flag set changes
+// nothing it writes; one that names no set of the rollout path is refused.
+func (o *legacyOps) Flag(op ops.Flag) error {
+	_, err := op.Step()
+	return err
+}
+
+// Writer: the named writer performs the ops that follow (README: writer).
+// The one performing them now keeps its browser's head and its turn in
+// progress for when it is named again; a writer named for the first time has
+// neither. A writer that takes over reads the session as stored, as a
+// process that opens it does (legacy §2.1, reading back): its in-memory head
+// is meta.json's head_id, else its last_node_id, else none. The flags are
+// checked as `flag` checks them and write nothing here.
+func (o *legacyOps) Writer(op ops.Writer) error {
+	r := o.run()
+	if op.Name == "" {
+		return fmt.Errorf("writer needs a name")
+	}
+	if _, err := op.Step(); err != nil {
+		return err
+	}
+	if op.Name == r.writer {
+		return nil
+	}
+	next := writerState{writer: op.Name}
+	for i, w := range r.parked {
+		if w.writer == op.Name {
+			next = w
+			r.parked = append(r.parked[:i:i], r.parked[i+1:]...)
+			break
+		}
+	}
+	at, _ := slices.BinarySearchFunc(r.parked, r.writer, func(w writerState, name string) int { return strings.Compare(w.writer, name) })
+	r.parked = slices.Insert(r.parked, at, r.writerState)
+	r.writerState = next
+	r.memHead = r.meta.Str("head_id")
+	if r.memHead == "" {
+		r.memHead = r.meta.Str("last_node_id")
+	}
+	return nil
+}
 
 func (o *legacyOps) Clock(op ops.Clock) error {
 	at, err := op.Time()

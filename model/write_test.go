@@ -17,12 +17,12 @@ import (
 // Expected values come from checker/ops/README.md and docs/legacy.md §4, §5.
 
 // wRun applies a script op by op (each must apply), collects the view after
-// every op, and checks the session survives WriteSessionDir → ReadSessionDir.
+// every op, and checks the session survives writeSessionDir → ReadSessionDir.
 func wRun(t *testing.T, text string) (*LegacyRun, []View) {
 	t.Helper()
 	script, err := ops.ParseString(text)
 	require.NoError(t, err)
-	r := NewLegacy(DefaultSessionID)
+	r := NewLegacy(ops.DefaultSession)
 	var views []View
 	for _, op := range script {
 		require.NoError(t, r.Apply(op), ops.Format(op))
@@ -38,7 +38,7 @@ func wRoundTrip(t *testing.T, r *LegacyRun) {
 	t.Helper()
 	s := r.Session()
 	dir := filepath.Join(t.TempDir(), s.ID)
-	require.NoError(t, WriteSessionDir(s, dir))
+	require.NoError(t, writeSessionDir(s, dir))
 	back, err := ReadSessionDir(dir)
 	require.NoError(t, err)
 	assert.Equal(t, s.HeadID, back.HeadID)
@@ -168,7 +168,7 @@ func TestWriteWorkedExampleNodes(t *testing.T) {
 			assert.Equal(t, []string{u1, a1, fF, fx, u3, a3}, ids(v.All))
 			calls := rowByID(v.All, a1).Val("tool_calls").([]any)
 			require.Len(t, calls, 1)
-			assert.Equal(t, NewObject("tool_call_id", t1, "tool", "bash", "input", `{"cmd": "ls"}`,
+			assert.Equal(t, newObject("tool_call_id", t1, "tool", "bash", "input", `{"cmd": "ls"}`,
 				"result", "a.txt\nb.txt", "is_error", false), calls[0])
 			assert.Len(t, rowByID(v.All, a1).Val("blocks").([]any), 4, "thinking, text, tool, text")
 		})
@@ -178,9 +178,9 @@ func TestWriteWorkedExampleNodes(t *testing.T) {
 func TestWriteWorkedExampleTurnOne(t *testing.T) {
 	r, _ := wRun(t, workedScript(true))
 	root := wNode(t, r, "ROOT")
-	assert.Equal(t, `{"display": "root"}`, PyDumps(root.Metadata))
+	assert.Equal(t, `{"display": "root"}`, pyDumps(root.Metadata))
 	assert.Equal(t, "", root.Output)
-	assert.Equal(t, `{"source": "web"}`, PyDumps(wNode(t, r, u1).Metadata), "CH null: parent omitted")
+	assert.Equal(t, `{"source": "web"}`, pyDumps(wNode(t, r, u1).Metadata), "CH null: parent omitted")
 	n := wNode(t, r, a1)
 	assert.Equal(t, "Let me lookThere are 2 files", n.Output, "text blocks concatenated, stripped")
 	assert.Equal(t, []string{"parent_id", "source", "status", "worker_id", "model", "provider", "token_model", "extra"},
@@ -191,15 +191,15 @@ func TestWriteWorkedExampleTurnOne(t *testing.T) {
 		`{"id": "toolu_01", "tool_call_id": "toolu_01", "tool": "bash", "input": "{\"cmd\": \"ls\"}", "result": "a.txt\nb.txt", "is_error": false, "type": "tool"}, `+
 		`{"type": "text", "text": "There are 2 files"}]}`, n.Metadata.Val("extra"))
 	tool := wNode(t, r, t1)
-	assert.Equal(t, `{"cmd": "ls"}`, PyDumps(tool.Input))
-	assert.Equal(t, `{"tool_call_id": "toolu_01", "is_error": false}`, PyDumps(tool.Metadata))
+	assert.Equal(t, `{"cmd": "ls"}`, pyDumps(tool.Input))
+	assert.Equal(t, `{"tool_call_id": "toolu_01", "is_error": false}`, pyDumps(tool.Metadata))
 	f := wNode(t, r, fF)
-	assert.Equal(t, `{"text": "hi", "runtime": "<Runtime>"}`, PyDumps(f.Input))
+	assert.Equal(t, `{"text": "hi", "runtime": "<Runtime>"}`, pyDumps(f.Input))
 	assert.Equal(t, Int("2"), f.Output)
-	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 0.5}`, PyDumps(f.Metadata))
+	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 0.5}`, pyDumps(f.Metadata))
 	x := wNode(t, r, fx)
-	assert.Equal(t, `{"system": "be brief"}`, PyDumps(x.Input))
-	assert.Equal(t, `{"status": "completed", "prompt_text": "count the words"}`, PyDumps(x.Metadata))
+	assert.Equal(t, `{"system": "be brief"}`, pyDumps(x.Input))
+	assert.Equal(t, `{"status": "completed", "prompt_text": "count the words"}`, pyDumps(x.Metadata))
 }
 
 func TestWriteWorkedExampleHeads(t *testing.T) {
@@ -374,7 +374,7 @@ fork-root id=u2 text=again
 reply
 done
 `)
-	assert.Equal(t, `{"source": "cli"}`, PyDumps(wNode(t, r, "u2").Metadata))
+	assert.Equal(t, `{"source": "cli"}`, pyDumps(wNode(t, r, "u2").Metadata))
 	assert.Equal(t, "cli", wNode(t, r, "u2_reply").Metadata.Val("source"))
 	v := r.View()
 	assert.Equal(t, []string{"u2", "u2_reply"}, ids(v.Branch))
@@ -423,7 +423,7 @@ user id=u2 text=again
 	assert.Equal(t, "", views[0].StoredHead, "flag writes nothing")
 	assert.Equal(t, "u2", r.Session().HeadID)
 	assert.True(t, r.Busy())
-	assert.Equal(t, "u2", r.Pending())
+	assert.Equal(t, "u2", r.pendingTurn())
 }
 
 func TestWriteDispatchInherit(t *testing.T) {
@@ -432,7 +432,7 @@ dispatch id=d1 text=one
 `)
 	// Fresh session: ensureRoot moves the in-memory head to ROOT, get_branch
 	// and get_messages are empty → the in-memory head.
-	assert.Equal(t, `{"source": "cli", "parent_id": "ROOT"}`, PyDumps(wNode(t, r, "d1").Metadata))
+	assert.Equal(t, `{"source": "cli", "parent_id": "ROOT"}`, pyDumps(wNode(t, r, "d1").Metadata))
 	assert.Equal(t, "ROOT", r.InMemoryHead())
 	assert.Equal(t, "", r.Session().HeadID, "no meta write yet")
 	_, ok := r.ClientHead()
@@ -482,14 +482,14 @@ edit of=u1 id=e1 text=changed
 	n2 := wNode(t, r, "n2")
 	assert.Equal(t, "", n2.CalledBy)
 	assert.Equal(t, "more", n2.Output)
-	assert.Equal(t, `{"source": "web", "parent_id": "u1_reply", "forked_from": "u2"}`, PyDumps(n2.Metadata))
+	assert.Equal(t, `{"source": "web", "parent_id": "u1_reply", "forked_from": "u2"}`, pyDumps(n2.Metadata))
 	e1 := wNode(t, r, "e1")
 	assert.Equal(t, "changed", e1.Output)
-	assert.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "u1", "edit_of": "u1"}`, PyDumps(e1.Metadata))
+	assert.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "u1", "edit_of": "u1"}`, pyDumps(e1.Metadata))
 	assert.Equal(t, "e1", r.Session().HeadID)
 	c, _ := r.ClientHead()
 	assert.Equal(t, "e1", c)
-	assert.Equal(t, "e1", r.Pending())
+	assert.Equal(t, "e1", r.pendingTurn())
 
 	// No assistant child (a standalone error row is role system): head moves back to the user.
 	r, _ = wRun(t, `
@@ -498,11 +498,11 @@ error-standalone id=E type=ValueError msg=bad
 retry of=u1 id=unused
 `)
 	assert.Equal(t, "u1", r.Session().HeadID)
-	assert.Equal(t, "u1", r.Pending())
+	assert.Equal(t, "u1", r.pendingTurn())
 	assert.Nil(t, r.Session().byID("unused"))
 	e := wNode(t, r, "E")
 	assert.Equal(t, "[error] ValueError: bad", e.Output)
-	assert.Equal(t, `{"role": "system", "parent_id": "u1", "trace": "Traceback ..."}`, PyDumps(e.Metadata))
+	assert.Equal(t, `{"role": "system", "parent_id": "u1", "trace": "Traceback ..."}`, pyDumps(e.Metadata))
 	require.NoError(t, r.Apply(ops.Reply{}))
 	assert.Equal(t, "u1_reply", r.Session().HeadID)
 
@@ -542,6 +542,47 @@ end
 	assert.Equal(t, "F", c)
 }
 
+// Writers (checker/ops/README.md, writer): each has its own CH and turn in
+// progress; the store, meta.json and the clock are the session's; one that
+// takes over reads the in-memory head from meta.json's head_id.
+func TestWriteWriters(t *testing.T) {
+	r, _ := wRun(t, `
+user id=u1 text=hi
+reply
+done
+writer name=w2 set=A
+user id=u2 text=more
+reply
+done
+writer name=w1 set=off
+user id=u3 text=again
+`)
+	_, has := wNode(t, r, "u2").Metadata.Get("parent_id")
+	assert.False(t, has, "w2's browser has no head yet: u2 records no parent")
+	assert.Equal(t, "u1_reply", wNode(t, r, "u3").Metadata.Val("parent_id"), "w1's browser still shows a1")
+	assert.Equal(t, Float(1782000000.0+1.5*5), wNode(t, r, "u3").CreatedAt, "one clock: ROOT, u1, a1, u2, b2, then u3")
+	assert.Equal(t, "u3", r.Session().HeadID)
+
+	// Mid-turn: w1's legacy tool row moved only the in-memory head; w2
+	// takes over at the persisted head (the reply) and its script row's
+	// meta write persists its own head, not the tool row.
+	r, _ = wRun(t, `
+user id=u1 text=hi
+reply
+tool call=c1 name=bash args={} result=ok legacy
+writer name=w2 set=off
+script what=fn id=s1 name=f
+writer name=w1 set=off
+done
+`)
+	assert.Equal(t, "u1_reply", r.Session().HeadID)
+	require.NoError(t, r.Apply(ops.Writer{Name: "w2", Set: "off"}))
+	assert.Equal(t, "u1_reply", r.InMemoryHead())
+	assert.False(t, r.Busy(), "w2's turn ended when it wrote its script row")
+	require.NoError(t, r.Apply(ops.Writer{Name: "w1", Set: "off"}))
+	require.Error(t, r.Apply(ops.Reply{}), "w1's turn ended with done")
+}
+
 func TestWriteSpawn(t *testing.T) {
 	r, _ := wRun(t, `
 session id=local_spawn
@@ -552,24 +593,24 @@ spawn mode=inherit cmd=C id=S attach=A text="do it" label=L
 `)
 	c := wNode(t, r, "C")
 	assert.Equal(t, "/spawn do it", c.Output)
-	assert.Equal(t, `{"source": "web", "function": "task", "parent_id": "u1_reply"}`, PyDumps(c.Metadata))
-	assert.Equal(t, `{"parent_id": "C", "source": "agent_spawn"}`, PyDumps(wNode(t, r, "S").Metadata))
+	assert.Equal(t, `{"source": "web", "function": "task", "parent_id": "u1_reply"}`, pyDumps(c.Metadata))
+	assert.Equal(t, `{"parent_id": "C", "source": "agent_spawn"}`, pyDumps(wNode(t, r, "S").Metadata))
 	sr := wNode(t, r, "S_reply")
 	assert.Equal(t, "sub done", sr.Output)
-	assert.Equal(t, `{"parent_id": "S", "status": "completed"}`, PyDumps(sr.Metadata))
+	assert.Equal(t, `{"parent_id": "S", "status": "completed"}`, pyDumps(sr.Metadata))
 	a := wNode(t, r, "A")
 	assert.Equal(t, "u1_reply", a.CalledBy, "C's parent_id")
 	assert.Equal(t, "(done)", a.Output)
 	assert.Equal(t, `{"display": "runtime", "function": "attach", "is_error": false, "attach": {"session_id": "local_spawn", "head_id": "S_reply", "label": "L", "prompt": "do it"}}`,
-		PyDumps(a.Metadata))
+		pyDumps(a.Metadata))
 	assert.Equal(t, "S_reply", r.Session().HeadID)
 	ch, _ := r.ClientHead()
 	assert.Equal(t, "C", ch)
 	assert.Equal(t, []string{"ROOT", "u1", "u1_reply", "C", "S", "S_reply", "A"}, wIDs(r.Session()))
 
 	r, _ = wRun(t, `spawn mode=clean cmd=C id=S attach=A text=x label=L`)
-	assert.Equal(t, `{"source": "web", "function": "task"}`, PyDumps(wNode(t, r, "C").Metadata))
-	assert.Equal(t, `{"source": "agent_spawn"}`, PyDumps(wNode(t, r, "S").Metadata))
+	assert.Equal(t, `{"source": "web", "function": "task"}`, pyDumps(wNode(t, r, "C").Metadata))
+	assert.Equal(t, `{"source": "agent_spawn"}`, pyDumps(wNode(t, r, "S").Metadata))
 	assert.Equal(t, "C", wNode(t, r, "A").CalledBy, "no parent: C itself")
 }
 
@@ -587,12 +628,12 @@ done
 	assert.Equal(t, "", a.CalledBy)
 	assert.Equal(t, "(running)", a.Output)
 	assert.Equal(t, `{"parent_id": "u1_reply", "display": "runtime", "function": "attach", "is_error": false, "attach": {"session_id": "local_0000000000", "head_id": "S_reply", "label": "L", "prompt": "go", "status": "running"}}`,
-		PyDumps(a.Metadata))
+		pyDumps(a.Metadata))
 	tr := wNode(t, r, "u1_reply_t_c1")
 	assert.Equal(t, "task", tr.Name)
 	assert.Equal(t, "u1_reply", tr.CalledBy)
 	assert.Equal(t, "(running)", tr.Output)
-	assert.Equal(t, `{"prompt": "go"}`, PyDumps(tr.Input))
+	assert.Equal(t, `{"prompt": "go"}`, pyDumps(tr.Input))
 	assert.Equal(t, []string{"ROOT", "u1", "u1_reply", "S", "S_reply", "A", "u1_reply_t_c1"}, wIDs(r.Session()))
 	extra := wNode(t, r, "u1_reply").Metadata.Str("extra")
 	assert.Contains(t, extra, `{"id": "c1", "tool_call_id": "c1", "tool": "task", "input": "{\"prompt\": \"go\"}", "result": "(running)", "is_error": false}`)
@@ -608,7 +649,7 @@ crash
 `)
 	tool := wNode(t, r, "u1_reply_t_k1")
 	assert.Equal(t, "", tool.CalledBy)
-	assert.Equal(t, `{"tool_call_id": "k1", "is_error": false, "called_by": "u1_reply"}`, PyDumps(tool.Metadata))
+	assert.Equal(t, `{"tool_call_id": "k1", "is_error": false, "called_by": "u1_reply"}`, pyDumps(tool.Metadata))
 	assert.Equal(t, "u1_reply", views[2].StoredHead, "the append moves only the in-memory head")
 	assert.Equal(t, "u1_reply_t_k1", r.InMemoryHead())
 	v := r.View()
@@ -630,17 +671,17 @@ crash
 `)
 	g := wNode(t, r, "G")
 	assert.Equal(t, "u1_reply", g.CalledBy)
-	assert.Equal(t, `{"n": 1.0, "runtime": "<Runtime>"}`, PyDumps(g.Input))
+	assert.Equal(t, `{"n": 1.0, "runtime": "<Runtime>"}`, pyDumps(g.Input))
 	assert.Nil(t, g.Output)
-	assert.Equal(t, `{"expose": "full", "status": "running"}`, PyDumps(g.Metadata))
+	assert.Equal(t, `{"expose": "full", "status": "running"}`, pyDumps(g.Metadata))
 	q := wNode(t, r, "Q")
 	assert.Equal(t, "G", q.CalledBy)
-	assert.Equal(t, `{"question": "why"}`, PyDumps(q.Input))
+	assert.Equal(t, `{"question": "why"}`, pyDumps(q.Input))
 	assert.Equal(t, "because", q.Output)
-	assert.Equal(t, `{"status": "answered"}`, PyDumps(q.Metadata))
-	assert.Equal(t, `{"status": "unanswered"}`, PyDumps(wNode(t, r, "Q2").Metadata))
+	assert.Equal(t, `{"status": "answered"}`, pyDumps(q.Metadata))
+	assert.Equal(t, `{"status": "unanswered"}`, pyDumps(wNode(t, r, "Q2").Metadata))
 	assert.Equal(t, "", wNode(t, r, "Q2").Output)
-	assert.Empty(t, r.Frames())
+	assert.Empty(t, r.openFrames())
 	assert.Equal(t, "u1_reply", r.Session().HeadID)
 }
 
@@ -650,8 +691,8 @@ manual id=F name=fn args={} expose=llm
 end error=boom
 `)
 	f := wNode(t, r, "F")
-	assert.Equal(t, `{"error": "boom"}`, PyDumps(f.Output))
-	assert.Equal(t, `{"expose": "llm", "status": "error", "duration_seconds": 0.5}`, PyDumps(f.Metadata))
+	assert.Equal(t, `{"error": "boom"}`, pyDumps(f.Output))
+	assert.Equal(t, `{"expose": "llm", "status": "error", "duration_seconds": 0.5}`, pyDumps(f.Metadata))
 	assert.Equal(t, "F", r.Session().HeadID)
 }
 
@@ -667,9 +708,9 @@ rewind id=x1
 `)
 	s1 := wNode(t, r, "s1")
 	assert.Equal(t, 0, s1.Seq, "no ROOT in a script session")
-	assert.Equal(t, `{}`, PyDumps(s1.Input))
+	assert.Equal(t, `{}`, pyDumps(s1.Input))
 	assert.Equal(t, "ok", s1.Output)
-	assert.Equal(t, `{"expose": "io", "status": "completed"}`, PyDumps(s1.Metadata))
+	assert.Equal(t, `{"expose": "io", "status": "completed"}`, pyDumps(s1.Metadata))
 	s2 := wNode(t, r, "s2")
 	assert.Equal(t, "model-x", s2.Name)
 	assert.Nil(t, s2.Input)
@@ -677,12 +718,12 @@ rewind id=x1
 	assert.Equal(t, []string{"s1", "s2", "x1", "x2", "x2", "o2", "o2"},
 		[]string{views[0].StoredHead, views[1].StoredHead, views[2].StoredHead, views[3].StoredHead,
 			views[4].StoredHead, views[5].StoredHead, views[6].StoredHead}, "o1 has a caller: no head move")
-	assert.Equal(t, `{"parent_id": "x1"}`, PyDumps(wNode(t, r, "x2").Metadata))
+	assert.Equal(t, `{"parent_id": "x1"}`, pyDumps(wNode(t, r, "x2").Metadata))
 	o1 := wNode(t, r, "o1")
 	assert.Equal(t, "nowhere", o1.CalledBy)
-	assert.Equal(t, `{"tool_call_id": "o1", "is_error": false}`, PyDumps(o1.Metadata))
+	assert.Equal(t, `{"tool_call_id": "o1", "is_error": false}`, pyDumps(o1.Metadata))
 	assert.Equal(t, "orphan", o1.Output)
-	assert.Equal(t, `{"rewound": true}`, PyDumps(wNode(t, r, "x1").Metadata))
+	assert.Equal(t, `{"rewound": true}`, pyDumps(wNode(t, r, "x1").Metadata))
 	assert.NotContains(t, ids(r.View().Messages), "x1")
 }
 
@@ -771,10 +812,10 @@ func TestLegacyScript(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "op 2")
 	require.Len(t, views, 1)
-	assert.Equal(t, DefaultSessionID, views[0].SessionID)
+	assert.Equal(t, ops.DefaultSession, views[0].SessionID)
 }
 
-// ------------------------------------------------------ WriteSessionDir
+// ------------------------------------------------------ writeSessionDir
 
 func TestWriteSessionDirLayout(t *testing.T) {
 	r, _ := wRun(t, `
@@ -787,7 +828,7 @@ say text=" done\n"
 done
 `)
 	dir := filepath.Join(t.TempDir(), "local_files")
-	require.NoError(t, WriteSessionDir(r.Session(), dir))
+	require.NoError(t, writeSessionDir(r.Session(), dir))
 	entries, err := os.ReadDir(filepath.Join(dir, "history"))
 	require.NoError(t, err)
 	var names []string
@@ -860,7 +901,7 @@ func TestWriteSessionDirSeqPadding(t *testing.T) {
 		{ID: "big", CreatedAt: Float(1), Seq: 12345, Role: "llm", Metadata: &Object{}},
 	}}
 	dir := filepath.Join(t.TempDir(), "local_pad")
-	require.NoError(t, WriteSessionDir(s, dir))
+	require.NoError(t, writeSessionDir(s, dir))
 	_, err := os.Stat(filepath.Join(dir, "history", "12345-l-big.json"))
 	require.NoError(t, err)
 	back, err := ReadSessionDir(dir)
@@ -868,5 +909,5 @@ func TestWriteSessionDirSeqPadding(t *testing.T) {
 	require.Len(t, back.Nodes, 1)
 	assert.Equal(t, []any{}, back.Nodes[0].Reads)
 	assert.Equal(t, "big", back.HeadID)
-	assert.Equal(t, `{"id": "local_pad", "head_id": "big"}`, PyDumps(back.Meta))
+	assert.Equal(t, `{"id": "local_pad", "head_id": "big"}`, pyDumps(back.Meta))
 }

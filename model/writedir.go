@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// WriteSessionDir writes a session in the original's on-disk layout (legacy
+// writeSessionDir writes a session in the original's on-disk layout (legacy
 // §2.1), readable by ReadSessionDir: history/NNNN-R-<id>.json per node (seq
 // zero-padded to at least 4 digits, R = first letter of the role) holding
 // the node's fields in dataclass order, and meta.json = s.Meta with head_id
@@ -16,7 +16,7 @@ import (
 // ReadSessionDir takes the session id from the directory name, so dir's base
 // name should be s.ID. Existing files in dir are left alone (overwritten on
 // a name clash); use a fresh directory.
-func WriteSessionDir(s *Session, dir string) error {
+func writeSessionDir(s *Session, dir string) error {
 	hist := filepath.Join(dir, "history")
 	if err := os.MkdirAll(hist, 0o755); err != nil {
 		return err
@@ -34,16 +34,16 @@ func WriteSessionDir(s *Session, dir string) error {
 		if meta == nil {
 			meta = &Object{}
 		}
-		doc := NewObject("id", n.ID, "created_at", n.CreatedAt, "seq", Int(itoa(n.Seq)), "role", n.Role,
+		doc := newObject("id", n.ID, "created_at", n.CreatedAt, "seq", Int(itoa(n.Seq)), "role", n.Role,
 			"name", n.Name, "input", n.Input, "output", n.Output, "called_by", n.CalledBy,
 			"reads", reads, "metadata", meta)
 		if err := os.WriteFile(filepath.Join(hist, name), []byte(pyDumpsIndent(doc)), 0o644); err != nil {
 			return err
 		}
 	}
-	meta := NewObject("id", s.ID)
+	meta := newObject("id", s.ID)
 	if s.Meta != nil {
-		meta = DeepCopy(s.Meta).(*Object)
+		meta = deepCopy(s.Meta).(*Object)
 	}
 	meta.Set("head_id", s.HeadID)
 	return os.WriteFile(filepath.Join(dir, "meta.json"), []byte(pyDumpsIndent(meta)), 0o644)
@@ -92,6 +92,6 @@ func pyDumpIndent(b *strings.Builder, v any, depth int) {
 		newline(depth)
 		b.WriteByte('}')
 	default:
-		b.WriteString(PyDumps(x))
+		b.WriteString(pyDumps(x))
 	}
 }

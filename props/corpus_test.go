@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -24,9 +25,9 @@ const corpusDir = "../corpus"
 // TestCorpusReplay replays every op script of the corpus — the shape
 // catalogue, the promoted counterexamples under corpus/ops/regressions, and
 // any failure a local run saved under corpus/ops/failures — with
-// harness.Replay: a script saved by a failing check runs exactly that check
+// campaign.Replay: a script saved by a failing check runs exactly that check
 // (its `#! check` line), any other runs every check on data written with
-// the flags on and with them off.
+// the flags on and with them off, where the check's declared data admit it.
 func TestCorpusReplay(t *testing.T) {
 	t.Parallel()
 	var scripts []string
@@ -41,10 +42,12 @@ func TestCorpusReplay(t *testing.T) {
 	for _, p := range scripts {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
-			found, err := harness.Replay(parseScriptFile(t, p), harness.ReplayOptions{Tmp: scratch()})
+			file := parseScriptFile(t, p)
+			found, err := campaign.Replay(file, campaign.ReplayOptions{Tmp: scratch()})
 			require.NoError(t, err)
 			for _, f := range found {
-				t.Errorf("%s: %s", p, f.Report(f.Script(parseScriptFile(t, p).Ops), p))
+				c := campaign.Case{Check: check(f.Check), Data: f.Data, Script: file.Ops}.Of(f)
+				t.Errorf("%s: %s", p, campaign.Report(c, f, p))
 			}
 		})
 	}

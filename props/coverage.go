@@ -3,6 +3,7 @@ package props
 import (
 	"testing"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -17,11 +18,11 @@ const topUpSeeds = 2000
 // swarm configuration) that has it, and that script is checked the same
 // way. A shape no seeded script reaches is a defect of the generator and
 // fails the test.
-func cover(t *testing.T, title string, data harness.Data, required []string, total *gen.Tally, checks ...harness.Check) {
+func cover(t *testing.T, test string, c harness.Check, d harness.Data, required []string, total *gen.Tally) {
 	t.Helper()
 	missing := total.Missing(required)
 	for seed := uint64(1); seed <= topUpSeeds && len(missing) > 0; seed++ {
-		opt := data.Gen
+		opt := campaign.GenOptions(d)
 		opt.Swarm = gen.DrawSwarm(gen.NewSeeded(seed^0x5eed), opt)
 		g := gen.New(opt)
 		script := g.Script(gen.NewSeeded(seed), 60)
@@ -38,7 +39,7 @@ func cover(t *testing.T, title string, data harness.Data, required []string, tot
 			continue
 		}
 		t.Logf("topped up %q with seeded script %d (%d ops)", reached, seed, len(script))
-		checkSeeded(t, title, data, script, checks...)
+		checkSeeded(t, test, campaign.Case{Check: c, Data: d, Script: script})
 		missing = still
 	}
 	if len(missing) > 0 {
@@ -46,15 +47,15 @@ func cover(t *testing.T, title string, data harness.Data, required []string, tot
 	}
 }
 
-// checkSeeded runs the checks over a seeded script and reports a finding as
-// a rapid failure would: saved with its replay command.
-func checkSeeded(t *testing.T, title string, data harness.Data, script []ops.Op, checks ...harness.Check) {
+// checkSeeded plays a seeded case and reports a finding as a rapid failure
+// would: kept, reduced and saved with its replay command.
+func checkSeeded(t *testing.T, test string, c campaign.Case) {
 	t.Helper()
-	f, err := harness.Play(data, script, checks...)
+	f, err := c.Play(scratch())
 	if err != nil {
-		t.Fatalf("a seeded script the writers refuse: %v\n%s", err, ops.String(script))
+		t.Fatalf("a seeded script the writers refuse: %v\n%s", err, ops.String(c.Script))
 	}
 	if f != nil {
-		t.Fatal(save(title, f, script))
+		t.Fatal(record(test, c, f))
 	}
 }

@@ -1,14 +1,17 @@
 package props
 
 import (
+	"fmt"
+	"io"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"pgregory.net/rapid"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 )
 
 // failDir is where failing scripts are saved, relative to this package.
@@ -17,27 +20,68 @@ const failDir = "../corpus/ops/failures"
 // saveFailures is off for mutant runs, which fail on purpose.
 var saveFailures = os.Getenv("SESSIONDAG_MUTANT") == ""
 
-// fail stops the rapid check with the finding: the script so far, the
-// evidence and the command that reproduces it. The script is saved with a
-// `#! check` line naming the check and data, so that command runs exactly
-// this check. Rapid calls the property again with the shrunk input before
-// it reports, so the file left behind is the minimal script.
-func fail(t *rapid.T, title string, f *harness.Finding, script []ops.Op) {
-	t.Helper()
-	t.Fatal(save(title, f, script))
+// found holds the last failure of each test: rapid calls the property again
+// with each smaller input it tries, so the last one is its shrunk case.
+var found = struct {
+	sync.Mutex
+	last map[string]failure
+}{last: map[string]failure{}}
+
+type failure struct {
+	c campaign.Case
+	f *harness.Finding
 }
 
-// save writes the finding's file under failDir and returns the report.
-func save(title string, f *harness.Finding, script []ops.Op) string {
-	path := ""
-	if saveFailures {
-		name := title + "-" + f.Data.Slug + ".ops"
-		if err := os.MkdirAll(failDir, 0o755); err == nil {
-			p := filepath.Join(failDir, name)
-			if err := os.WriteFile(p, []byte(f.File(title, script).String()), 0o644); err == nil {
-				path = strings.TrimPrefix(p, "../")
-			}
-		}
+// fail stops the rapid check with the finding: the script so far and the
+// evidence. The case is kept; when the test binary ends, saveFound reduces
+// it (campaign.Reduce, as hunt and exhaust do) and saves it with its replay
+// command.
+func fail(t *rapid.T, test string, c campaign.Case, f *harness.Finding) {
+	t.Helper()
+	t.Fatal(record(test, c, f))
+}
+
+// record keeps a failure of test for saveFound and returns its report.
+func record(test string, c campaign.Case, f *harness.Finding) string {
+	c = c.Of(f)
+	c.Script = slices.Clone(c.Script)
+	found.Lock()
+	found.last[test] = failure{c, f}
+	found.Unlock()
+	return campaign.Report(c, f, "") + "(reduced and saved under corpus/ops/failures when the tests end: see \"props: saved\")\n"
+}
+
+// saveFound reduces and saves every failure kept, in the order of the
+// tests' names, and says where each went.
+func saveFound(w io.Writer) {
+	found.Lock()
+	defer found.Unlock()
+	if !saveFailures {
+		return
 	}
-	return f.Report(script, path)
+	tests := make([]string, 0, len(found.last))
+	for test := range found.last {
+		tests = append(tests, test)
+	}
+	slices.Sort(tests)
+	for _, test := range tests {
+		x := found.last[test]
+		path, red, err := saveOne(failDir, test, x)
+		if err != nil {
+			fmt.Fprintf(w, "props: %s: %v\n", test, err)
+			continue
+		}
+		path = strings.TrimPrefix(path, "../")
+		fmt.Fprintf(w, "props: saved %s: %s [%s], %d ops\nreproduce: %s\n", test, red.Case.Check.Name,
+			red.Case.Data.Name, len(red.Case.Script), campaign.ReplayCommand(path))
+	}
+}
+
+// saveOne reduces a failure of test as every driver does and saves it under
+// dir.
+func saveOne(dir, test string, x failure) (string, campaign.Reduced, error) {
+	red := campaign.Reduce(x.c, x.f, scratch())
+	path, err := campaign.Save(dir, red.Case, red.Finding, test,
+		fmt.Sprintf("reduced from %d ops to %d", len(x.c.Script), len(red.Case.Script)))
+	return path, red, err
 }

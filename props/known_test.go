@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -19,7 +20,7 @@ import (
 // flags fl the loaded chain misses no row of the intended conversation.
 func complete(fl flags.Set) harness.Check {
 	return harness.Check{Name: "complete", Prop: "P4", Doc: "the chain under " + fl.String() + " misses no intended row",
-		Run: func(s *harness.Session) *harness.Finding {
+		Data: []harness.Data{harness.OffAny, harness.WrittenOff}, Run: func(s *harness.Session) *harness.Finding {
 			if g := harness.ViewGap(harness.Projected(s.Load(fl)), s.Intended()); g.Missing > 0 {
 				return &harness.Finding{What: fmt.Sprintf("flags %s: %s", fl, g)}
 			}
@@ -61,7 +62,16 @@ func find(t *testing.T, manual bool, fails func([]ops.Op) bool) []ops.Op {
 			continue
 		}
 		t.Logf("seed %d: a %d-op session loses history", seed, len(script))
-		return harness.Reduce(script, fails)
+		// The reduction stays in the kind of data the search draws: with
+		// manual runs, data whose intent is in the data.
+		c := campaign.Case{Check: complete(flags.Off), Data: harness.OffAny, Script: script}
+		if manual {
+			c.Data = harness.WrittenOff
+		}
+		f, err := c.Play(scratch())
+		require.NoError(t, err)
+		require.NotNil(t, f)
+		return campaign.Reduce(c, f, scratch()).Case.Script
 	}
 	t.Fatal("no generated session showed the cut-off")
 	return nil

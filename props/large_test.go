@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -28,7 +29,7 @@ const largeEvery = 60
 var largeSessions = []struct {
 	seed uint64
 	data harness.Data
-}{{1, harness.Flipped}, {2, harness.WrittenOn}}
+}{{1, harness.FlippedAny}, {2, harness.WrittenOn}}
 
 // TestLargeSessions: what the load does only on large sessions — memos and
 // folded copies beyond their first chunk, the column fill and the cold
@@ -49,15 +50,15 @@ func TestLargeSessions(t *testing.T) {
 	}
 	for _, c := range largeSessions {
 		data := c.data
-		data.Gen.SyncedBrowser = false // every legacy shape, ambiguous ones included
-		data.Gen.Swarm = gen.DrawSwarm(gen.NewSeeded(c.seed), data.Gen)
-		script := gen.New(data.Gen).ScriptNodes(gen.NewSeeded(c.seed), largeNodes+100)
+		opt := campaign.GenOptions(data)
+		opt.Swarm = gen.DrawSwarm(gen.NewSeeded(c.seed), opt)
+		script := gen.New(opt).ScriptNodes(gen.NewSeeded(c.seed), largeNodes+100)
 		f, err := playLarge(data, script)
 		if err != nil {
 			t.Fatalf("seed %d, %s: %v", c.seed, data.Name, err)
 		}
 		if f != nil {
-			t.Fatalf("seed %d, %s: %s", c.seed, data.Name, save("TestLargeSessions", f, script))
+			t.Fatalf("seed %d, %s: %s", c.seed, data.Name, record(t.Name(), campaign.Case{Check: check(f.Check), Data: data, Script: script}, f))
 		}
 	}
 }
@@ -72,7 +73,7 @@ func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err erro
 		return nil, fmt.Errorf("temp dir: %w", err)
 	}
 	defer os.RemoveAll(parent)
-	s, err := harness.NewSession(harness.Options{Data: data, Dir: filepath.Join(parent, "session"), NoSync: true})
+	s, err := harness.NewSession(harness.Options{Data: data, Dir: filepath.Join(parent, ops.DefaultSession), NoSync: true})
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}

@@ -1,39 +1,91 @@
 package props
 
 import (
+	"os"
+	"path/filepath"
+
 	"pgregory.net/rapid"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/internal/rapidsrc"
 )
 
-// machine runs one rapid state machine over a generated session: each
-// action draws an op valid in the current state (under a swarm
-// configuration drawn first, gen.DrawSwarm) and steps the harness session,
-// which runs the checks after the op. It returns the generator, whose tally
-// says what was drawn.
-func machine(t *rapid.T, title string, data harness.Data, o harness.Options, checks ...harness.Check) *gen.Gen {
-	opt := data.Gen
+// machine runs one rapid state machine over a generated session for check c
+// on data d: each action draws an op valid in the current state (under a
+// swarm configuration drawn first, gen.DrawSwarm) and steps the harness
+// session, which runs the check after the op. It returns the generator,
+// whose tally says what was drawn.
+func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen {
+	opt := campaign.GenOptions(d)
 	opt.Swarm = gen.DrawSwarm(rapidsrc.Source{T: t}, opt)
 	g := gen.New(opt)
-	o.Data = data
+	o := harness.Options{Data: d}
+	if c.OnDisk {
+		parent, err := os.MkdirTemp(scratch(), "sessiondag-props-")
+		if err != nil {
+			t.Fatalf("temp dir: %v", err)
+		}
+		defer os.RemoveAll(parent)
+		// Durability is the crash tests' subject; here fsync only costs time.
+		o.Dir, o.NoSync = filepath.Join(parent, ops.DefaultSession), true // a session directory is named by its id
+	}
 	s, err := harness.NewSession(o)
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
 	t.Repeat(map[string]func(*rapid.T){"op": func(t *rapid.T) {
 		op := g.Next(rapidsrc.Source{T: t})
-		f, err := s.Step(op, checks...)
+		f, err := s.Step(op, c)
 		if err != nil {
 			t.Fatalf("the generator drew an op the writers refuse: %v\n%s", err, ops.String(s.Script))
 		}
 		if f != nil {
-			fail(t, title, f, s.Script)
+			fail(t, test, campaign.Case{Check: c, Data: d, Script: s.Script}, f)
 		}
 	}})
 	return g
+}
+
+// coldMachine plays check c, which reads a damaged directory, on one
+// generated script: written by the writers, numbered past 9999 or not, and
+// sometimes with a pointer rewritten (dangling, or forming a cycle in
+// either pointer).
+func coldMachine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen {
+	src := rapidsrc.Source{T: t}
+	opt := campaign.GenOptions(d)
+	opt.Swarm = gen.DrawSwarm(src, opt)
+	g := gen.New(opt)
+	cs := campaign.Case{Check: c, Data: d, Script: g.Script(src, rapid.IntRange(1, 40).Draw(t, "ops"))}
+	cs.FirstSeq = int64(rapid.SampledFrom([]int{0, 9990}).Draw(t, "first seq"))
+	damage, err := campaign.DrawDamage(src, cs.Script, cs.FirstSeq)
+	if err != nil {
+		t.Fatalf("damage: %v", err)
+	}
+	cs.Damage = damage
+	f, err := cs.Play(scratch())
+	if err != nil {
+		t.Fatalf("cold: %v", err)
+	}
+	if f != nil {
+		fail(t, test, cs, f)
+	}
+	return g
+}
+
+// scratch is where throwaway session directories go: a RAM disk when the
+// machine has one (the properties write and re-read thousands of them).
+func scratch() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		if f, err := os.CreateTemp("/dev/shm", "probe-"); err == nil {
+			f.Close()
+			os.Remove(f.Name())
+			return "/dev/shm"
+		}
+	}
+	return ""
 }
 
 // check finds a harness check by name; the names are fixed in harness.

@@ -28,7 +28,9 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	saveFound(os.Stderr)
+	os.Exit(code)
 }
 
 // checksGiven reports whether the run names its own number of checks.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
@@ -22,11 +23,11 @@ func TestRolloutTable(t *testing.T) {
 	const sessions, length = 300, 60
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| data | step | chain changed | fixes | not fixes | other views changed only |\n|---|---|---|---|---|---|\n")
-	for _, kind := range harness.DataKinds {
+	for _, kind := range harness.RolloutData {
 		n := len(flags.Rollout)
 		changed, fixes, others := make([]int, n), make([]int, n), make([]int, n)
 		for seed := uint64(1); seed <= sessions; seed++ {
-			script := gen.New(kind.Gen).Script(gen.NewSeeded(seed), length)
+			script := gen.New(campaign.GenOptions(kind)).Script(gen.NewSeeded(seed), length)
 			s, err := harness.NewSession(harness.Options{Data: kind})
 			if err != nil {
 				t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 // intended conversation.
 func complete(fl flags.Set) harness.Check {
 	return harness.Check{Name: "complete", Prop: "P4", Doc: "no intended row missing under " + fl.String(),
-		Run: func(s *harness.Session) *harness.Finding {
+		Data: []harness.Data{harness.OffAny}, Run: func(s *harness.Session) *harness.Finding {
 			if g := harness.ViewGap(harness.Projected(s.Load(fl)), s.Intended()); g.Missing > 0 {
 				return &harness.Finding{What: fmt.Sprintf("flags %s: %s", fl, g)}
 			}
@@ -30,13 +30,13 @@ func complete(fl flags.Set) harness.Check {
 func cutoffs(t *testing.T, max int, kinds []string) []string {
 	t.Helper()
 	sum, fails, err := Run(Options{MaxOps: max, Kinds: kinds, MaxReduced: 1000,
-		Lanes: []Lane{{Data: harness.WrittenOff, Checks: []harness.Check{complete(flags.Off)}}}})
+		Checks: []harness.Check{complete(flags.Off)}})
 	require.NoError(t, err)
 	t.Logf("%d scripts, %d failing, %d distinct reduced", sum.Scripts, sum.Failures, len(fails))
 	var out []string
 	for _, f := range fails {
-		out = append(out, ops.String(f.Reduced))
-		t.Logf("reduced:\n%s", ops.String(f.Reduced))
+		out = append(out, ops.String(f.Reduced.Case.Script))
+		t.Logf("reduced:\n%s", ops.String(f.Reduced.Case.Script))
 	}
 	return out
 }
@@ -66,16 +66,14 @@ func requireFound(t *testing.T, found []string, script string) {
 func TestFindsKnownCutoffs(t *testing.T) {
 	t.Run("two ROOT-parented users", func(t *testing.T) {
 		found := cutoffs(t, 4, []string{"user", "reply", "done", "reload", "dispatch", "say"})
-		requireFound(t, found, "dispatch id=n1 text=hi\nreply\ndone\nuser id=n2 text=hi\n")
-		require.NotContains(t, cutoffs(t, 3, []string{"user", "reply", "done", "reload", "dispatch", "say"}),
-			"dispatch id=n1 text=hi\nreply\ndone\n", "3 ops are too few")
+		requireFound(t, found, "dispatch id=n1\nreply\ndone\nuser id=n2\n")
+		require.Empty(t, cutoffs(t, 3, []string{"user", "reply", "done", "reload", "dispatch", "say"}), "3 ops are too few")
 	})
 	t.Run("manual function after chat", func(t *testing.T) {
 		kinds := []string{"user", "reply", "done", "reload", "manual", "end", "exec", "say"}
 		found := cutoffs(t, 5, kinds)
-		requireFound(t, found,
-			"user id=n1 text=hi\nreply\ndone\n"+`manual id=n2 name=word_count args="{\"text\": \"hi\"}"`+"\n"+
-				`end output="\"two words\"" duration=1.626`+"\n")
+		// Reduced with its values at their simplest (campaign.Passes).
+		requireFound(t, found, "user id=n1\nreply\ndone\n"+`manual id=n2 args="{}"`+"\nend\n")
 		// At 4 ops only a web turn typed after a run the browser reloaded
 		// during (a stale client head) is cut off: no chat before the run.
 		for _, s := range cutoffs(t, 4, kinds) {

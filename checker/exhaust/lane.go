@@ -2,103 +2,90 @@ package exhaust
 
 import (
 	"fmt"
-	"slices"
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 )
 
-// Lane is one kind of data with the checks that apply to it.
-type Lane struct {
-	Data   harness.Data
-	Checks []harness.Check
-	// SyncedOnly names the checks that run only on scripts whose intent
-	// is in the data (Node.Synced), as the property suite runs them.
-	SyncedOnly []string
-}
-
-// DefaultLanes are P1–P5 on the data each applies to: written with the
-// flags on (target, rollout, cutoff, cards), and written with them off,
-// flipped mid-session when the script has flag ops (legacy, rollout,
-// cutoff, cards). As in the property suite, P1 and P5 hold on all legacy
-// data while P3 and P4 are checked on the data kinds harness.WrittenOff
-// and Flipped, which leave out the legacy shapes whose intent no reader
-// can recover (a web turn from a stale browser, a row without a parent
-// after a checkout): there a step may hide a row R showed by luck, which
-// the audit reports and model/README.md documents.
-func DefaultLanes() []Lane {
-	return []Lane{
-		{Data: harness.WrittenOn, Checks: checksNamed("target", "rollout", "cutoff", "cards")},
-		{Data: harness.WrittenOff, Checks: checksNamed("legacy", "rollout", "cutoff", "cards"),
-			SyncedOnly: []string{"rollout", "cutoff"}},
-	}
-}
-
-// checksFor are the lane's checks for a script.
-func (l Lane) checksFor(synced bool) []harness.Check {
-	if synced || len(l.SyncedOnly) == 0 {
-		return l.Checks
-	}
+// DefaultChecks are the checks a run makes by default: every check that runs
+// on the session after each op without a directory on disk, each where the
+// kinds of data it declares admit the script.
+func DefaultChecks() []harness.Check {
 	var out []harness.Check
-	for _, c := range l.Checks {
-		if !slices.Contains(l.SyncedOnly, c.Name) {
+	for _, c := range harness.Checks {
+		if c.PerOp() && !c.OnDisk {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-func checksNamed(names ...string) []harness.Check {
-	out := make([]harness.Check, len(names))
-	for i, n := range names {
-		c, err := harness.CheckNamed(n)
-		if err != nil {
-			panic(err) // the names are harness's own
-		}
-		out[i] = c
-	}
-	return out
-}
+// writers are the starts of the writers' flags a script is checked under:
+// every kind of data starts with the flags on or with them off.
+var writers = []flags.Set{flags.All, flags.Off}
 
-// takes reports whether the lane checks a script: flag ops move the writers
-// forward along the rollout path, so a script with one is data flipped
-// mid-session, which only writers that start with every flag off can be.
-func (l Lane) takes(flagged bool) bool { return !flagged || l.Data.Writer == flags.Off }
-
-// dataOf is the kind of data a script is on this lane.
-func (l Lane) dataOf(script []ops.Op) harness.Data {
-	if l.Data.Writer == flags.Off || l.Data.Writer == flags.All {
-		return harness.DataFor(script, l.Data.Writer)
-	}
-	return l.Data
-}
-
-// laneRun checks the scripts of a walk on one lane. Its session follows
-// the walk: it is extended while the walk goes down, and rebuilt from the
-// prefix (applied without checks) when the walk turns to a sibling.
-type laneRun struct {
-	lane      Lane
+// lane is the checks of one writers' start: the scripts of a walk are
+// checked in one session that follows the walk down a path, extended while
+// the walk goes down and rebuilt from the prefix (applied without checks)
+// when the walk turns to a sibling.
+type lane struct {
+	writer    flags.Set
+	checks    []harness.Check // those declaring a kind of data with this start
 	sess      *harness.Session
 	failDepth int // depth of the failing script the walk is below, 0 = none
 	rebuilds  int
 }
 
+func newLanes(checks []harness.Check) []*lane {
+	var out []*lane
+	for _, w := range writers {
+		l := &lane{writer: w}
+		for _, c := range checks {
+			for _, d := range c.Data {
+				if d.Writer == w {
+					l.checks = append(l.checks, c)
+					break
+				}
+			}
+		}
+		if len(l.checks) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// planFor is the checks the lane runs on a script, each with the first kind
+// of data it declares that takes the script.
+func (l *lane) planFor(flips harness.Flips, synced bool) (checks []harness.Check, kinds []harness.Data) {
+	for _, c := range l.checks {
+		for _, d := range c.Data {
+			if d.Writer == l.writer && d.Takes(flips, synced) {
+				checks, kinds = append(checks, c), append(kinds, d)
+				break
+			}
+		}
+	}
+	return checks, kinds
+}
+
 // below reports whether a script of depth d lies below a script that
-// failed on this lane (it then fails too, at the same op, as harness.Play
+// failed on this lane (it then fails too, at the same op, as a replay
 // would report it) and forgets a failure the walk has left.
-func (l *laneRun) below(d int) bool {
+func (l *lane) below(d int) bool {
 	if l.failDepth > 0 && d <= l.failDepth {
 		l.failDepth = 0
 	}
 	return l.failDepth > 0
 }
 
-// check runs the lane's checks after the last op of script.
-func (l *laneRun) check(script []ops.Op, synced bool) (*harness.Finding, error) {
+// check runs checks after the last op of script; the finding carries the
+// kind of data of the check that failed.
+func (l *lane) check(script []ops.Op, checks []harness.Check, kinds []harness.Data) (*harness.Finding, error) {
 	prefix, last := script[:len(script)-1], script[len(script)-1]
 	if l.sess == nil || !isPrefix(l.sess.Script, prefix) {
-		s, err := harness.NewSession(harness.Options{Data: l.lane.Data})
+		s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}})
 		if err != nil {
 			return nil, fmt.Errorf("exhaust: start a session: %w", err)
 		}
@@ -111,13 +98,18 @@ func (l *laneRun) check(script []ops.Op, synced bool) (*harness.Finding, error) 
 			return nil, fmt.Errorf("exhaust: re-applying a checked prefix: %v %v\n%s", f, err, ops.String(prefix))
 		}
 	}
-	f, err := l.sess.Step(last, l.lane.checksFor(synced)...)
+	f, err := l.sess.Step(last, checks...)
 	if err != nil {
 		return nil, fmt.Errorf("exhaust: a script the writer model accepts: %w\n%s", err, ops.String(script))
 	}
 	if f != nil {
 		l.failDepth = len(script)
-		f.Data = l.lane.dataOf(script)
+		f.Data = kinds[0]
+		for i, c := range checks {
+			if c.Name == f.Check {
+				f.Data = kinds[i]
+			}
+		}
 		if f.Step == 0 {
 			f.Step = len(script)
 		}

@@ -1,16 +1,13 @@
 package exhaust
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/ops"
 )
 
@@ -35,42 +32,26 @@ type FailureRecord struct {
 	Step    int    `json:"step"` // ops of the reduced script applied when the check failed
 	Script  string `json:"script"`
 	Reduced string `json:"reduced"`
+	Key     string `json:"key"` // campaign.Key: the same whichever shard or driver finds it
 	File    string `json:"file,omitempty"`
 	Replay  string `json:"replay,omitempty"`
 }
 
-// Key identifies a failure across shards: two shards may reduce different
-// scripts to the same one.
-func (f FailureRecord) Key() string { return f.Check + "\x00" + f.Data + "\x00" + f.Reduced }
-
-// FileName is where a failure is saved: named by its check, data and a
-// hash of the reduced script, so the same failure always has the same name.
-func (f Failure) FileName() string {
-	sum := sha256.Sum256([]byte(f.Check + "\x00" + f.Data + "\x00" + ops.String(f.Reduced)))
-	return fmt.Sprintf("exhaust-%s-%s-%s.ops", f.Check, f.Data, hex.EncodeToString(sum[:4]))
-}
-
-// Save writes the failure's replayable file (its `#! check` line naming
-// the check and data) into dir and returns its path.
+// Save writes the failure's replayable file into dir (campaign.Save) and
+// returns its path.
 func (f Failure) Save(dir string) (string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("exhaust: failures directory %s: %w", dir, err)
-	}
-	path := filepath.Join(dir, f.FileName())
-	text := f.Finding.File("exhaust", f.Reduced).String()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		return "", fmt.Errorf("exhaust: save %s: %w", path, err)
-	}
-	return path, nil
+	return campaign.Save(dir, f.Reduced.Case, f.Reduced.Finding, "sessiondag exhaust")
 }
 
 // Record is the failure as a JSON line's payload; file is where it was
 // saved ("" if it was not).
 func (f Failure) Record(file string) FailureRecord {
-	r := FailureRecord{Check: f.Check, Data: f.Data, What: firstLine(f.What), Step: f.Finding.Step,
-		Script: ops.String(f.Script), Reduced: ops.String(f.Reduced), File: file}
+	c := f.Reduced.Case
+	r := FailureRecord{Check: c.Check.Name, Data: c.Data.Slug, What: campaign.FirstLine(f.Reduced.Finding.What),
+		Step: f.Reduced.Finding.Step, Script: ops.String(f.Script), Reduced: ops.String(c.Script), File: file,
+		Key: campaign.Key(c)[:16]}
 	if file != "" {
-		r.Replay = "sessiondag replay " + file
+		r.Replay = campaign.ReplayCommand(file)
 	}
 	return r
 }
@@ -89,14 +70,14 @@ func WriteJSON(w io.Writer, sum Summary, fails []FailureRecord) error {
 }
 
 // Text prints the summary.
-func (sum Summary) Text(w io.Writer) {
-	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", sum.MaxOps, kindsNote(sum), sum.Shard)
-	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", sum.Scripts, lengths(sum.ByLength))
-	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", sum.Runs, sum.Skipped)
-	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", sum.Unsynced)
+func (s Summary) Text(w io.Writer) {
+	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", s.MaxOps, kindsNote(s), s.Shard)
+	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", s.Scripts, lengths(s.ByLength))
+	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", s.Runs, s.Skipped)
+	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", s.Unsynced)
 	fmt.Fprintf(w, "  %.1f s, %.0f scripts/s; %.1f s of processor time, %.0f scripts per processor second\n",
-		sum.Seconds, sum.ScriptsPerSecond(), sum.CPUSeconds, sum.ScriptsPerCPUSecond())
-	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", sum.Failures, sum.Reduced)
+		s.Seconds, s.ScriptsPerSecond(), s.CPUSeconds, s.ScriptsPerCPUSecond())
+	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", s.Failures, s.Reduced)
 }
 
 // WriteText prints the summary and each failure with its reduced script
@@ -133,11 +114,6 @@ func indent(s string) string {
 		b.WriteString("    " + line)
 	}
 	return b.String()
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
 
 // walkOrder compares two scripts in the order the walk visits them: op by

@@ -6,8 +6,10 @@ import (
 	"sync"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
 )
 
@@ -15,8 +17,9 @@ import (
 type Options struct {
 	MaxOps int
 	Shard  shard.Shard
-	Kinds  []string // the op kinds scripts are made of; empty = every kind but session
-	Lanes  []Lane   // empty = DefaultLanes
+	Kinds  []string        // the op kinds scripts are made of; empty = every kind but session
+	Checks []harness.Check // empty = DefaultChecks()
+	Tmp    string          // where reductions make directories ("" = the system's)
 	// Workers splits the shard further into this many parts walked side
 	// by side (0 or 1: one). The result does not depend on it.
 	Workers int
@@ -28,15 +31,11 @@ type Options struct {
 	OnFailure func(Failure)
 }
 
-// Failure is one failing script: what failed, on which data, the script as
-// the walk found it and as reduced, and the finding on the reduced script.
+// Failure is one failing script: the script as the walk found it and the
+// failure reduced (campaign.Reduce), with the finding on the reduced case.
 type Failure struct {
-	Check   string
-	Data    string // the data kind's slug
-	What    string
 	Script  []ops.Op
-	Reduced []ops.Op
-	Finding *harness.Finding // on Reduced, ready for Finding.File
+	Reduced campaign.Reduced
 }
 
 // Run walks every valid script of at most o.MaxOps ops in the shard and
@@ -47,8 +46,8 @@ func Run(o Options) (Summary, []Failure, error) {
 	if o.MaxReduced == 0 {
 		o.MaxReduced = 20
 	}
-	if len(o.Lanes) == 0 {
-		o.Lanes = DefaultLanes()
+	if len(o.Checks) == 0 {
+		o.Checks = DefaultChecks()
 	}
 	workers := max(o.Workers, 1)
 	sums := make([]Summary, workers)
@@ -70,7 +69,7 @@ func Run(o Options) (Summary, []Failure, error) {
 	for w := range workers {
 		sum.add(sums[w])
 		for _, f := range fails[w] {
-			if k := f.Record("").Key(); !seen[k] {
+			if k := campaign.Key(f.Reduced.Case); !seen[k] {
 				seen[k] = true
 				all = append(all, f)
 			}
@@ -86,7 +85,7 @@ func Run(o Options) (Summary, []Failure, error) {
 // every lane that takes it, and collects what fails.
 type runner struct {
 	opt   Options
-	lanes []*laneRun
+	lanes []*lane
 	sum   Summary
 	fails []Failure
 	seen  map[string]bool // reduced failures kept, by check, data and text
@@ -97,9 +96,7 @@ type runner struct {
 func runPart(o Options, sh shard.Shard) (Summary, []Failure, error) {
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}}
-	for _, l := range o.Lanes {
-		r.lanes = append(r.lanes, &laneRun{lane: l})
-	}
+	r.lanes = newLanes(o.Checks)
 	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
 	err := Walk(o.MaxOps, o.Kinds, sh, r.visit)
 	if err == nil {
@@ -125,27 +122,34 @@ func (r *runner) visit(n Node) bool {
 		r.sum.ByLength[d-1]++
 	}
 	for _, l := range r.lanes {
+		flips := n.Flips
+		if l.writer == flags.All {
+			flips = n.FlipsOn
+		}
+		checks, kinds := l.planFor(flips, n.Synced)
+		if !n.Synced && n.Owned {
+			if all, _ := l.planFor(flips, true); len(all) > len(checks) {
+				r.sum.Unsynced++ // checks that need the intent in the data left out
+			}
+		}
 		if l.below(d) {
-			if n.Owned && l.lane.takes(n.Flagged) {
+			if n.Owned && len(checks) > 0 {
 				r.sum.Skipped++
 			}
 			continue
 		}
-		if !l.lane.takes(n.Flagged) || !n.Owned && d >= ShardDepth {
+		if len(checks) == 0 || !n.Owned && d >= ShardDepth {
 			continue
 		}
-		f, err := l.check(n.Script, n.Synced)
+		f, err := l.check(n.Script, checks, kinds)
 		if err != nil {
 			r.err = err
 			return false
 		}
 		if n.Owned {
 			r.sum.Runs++
-			if !n.Synced && len(l.lane.SyncedOnly) > 0 {
-				r.sum.Unsynced++
-			}
 			if f != nil {
-				r.failed(l.lane, f, n.Script)
+				r.failed(checks, f, n.Script)
 			}
 		}
 	}

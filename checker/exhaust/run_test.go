@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
@@ -15,7 +16,7 @@ import (
 
 // planted fails once a `say` follows a `reload` anywhere before it.
 var planted = harness.Check{Name: "planted", Prop: "test", Doc: "a say after a reload",
-	Run: func(s *harness.Session) *harness.Finding {
+	Data: []harness.Data{harness.WrittenOff}, Run: func(s *harness.Session) *harness.Finding {
 		text := ops.String(s.Script)
 		r := strings.Index(text, "reload\n")
 		if r >= 0 && strings.Contains(text[r:], "say ") {
@@ -29,7 +30,7 @@ var plantedKinds = []string{"user", "reply", "say", "done", "reload"}
 func plantedRun(t *testing.T, o Options) (Summary, []Failure) {
 	t.Helper()
 	o.MaxOps, o.Kinds = 5, plantedKinds
-	o.Lanes = []Lane{{Data: harness.WrittenOff, Checks: []harness.Check{planted}}}
+	o.Checks = []harness.Check{planted}
 	sum, fails, err := Run(o)
 	require.NoError(t, err)
 	return sum, fails
@@ -49,8 +50,8 @@ func TestRunFindsReducesAndSaves(t *testing.T) {
 	require.EqualValues(t, len(fails), sum.Reduced)
 	dir := t.TempDir()
 	for i, f := range fails {
-		require.Len(t, f.Reduced, 4, "reduced:\n%s", ops.String(f.Reduced))
-		text := ops.String(f.Reduced)
+		require.Len(t, f.Reduced.Case.Script, 4, "reduced:\n%s", ops.String(f.Reduced.Case.Script))
+		text := ops.String(f.Reduced.Case.Script)
 		require.Less(t, strings.Index(text, "reload"), strings.Index(text, "say"))
 		if i > 0 {
 			require.Negative(t, walkOrder(fails[i-1].Script, f.Script), "failures out of walk order")
@@ -62,12 +63,12 @@ func TestRunFindsReducesAndSaves(t *testing.T) {
 		parsed, err := ops.ParseFile(file, path)
 		file.Close()
 		require.NoError(t, err)
-		found, err := harness.Replay(parsed, harness.ReplayOptions{Checks: []harness.Check{planted}})
+		found, err := campaign.Replay(parsed, campaign.ReplayOptions{Checks: []harness.Check{planted}})
 		require.NoError(t, err)
 		require.Len(t, found, 1, "the saved file does not reproduce the failure:\n%s", parsed.String())
 		require.Equal(t, "migration", found[0].Data.Slug)
 		require.Equal(t, 4, found[0].Step)
-		require.Equal(t, filepath.Base(path), f.FileName())
+		require.Equal(t, filepath.Base(path), campaign.Name(f.Reduced.Case))
 	}
 }
 
@@ -81,7 +82,7 @@ func TestRunWorkersAndCap(t *testing.T) {
 	require.Equal(t, one.ByLength, two.ByLength)
 	require.Equal(t, len(f1), len(f2))
 	for i := range f1 {
-		require.Equal(t, ops.String(f1[i].Reduced), ops.String(f2[i].Reduced))
+		require.Equal(t, ops.String(f1[i].Reduced.Case.Script), ops.String(f2[i].Reduced.Case.Script))
 	}
 	capped, fc := plantedRun(t, Options{MaxReduced: 1})
 	require.Len(t, fc, 1)
@@ -94,7 +95,7 @@ func TestRunWorkersAndCap(t *testing.T) {
 // after a CLI turn synced).
 func TestSyncedOnlyChecks(t *testing.T) {
 	userAfterCLI := harness.Check{Name: "user-after-cli", Prop: "test", Doc: "a web turn after a CLI turn",
-		Run: func(s *harness.Session) *harness.Finding {
+		Data: []harness.Data{harness.WrittenOff}, Run: func(s *harness.Session) *harness.Finding {
 			text := ops.String(s.Script)
 			if d := strings.Index(text, "dispatch "); d >= 0 && strings.Contains(text[d:], "user ") {
 				return &harness.Finding{What: "a web turn after a CLI turn"}
@@ -102,14 +103,13 @@ func TestSyncedOnlyChecks(t *testing.T) {
 			return nil
 		}}
 	sum, fails, err := Run(Options{MaxOps: 5, Kinds: []string{"dispatch", "reply", "done", "reload", "user"},
-		MaxReduced: 1000, Lanes: []Lane{{Data: harness.WrittenOff, Checks: []harness.Check{userAfterCLI},
-			SyncedOnly: []string{"user-after-cli"}}}})
+		MaxReduced: 1000, Checks: []harness.Check{userAfterCLI}})
 	require.NoError(t, err)
 	require.Positive(t, sum.Unsynced)
 	require.NotEmpty(t, fails)
 	for _, f := range fails {
-		require.True(t, Synced(f.Script), "failed on an unsynced script:\n%s", ops.String(f.Script))
-		require.True(t, Synced(f.Reduced), "reduced to an unsynced script:\n%s", ops.String(f.Reduced))
-		require.Contains(t, ops.String(f.Reduced), "reload")
+		require.True(t, harness.IntentInData(f.Script), "failed on an unsynced script:\n%s", ops.String(f.Script))
+		require.True(t, harness.IntentInData(f.Reduced.Case.Script), "reduced to an unsynced script:\n%s", ops.String(f.Reduced.Case.Script))
+		require.Contains(t, ops.String(f.Reduced.Case.Script), "reload")
 	}
 }

@@ -17,7 +17,7 @@ type Summary struct {
 	Runs     int64    `json:"runs"`             // script × kind of data checked
 	Skipped  int64    `json:"skipped"`          // script × data not run: below a failing script
 	// Unsynced counts the runs on legacy data whose intent is not in the
-	// data, where the checks that need it (Lane.SyncedOnly) were left out.
+	// data, where the checks that need it (a kind with Synced) were left out.
 	Unsynced int64   `json:"unsynced"`
 	Failures int64   `json:"failures"` // failing script × data
 	Reduced  int64   `json:"reduced"`  // failures reduced and kept (distinct per shard)

@@ -3,6 +3,7 @@ package exhaust
 import (
 	"fmt"
 
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
 	"sessiondag/model"
@@ -18,11 +19,12 @@ const ShardDepth = 3
 type Node struct {
 	Script []ops.Op // the script (the walk's own slice: copy to keep)
 	Owned  bool     // this shard checks it; the others only pass through
-	// Flagged is set when the script has a flag op.
-	Flagged bool
-	// Synced is set when the script, written with the flags off, is data
-	// of the kinds harness.WrittenOff and Flipped: its intent is in the
-	// data (frontier.synced).
+	// Flips is how the flags in force change over the script (flag and
+	// writer ops) from the writers' start on each lane: the flags off, and
+	// all of them on.
+	Flips, FlipsOn harness.Flips
+	// Synced is set when the script, written with the flags off, keeps
+	// its intent in the data (ops.Intent).
 	Synced bool
 }
 
@@ -64,15 +66,14 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 				return err
 			}
 		}
-		b := beforeOf(run)
-		if run.Apply(c.op) != nil {
+		child, ok := f.extend(c, run)
+		if !ok {
 			continue // refused: the writer is unchanged
 		}
-		child := f.after(c, b, run)
 		w.path = append(w.path, c.op)
 		mine := w.owns(owned)
 		below := len(w.path) < ShardDepth || mine
-		n := Node{Script: w.path, Owned: mine, Flagged: child.flagged(), Synced: !child.unsynced}
+		n := Node{Script: w.path, Owned: mine, Flips: child.flips, FlipsOn: child.flipsOn, Synced: child.intent.Holds()}
 		if w.visit(n) && below && len(w.path) < w.max {
 			if err := w.walk(run, &child, mine); err != nil {
 				return err

@@ -7,8 +7,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
+	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
 )
 
@@ -30,7 +32,9 @@ func scripts(t *testing.T, max int, kinds []string, sh shard.Shard) []string {
 // TestFirstOps: the one-op scripts are exactly what an empty session takes,
 // with the representatives of each argument (worked out by hand from
 // checker/ops/README.md: no pending turn, no node to name, crash and reload valid
-// anywhere, one flag step from off).
+// anywhere; every flag set, since the step in force is off on one lane and
+// all on the other; a second writer taking over on either end of the
+// rollout).
 func TestFirstOps(t *testing.T) {
 	want := []string{
 		"clock at=1782003600.25",
@@ -38,7 +42,11 @@ func TestFirstOps(t *testing.T) {
 		"dispatch id=n1 text=hi",
 		"dispatch id=n1 text=hi parent=gone",
 		"dispatch id=n1 text=hi parent=none",
+		`flag set="A,B"`,
+		`flag set="A,B,C"`,
 		"flag set=A",
+		"flag set=all",
+		"flag set=off",
 		"fork-root id=n1 text=hi",
 		"legacy-reply id=n1 text=hi parent=gone",
 		"legacy-user id=n1 text=hi",
@@ -52,6 +60,8 @@ func TestFirstOps(t *testing.T) {
 		"spawn mode=clean cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"spawn mode=inherit cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"user id=n1 text=hi",
+		"writer name=w2 set=all",
+		"writer name=w2 set=off",
 	}
 	got := scripts(t, 1, nil, shard.Whole)
 	for i := range got {
@@ -71,7 +81,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 		all = append(all, slices.Clone(n.Script))
 		return true
 	}))
-	require.Equal(t, 8237, len(all), "scripts of 1…3 ops (19 + 366 + 7852)")
+	require.Equal(t, 17399, len(all), "scripts of 1…3 ops (25 + 627 + 16747)")
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)
@@ -97,11 +107,11 @@ func scriptTexts(all [][]ops.Op) []string {
 }
 
 // TestWalkScriptsAreValid: the implementation's writers accept every script
-// the walk builds from the model's validity (harness.Valid builds it
-// through the driver).
+// the walk builds from the model's validity.
 func TestWalkScriptsAreValid(t *testing.T) {
 	require.NoError(t, Walk(3, nil, shard.Whole, func(n Node) bool {
-		require.True(t, harness.Valid(n.Script), "the writers refuse:\n%s", ops.String(n.Script))
+		_, err := driver.Build(n.Script, "", flags.Off)
+		require.NoError(t, err, "the writers refuse:\n%s", ops.String(n.Script))
 		return true
 	}))
 }
@@ -202,7 +212,7 @@ func TestSynced(t *testing.T) {
 		require.Equal(t, want, got, "synced:\n%s", script)
 		parsed, err := ops.ParseString(script)
 		require.NoError(t, err)
-		require.Equal(t, want, Synced(parsed), "Synced of\n%s", script)
+		require.Equal(t, want, harness.IntentInData(parsed), "Synced of\n%s", script)
 	}
 	// The same for a /spawn (exhaust found P3 failing there at 5 ops: the
 	// attach row hangs off the browser's rewound head, the intent off the
@@ -210,7 +220,7 @@ func TestSynced(t *testing.T) {
 	spawn, err := ops.ParseString("legacy-user id=n1 text=hi\ncheckout id=n1\nrewind id=n1\n" +
 		"spawn mode=clean cmd=n2 id=n3 attach=n4 text=hi label=helper\ncheckout id=n4\n")
 	require.NoError(t, err)
-	require.False(t, Synced(spawn), "a /spawn that creates ROOT records the browser's head")
+	require.False(t, harness.IntentInData(spawn), "a /spawn that creates ROOT records the browser's head")
 	_, walked := synced["checkout id=n1\n"]
 	require.False(t, walked, "a checkout of no node")
 }

@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/checker/ops"
 )
 
@@ -13,12 +14,26 @@ type Options struct {
 	// an id a later op writes (later.go) and rewinds.
 	Legacy bool
 	// FlagFlips allows `flag` ops (data written before and after a
-	// rollout step in one session). Flips only ever move forward along
-	// the rollout path.
+	// rollout step in one session): one step forward along the rollout
+	// path at a time, unless Rollback.
 	FlagFlips bool
+	// Rollback lets flag ops go to any other step of the path: a step rolled
+	// back (all → off, A,B → A), or several at once.
+	Rollback bool
+	// Writers is how many writers may write the session (0 or 1: one).
+	// A writer op hands the ops that follow to another writer, in any
+	// state: a turn in progress stays with its writer. A writer's flags
+	// follow the flips allowed: the flags in force without FlagFlips, the
+	// same or the next step with it, any step with Rollback.
+	Writers int
 	// StartStep is the writers' flag set at the start (index into the
 	// rollout path: 0 off … 4 all), used to order flips.
 	StartStep int
+	// Rollout, when set, decides the flags and the writers instead of
+	// FlagFlips, Rollback and Writers: each phase starts with the op that
+	// puts its first writer on its step, and within a phase its writers take
+	// turns on theirs.
+	Rollout *Rollout
 	// SyncedBrowser draws only legacy data whose conversation edges are
 	// recorded: a web turn or spawn only after a reload when something
 	// else (a manual run, another client's turn, a script row) moved the
@@ -39,14 +54,31 @@ type Options struct {
 
 // Gen is a generator with the shadow state it needs to draw valid ops.
 type Gen struct {
-	opt   Options
-	st    shadow
-	Tally *Tally
+	opt    Options
+	only   map[Kind]bool // Options.Only
+	st     shadow
+	intent ops.Intent // the one rule for where legacy data holds its intent
+	Tally  *Tally
+	drawn  int // ops Next drew: where Options.Rollout stands
+	phase  int // the rollout's phase those ops are in
 }
 
 // New makes a generator.
 func New(opt Options) *Gen {
 	g := &Gen{opt: opt, Tally: NewTally()}
+	for _, name := range opt.Only {
+		k, err := KindNamed(name)
+		if err != nil {
+			panic(fmt.Sprintf("gen.Options.Only: %v", err)) // a test's or caller's typo, not data
+		}
+		if g.only == nil {
+			g.only = map[Kind]bool{}
+		}
+		g.only[k] = true
+	}
+	if opt.StartStep > 0 {
+		g.intent = *ops.IntentAt(ops.RolloutPath[opt.StartStep])
+	}
 	g.st = newShadow(opt.StartStep, g.Tally)
 	return g
 }
@@ -74,13 +106,31 @@ func (g *Gen) ScriptNodes(src Source, n int) []ops.Op {
 }
 
 // Finish returns the ops that end whatever is in progress: open functions
-// end, an open reply is done, a pending turn gets its reply.
+// end, an open reply is done, a pending turn gets its reply; then the same
+// for each other writer with a turn in progress, which takes over on the
+// flags it has.
 func (g *Gen) Finish() []ops.Op {
+	out := g.finishOne()
+	for i := 0; i < len(g.st.parked); i++ {
+		if w := g.st.parked[i]; w.Busy() {
+			out = append(out, g.apply(ops.Writer{Name: w.name, Set: ops.RolloutPath[w.step]}))
+			out = append(out, g.finishOne()...)
+			i = -1 // the writer left is parked in its place: look again
+		}
+	}
+	return out
+}
+
+// finishOne ends what the writer performing the ops now has in progress.
+func (g *Gen) finishOne() []ops.Op {
 	var out []ops.Op
 	for len(g.st.frames) > 0 {
 		out = append(out, g.apply(ops.End{Output: `"ok"`}))
 	}
 	if g.st.pending != "" && g.st.reply == "" {
+		if g.st.written[g.st.pending+"_reply"] {
+			return append(out, g.apply(ops.Crash{})) // another writer answered the turn
+		}
 		out = append(out, g.apply(ops.Reply{}))
 	}
 	if g.st.reply != "" {
@@ -89,14 +139,18 @@ func (g *Gen) Finish() []ops.Op {
 	return out
 }
 
-// choice is one candidate op kind with its weight.
+// choice is one candidate draw kind with its weight.
 type choice struct {
-	kind   string
+	kind   Kind
 	weight int
 }
 
 // Next draws one op that is valid now and advances the shadow state.
 func (g *Gen) Next(src Source) ops.Op {
+	defer func() { g.drawn++ }()
+	if op := g.enterPhase(); op != nil {
+		return g.apply(op)
+	}
 	cands := g.candidates()
 	total := 0
 	for _, c := range cands {
@@ -127,18 +181,25 @@ func (g *Gen) candidates() []choice {
 	case s.reply != "":
 		c = g.inReply()
 	case s.pending != "":
-		c = []choice{{"reply", 12}, {"error-standalone", 1}, {"crash", 1}}
+		w := weights.pending
+		c = []choice{{kErrorStandalone, w.errorStandalone}, {kCrash, w.crash}}
+		// Another writer may have run the same turn (a retry of it there)
+		// and written its reply.
+		if !s.written[s.pending+"_reply"] {
+			c = append([]choice{{kReply, w.reply}}, c...)
+		}
 	default:
 		c = g.idle()
 	}
+	if g.writers() > 1 && s.Busy() {
+		c = append(c, choice{kWriter, weights.busy.writer})
+	}
 	c = g.opt.Swarm.weigh(c)
-	if len(g.opt.Only) > 0 {
+	if len(g.only) > 0 {
 		var kept []choice
 		for _, ch := range c {
-			for _, k := range g.opt.Only {
-				if ch.kind == k {
-					kept = append(kept, ch)
-				}
+			if g.only[ch.kind] {
+				kept = append(kept, ch)
 			}
 		}
 		if len(kept) > 0 {
@@ -151,109 +212,117 @@ func (g *Gen) candidates() []choice {
 // inFrame: inside a function run.
 func (g *Gen) inFrame() []choice {
 	s := &g.st
-	c := []choice{{"end", 6}}
+	w := weights.frame
+	c := []choice{{kEnd, w.end}}
 	if len(s.frames) < 3 {
-		c = append(c, choice{"fn", 6}) // reach functions nested three deep
+		c = append(c, choice{kFn, w.fn}) // reach functions nested three deep
 	}
-	c = append(c, choice{"exec", 6})
+	c = append(c, choice{kExec, w.exec})
 	if len(s.frames) >= 3 {
-		c = append(c, choice{"fn", 1})
+		c = append(c, choice{kFn, w.fnDeep})
 	}
 	if s.frames[len(s.frames)-1].lastExec != "" {
-		c = append(c, choice{"fn-via-exec", 2})
+		c = append(c, choice{kFnViaExec, w.fnViaExec})
 	}
-	return append(c, choice{"ask", 1}, choice{"crash", 1})
+	return append(c, choice{kAsk, w.ask}, choice{kCrash, w.crash})
 }
 
 // inReply: a reply is open.
 func (g *Gen) inReply() []choice {
+	w := weights.reply
 	var c []choice
 	if g.opt.Legacy && g.st.lastLegacyTool {
-		c = append(c, choice{"crash", 12}) // a crash right after a legacy tool leaves the head on it
+		c = append(c, choice{kCrash, w.crashAfterLegacyTool}) // a crash right after a legacy tool leaves the head on it
 	}
-	c = append(c, choice{"done", 6}, choice{"tool", 8}, choice{"say", 3}, choice{"think", 2}, choice{"fn", 2},
-		choice{"task", 2}, choice{"cancel", 1}, choice{"error-folded", 1})
-	if g.opt.Legacy {
-		c = append(c, choice{"tool-legacy", 4})
+	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
+		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
+	if g.opt.Legacy && !mutant.On(mutant.GenNoLegacyTool) {
+		c = append(c, choice{kToolLegacy, w.toolLegacy})
 	}
-	return append(c, choice{"crash", 1})
+	return append(c, choice{kCrash, w.crash})
 }
 
 // idle: no turn, reply or run in progress.
 func (g *Gen) idle() []choice {
 	s := &g.st
 	var c []choice
-	add := func(kind string, w int) { c = append(c, choice{kind, w}) }
+	w := weights.idle
+	add := func(kind Kind, weight int) { c = append(c, choice{kind, weight}) }
 	// A browser shows a row while the session has no ROOT: the web turn's
 	// ensureRoot moves the store's head to ROOT before the row records
 	// the browser's, as stale a parent as any.
-	stale := g.opt.SyncedBrowser && (s.client != s.head || !s.root && s.client != "")
+	stale := g.opt.SyncedBrowser && g.intent.Stale(s)
 	// After a checkout (or a retry without a row) the head stands where no
 	// row records it: the next row must say where it attaches (see
 	// Options.SyncedBrowser).
-	unrecorded := g.opt.SyncedBrowser && s.unrecordedHead
+	unrecorded := g.opt.SyncedBrowser && g.intent.Unrecorded()
 	afterRun := stale || s.isManual(s.head) && s.client != s.head
 	// Rare but wanted follow-ups first: a run before any chat (L2), the
 	// page reloaded after a run (variant A of legacy §4), runs in a row (L1).
 	if !unrecorded && s.turns == 0 {
-		add("manual", 2)
+		add(kManual, w.manualFirst)
 	}
 	if afterRun {
-		add("reload", 12)
+		add(kReload, w.reloadAfterRun)
 	}
 	if !stale && s.isManual(s.client) {
-		add("user", 10) // a turn typed on a run (legacy §5.2)
+		add(kUser, w.userOnRun) // a turn typed on a run (legacy §5.2)
 	}
 	if !unrecorded && s.turns > 0 && s.manualRun > 0 {
-		add("manual", 3)
+		add(kManual, w.manualInRow)
 	}
 	// Until each kind of cached row the session holds was rewound.
 	cw, rare := s.cachedWeight()
 	cached := g.opt.Legacy && !unrecorded && cw > 1
 	if cached && rare {
-		add("rewind-cached", cw)
+		add(kRewindCached, cw)
 	}
 	if !stale && !s.isManual(s.client) {
-		add("user", 10)
+		add(kUser, w.user)
 	}
 	if cached && !rare {
-		add("rewind-cached", cw)
+		add(kRewindCached, cw)
 	}
 	if !unrecorded && s.turns > 0 && s.manualRun == 0 {
-		add("manual", 3)
+		add(kManual, w.manualAfterChat)
 	}
 	if !afterRun {
-		add("reload", 3)
+		add(kReload, w.reload)
 	}
-	add("dispatch", 2)
+	add(kDispatch, w.dispatch)
 	if len(s.retryable) > 0 {
-		add("retry", 2)
-		add("edit", 1)
+		add(kRetry, w.retry)
+		add(kEdit, w.edit)
 	}
 	if len(s.nodes) > 0 {
-		add("checkout", 2)
+		add(kCheckout, w.checkout)
 	}
-	add("fork-root", 1)
+	add(kForkRoot, w.forkRoot)
 	if !stale {
-		add("spawn", 2)
+		add(kSpawn, w.spawn)
 	}
 	if g.opt.Legacy && !unrecorded {
-		add("script", 1)
-		add("legacy-user", 1)
+		add(kScript, w.script)
+		add(kLegacyUser, w.legacyUser)
 		if len(s.nodes) > 0 {
-			add("legacy-reply", 1)
-			add("rewind", 1)
+			add(kLegacyReply, w.legacyReply)
+			add(kRewind, w.rewind)
 		}
-		add("orphan", 1)
-		add("orphan-later", 2)
+		add(kOrphan, w.orphan)
+		add(kOrphanLater, w.orphanLater)
 		if cw == 1 {
-			add("rewind-cached", 1)
+			add(kRewindCached, w.rewindCached)
 		}
 	}
-	if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
-		add("flag", 1)
+	if g.opt.FlagFlips && g.opt.Rollout == nil && (g.opt.Rollback || s.step < len(ops.RolloutPath)-1) {
+		add(kFlag, w.flag)
 	}
-	add("clock", 1)
+	if g.writers() > 1 {
+		add(kWriter, w.writer)
+	}
+	if !mutant.On(mutant.GenNoClock) {
+		add(kClock, w.clock)
+	}
 	return c
 }
 
@@ -270,6 +339,9 @@ func (g *Gen) drawParent(src Source, root string) string {
 	case 1:
 		return root
 	case 2:
+		if fork, ok := s.waitingFork(src); ok {
+			return fork
+		}
 		if len(s.nodes) > 0 {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
@@ -280,42 +352,42 @@ func (g *Gen) drawParent(src Source, root string) string {
 }
 
 // draw makes an op of the given draw kind, valid in the current state.
-func (g *Gen) draw(src Source, kind string) ops.Op {
-	for _, d := range []func(Source, string) ops.Op{g.drawTurn, g.drawReply, g.drawRun, g.drawOther} {
+func (g *Gen) draw(src Source, kind Kind) ops.Op {
+	for _, d := range []func(Source, Kind) ops.Op{g.drawTurn, g.drawReply, g.drawRun, g.drawOther} {
 		if op := d(src, kind); op != nil {
 			return op
 		}
 	}
-	panic(fmt.Sprintf("gen: unknown kind %q", kind))
+	panic(fmt.Sprintf("gen: no draw for kind %s", kind))
 }
 
 // drawTurn draws the ops that start, rerun or move a turn.
-func (g *Gen) drawTurn(src Source, kind string) ops.Op {
+func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "user":
+	case kUser:
 		return ops.UserWeb{ID: s.userID(), Text: pickStr(src, "text", texts)}
-	case "dispatch":
+	case kDispatch:
 		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none")}
-	case "fork-root":
+	case kForkRoot:
 		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts)}
-	case "retry":
+	case kRetry:
 		of, ok := s.retryTarget(src)
 		if !ok {
 			return ops.Reload{}
 		}
 		return ops.Retry{Of: of, ID: s.id8()}
-	case "edit":
+	case kEdit:
 		of, ok := s.retryTarget(src)
 		if !ok {
 			return ops.Reload{}
 		}
 		return ops.Edit{Of: of, ID: s.userID(), Text: pickStr(src, "text", texts)}
-	case "checkout":
+	case kCheckout:
 		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
-	case "reload":
+	case kReload:
 		return ops.Reload{}
-	case "spawn":
+	case kSpawn:
 		mode := "inherit"
 		if src.IntN(2, "spawn mode") == 1 {
 			mode = "clean"
@@ -326,52 +398,52 @@ func (g *Gen) drawTurn(src Source, kind string) ops.Op {
 }
 
 // drawReply draws the ops of an open reply and the ends of a turn.
-func (g *Gen) drawReply(src Source, kind string) ops.Op {
+func (g *Gen) drawReply(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "reply":
+	case kReply:
 		return ops.Reply{}
-	case "think":
+	case kThink:
 		return ops.Think{Text: "thinking about it"}
-	case "say":
+	case kSay:
 		return ops.Say{Text: pickStr(src, "say", texts)}
-	case "tool", "tool-legacy":
+	case kTool, kToolLegacy:
 		return ops.Tool{CallID: s.callID(), Name: pickStr(src, "tool", toolNames), Args: pickStr(src, "args", toolArgs),
-			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == "tool-legacy"}
-	case "task":
+			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == kToolLegacy}
+	case kTask:
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout", Async: src.IntN(3, "async") == 0}
-	case "done":
+	case kDone:
 		return ops.Done{}
-	case "cancel":
+	case kCancel:
 		return ops.Cancel{}
-	case "error-folded":
+	case kErrorFolded:
 		return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"}
-	case "error-standalone":
+	case kErrorStandalone:
 		return ops.ErrorStandalone{ID: s.id12(), Type: "ProviderError", Msg: "provider down"}
-	case "crash":
+	case kCrash:
 		return ops.Crash{}
 	}
 	return nil
 }
 
 // drawRun draws the ops of function runs.
-func (g *Gen) drawRun(src Source, kind string) ops.Op {
+func (g *Gen) drawRun(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "fn", "fn-via-exec":
+	case kFn, kFnViaExec:
 		return ops.Fn{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs),
-			Expose: pickStr(src, "expose", exposes), ViaExec: kind == "fn-via-exec"}
-	case "manual":
+			Expose: pickStr(src, "expose", exposes), ViaExec: kind == kFnViaExec}
+	case kManual:
 		return ops.Manual{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
-	case "exec":
+	case kExec:
 		return ops.Exec{ID: s.runID(), Prompt: "count the words", Reply: "inner reply"}
-	case "ask":
+	case kAsk:
 		ans := ""
 		if src.IntN(2, "answered") == 0 {
 			ans = "yes"
 		}
 		return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: ans}
-	case "end":
+	case kEnd:
 		if src.IntN(5, "fn error") == 0 {
 			return ops.End{Error: "boom", Duration: pickStr(src, "duration", durations)}
 		}
@@ -381,39 +453,152 @@ func (g *Gen) drawRun(src Source, kind string) ops.Op {
 }
 
 // drawOther draws legacy-shaped rows, updates and the writers' settings.
-func (g *Gen) drawOther(src Source, kind string) ops.Op {
+func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
-	case "script":
+	case kScript:
 		what := "fn"
 		if src.IntN(2, "script what") == 1 {
 			what = "exec"
 		}
 		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
-	case "legacy-user":
+	case kLegacyUser:
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
-	case "legacy-reply":
+	case kLegacyReply:
 		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
-		if src.IntN(2, "parent later") == 1 {
+		if fork, ok := s.waitingFork(src); ok {
+			parent = fork
+		} else if src.IntN(2, "parent later") == 1 {
 			parent = s.laterID(src)
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}
-	case "orphan":
+	case kOrphan:
 		caller := ""
 		if src.IntN(2, "orphan caller") == 1 {
 			caller = "gone_" + s.id8()
 		}
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: caller}
-	case "orphan-later":
+	case kOrphanLater:
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: s.laterID(src)}
-	case "rewind":
+	case kRewind:
 		return ops.Rewind{ID: s.nodes[src.IntN(len(s.nodes), "rewind")]}
-	case "rewind-cached":
+	case kRewindCached:
 		return ops.Rewind{ID: s.cachedTarget(src)}
-	case "flag":
-		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
-	case "clock":
+	case kFlag:
+		return ops.Flag{Set: ops.RolloutPath[g.drawStep(src, s.step, false)]}
+	case kWriter:
+		return g.drawWriter(src)
+	case kClock:
 		return ops.Clock{At: drawClock(src)}
 	}
 	return nil
+}
+
+// drawStep draws the flags of a flag op or of a writer taking over (same:
+// the flags in force may stay): the next step forward, or with Rollback any
+// step of the rollout path; without FlagFlips the flags in force.
+func (g *Gen) drawStep(src Source, cur int, same bool) int {
+	last := len(ops.RolloutPath) - 1
+	switch {
+	case !g.opt.FlagFlips:
+		return cur
+	case g.opt.Rollback:
+		if same && src.IntN(2, "writer keeps its step") == 0 {
+			return cur
+		}
+		step := src.IntN(last, "step")
+		if step >= cur {
+			step++ // every step but the one in force
+		}
+		return step
+	case same && (cur == last || src.IntN(2, "writer steps forward") == 0):
+		return cur
+	}
+	return min(cur+1, last)
+}
+
+// drawWriter draws a writer op: another writer named so far or, while
+// fewer than Options.Writers are, a new one, on flags drawn as a flag op's
+// (from the flags that writer had, or the ones in force for a new one).
+func (g *Gen) drawWriter(src Source) ops.Op {
+	s := &g.st
+	if g.opt.Rollout != nil {
+		steps := g.opt.Rollout.Phases[g.phase].Steps
+		i := src.IntN(len(steps)-1, "writer")
+		if i >= writerIndex(s.name) {
+			i++ // every writer of the phase but the one writing now
+		}
+		return ops.Writer{Name: writerName(i), Set: ops.RolloutPath[steps[i]]}
+	}
+	n := len(s.parked)
+	if n+1 < g.opt.Writers {
+		n++ // a new writer
+	}
+	i := src.IntN(n, "writer")
+	if i == len(s.parked) {
+		return ops.Writer{Name: writerName(n), Set: ops.RolloutPath[g.drawStep(src, s.step, true)]}
+	}
+	w := s.parked[i]
+	from := w.step
+	if !g.opt.Rollback {
+		from = max(from, s.step) // the flags in force never move back
+	}
+	return ops.Writer{Name: w.name, Set: ops.RolloutPath[g.drawStep(src, from, true)]}
+}
+
+// SessionScript is the script of one session drawn from seed, and how many
+// nodes it writes: its session op, a flag op when the writers run flags
+// other than off (set, spelled as a flag op spells it: the writers' flags
+// are ops of the script, so replaying it writes the same bytes), then ops
+// until they write at least nodes nodes, ending idle. The ops drawn do not
+// depend on set.
+func SessionScript(sessionID string, seed uint64, nodes int, opt Options, set string) ([]ops.Op, int) {
+	script := []ops.Op{ops.Session{ID: sessionID}}
+	if step, err := ops.Step(set); err == nil && step > 0 {
+		script = append(script, ops.Flag{Set: ops.RolloutPath[step]})
+	}
+	g := New(opt)
+	return append(script, g.ScriptNodes(NewSeeded(seed), nodes)...), g.Nodes()
+}
+
+// writers is how many writers may write now: those of the rollout's phase,
+// else Options.Writers.
+func (g *Gen) writers() int {
+	if g.opt.Rollout != nil {
+		return len(g.opt.Rollout.Phases[g.phase].Steps)
+	}
+	return g.opt.Writers
+}
+
+// enterPhase is the op that starts the rollout's next phase when the ops
+// drawn so far reach it (nil otherwise, or when nothing changes): the
+// writer performing the ops takes its step in the phase, or, when the phase
+// has no place for it, its first writer takes over.
+func (g *Gen) enterPhase() ops.Op {
+	r := g.opt.Rollout
+	if r == nil {
+		return nil
+	}
+	k := r.phaseAt(g.drawn)
+	if k == g.phase && g.drawn > 0 {
+		return nil
+	}
+	g.phase = k
+	steps, i := r.Phases[k].Steps, writerIndex(g.st.name)
+	if i >= len(steps) {
+		i = 0
+	} else if steps[i] == g.st.step {
+		return nil
+	}
+	return ops.Writer{Name: writerName(i), Set: ops.RolloutPath[steps[i]]}
+}
+
+// writerName is the generator's name for its writer i (0: ops.FirstWriter).
+func writerName(i int) string { return fmt.Sprintf("w%d", i+1) }
+
+// writerIndex is i for writerName(i).
+func writerIndex(name string) int {
+	var i int
+	fmt.Sscanf(name, "w%d", &i)
+	return i - 1
 }

@@ -10,32 +10,28 @@ import (
 // valid ops: what is in progress, which ids exist, where the heads are.
 // Every list is in creation order, never map order.
 type shadow struct {
-	counter        uint64
-	root           bool
-	head           string // the store's in-memory head
-	client         string // the browser's head ("" = none)
-	pending        string
-	source         string
-	reply          string
-	frames         []*sframe
-	nodes          []string          // every node id, in write order
-	retryable      []string          // user rows and chat replies
-	userOf         map[string]string // chat reply → its user
-	isUser         map[string]bool
-	asst           map[string][]string // parent_id → assistant messages under it
-	rewound        map[string]bool
-	written        map[string]bool
-	manuals        map[string]bool
-	parentOf       map[string]string
-	step           int // position on the rollout path (for flag flips)
-	nodeCount      int
-	turns          int
-	manualRun      int // consecutive manual runs since the last chat turn
-	chatDone       bool
-	lastTool       string
-	lastLegacyTool bool
-	unrecordedHead bool // a checkout or a retry without a row moved the head; no row records it yet
-	tally          *Tally
+	swriter             // the writer performing the ops now
+	parked    []swriter // the other writers named so far
+	counter   uint64
+	root      bool
+	head      string            // the store's in-memory head
+	persisted string            // meta.json's head_id
+	nodes     []string          // every node id, in write order
+	retryable []string          // user rows and chat replies
+	userOf    map[string]string // chat reply → its user
+	isUser    map[string]bool
+	asst      map[string][]string // parent_id → assistant messages under it
+	rewound   map[string]bool
+	written   map[string]bool
+	manuals   map[string]bool
+	parentOf  map[string]string
+	nodeCount int
+	turns     int
+	manualRun int // consecutive manual runs since the last chat turn
+	chatDone  bool
+	// Root forks whose turn ended without an answer (forks.go).
+	unansweredForks []string
+	tally           *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
 	// first (later.go), and the shapes each one's write completes.
@@ -51,6 +47,36 @@ type shadow struct {
 	calls, callers, attaches, runs []string
 	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
 }
+
+// swriter is what one writer keeps beside the store: its browser's head, its
+// turn in progress and its flags.
+type swriter struct {
+	name           string
+	client         string // the browser's head ("" = none)
+	pending        string
+	source         string
+	reply          string
+	frames         []*sframe
+	lastLegacyTool bool
+	step           int    // its flags: a position on the rollout path
+	forkPending    string // the pending turn, when it is a root fork (forks.go)
+}
+
+// Busy reports whether the writer has a turn, reply or run in progress.
+func (w *swriter) Busy() bool { return w.pending != "" || w.reply != "" || len(w.frames) > 0 }
+
+// setHead is the writers' set_head: the in-memory head moves and meta.json
+// is written.
+func (s *shadow) setHead(id string) { s.head, s.persisted = id, id }
+
+// writeMeta persists the in-memory head.
+func (s *shadow) writeMeta() { s.persisted = s.head }
+
+// ClientHead, InMemoryHead and Rooted are the writer state the intent rule
+// reads (ops.WriterState).
+func (s *shadow) ClientHead() (string, bool) { return s.client, s.client != "" }
+func (s *shadow) InMemoryHead() string       { return s.head }
+func (s *shadow) Rooted() bool               { return s.root }
 
 type sframe struct {
 	id       string
@@ -88,10 +114,10 @@ func cache(m map[string]int, list []string, id string) []string {
 }
 
 func newShadow(step int, t *Tally) shadow {
-	return shadow{tally: t,
+	return shadow{tally: t, swriter: swriter{name: ops.FirstWriter, step: step},
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
-		parentOf: map[string]string{}, step: step, awaited: map[string][]string{},
+		parentOf: map[string]string{}, awaited: map[string][]string{},
 		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
 	}
 }
@@ -135,23 +161,29 @@ func (s *shadow) ensureRoot() {
 // counts it in the tally.
 func (g *Gen) apply(op ops.Op) ops.Op {
 	g.Tally.Op(op.Kind())
+	kept := g.intent.Keeps(op, &g.st)
+	if g.opt.SyncedBrowser && !kept {
+		panic(fmt.Sprintf("gen: drew %s, which loses the intent (ops.Intent), under SyncedBrowser", ops.Format(op)))
+	}
 	if err := op.Apply(&g.st); err != nil {
 		panic(fmt.Sprintf("gen: the shadow refuses %s: %v", ops.Format(op), err))
 	}
+	g.intent.Track(op, kept, &g.st)
 	return op
 }
 
 func (s *shadow) startTurn(id, parent, source string) {
-	s.unrecordedHead = false
 	s.write(id, false)
 	s.isUser[id] = true
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = parent
 	s.pending, s.source = id, source
 	s.manualRun = 0
+	s.forkStarted(id, parent, source)
 }
 
 func (s *shadow) endTurn() {
+	s.forkEnded(s.reply != "")
 	if s.pending != "" {
 		s.turns++
 		s.chatDone = true
@@ -180,6 +212,9 @@ func (s *shadow) hasAssistant(u string) bool {
 // (the list only grows, so filtering it whole per op would be quadratic) and
 // reports false when none fits.
 func (s *shadow) retryTarget(src Source) (string, bool) {
+	if fork, ok := s.waitingFork(src); ok && !s.rewound[fork] {
+		return fork, true
+	}
 	for try := 0; try < 8; try++ {
 		id := s.retryable[src.IntN(len(s.retryable), "retry of")]
 		u := id

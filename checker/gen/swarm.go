@@ -11,34 +11,18 @@ import (
 // what the other kinds do together; over many runs each kind is left out
 // of some and favoured in others, so rare combinations stop being rare.
 type Swarm struct {
-	off    []bool // by position in DrawKinds
-	factor []int  // 1…4, by position in DrawKinds
+	off    [numKinds]bool
+	factor [numKinds]int // 1…4
 }
-
-// DrawKinds are the generator's draw kinds: op kinds, and variants of one
-// (a legacy tool edge, a function entered from an exec's tool loop, an
-// orphan whose caller is written later, a rewind of a row a load caches),
-// in a fixed order.
-var DrawKinds = []string{
-	"user", "reply", "done", "end", "say", "think", "tool", "tool-legacy", "task",
-	"cancel", "error-folded", "error-standalone", "crash", "fn", "fn-via-exec",
-	"manual", "exec", "ask", "retry", "edit", "checkout", "reload", "dispatch",
-	"fork-root", "spawn", "script", "legacy-user", "legacy-reply", "orphan",
-	"orphan-later", "rewind", "rewind-cached", "flag", "clock",
-}
-
-// core kinds are never left out: without them a session cannot get past
-// its first turn.
-var core = map[string]bool{"user": true, "reply": true, "done": true, "end": true}
 
 // DrawSwarm draws a swarm configuration: each kind but the core ones left
 // out with probability 1/2, each kept one weighted ×1…×4.
 func DrawSwarm(src Source, _ Options) *Swarm {
-	s := &Swarm{off: make([]bool, len(DrawKinds)), factor: make([]int, len(DrawKinds))}
-	for i, k := range DrawKinds {
-		s.factor[i] = 1 + src.IntN(4, "swarm weight "+k)
-		if !core[k] {
-			s.off[i] = src.IntN(2, "swarm leaves out "+k) == 1
+	s := &Swarm{}
+	for k := range numKinds {
+		s.factor[k] = 1 + src.IntN(4, "swarm weight "+k.String())
+		if !kinds[k].core {
+			s.off[k] = src.IntN(2, "swarm leaves out "+k.String()) == 1
 		}
 	}
 	return s
@@ -53,13 +37,8 @@ func (s *Swarm) weigh(c []choice) []choice {
 	}
 	var kept []choice
 	for _, ch := range c {
-		i := kindIndex(ch.kind)
-		if i < 0 || !s.off[i] {
-			w := ch.weight
-			if i >= 0 {
-				w *= s.factor[i]
-			}
-			kept = append(kept, choice{ch.kind, w})
+		if !s.off[ch.kind] {
+			kept = append(kept, choice{ch.kind, ch.weight * s.factor[ch.kind]})
 		}
 	}
 	if len(kept) == 0 {
@@ -73,22 +52,13 @@ func (s *Swarm) String() string {
 	if s == nil {
 		return "every kind, base weights"
 	}
-	var out, weights []string
-	for i, k := range DrawKinds {
-		if s.off[i] {
-			out = append(out, k)
-		} else if s.factor[i] > 1 {
-			weights = append(weights, fmt.Sprintf("%s×%d", k, s.factor[i]))
+	var out, weighted []string
+	for k := range numKinds {
+		if s.off[k] {
+			out = append(out, k.String())
+		} else if s.factor[k] > 1 {
+			weighted = append(weighted, fmt.Sprintf("%s×%d", k, s.factor[k]))
 		}
 	}
-	return fmt.Sprintf("without [%s], weights [%s]", strings.Join(out, " "), strings.Join(weights, " "))
-}
-
-func kindIndex(kind string) int {
-	for i, k := range DrawKinds {
-		if k == kind {
-			return i
-		}
-	}
-	return -1
+	return fmt.Sprintf("without [%s], weights [%s]", strings.Join(out, " "), strings.Join(weighted, " "))
 }

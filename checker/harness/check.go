@@ -5,35 +5,75 @@ import (
 	"strings"
 )
 
-// A Check is one property, checked after every op of a Session. It returns
-// nil when the property holds (or does not apply to the data so far).
+// A Check is one property. It declares what it holds on and needs, and every
+// driver — the property suite, hunt, exhaust, replay — computes what to run
+// from Checks alone: adding a check is adding it here.
 type Check struct {
 	Name string // as `#! check name=…` and `replay --check` spell it
 	Prop string // the property of docs/rollout.md §5 it is
 	Doc  string // one line
-	Run  func(*Session) *Finding
-	// OnDisk is set when the check needs the implementation to write to a
-	// directory (Options.Dir); Play then makes a temporary one.
+	// Data are the kinds of data it holds on, most specific first: the
+	// property suite and hunt draw scripts of each; exhaust checks a script
+	// on the first kind (per writers' start) that admits it.
+	Data []Data
+	// Run checks the session after an op: nil when the property holds (or
+	// does not apply to the data so far). A check with Damage has none.
+	Run func(*Session) *Finding
+	// OnDisk: the implementation must write to a directory (Options.Dir);
+	// Play then makes a temporary one. Exhaust leaves such checks out.
 	OnDisk bool
+	// Damage: the check reads a directory the writers wrote and then
+	// damaged (Cold), after the last op, not the session after each op.
+	Damage bool
+	// Reach names the shapes of the generator's tally a full run of the
+	// check must reach (gen.Requirements): a run that misses one fails.
+	Reach string
 }
 
-// Checks are every per-op check, in the order a replay runs them.
+// PerOp reports whether the check runs on the session after every op.
+func (c Check) PerOp() bool { return !c.Damage }
+
+// Checks are every check, in the order a replay runs them.
 var Checks = []Check{
 	// First: the columns a load keeps are filled by the first load under a
 	// rule set, and that fill must be counted too.
-	{"retire-d", "D", "under D no reader reads parent_id, and D changes no view", checkRetireD, false},
-	{"legacy", "P1", "flags off ≡ model.Legacy in every view (data written with the flags off)", checkLegacy, false},
-	{"target", "P2", "flags all ≡ model.Target (data written with the flags on)", checkTarget, false},
-	{"rollout", "P3", "every change of the loaded chain along the rollout path is a fix", checkRollout, false},
-	{"cutoff", "P4", "with A,B the chain is not cut off and the get_branch fallback changes nothing", checkCutoff, false},
-	{"cards", "P5", "the runtime-card pass never removes a user row, in every config", checkCards, false},
-	{"aggregation", "P6", "each tool row folded exactly once or kept in place; blocks are copies", checkAggregation, false},
-	{"columns", "load", "what a load keeps between loads shows what a load through maps shows", checkColumns, false},
-	{"persistence", "P7", "a cold load of the directory gives the live session's nodes, head and views", checkPersistence, true},
+	{Name: "retire-d", Prop: "D", Doc: "under D no reader reads parent_id, and D changes no view",
+		Data: RolloutData, Run: checkRetireD},
+	{Name: "legacy", Prop: "P1", Doc: "flags off ≡ model.Legacy in every view (data written with the flags off)",
+		Data: []Data{OffAny}, Run: checkLegacy, Reach: "legacy"},
+	{Name: "target", Prop: "P2", Doc: "flags all ≡ model.Target (data written with the flags on)",
+		Data: []Data{WrittenOn}, Run: checkTarget},
+	{Name: "rollout", Prop: "P3", Doc: "every change of the loaded chain along the rollout path is a fix",
+		Data: RolloutData, Run: checkRollout, Reach: "forks"},
+	{Name: "rollback", Prop: "P10", Doc: "flags off on data written on any steps ≡ model.Legacy of the same ops, but the keys flag A adds",
+		Data: []Data{WrittenOn, MixedAny}, Run: checkRollback},
+	{Name: "cutoff", Prop: "P4", Doc: "with A,B the chain is not cut off and the get_branch fallback changes nothing",
+		Data: RolloutData, Run: checkCutoff, Reach: "forks"},
+	{Name: "cards", Prop: "P5", Doc: "the runtime-card pass never removes a user row, in every config",
+		Data: []Data{OffAny, WrittenOn, MixedAny}, Run: checkCards},
+	{Name: "aggregation", Prop: "P6", Doc: "each tool row folded exactly once or kept in place; blocks are copies",
+		Data: []Data{OffAny}, Run: checkAggregation},
+	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps shows",
+		Data: []Data{FlippedAny, MixedAny}, Run: checkColumns, Reach: "cache"},
+	{Name: "fields", Prop: "A", Doc: "under every config a message is its flags-off message with at most parent_id's value changed, keys in place",
+		Data: []Data{WrittenOn, FlippedAny, MixedAny}, Run: checkFields},
+	{Name: "persistence", Prop: "P7", Doc: "a cold load of the directory gives the live session's nodes, head and views",
+		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true},
+	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory ≡ the model's reader",
+		Data: []Data{OffAny}, Damage: true},
 }
 
-// CheckNamed finds a check by name.
+// Validity is what every session checks before any check runs: the
+// implementation and the models agree on whether each op applies
+// (Session.Apply). A failure of it is saved under this name.
+var Validity = Check{Name: "validity", Prop: "P1", Doc: "the implementation and the models agree on whether each op applies",
+	Data: DataKinds, Run: func(*Session) *Finding { return nil }}
+
+// CheckNamed finds a check by name (Validity included).
 func CheckNamed(name string) (Check, error) {
+	if name == Validity.Name {
+		return Validity, nil
+	}
 	for _, c := range Checks {
 		if c.Name == name {
 			return c, nil
@@ -49,4 +89,27 @@ func CheckNames() []string {
 		out[i] = c.Name
 	}
 	return out
+}
+
+// Select keeps the checks named in a comma-separated list, in the order of
+// Checks (every check when the list is empty).
+func Select(list string) ([]Check, error) {
+	if strings.TrimSpace(list) == "" {
+		return Checks, nil
+	}
+	want := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if _, err := CheckNamed(name); err != nil {
+			return nil, err
+		}
+		want[name] = true
+	}
+	var out []Check
+	for _, c := range Checks {
+		if want[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }

@@ -22,7 +22,7 @@ func checkRollout(s *Session) *Finding {
 		return s.finding("rollout",
 			fmt.Sprintf("step %s → %s changes the view but not towards the intended one (%s → %s)",
 				from, to, ViewGap(a, want), ViewGap(b, want)),
-			fmt.Sprintf("intended: %v\n%s: %s\n%s: %s", RowIDs(want.Chain), from, Describe(la), to, Describe(lb)))
+			fmt.Sprintf("intended: %v\n%s: %s\n%s: %s", RowIDs(want.Chain), from, describe(la), to, describe(lb)))
 	}
 	return nil
 }
@@ -60,7 +60,7 @@ func checkCutoff(s *Session) *Finding {
 	}
 	if l.FallbackUsed || !SameView(got, Projected(s.Load(abc))) {
 		return s.finding("cutoff", "flags A,B: the get_branch fallback changed the result",
-			fmt.Sprintf("A,B: %s\nA,B,C: %s", Describe(l), Describe(s.Load(abc))))
+			fmt.Sprintf("A,B: %s\nA,B,C: %s", describe(l), describe(s.Load(abc))))
 	}
 	return nil
 }

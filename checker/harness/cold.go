@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/ops"
@@ -72,11 +71,7 @@ func Cold(script []ops.Op, firstSeq int64, edits []Edit, tmp string) (*Finding, 
 	if sec == "" {
 		return nil, nil
 	}
-	extra := []ops.Directive{{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: strconv.FormatInt(firstSeq, 10)}}}}
-	for _, e := range edits {
-		extra = append(extra, e.Directive())
-	}
-	return &Finding{Check: "cold", Data: WrittenOff, Step: len(script), Extra: extra,
+	return &Finding{Check: "cold", Data: OffAny, Step: len(script),
 		What: "the cold load differs from the model's reading in view " + sec, Diff: d}, nil
 }
 
@@ -98,26 +93,4 @@ func (e Edit) apply(dir string) error {
 		return fmt.Errorf("cold: edit %s: %w", e.Path, err)
 	}
 	return nil
-}
-
-// coldOf reads the cold directives of a file: the first seq and the edits.
-func coldOf(f *ops.File) (firstSeq int64, edits []Edit, err error) {
-	for _, d := range f.Directives {
-		switch d.Name {
-		case "cold":
-			if v, ok := d.Get("first-seq"); ok {
-				if firstSeq, err = strconv.ParseInt(v, 10, 64); err != nil {
-					return 0, nil, fmt.Errorf("#! cold first-seq=%q: %w", v, err)
-				}
-			}
-		case "file":
-			p, _ := d.Get("path")
-			c, _ := d.Get("content")
-			edits = append(edits, Edit{Path: p, Content: []byte(c)})
-		case "remove":
-			p, _ := d.Get("path")
-			edits = append(edits, Edit{Path: p, Remove: true})
-		}
-	}
-	return firstSeq, edits, nil
 }

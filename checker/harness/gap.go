@@ -66,10 +66,10 @@ func ViewGap(got, want model.TargetView) Gap {
 	return g
 }
 
-// IntendedPart is what a view shows of the intended conversation: for each
+// intendedPart is what a view shows of the intended conversation: for each
 // intended row, whether it is shown and shown right; and the head. Two views
 // with the same IntendedPart differ only in rows that are wrong in both.
-func IntendedPart(got, want model.TargetView) string {
+func intendedPart(got, want model.TargetView) string {
 	at := make(map[string]model.TargetRow, len(got.Chain))
 	var order []string
 	for _, r := range got.Chain {
@@ -92,9 +92,9 @@ func IntendedPart(got, want model.TargetView) string {
 	return out
 }
 
-// KeepsShownRight reports whether every intended row view a shows exactly as
+// keepsShownRight reports whether every intended row view a shows exactly as
 // intended is still shown so by view b.
-func KeepsShownRight(a, b, want model.TargetView) bool {
+func keepsShownRight(a, b, want model.TargetView) bool {
 	right := func(v model.TargetView) map[string]bool {
 		at := make(map[string]model.TargetRow, len(v.Chain))
 		for _, r := range v.Chain {
@@ -129,7 +129,7 @@ func IsFix(before, after, want model.TargetView, strict bool) bool {
 	if strict {
 		return b.Less(a)
 	}
-	return b.Missing < a.Missing || b.Missing == a.Missing && KeepsShownRight(before, after, want)
+	return b.Missing < a.Missing || b.Missing == a.Missing && keepsShownRight(before, after, want)
 }
 
 // Neutral reports whether a change from view a to view b only touched rows
@@ -137,5 +137,5 @@ func IsFix(before, after, want model.TargetView, strict bool) bool {
 // then aggregated, say) — every intended row shown the same way, in the
 // same order, the same head — without moving the view further from it.
 func Neutral(a, b, want model.TargetView) bool {
-	return !ViewGap(a, want).Less(ViewGap(b, want)) && IntendedPart(a, want) == IntendedPart(b, want)
+	return !ViewGap(a, want).Less(ViewGap(b, want)) && intendedPart(a, want) == intendedPart(b, want)
 }

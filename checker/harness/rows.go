@@ -10,8 +10,8 @@ import (
 	"sessiondag/impl/webui"
 )
 
-// LoadedRows renders every list of a load, a row per line, for a diff.
-func LoadedRows(l *webui.Loaded) []string {
+// loadedRows renders every list of a load, a row per line, for a diff.
+func loadedRows(l *webui.Loaded) []string {
 	out := []string{loadedHeader(l)}
 	for _, list := range loadedLists(l) {
 		out = append(out, fmt.Sprintf("%s: %d rows", list.name, len(list.rows)))
@@ -37,13 +37,13 @@ func messageRow(m *adapter.Message) string {
 }
 
 // LoadDiff is "" when two loads show the same rows, else the diff of their
-// LoadedRows (-a +b). Loads are compared value by value first and rendered
+// loadedRows (-a +b). Loads are compared value by value first and rendered
 // only when that cannot show them equal.
 func LoadDiff(a, b *webui.Loaded) string {
 	if sameLoaded(a, b) {
 		return ""
 	}
-	return cmp.Diff(LoadedRows(a), LoadedRows(b))
+	return cmp.Diff(loadedRows(a), loadedRows(b))
 }
 
 func loadedHeader(l *webui.Loaded) string {
@@ -60,7 +60,7 @@ func loadedLists(l *webui.Loaded) []namedList {
 }
 
 // sameLoaded reports whether two loads certainly render the same
-// LoadedRows, compared value by value without writing the rows out (false:
+// loadedRows, compared value by value without writing the rows out (false:
 // not shown equal here; render them to see).
 func sameLoaded(a, b *webui.Loaded) bool {
 	if loadedHeader(a) != loadedHeader(b) {

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 )
 
 // collector gathers the outcomes of the workers: the counts, the distinct
@@ -20,7 +20,9 @@ type collector struct {
 	mu       sync.Mutex
 	rows     []*PropStats
 	swarms   map[string]bool
-	shapes   map[string]int // scripts that have each shape
+	rollouts map[string]bool // the distinct rollout plans drawn
+	planned  int             // scripts played under one
+	shapes   map[string]int  // scripts that have each shape
 	played   []Played
 	failures map[string]*Failure // by Key
 	errors   []*ErrorRecord
@@ -30,10 +32,10 @@ type collector struct {
 }
 
 func newCollector(cfg *Config) *collector {
-	c := &collector{cfg: cfg, swarms: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
+	c := &collector{cfg: cfg, swarms: map[string]bool{}, rollouts: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
 	for _, t := range cfg.Targets {
 		for _, d := range t.Data {
-			c.rows = append(c.rows, &PropStats{Check: t.Check.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
+			c.rows = append(c.rows, &PropStats{Check: t.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
 		}
 	}
 	return c
@@ -41,7 +43,7 @@ func newCollector(cfg *Config) *collector {
 
 func (c *collector) row(p *Plan) *PropStats {
 	for _, r := range c.rows {
-		if r.Check == p.Target.Check.Name && r.DataName == p.Data.Name {
+		if r.Check == p.Case.Check.Name && r.DataName == p.Case.Data.Name {
 			return r
 		}
 	}
@@ -64,6 +66,10 @@ func (c *collector) add(o outcome) {
 	c.ops += o.applied
 	sw := p.Swarm.String()
 	r.swarms[sw], c.swarms[sw] = true, true
+	if p.Rollout != nil {
+		c.planned++
+		c.rollouts[p.Rollout.String()] = true
+	}
 	for shape, n := range p.Shapes {
 		if n > 0 {
 			c.shapes[shape]++
@@ -81,12 +87,13 @@ func (c *collector) add(o outcome) {
 	}
 }
 
-// addFailure keeps a finding once per key: of the iterations that found
-// the same reduced script, the file and record are the first iteration's,
-// whichever worker got there first. It reports whether the key is new.
+// addFailure keeps a finding once per key (campaign.Key): of the
+// iterations that found the same reduced case, the file and record are the
+// first iteration's, whichever worker got there first. It reports whether
+// the key is new.
 func (c *collector) addFailure(p *Plan, o outcome) bool {
-	f := replayable(o.reduced.Finding, p)
-	key := Key(f, o.reduced.Script)
+	red := o.reduced
+	key := campaign.Key(red.Case)
 	old := c.failures[key]
 	if old != nil {
 		old.Times++
@@ -94,45 +101,45 @@ func (c *collector) addFailure(p *Plan, o outcome) bool {
 			return false
 		}
 	}
-	rec := &Failure{Check: f.Check, Data: f.Data.Slug, DataName: f.Data.Name, What: firstLine(f.What), Step: f.Step,
-		Ops: len(o.reduced.Script), FoundOps: o.applied, Iteration: p.Iteration, ScriptSeed: p.Seed,
-		Swarm: p.Swarm.String(), Key: key[:16], Times: 1, Reproduced: o.reduced.Reproduced}
+	f := red.Finding
+	rec := &Failure{Check: red.Case.Check.Name, Data: red.Case.Data.Slug, DataName: red.Case.Data.Name,
+		What: campaign.FirstLine(f.What), Step: f.Step, Ops: len(red.Case.Script), FoundOps: o.applied,
+		Iteration: p.Iteration, ScriptSeed: p.Seed, Swarm: p.Swarm.String(), Key: key[:16], Times: 1,
+		Reproduced: red.Reproduced}
+	drawn := rec.Swarm
+	if p.Rollout != nil {
+		rec.Rollout = p.Rollout.String()
+		drawn += ", rollout plan " + rec.Rollout
+	}
 	if old != nil {
 		rec.Times = old.Times
 	}
 	c.failures[key] = rec
 	if c.cfg.Out != "" {
-		c.writeFailure(rec, f, p, o.reduced.Script)
+		path, err := campaign.Save(c.cfg.Out, red.Case, f, fmt.Sprintf("sessiondag hunt --seed %d", c.cfg.Seed),
+			fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, drawn, rec.FoundOps, rec.Ops),
+			"the iteration again: "+c.again(p.Iteration))
+		c.wrote(path, err)
+		rec.File = path
 	}
 	return old == nil
 }
 
-func (c *collector) writeFailure(rec *Failure, f *harness.Finding, p *Plan, script []ops.Op) {
-	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-%s-%s-%s.ops", f.Check, f.Data.Slug, rec.Key[:12]))
-	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d found it", c.cfg.Seed), script)
-	file.Header = append(file.Header,
-		fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, rec.Swarm, rec.FoundOps, rec.Ops),
-		"replay: "+rec.Replay(),
-		"the iteration again: "+c.again(p.Iteration))
-	c.write(rec.File, file)
-}
-
 func (c *collector) addError(p *Plan, err error) {
-	rec := &ErrorRecord{Check: p.Target.Check.Name, Data: p.Data.Slug, Iteration: p.Iteration, ScriptSeed: p.Seed, Err: err.Error()}
+	rec := &ErrorRecord{Check: p.Case.Check.Name, Data: p.Case.Data.Slug, Iteration: p.Iteration, ScriptSeed: p.Seed, Err: err.Error()}
 	c.errors = append(c.errors, rec)
 	if c.cfg.Out == "" {
 		return
 	}
-	f := &harness.Finding{Check: p.Target.Check.Name, Data: p.Data, Step: len(p.Script), What: firstLine(err.Error())}
-	if p.Target.Cold() {
-		edits, _ := fileEdits(p.Script, p.FirstSeq, p.Damage) // the script did not apply: the damage may be partial
-		f.Extra = coldDirectives(p.FirstSeq, edits)
+	f := &harness.Finding{Check: p.Case.Check.Name, Data: p.Case.Data, Step: len(p.Case.Script), What: campaign.FirstLine(err.Error())}
+	file := campaign.File(p.Case, f, fmt.Sprintf("sessiondag hunt --seed %d (an error, not a finding)", c.cfg.Seed),
+		fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm), "the iteration again: "+c.again(p.Iteration))
+	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("error-%s-%d.ops", p.Case.Check.Name, p.Iteration))
+	err = os.MkdirAll(c.cfg.Out, 0o755)
+	if err == nil {
+		err = os.WriteFile(rec.File, []byte(file.String()), 0o644)
 	}
-	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("hunt-error-%d.ops", p.Iteration))
-	file := f.File(fmt.Sprintf("sessiondag hunt --seed %d: an error, not a finding", c.cfg.Seed), p.Script)
-	file.Header = append(file.Header, fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm),
-		"the iteration again: "+c.again(p.Iteration))
-	c.write(rec.File, file)
+	c.wrote(rec.File, err)
 }
 
 // again is the command that plays iteration k of this campaign once more:
@@ -145,14 +152,9 @@ func (c *collector) again(k uint64) string {
 	return fmt.Sprintf("%s --iteration %d", cmd, k)
 }
 
-func (c *collector) write(path string, f *ops.File) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		if c.writeErr == nil {
-			c.writeErr = fmt.Errorf("hunt: %w", err)
-		}
-		return
-	}
-	if err := os.WriteFile(path, []byte(f.String()), 0o644); err != nil {
+// wrote notes a file written (or the first error writing one).
+func (c *collector) wrote(path string, err error) {
+	if err != nil {
 		if c.writeErr == nil {
 			c.writeErr = fmt.Errorf("hunt: %w", err)
 		}
@@ -163,22 +165,12 @@ func (c *collector) write(path string, f *ops.File) {
 	}
 }
 
-// coldDirectives are the directives that rebuild a cold iteration's
-// damaged directory, as harness.Cold writes them into its findings.
-func coldDirectives(firstSeq int64, edits []harness.Edit) []ops.Directive {
-	out := []ops.Directive{{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: fmt.Sprint(firstSeq)}}}}
-	for _, e := range edits {
-		out = append(out, e.Directive())
-	}
-	return out
-}
-
 func (c *collector) report(elapsed time.Duration) *Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
-		Swarms: len(c.swarms), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
+		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
 		r.Props = append(r.Props, *row)

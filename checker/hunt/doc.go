@@ -1,10 +1,10 @@
 // Package hunt is a bounded search campaign over the harness's checks: for
 // a time budget (or a number of iterations) it draws, from one campaign
-// seed, a property, a kind of data, a swarm configuration (gen.DrawSwarm)
+// seed, a check, one of the kinds of data it declares, a swarm configuration (gen.DrawSwarm)
 // and a script length, generates the script, plays it with that check, and
-// on a finding reduces the script (harness.Reduce), drops duplicates by the
-// reduced script with its ids renamed canonically, and writes each distinct
-// failure as a replayable `#! check` file.
+// on a finding reduces the case (campaign.Reduce), drops duplicates by their
+// key (campaign.Key) and writes each distinct failure as a replayable
+// `#! check` file (campaign.Save).
 //
 // Iteration k of a campaign with seed S plays the script of seed
 // ScriptSeed(S, k); everything the iteration draws comes from that seed, so

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 )
@@ -14,7 +15,7 @@ import (
 // planted fails once the script has a crash anywhere after a retry: a
 // failure that needs two kinds the swarm may each leave out.
 var planted = harness.Check{Name: "planted-retry-crash", Prop: "test", Doc: "fails on a crash after a retry",
-	Run: func(s *harness.Session) *harness.Finding {
+	Data: []harness.Data{harness.OffAny}, Run: func(s *harness.Session) *harness.Finding {
 		if crashAfterRetry(s.Script) {
 			return &harness.Finding{What: "a crash after a retry"}
 		}
@@ -51,7 +52,7 @@ func TestPlantedFailure(t *testing.T) {
 	withPlanted(t)
 	out := t.TempDir()
 	r, err := Run(context.Background(), Config{Seed: 1, Iterations: 600, MaxOps: 60, Out: out,
-		Targets: []Target{{Check: planted, Data: []harness.Data{legacyData}}}})
+		Targets: []harness.Check{planted}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestPlantedFailure(t *testing.T) {
 		}
 		seen[text] = f.File
 		checkMinimal(t, f.File, file.Ops)
-		found, err := harness.Replay(file, harness.ReplayOptions{})
+		found, err := campaign.Replay(file, campaign.ReplayOptions{})
 		if err != nil || len(found) != 1 || found[0].Check != planted.Name || found[0].Step != len(file.Ops) {
 			t.Errorf("%s: the replay found %v (%v), want the planted failure after its last op", f.File, found, err)
 		}
@@ -88,7 +89,7 @@ func againFindsTheSame(t *testing.T, f *Failure, campaignOut string) {
 	t.Helper()
 	k, out := f.Iteration, t.TempDir()
 	r, err := Run(context.Background(), Config{Seed: 1, MaxOps: 60, Out: out, Only: &k,
-		Targets: []Target{{Check: planted, Data: []harness.Data{legacyData}}}})
+		Targets: []harness.Check{planted}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func checkMinimal(t *testing.T, name string, script []ops.Op) {
 	}
 	for i := range script {
 		cand := slices.Delete(slices.Clone(script), i, i+1)
-		if harness.Valid(cand) && crashAfterRetry(cand) {
+		if campaign.Valid(cand) && crashAfterRetry(cand) {
 			t.Errorf("%s: still fails without op %d (%s)", name, i+1, ops.Format(script[i]))
 		}
 	}
@@ -136,14 +137,14 @@ func readFile(t *testing.T, path string) *ops.File {
 // is kept as found, and the report says it is not deterministic.
 func TestFlakyFailureKeptAsFound(t *testing.T) {
 	calls := 0
-	once := harness.Check{Name: "once", Run: func(s *harness.Session) *harness.Finding {
+	once := harness.Check{Name: "once", Data: []harness.Data{harness.OffAny}, Run: func(s *harness.Session) *harness.Finding {
 		if calls++; calls == 3 {
 			return &harness.Finding{What: "the third time only"}
 		}
 		return nil
 	}}
 	r, err := Run(context.Background(), Config{Seed: 1, Iterations: 1, MaxOps: 30, Workers: 1, Out: t.TempDir(),
-		Targets: []Target{{Check: once, Data: []harness.Data{legacyData}}}})
+		Targets: []harness.Check{once}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,4 +160,11 @@ func TestFlakyFailureKeptAsFound(t *testing.T) {
 	if !strings.Contains(b.String(), "not deterministic") {
 		t.Errorf("the report does not say the failure is not deterministic:\n%s", b.String())
 	}
+}
+
+// plantedOn is the planted check declaring other data.
+func plantedOn(data ...harness.Data) harness.Check {
+	c := planted
+	c.Data = data
+	return c
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"sessiondag/checker/harness"
+	"sessiondag/checker/campaign"
 )
 
 // An outcome is what one iteration did.
@@ -14,7 +14,7 @@ type outcome struct {
 	k       uint64
 	plan    *Plan // nil when it could not be drawn
 	applied int   // ops played before the check failed or the script ended
-	reduced *Reduced
+	reduced *campaign.Reduced
 	took    time.Duration // drawing, playing and reducing
 	err     error         // the plan could not be drawn or played (or it panicked)
 }
@@ -35,18 +35,14 @@ func iterate(cfg *Config, k uint64) (o outcome) {
 		return o
 	}
 	o.plan = p
-	f, err := p.Play(cfg.Tmp)
-	if err != nil {
+	f, err := p.Case.Play(cfg.Tmp)
+	o.applied = len(p.Case.Script)
+	if err != nil || f == nil {
 		o.err = err
-		o.applied = len(p.Script)
-		return o
-	}
-	if f == nil {
-		o.applied = len(p.Script)
 		return o
 	}
 	o.applied = f.Step
-	r := Reduce(p, f, cfg.Tmp)
+	r := campaign.Reduce(p.Case, f, cfg.Tmp)
 	o.reduced = &r
 	return o
 }
@@ -58,21 +54,4 @@ func firstFrames(stack []byte) string {
 		lines = lines[:24]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// replayable is the finding as a file can name it: a disagreement on
-// whether an op applies is reported by the session itself, not by the
-// check that was running, so the file names that check, which meets the
-// same disagreement when replayed.
-func replayable(f *harness.Finding, p *Plan) *harness.Finding {
-	if f.Check == harness.ColdCheck.Name {
-		return f
-	}
-	if _, err := harness.CheckNamed(f.Check); err == nil {
-		return f
-	}
-	g := *f
-	g.What = f.Check + ": " + f.What
-	g.Check = p.Target.Check.Name
-	return &g
 }

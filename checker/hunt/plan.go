@@ -3,9 +3,9 @@ package hunt
 import (
 	"fmt"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 )
 
 // ScriptSeed is the seed of iteration k of the campaign with this seed: the
@@ -19,59 +19,48 @@ func ScriptSeed(seed, k uint64) uint64 {
 	return z ^ z>>31
 }
 
-// A Plan is what one iteration plays: a property on a kind of data, under a
-// swarm configuration, with a script of a drawn length (and, for the cold
-// check, the history's first seq and the damage done to the files).
+// A Plan is what one iteration plays: a case (a check on a kind of data and
+// a script of a drawn length, with damage for a check that reads a damaged
+// directory) under a swarm configuration and, on data whose flags change, a
+// rollout plan or none.
 type Plan struct {
 	Iteration uint64
 	Seed      uint64 // the script seed, ScriptSeed(campaign seed, Iteration)
-	Target    Target
-	Data      harness.Data
+	Case      campaign.Case
 	Swarm     *gen.Swarm
-	Script    []ops.Op
-	Shapes    map[string]int // the shapes of legacy §5/§6 the script has (gen.Tally)
-	FirstSeq  int64          // cold only
-	Damage    []PointerEdit  // cold only
+	Rollout   *gen.Rollout   // nil: flag and writer ops drawn one at a time
+	Shapes    map[string]int // the shapes the script has (gen.Tally)
 }
 
-// PlanFor draws iteration k of the campaign with this seed over targets:
-// the target, its kind of data, the swarm configuration, the length (1 to
-// maxOps) and the script, all from the script seed, in that order.
-func PlanFor(seed, k uint64, targets []Target, maxOps int) (*Plan, error) {
+// PlanFor draws iteration k of the campaign with this seed over checks: the
+// check, its kind of data, the swarm configuration, the length (1 to
+// maxOps), on data whose flags change a rollout plan half of the time (a
+// dimension of its own: which steps in which order, rolled back or not, on
+// how many writers, each phase how long), then the script and any damage,
+// all from the script seed, in that order.
+func PlanFor(seed, k uint64, checks []harness.Check, maxOps int) (*Plan, error) {
 	p := &Plan{Iteration: k, Seed: ScriptSeed(seed, k)}
 	src := gen.NewSeeded(p.Seed)
-	p.Target = targets[src.IntN(len(targets), "target")]
-	p.Data = p.Target.Data[src.IntN(len(p.Target.Data), "data")]
-	opt := p.Data.Gen
+	c := checks[src.IntN(len(checks), "target")]
+	p.Case = campaign.Case{Check: c, Data: c.Data[src.IntN(len(c.Data), "data")]}
+	opt := campaign.GenOptions(p.Case.Data)
 	p.Swarm = gen.DrawSwarm(src, opt)
 	opt.Swarm = p.Swarm
+	length := 1 + src.IntN(maxOps, "ops")
+	if d := p.Case.Data; d.Flips > harness.Steady && src.IntN(2, "rollout plan") == 0 {
+		p.Rollout = gen.DrawRollout(src, opt.StartStep, d.Flips == harness.Any, opt.Writers, length)
+		opt.Rollout = p.Rollout
+	}
 	g := gen.New(opt)
-	p.Script = g.Script(src, 1+src.IntN(maxOps, "ops"))
+	p.Case.Script = g.Script(src, length)
 	p.Shapes = g.Tally.Shapes
-	if p.Target.Cold() {
-		p.FirstSeq = []int64{0, 9990}[src.IntN(2, "first seq")]
-		damage, err := drawDamage(src, p.Script, p.FirstSeq)
+	if c.Damage {
+		p.Case.FirstSeq = []int64{0, 9990}[src.IntN(2, "first seq")]
+		damage, err := campaign.DrawDamage(src, p.Case.Script, p.Case.FirstSeq)
 		if err != nil {
 			return nil, fmt.Errorf("iteration %d (script seed %d): %w", k, p.Seed, err)
 		}
-		p.Damage = damage
+		p.Case.Damage = damage
 	}
 	return p, nil
-}
-
-// Play runs the plan's script with its check and returns the first
-// finding. tmp is where directories on disk go ("" = the system's).
-func (p *Plan) Play(tmp string) (*harness.Finding, error) {
-	return p.play(p.Script, p.Damage, tmp)
-}
-
-func (p *Plan) play(script []ops.Op, damage []PointerEdit, tmp string) (*harness.Finding, error) {
-	if p.Target.Cold() {
-		edits, err := fileEdits(script, p.FirstSeq, damage)
-		if err != nil {
-			return nil, err
-		}
-		return harness.Cold(script, p.FirstSeq, edits, tmp)
-	}
-	return harness.Play(p.Data, script, p.Target.Check)
 }

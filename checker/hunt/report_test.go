@@ -16,7 +16,7 @@ import (
 func TestJSONLines(t *testing.T) {
 	withPlanted(t)
 	r, err := Run(context.Background(), Config{Seed: 3, Iterations: 200, MaxOps: 40, Out: t.TempDir(),
-		Targets: []Target{{Check: planted, Data: []harness.Data{legacyData, harness.WrittenOn}}}})
+		Targets: []harness.Check{plantedOn(harness.OffAny, harness.WrittenOn)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,21 +10,22 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
 
 // Config is one campaign.
 type Config struct {
 	Seed       uint64
-	Budget     time.Duration // stop taking new iterations after this; 0 = no limit
-	Iterations uint64        // play only iterations k < Iterations of the whole campaign; 0 = no limit
-	Shard      shard.Shard   // this run takes the iterations the shard owns
-	Targets    []Target      // nil = Targets()
-	MaxOps     int           // scripts have 1 to MaxOps ops; 0 = DefaultMaxOps
-	Workers    int           // 0 = one per core
-	Out        string        // where failures are written; "" = nowhere
-	Tmp        string        // where the cold check makes its directories; "" = the system's (TMPDIR)
-	Log        io.Writer     // a line per file written, as it is written; nil = none
+	Budget     time.Duration   // stop taking new iterations after this; 0 = no limit
+	Iterations uint64          // play only iterations k < Iterations of the whole campaign; 0 = no limit
+	Shard      shard.Shard     // this run takes the iterations the shard owns
+	Targets    []harness.Check // nil = Targets()
+	MaxOps     int             // scripts have 1 to MaxOps ops; 0 = DefaultMaxOps
+	Workers    int             // 0 = one per core
+	Out        string          // where failures are written; "" = nowhere
+	Tmp        string          // where the cold check makes its directories; "" = the system's (TMPDIR)
+	Log        io.Writer       // a line per file written, as it is written; nil = none
 	// Only, when set, plays iteration *Only and nothing else (whatever the
 	// shard, budget or bound): one script of a campaign, from its seed.
 	Only *uint64
@@ -45,7 +46,12 @@ func (c *Config) defaults() error {
 		c.Targets = Targets()
 	}
 	if len(c.Targets) == 0 {
-		return errors.New("no targets")
+		return errors.New("no checks to hunt")
+	}
+	for _, t := range c.Targets {
+		if len(t.Data) == 0 {
+			return fmt.Errorf("check %q declares no data to hunt it on", t.Name)
+		}
 	}
 	if c.MaxOps <= 0 {
 		c.MaxOps = DefaultMaxOps

@@ -1,96 +1,20 @@
 package hunt
 
 import (
-	"fmt"
-	"strings"
-
-	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/impl/flags"
+	"strings"
 )
 
-// A Target is one property with the kinds of data it is meant for: each
-// iteration picks a target, then one of its kinds.
-type Target struct {
-	Check harness.Check // harness.ColdCheck for the cold load of a damaged directory
-	Data  []harness.Data
-}
+// Targets are the checks a campaign hunts: every check of harness.Checks,
+// each on the kinds of data it declares. The order is part of what a seed
+// means.
+func Targets() []harness.Check { return harness.Checks }
 
-// Cold reports whether the target is the cold check, which plays through
-// harness.Cold rather than a Session.
-func (t Target) Cold() bool { return t.Check.Name == harness.ColdCheck.Name }
-
-// legacyData is data written with every flag off, every legacy shape
-// included and no browser rule: what the implementation's invariants (and
-// flags-off fidelity) hold on, as the property suite draws it.
-var legacyData = harness.Data{Name: "written with the flags off", Slug: "migration", Writer: flags.Off,
-	Gen: gen.Options{Legacy: true}}
-
-// flippedAny is data whose flags flip mid-session, ambiguous legacy shapes
-// included: what a load's columns must follow through.
-var flippedAny = func() harness.Data {
-	d := harness.Flipped
-	d.Name = "flags flipped mid-session, every legacy shape"
-	d.Gen.SyncedBrowser = false
-	return d
-}()
-
-// dataFor is the data each check of harness.Checks is meant for, as the
-// property suite runs it. A check missing here runs on all three kinds
-// (TestEveryCheckHasItsData asks for an entry).
-var dataFor = map[string][]harness.Data{
-	"legacy":      {legacyData},
-	"target":      {harness.WrittenOn},
-	"rollout":     harness.DataKinds,
-	"cutoff":      harness.DataKinds,
-	"retire-d":    harness.DataKinds,
-	"cards":       {legacyData},
-	"aggregation": {legacyData},
-	"columns":     {legacyData, flippedAny},
-	"persistence": {legacyData},
-}
-
-// Targets are every per-op check of harness.Checks, each on the data it is
-// meant for, then the cold check. The order is part of what a seed means.
-func Targets() []Target {
-	var out []Target
-	for _, c := range harness.Checks {
-		data, ok := dataFor[c.Name]
-		if !ok {
-			data = harness.DataKinds
-		}
-		out = append(out, Target{Check: c, Data: data})
+// checkList names the checks, comma-separated.
+func checkList(checks []harness.Check) string {
+	var names []string
+	for _, c := range checks {
+		names = append(names, c.Name)
 	}
-	return append(out, Target{Check: harness.ColdCheck, Data: []harness.Data{legacyData}})
-}
-
-// Select keeps the targets whose check is named in a comma-separated list
-// (every target when the list is empty).
-func Select(all []Target, list string) ([]Target, error) {
-	if strings.TrimSpace(list) == "" {
-		return all, nil
-	}
-	want := map[string]bool{}
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		found := false
-		for _, t := range all {
-			found = found || t.Check.Name == name
-		}
-		want[name] = true
-		if !found {
-			var names []string
-			for _, t := range all {
-				names = append(names, t.Check.Name)
-			}
-			return nil, fmt.Errorf("no check %q (checks: %s)", name, strings.Join(names, ", "))
-		}
-	}
-	var out []Target
-	for _, t := range all {
-		if want[t.Check.Name] {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return strings.Join(names, ",")
 }

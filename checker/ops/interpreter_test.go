@@ -51,6 +51,7 @@ func (r *recorder) LegacyReply(o ops.LegacyReply) error         { return r.note(
 func (r *recorder) Orphan(o ops.Orphan) error                   { return r.note(o) }
 func (r *recorder) Rewind(o ops.Rewind) error                   { return r.note(o) }
 func (r *recorder) Flag(o ops.Flag) error                       { return r.note(o) }
+func (r *recorder) Writer(o ops.Writer) error                   { return r.note(o) }
 func (r *recorder) Clock(o ops.Clock) error                     { return r.note(o) }
 
 // Every op reaches the Interpreter method named after its type, and every
@@ -89,12 +90,19 @@ func TestAllListsEveryKind(t *testing.T) {
 // opTypesDeclared lists the types of package ops that have a sealed method.
 func opTypesDeclared(t *testing.T) []string {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, f := range pkgs["ops"].Files {
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Name.Name != "sealed" || fn.Recv == nil {

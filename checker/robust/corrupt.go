@@ -95,16 +95,16 @@ var Kinds = []Kind{
 // file), a missing seq or created_at (the model skips / keeps null, the
 // implementation numbers / defaults them), links leaving the directory and
 // links to another node file (the model follows both; the implementation
-// reads a node file once, under the name that is not a link), and a missing
-// or unparsable meta.json (the model
-// cannot read the session at all). Within the kinds, a Corrupter with
+// reads a node file once, under the name that is not a link), and an
+// unparsable meta.json (the model cannot read the session at all). Within
+// the kinds, a Corrupter with
 // ForModel set avoids the remaining differences (see ForModel).
 var ModelKinds = []Kind{
 	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
 	DuplicateID, DuplicateSeq, BigSeq, OddName,
 	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, NonFinite,
 	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
-	NotObject, MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory,
+	NotObject, MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory, MissingMeta,
 }
 
 // Applied is one corruption done to a directory.
@@ -129,7 +129,6 @@ const (
 	PhraseOutside   = "outside the session directory"
 	PhraseBroken    = "broken link"
 	PhraseNotObject = "object"
-	PhraseMissing   = "missing"
 	PhraseSameFile  = "same file as"
 )
 

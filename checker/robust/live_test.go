@@ -17,7 +17,7 @@ import (
 	"sessiondag/audit"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
@@ -49,7 +49,8 @@ func liveOps() int {
 // hiding a user's message: such a state fails quiet or live alike.)
 func TestLiveStore(t *testing.T) {
 	seed := uint64(20261201)
-	script := gen.New(harness.WrittenOn.Gen).Script(gen.NewSeeded(seed), liveOps())
+	// Written with the flags on.
+	script := gen.New(gen.Options{Legacy: true, StartStep: len(ops.RolloutPath) - 1}).Script(gen.NewSeeded(seed), liveOps())
 	dir := t.TempDir() + "/" + "local_0000000000"
 
 	var mu sync.Mutex

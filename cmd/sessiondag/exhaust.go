@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"sessiondag/checker/exhaust"
+	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
 
@@ -26,14 +27,20 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	kinds := fs.String("kinds", "", "comma-separated op kinds to build scripts of (default: every kind but session)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
+	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 0 || *maxOps < 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--kinds K,...] [--workers W]")
+		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W]")
 		return 2
 	}
 	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
 	if *shardArg != "" {
 		if o.Shard, err = shard.Parse(*shardArg); err != nil {
+			return fail(stderr, "exhaust", err)
+		}
+	}
+	if *checkList != "" {
+		if o.Checks, err = harness.Select(*checkList); err != nil {
 			return fail(stderr, "exhaust", err)
 		}
 	}
@@ -52,7 +59,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		path, err := f.Save(*out)
 		mu.Lock()
 		defer mu.Unlock()
-		files[f.Record("").Key()], saveErr = path, errors.Join(saveErr, err)
+		files[f.Record("").Key], saveErr = path, errors.Join(saveErr, err)
 	}
 	sum, fails, err := exhaust.Run(o)
 	if err != nil {
@@ -60,7 +67,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	}
 	recs := make([]exhaust.FailureRecord, len(fails))
 	for i, f := range fails {
-		recs[i] = f.Record(files[f.Record("").Key()])
+		recs[i] = f.Record(files[f.Record("").Key])
 	}
 	if *asJSON {
 		if err := exhaust.WriteJSON(stdout, sum, recs); err != nil {

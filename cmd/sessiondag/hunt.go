@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"time"
 
+	"sessiondag/checker/harness"
 	"sessiondag/checker/hunt"
 	"sessiondag/internal/shard"
 )
@@ -23,7 +24,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	shardArg := fs.String("shard", "0/1", "run shard i of n (0-based): the iterations ≡ i mod n")
 	out := fs.String("out", "corpus/ops/failures", "where to write the failing scripts")
 	asJSON := fs.Bool("json", false, "JSON lines: one per failure, then the summary")
-	checks := fs.String("check", "", "comma-separated checks to hunt (default: every check, and cold)")
+	checks := fs.String("check", "", "comma-separated checks to hunt (default: every check)")
 	iterations := fs.Uint64("iterations", 0, "play only the iterations below this number (with or without a budget)")
 	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
 	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
@@ -41,7 +42,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	if cfg.Shard, err = shard.Parse(*shardArg); err != nil {
 		return fail(stderr, "hunt", err)
 	}
-	if cfg.Targets, err = hunt.Select(hunt.Targets(), *checks); err != nil {
+	if cfg.Targets, err = harness.Select(*checks); err != nil {
 		return fail(stderr, "hunt", err)
 	}
 	if *verbose {

@@ -15,7 +15,7 @@ import (
 // replay` exits 1, and the hunt itself exits 1. The failure is planted: a
 // check, registered for the test, that fails on a crash after a retry.
 func TestHuntFailureReplays(t *testing.T) {
-	planted := harness.Check{Name: "planted-retry-crash", Run: func(s *harness.Session) *harness.Finding {
+	planted := harness.Check{Name: "planted-retry-crash", Data: []harness.Data{harness.OffAny}, Run: func(s *harness.Session) *harness.Finding {
 		for i, op := range s.Script {
 			if _, ok := op.(ops.Retry); ok && slices.ContainsFunc(s.Script[i:], func(o ops.Op) bool { _, c := o.(ops.Crash); return c }) {
 				return &harness.Finding{What: "a crash after a retry"}

@@ -4,35 +4,53 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
-	"sessiondag/checker/driver"
+	"sessiondag/checker/campaign"
+	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", stderr)
 	var writer flags.Set
 	fs.Var(&writer, "flags", "the writers' flags at the start: off, all, or a list such as A,B (every check)")
-	rollout := fs.Bool("rollout", false, "check every step of the rollout path, on data written on and written off")
+	var rollout rolloutFlag
+	fs.Var(&rollout, "rollout", "check every step of the rollout path, on data written on and written off; "+
+		"--rollout=PLAN plays the script under a rollout plan (phases SETS:OPS separated by /, writers of a phase by +: off:10/A+off:20/A,B:5/A:10/all)")
 	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
+	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR]")
+		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--reduce]")
 		return 2
 	}
 	file, err := readScript(pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
 	}
-	var o harness.ReplayOptions
-	if o.Checks, err = checksNamed(*checkList); err != nil {
-		return fail(stderr, "replay", err)
+	if rollout.plan != nil {
+		// The plan decides who writes on which flags: the script's own flag
+		// and writer ops give way to it.
+		file.Ops = rollout.plan.Apply(file.Ops)
 	}
-	if *rollout {
+	var o campaign.ReplayOptions
+	if *checkList != "" {
+		if o.Checks, err = harness.Select(*checkList); err != nil {
+			return fail(stderr, "replay", err)
+		}
+	}
+	switch {
+	case rollout.plan != nil:
+		o.Checks = append(o.Checks, mustCheck("rollout"), mustCheck("rollback"))
+		o.Data = []harness.Data{harness.DataFor(file.Ops, flags.Off)}
+	case rollout.on:
 		o.Checks = append(o.Checks, mustCheck("rollout"))
 		o.Data = []harness.Data{harness.WrittenOn, harness.DataFor(file.Ops, flags.Off)}
 	}
@@ -40,16 +58,20 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		o.Data = []harness.Data{harness.DataFor(file.Ops, writer)}
 	}
 	if *out != "" {
-		if err := writeOut(file.Ops, *out, writer); err != nil {
+		if err := writeOut(pos[0], file, *out, writer, rollout.plan != nil); err != nil {
 			return fail(stderr, "replay", err)
 		}
 	}
-	found, err := harness.Replay(file, o)
+	if *reduce {
+		return reduceFile(file, o, pos[0], stdout, stderr)
+	}
+	found, err := campaign.Replay(file, o)
 	if err != nil {
 		return fail(stderr, "replay", fmt.Errorf("%s: %w", pos[0], err))
 	}
 	for _, f := range found {
-		fmt.Fprintf(stdout, "%s: %s", pos[0], f.Report(file.Ops, ""))
+		c := campaign.Case{Check: mustCheck(f.Check), Data: f.Data, Script: file.Ops}.Of(f)
+		fmt.Fprintf(stdout, "%s: %s", pos[0], campaign.Report(c, f, ""))
 	}
 	if len(found) > 0 {
 		return 1
@@ -58,27 +80,60 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// reduceFile reduces the one case a file holds and prints the reduced file:
+// exit 1 when it failed (and was reduced), 0 when it holds.
+func reduceFile(file *ops.File, o campaign.ReplayOptions, name string, stdout, stderr io.Writer) int {
+	c, err := campaign.CaseOf(file, o)
+	if err != nil {
+		return fail(stderr, "replay", fmt.Errorf("%s: --reduce: %w", name, err))
+	}
+	f, err := c.Play(o.Tmp)
+	if err != nil {
+		return fail(stderr, "replay", fmt.Errorf("%s: %w", name, err))
+	}
+	if f == nil {
+		fmt.Fprintf(stdout, "%s: %d ops; %s holds: nothing to reduce\n", name, len(file.Ops), c.Check.Name)
+		return 0
+	}
+	red := campaign.Reduce(c, f, o.Tmp)
+	var passes []string
+	for _, p := range campaign.Passes {
+		if n := red.Kept[p.Name]; n > 0 {
+			passes = append(passes, fmt.Sprintf("%s %d", p.Name, n))
+		}
+	}
+	fmt.Fprintf(stderr, "replay: %s: reduced from %d ops to %d in %d plays (%s)\n", name, len(c.Of(f).Script),
+		len(red.Case.Script), red.Plays, strings.Join(passes, ", "))
+	fmt.Fprint(stdout, campaign.File(red.Case, red.Finding, "sessiondag replay --reduce "+name).String())
+	return 1
+}
+
 // planned says what a replay that found nothing checked.
-func planned(file *ops.File, o harness.ReplayOptions) string {
-	checks, data, err := harness.Plan(file, o)
+func planned(file *ops.File, o campaign.ReplayOptions) string {
+	groups, err := campaign.Plan(file, o)
 	if err != nil {
 		return err.Error()
 	}
-	var names, kinds []string
-	for _, c := range checks {
-		names = append(names, c.Name)
+	var parts []string
+	for _, g := range groups {
+		var names []string
+		for _, c := range g.Checks {
+			names = append(names, c.Name)
+		}
+		verb := "hold"
+		if len(names) == 1 {
+			verb = "holds"
+		}
+		part := fmt.Sprintf("%s %s after every op on data %s", strings.Join(names, ", "), verb, g.Data.Name)
+		if g.Outside {
+			part += " (the script is outside that kind: " + outside(g.Data) + ")"
+		}
+		parts = append(parts, part)
 	}
-	for _, d := range data {
-		kinds = append(kinds, d.Name)
+	if len(parts) == 0 {
+		return "no check applies to this script"
 	}
-	verb := "hold"
-	if len(names) == 1 {
-		verb = "holds"
-	}
-	if len(kinds) == 0 {
-		return fmt.Sprintf("%s %s", strings.Join(names, ", "), verb)
-	}
-	return fmt.Sprintf("%s %s after every op, on data %s", strings.Join(names, ", "), verb, strings.Join(kinds, "; "))
+	return strings.Join(parts, "; ")
 }
 
 func readScript(path string) (*ops.File, error) {
@@ -90,21 +145,6 @@ func readScript(path string) (*ops.File, error) {
 	return ops.ParseFile(f, path)
 }
 
-func checksNamed(list string) ([]harness.Check, error) {
-	var out []harness.Check
-	for _, name := range strings.Split(list, ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		c, err := harness.CheckNamed(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
 func mustCheck(name string) harness.Check {
 	c, err := harness.CheckNamed(name)
 	if err != nil {
@@ -113,10 +153,69 @@ func mustCheck(name string) harness.Check {
 	return c
 }
 
-func writeOut(script []ops.Op, dir string, fl flags.Set) error {
+// writeOut writes the session a script makes to dir, with the script beside
+// it: the file's own bytes, so that replaying what gen wrote makes the same
+// directory byte for byte; the script played when a rollout plan changed it
+// (planned); with writers starting on other flags than off, the script with
+// a flag op first that says so.
+func writeOut(path string, file *ops.File, dir string, fl flags.Set, planned bool) error {
 	if _, err := os.Stat(dir); err == nil {
 		return fmt.Errorf("%s exists; refusing to write into it", dir)
 	}
-	_, err := driver.Build(script, dir, fl)
-	return err
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if planned {
+		text = []byte(file.String())
+	}
+	if fl != flags.Off {
+		f := *file
+		at := 0
+		if len(f.Ops) > 0 {
+			if _, ok := f.Ops[0].(ops.Session); ok {
+				at = 1
+			}
+		}
+		f.Ops = slices.Insert(slices.Clone(f.Ops), at, ops.Op(ops.Flag{Set: fl.String()}))
+		text = []byte(f.String())
+	}
+	return writeSession(dir, file.Ops, text, fl, store.WriteOptions{})
+}
+
+// outside says why a script can fall outside a kind of data.
+func outside(d harness.Data) string {
+	if d.Synced {
+		return "its intent is not in the data, or it is not valid"
+	}
+	return "it is not valid, or has flag ops the kind does not have"
+}
+
+// rolloutFlag is --rollout (every step of the path) or --rollout=PLAN (a
+// rollout plan, gen.ParseRollout).
+type rolloutFlag struct {
+	on   bool
+	plan *gen.Rollout
+}
+
+func (r *rolloutFlag) IsBoolFlag() bool { return true }
+
+func (r *rolloutFlag) String() string {
+	if r == nil || r.plan == nil {
+		return fmt.Sprint(r != nil && r.on)
+	}
+	return r.plan.String()
+}
+
+func (r *rolloutFlag) Set(text string) error {
+	if b, err := strconv.ParseBool(text); err == nil {
+		r.on, r.plan = b, nil
+		return nil
+	}
+	p, err := gen.ParseRollout(text)
+	if err != nil {
+		return err
+	}
+	r.on, r.plan = true, p
+	return nil
 }

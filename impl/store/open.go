@@ -36,9 +36,14 @@ const (
 
 // Open loads a session directory cold (legacy §2.1 "reading back"): every
 // history/*.json file, ordered by its parsed seq (ties by file name), then
-// meta.json. It never writes and opens nothing but regular files. Files that
-// cannot be used are listed in Problems with the reason; a directory with
-// neither meta.json nor history/ is not a session and is an error.
+// meta.json. It never writes and opens nothing but regular files. The
+// session is named by its folder, as the original names it, whatever id
+// meta.json holds (a copied or restored folder keeps its source's). A folder
+// without meta.json is a session whose first turn has not ended (the
+// original writes meta.json at a turn's end): no stored head, nothing wrong.
+// Files that cannot be used are listed in Problems with the reason; a
+// directory holding none of the original's files (meta.json, history/,
+// context/commits/) is not a session and is an error.
 //
 // The web UI may be writing the session meanwhile: it renames each new node
 // file into history/, then rewrites meta.json. Open shows a state the writer
@@ -133,8 +138,8 @@ func (o *opener) read() (*snapshot, error) {
 
 	var text string
 	text, sn.metaErr = o.readMeta()
-	if sn.noHist && errors.Is(sn.metaErr, fs.ErrNotExist) {
-		return nil, fmt.Errorf("open session %s: no meta.json and no history/: not a session directory", o.dir)
+	if sn.noHist && errors.Is(sn.metaErr, fs.ErrNotExist) && !HasCommits(o.dir) {
+		return nil, fmt.Errorf("open session %s: no meta.json, history/ or context/commits/: not a session directory", o.dir)
 	}
 	if sn.metaErr == nil {
 		sn.meta, sn.metaBad = node.ParseString(text)

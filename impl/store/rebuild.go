@@ -17,7 +17,7 @@ import (
 
 // build makes the store of a snapshot.
 func (o *opener) build(sn *snapshot) *Store {
-	s := New(filepath.Base(o.dir))
+	s := New(filepath.Base(filepath.Clean(o.dir)))
 	s.Dir = o.dir
 	if sn.histErr != nil {
 		s.Problems = append(s.Problems, Problem{File: "history/", Err: sn.histErr})
@@ -55,9 +55,6 @@ func (o *opener) build(sn *snapshot) *Store {
 		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: sn.metaBad})
 	case sn.metaErr == nil:
 		s.Meta = sn.meta.O
-		if id := s.Meta.Get("id"); id.K == node.String && id.S != "" {
-			s.ID = id.S
-		}
 		if sn.headErr != nil {
 			s.Problems = append(s.Problems, Problem{File: "meta.json", Err: sn.headErr})
 			break
@@ -68,7 +65,7 @@ func (o *opener) build(sn *snapshot) *Store {
 			s.Problems = append(s.Problems, Problem{File: "meta.json", Err: fmt.Errorf("head_id %q names no node of the session (%s)", s.head, readsSaid(sn.attempts))})
 		}
 	case errors.Is(sn.metaErr, fs.ErrNotExist):
-		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: errors.New("missing: no stored head")})
+		// No turn has ended yet: the load starts from the last message.
 	default:
 		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: sn.metaErr})
 	}

@@ -24,7 +24,7 @@ func Aggregate(msgs []*adapter.Message) []*adapter.Message {
 
 // Aggregate is aggregate_tool_messages under these rules, over any message
 // list. A load runs it over its columns instead (reader.aggregated), which
-// gives the same rows (props TestColumnsAgree).
+// gives the same rows (props TestChecks/load-columns).
 func (r Rules) Aggregate(msgs []*adapter.Message) []*adapter.Message {
 	if len(msgs) == 0 {
 		return msgs

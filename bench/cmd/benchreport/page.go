@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -59,7 +58,7 @@ func (r *report) page() page {
 		Limits:      limits{ScaleRatio: maxScaleRatio, FlagsDeltaPct: maxFlagsDeltaPct, NoisyRatio: noisyRatio},
 		Overload:    r.overload(),
 		Seed:        bench.Seed,
-		WriterFlags: fmt.Sprintf("%s", bench.WriterFlags),
+		WriterFlags: bench.WriterFlags.String(),
 		CacheEnv:    bench.CacheEnv,
 		Workloads:   workloadsOf(r.workloads),
 		Scaling:     scalingOf(d),

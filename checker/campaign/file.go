@@ -1,0 +1,82 @@
+package campaign
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
+)
+
+// checkLine is the `#! check` line that makes a replay run exactly this
+// case: the check, the data kind, and the writers' flags when they are not
+// the kind's own.
+func checkLine(c Case) ops.Directive {
+	d := ops.Directive{Name: "check", Args: []ops.Arg{{Key: "name", Value: c.Check.Name}, {Key: "data", Value: c.Data.Slug}}}
+	if base, ok := harness.DataBySlug(c.Data.Slug); !ok || base.Writer != c.Data.Writer {
+		d.Args = append(d.Args, ops.Arg{Key: "writer", Value: c.Data.Writer.String()})
+	}
+	return d
+}
+
+// File is the case as a replayable file: a first line saying what failed
+// and who found it, the header lines, the directives, then the script.
+func File(c Case, f *harness.Finding, foundBy string, header ...string) *ops.File {
+	first := fmt.Sprintf("%s [%s]: %s", c.Check.Name, c.Data.Name, FirstLine(f.What))
+	if foundBy != "" {
+		first = foundBy + " found it: " + first
+	}
+	return &ops.File{Header: append([]string{first}, header...),
+		Directives: append([]ops.Directive{checkLine(c)}, c.directives()...), Ops: c.Script}
+}
+
+// Name is the file name a case is saved under: the check, the data kind and
+// the first twelve hex digits of its key, so that the same failure saved
+// twice is one file.
+func Name(c Case) string {
+	return fmt.Sprintf("%s-%s-%s.ops", c.Check.Name, c.Data.Slug, Key(c)[:12])
+}
+
+// Save writes the case under dir as Name(c) and returns its path.
+func Save(dir string, c Case, f *harness.Finding, foundBy string, header ...string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("save a failure: %w", err)
+	}
+	path := filepath.Join(dir, Name(c))
+	if err := os.WriteFile(path, []byte(File(c, f, foundBy, header...).String()), 0o644); err != nil {
+		return "", fmt.Errorf("save a failure: %w", err)
+	}
+	return path, nil
+}
+
+// ReplayCommand is the command that replays a saved case and exits 1 on it.
+func ReplayCommand(path string) string { return "go run ./cmd/sessiondag replay " + path }
+
+// Report is the failure message: what failed, the script, the evidence and
+// the command that reproduces it (when the file was saved).
+func Report(c Case, f *harness.Finding, savedAs string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s] %s: %s, after op %d\n", c.Data.Name, c.Check.Name, f.What, f.Step)
+	fmt.Fprintf(&b, "script (%d ops):\n%s\n", len(c.Script), indent(ops.String(c.Script)))
+	if f.Diff != "" {
+		fmt.Fprintf(&b, "%s\n", f.Diff)
+	}
+	if savedAs != "" {
+		fmt.Fprintf(&b, "reproduce: %s\n", ReplayCommand(savedAs))
+	} else {
+		b.WriteString("reproduce: (the script was not saved)\n")
+	}
+	return b.String()
+}
+
+// FirstLine is s up to its first newline.
+func FirstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}

@@ -1,0 +1,209 @@
+package campaign
+
+import (
+	"reflect"
+	"slices"
+
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
+)
+
+// A Pass is one way of making a failing case smaller. Run tries candidates
+// in a fixed order and keeps the first one (or each one, for the sweeps)
+// that still fails; it reports whether it kept any.
+type Pass struct {
+	Name string
+	Run  func(c Case, fails func(Case) bool) (Case, bool)
+}
+
+// Passes are the reduction's schedule, in order. Reduce runs them in turn
+// and starts again from the first whenever one made progress, until none
+// does; then the ids are renamed canonically. A candidate counts only if it
+// is data of the case's kind (valid, and synced where the kind asks for
+// it) and fails the same check.
+var Passes = []Pass{
+	{"damage", dropDamage},      // each pointer edit of a cold case, last first
+	{"units", deleteUnits},      // each op with what cannot stay without it, last first
+	{"chunks", deleteChunks},    // runs of neighbouring ops, the longest first
+	{"redirect", redirect},      // a reference pointed at an earlier row
+	{"values", simplifyValues},  // texts, arguments and switches at their simplest
+	{"canonical", canonicalIDs}, // minted ids renamed n1, n2, … in mint order
+}
+
+// Reduced is a reduction's result.
+type Reduced struct {
+	Case    Case
+	Finding *harness.Finding // on Case
+	// Reproduced is false when the case found no longer failed when played
+	// from scratch (a failure that depends on what ran before it in the same
+	// process, such as exhaust's walk): Case is then the one found.
+	Reproduced bool
+	Plays      int            // cases played
+	Kept       map[string]int // candidates kept, by pass
+}
+
+// Reduce shrinks case c, on which a driver found f, with Passes (c.Of(f) is
+// the case of a finding). The result replays to a finding of the same check
+// on the same data, unless Reproduced is false: then it is c and f as found.
+func Reduce(c Case, f *harness.Finding, tmp string) Reduced {
+	r := Reduced{Kept: map[string]int{}}
+	fails := func(cand Case) bool {
+		r.Plays++
+		return cand.Fails(tmp)
+	}
+	c = c.Of(f)
+	c.Script = slices.Clone(c.Script)
+	found := c
+	if !fails(c) {
+		return Reduced{Case: found, Finding: f, Plays: r.Plays, Kept: r.Kept}
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, p := range Passes {
+			next, ok := p.Run(c, fails)
+			if ok {
+				r.Kept[p.Name]++
+				c, progress = next, true
+				if p.Name != "canonical" {
+					break // start again from the cheapest pass
+				}
+			}
+		}
+	}
+	g, err := c.Play(tmp)
+	r.Case, r.Finding, r.Reproduced = c, g, err == nil && g != nil && g.Check == c.Check.Name
+	if !r.Reproduced {
+		r.Case, r.Finding = found, f
+	}
+	return r
+}
+
+func dropDamage(c Case, fails func(Case) bool) (Case, bool) {
+	for i := len(c.Damage) - 1; i >= 0; i-- {
+		if cand := c.With(c.Script, slices.Delete(slices.Clone(c.Damage), i, i+1)); fails(cand) {
+			return cand, true
+		}
+	}
+	return c, false
+}
+
+func deleteUnits(c Case, fails func(Case) bool) (Case, bool) {
+	kept := false
+	wrote := written(c.Script)
+	for i := len(c.Script) - 1; i >= 0; i-- {
+		if i >= len(c.Script) {
+			continue
+		}
+		if cand := c.With(without(c.Script, unit(c.Script, wrote, i)), c.Damage); fails(cand) {
+			c, kept = cand, true
+			wrote = written(c.Script)
+		}
+	}
+	return c, kept
+}
+
+func deleteChunks(c Case, fails func(Case) bool) (Case, bool) {
+	for size := len(c.Script) / 2; size >= 1; size-- {
+		for start := 0; start+size <= len(c.Script); start++ {
+			cand := c.With(slices.Concat(c.Script[:start], c.Script[start+size:]), c.Damage)
+			if fails(cand) {
+				return cand, true
+			}
+		}
+	}
+	return c, false
+}
+
+func redirect(c Case, fails func(Case) bool) (Case, bool) {
+	var out Case
+	ok := redirectOne(c.Script, written(c.Script), func(s []ops.Op) bool {
+		out = c.With(s, c.Damage)
+		return fails(out)
+	})
+	if !ok {
+		return c, false
+	}
+	return out, true
+}
+
+// simplifyValues sets each field of each op that is not an id (a text, a
+// tool's arguments, a switch such as `error`) to the simplest value it can
+// take wherever the case still fails: what is left are the values that
+// matter, and reductions that differed only in the others become one.
+func simplifyValues(c Case, fails func(Case) bool) (Case, bool) {
+	kept := false
+	for j := range c.Script {
+		if _, ok := c.Script[j].(ops.Session); ok {
+			continue
+		}
+		for i := 0; i < reflect.TypeOf(c.Script[j]).NumField(); i++ {
+			for _, alt := range simpler(c.Script[j], i) {
+				s := slices.Clone(c.Script)
+				s[j] = alt
+				if cand := c.With(s, c.Damage); fails(cand) {
+					c, kept = cand, true
+					break
+				}
+			}
+		}
+	}
+	return c, kept
+}
+
+// simplest are the values a string field is tried with, simplest first:
+// none, then the empty JSON object (a field that must hold one).
+var simplest = []string{"", "{}"}
+
+// simpler lists op with field i set to each simpler value, if the field is
+// a value (not an id): false for a bool, the simplest strings for a string.
+func simpler(op ops.Op, i int) []ops.Op {
+	f := reflect.TypeOf(op).Field(i)
+	if ops.IDField(f) {
+		return nil
+	}
+	var out []ops.Op
+	set := func(x any) {
+		v := reflect.New(reflect.TypeOf(op)).Elem()
+		v.Set(reflect.ValueOf(op))
+		if !v.Field(i).Equal(reflect.ValueOf(x)) {
+			v.Field(i).Set(reflect.ValueOf(x))
+			out = append(out, v.Interface().(ops.Op))
+		}
+	}
+	switch f.Type.Kind() {
+	case reflect.Bool:
+		set(false)
+	case reflect.String:
+		cur := reflect.ValueOf(op).Field(i).String()
+		for _, s := range simplest {
+			if s == cur {
+				break // what it holds is as simple as it gets
+			}
+			set(s)
+		}
+	}
+	return out
+}
+
+// canonicalIDs renames the ids the script mints as ops.Canonical does, the
+// damage following, if the case still fails: two reductions that differ only
+// by the generator's ids are then one script.
+func canonicalIDs(c Case, fails func(Case) bool) (Case, bool) {
+	cand := canonical(c)
+	if slices.Equal(cand.Script, c.Script) && slices.Equal(cand.Damage, c.Damage) {
+		return c, false
+	}
+	if fails(cand) {
+		return cand, true
+	}
+	return c, false
+}
+
+func canonical(c Case) Case {
+	r := ops.NewRenamer(c.Script)
+	var damage []PointerEdit
+	for _, e := range c.Damage {
+		damage = append(damage, PointerEdit{ID: r.String(e.ID), Pointer: e.Pointer, Target: r.String(e.Target)})
+	}
+	return c.With(r.Script(c.Script), damage)
+}

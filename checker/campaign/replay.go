@@ -1,0 +1,210 @@
+package campaign
+
+import (
+	"fmt"
+	"strconv"
+
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
+	"sessiondag/impl/flags"
+)
+
+// ReplayOptions choose what a replay checks. Left empty, a file's own
+// `#! check` line decides; a file without one gets every check that runs
+// after each op, on data written with the flags on and with them off, each
+// where its declared kinds of data admit the script.
+type ReplayOptions struct {
+	Checks []harness.Check
+	Data   []harness.Data
+	Tmp    string // where directories on disk go ("" = the system's)
+}
+
+// A Group is checks played together on one kind of data: one session, the
+// checks after every op.
+type Group struct {
+	Data   harness.Data
+	Checks []harness.Check
+	Case   *Case // a check that reads a damaged directory: played alone
+	// Outside: a file's `#! check` line names a kind of data that does not
+	// admit its script (harness.Data.Admits); the check runs as the file
+	// says, but the kind's rule leaves such data out.
+	Outside bool
+}
+
+// Plan is what Replay plays for a file.
+func Plan(f *ops.File, o ReplayOptions) ([]Group, error) {
+	if d, ok := f.Directive("check"); ok {
+		return planned(f, d, o)
+	}
+	if len(o.Data) > 0 {
+		checks := o.Checks
+		if len(checks) == 0 {
+			checks = perOp(harness.Checks)
+		}
+		var out []Group
+		for _, d := range o.Data {
+			out = append(out, Group{Data: d, Checks: checks})
+		}
+		return out, nil
+	}
+	checks := o.Checks
+	if len(checks) == 0 {
+		checks = harness.Checks
+	}
+	var out []Group
+	for _, fl := range []flags.Set{flags.All, flags.Off} {
+		g := Group{Data: harness.DataFor(f.Ops, fl)}
+		for _, c := range perOp(checks) {
+			if _, ok := harness.FirstAdmitting(c.Data, fl, f.Ops); ok {
+				g.Checks = append(g.Checks, c)
+			}
+		}
+		if len(g.Checks) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// planned is the plan of a file with a `#! check` line.
+func planned(f *ops.File, d ops.Directive, o ReplayOptions) ([]Group, error) {
+	data, err := dataOf(d)
+	if err != nil {
+		return nil, err
+	}
+	name, _ := d.Get("name")
+	if len(o.Data) > 0 {
+		data = o.Data[0]
+	}
+	checks := o.Checks
+	if len(checks) == 0 {
+		c, err := harness.CheckNamed(name)
+		if err != nil {
+			return nil, fmt.Errorf("#! check: %w", err)
+		}
+		checks = []harness.Check{c}
+	}
+	outside := name != harness.Validity.Name && len(o.Data) == 0 && !data.Admits(f.Ops)
+	var out []Group
+	for _, c := range checks {
+		if c.Damage {
+			cs, err := caseOf(f, c, data)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Group{Data: data, Checks: []harness.Check{c}, Case: &cs, Outside: outside})
+		}
+	}
+	if per := perOp(checks); len(per) > 0 {
+		out = append(out, Group{Data: data, Checks: per, Outside: outside})
+	}
+	return out, nil
+}
+
+// Replay runs a script file and returns what failed: at most one finding
+// per group. A file saved by a failing check names that check and its data
+// in a `#! check` line, so its replay runs exactly that.
+func Replay(f *ops.File, o ReplayOptions) ([]*harness.Finding, error) {
+	groups, err := Plan(f, o)
+	if err != nil {
+		return nil, err
+	}
+	var out []*harness.Finding
+	for _, g := range groups {
+		var fd *harness.Finding
+		if g.Case != nil {
+			fd, err = g.Case.Play(o.Tmp)
+		} else {
+			fd, err = harness.Play(g.Data, f.Ops, g.Checks...)
+			if fd != nil {
+				fd.Data = g.Data
+			}
+		}
+		if err != nil {
+			return out, fmt.Errorf("[%s] %w", g.Data.Name, err)
+		}
+		if fd != nil {
+			out = append(out, fd)
+		}
+	}
+	return out, nil
+}
+
+// CaseOf is the one case a file holds: its `#! check` line (or the one check
+// and data the options name) on its script, with its damage.
+func CaseOf(f *ops.File, o ReplayOptions) (Case, error) {
+	groups, err := Plan(f, o)
+	if err != nil {
+		return Case{}, err
+	}
+	if len(groups) != 1 || len(groups[0].Checks) != 1 {
+		return Case{}, fmt.Errorf("the file is not one check on one kind of data: give it a `#! check` line, or --check NAME with --flags")
+	}
+	if g := groups[0]; g.Case != nil {
+		return *g.Case, nil
+	}
+	return Case{Check: groups[0].Checks[0], Data: groups[0].Data, Script: f.Ops}, nil
+}
+
+// caseOf reads the damage directives of a file.
+func caseOf(f *ops.File, c harness.Check, data harness.Data) (Case, error) {
+	cs := Case{Check: c, Data: data, Script: f.Ops}
+	for _, d := range f.Directives {
+		switch d.Name {
+		case "cold":
+			if v, ok := d.Get("first-seq"); ok {
+				n, err := strconv.ParseInt(v, 10, 64)
+				if err != nil {
+					return Case{}, fmt.Errorf("#! cold first-seq=%q: %w", v, err)
+				}
+				cs.FirstSeq = n
+			}
+		case "damage":
+			e, err := damageOf(d)
+			if err != nil {
+				return Case{}, err
+			}
+			cs.Damage = append(cs.Damage, e)
+		case "file":
+			p, _ := d.Get("path")
+			content, _ := d.Get("content")
+			cs.Files = append(cs.Files, harness.Edit{Path: p, Content: []byte(content)})
+		case "remove":
+			p, _ := d.Get("path")
+			cs.Files = append(cs.Files, harness.Edit{Path: p, Remove: true})
+		}
+	}
+	return cs, nil
+}
+
+// perOp keeps the checks that run on the session after every op.
+func perOp(checks []harness.Check) []harness.Check {
+	var out []harness.Check
+	for _, c := range checks {
+		if c.PerOp() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// dataOf reads the data kind of a `#! check` line.
+func dataOf(d ops.Directive) (harness.Data, error) {
+	slug, _ := d.Get("data")
+	kind, ok := harness.DataBySlug(slug)
+	if !ok {
+		var slugs []string
+		for _, k := range harness.DataKinds {
+			slugs = append(slugs, k.Slug)
+		}
+		return harness.Data{}, fmt.Errorf("#! check: data=%q is not one of %v", slug, slugs)
+	}
+	if w, ok := d.Get("writer"); ok {
+		fl, err := flags.Parse(w)
+		if err != nil {
+			return harness.Data{}, fmt.Errorf("#! check: writer=%q: %w", w, err)
+		}
+		kind.Writer = fl
+	}
+	return kind, nil
+}

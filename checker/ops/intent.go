@@ -1,0 +1,115 @@
+package ops
+
+// WriterState is what the intent rule reads of the writer performing the
+// ops: its browser's head (null until set), the store's in-memory head,
+// whether ROOT exists, and whether the writer has a turn or run in
+// progress. model.LegacyRun and the generator's shadow both keep it.
+type WriterState interface {
+	ClientHead() (id string, set bool)
+	InMemoryHead() string
+	Rooted() bool
+	Busy() bool
+}
+
+// Intent is the one rule for where data written with the flags off holds its
+// intent, followed op by op over a script. Outside it, a row records a parent
+// its user never meant, or none where the place is not in the data, and no
+// derivation of flag A can recover the conversation (model/README.md, "What
+// cannot be derived"):
+//
+//   - a web turn or /spawn typed in a browser that does not show the store's
+//     head (Stale): the row records the browser's head;
+//   - a row that records no parent (a manual run, a script row, an adapter row
+//     without parent_id or caller) while the head stands where no row records
+//     it (Unrecorded): after a checkout, or a retry that wrote no row, until a
+//     row records the head again. A dispatcher turn does not: it never moves
+//     the head, and its reply is what records the turn;
+//   - the same after another writer took over mid-turn: it reads the head as
+//     stored, which no row records where the writer before it had moved the
+//     head without writing it (ROOT created for a turn, a legacy tool row);
+//   - and after a writer resumed a turn or run that another writer's rows
+//     interrupted: where its reply or run ends it moves the head back to a
+//     row written before those rows, and nothing in the data says when (the
+//     same bytes come from the turn ending before them).
+//
+// Once flag A is on the writers record every row's predecessor from the
+// store's head, and nothing is left to guess. The generator draws only ops the
+// rule keeps (gen.Options.SyncedBrowser); exhaust and the data kinds of the
+// harness judge scripts by it.
+type Intent struct {
+	predecessors bool   // the flags in force include A
+	unrecorded   bool   // the head moved where no row records it
+	lost         bool   // an op so far wrote a row whose intent is not in the data
+	head         string // the store's in-memory head after the last op
+	writer       string // the writer performing the ops ("" = FirstWriter)
+}
+
+// Stale reports whether a web turn or /spawn written now would record a
+// parent other than the store's head: the browser shows another row, or the
+// session has no ROOT yet while the browser shows one (the turn's ensureRoot
+// moves the store's head to ROOT first).
+func (in *Intent) Stale(w WriterState) bool {
+	if in.predecessors {
+		return false
+	}
+	ch, set := w.ClientHead()
+	return ch != w.InMemoryHead() || !w.Rooted() && set
+}
+
+// Unrecorded reports whether the store's head stands where no row records it.
+func (in *Intent) Unrecorded() bool { return !in.predecessors && in.unrecorded }
+
+// Keeps reports whether op, applied now to a writer in state w, leaves the
+// intent in the data.
+func (in *Intent) Keeps(op Op, w WriterState) bool {
+	if in.predecessors {
+		return true
+	}
+	switch op := op.(type) {
+	case UserWeb, Spawn:
+		return !in.Stale(w)
+	case Manual, Script:
+		return !in.unrecorded
+	case LegacyUser:
+		return !in.unrecorded || op.Parent != ""
+	case Orphan:
+		return !in.unrecorded || op.Caller != ""
+	}
+	return true
+}
+
+// Track follows op, which Keeps judged before it was applied (kept) and which
+// left the writer in state w.
+func (in *Intent) Track(op Op, kept bool, w WriterState) {
+	in.lost = in.lost || !kept
+	switch op := op.(type) {
+	case Flag:
+		step, _ := op.Step()
+		in.predecessors = step > 0
+	case Writer:
+		step, _ := op.Step()
+		in.predecessors = step > 0
+		took := op.Name != in.writer && (in.writer != "" || op.Name != FirstWriter)
+		in.unrecorded = in.unrecorded || w.InMemoryHead() != in.head || took && w.Busy()
+		in.writer = op.Name
+	case Checkout:
+		in.unrecorded = true
+	case Retry:
+		// A retry of a turn without an answer writes no row: it moves the
+		// head back to the turn's user, as a checkout does.
+		in.unrecorded = w.InMemoryHead() != op.ID
+	case UserWeb, Edit, Spawn, Reply, ErrorStandalone:
+		in.unrecorded = false // the row records where the head stands
+	}
+	in.head = w.InMemoryHead()
+}
+
+// Holds reports whether every op so far kept the intent in the data.
+func (in *Intent) Holds() bool { return !in.lost }
+
+// IntentAt is the rule at the start of a script whose writers start with the
+// flag set spelled set ("off", "A,B", "all").
+func IntentAt(set string) *Intent {
+	step, _ := Step(set)
+	return &Intent{predecessors: step > 0}
+}
