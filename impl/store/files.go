@@ -24,9 +24,6 @@ type fileID struct {
 	mtime, ctime int64
 }
 
-// sameFile reports whether two identities are one file (of any version).
-func (id fileID) sameFile(o fileID) bool { return id.ino != 0 && id.dev == o.dev && id.ino == o.ino }
-
 func notRegular(id fileID) error {
 	if k := id.kind(); k != "not a regular file" {
 		return fmt.Errorf("not a regular file (%s): not opened", k)
