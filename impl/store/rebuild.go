@@ -41,6 +41,11 @@ func (o *opener) build(sn *snapshot) *Store {
 	// The listing is sorted by name: that is the original's lexical order.
 	lexical := slices.Clone(files)
 	if !mutant.On(mutant.LexicalOrder) {
+		if mutant.On(mutant.TiesReversed) {
+			// Files of one seq against their names: the listing reversed
+			// before the stable sort.
+			slices.Reverse(files)
+		}
 		slices.SortStableFunc(files, node.CompareSeq)
 	}
 	for i, n := range files {
