@@ -389,8 +389,21 @@ func TestMaxFileSize(t *testing.T) {
 	s0, _ := store.Open(dir)
 	old := store.MaxFileSize
 	defer func() { store.MaxFileSize = old }()
-	store.MaxFileSize = 400
-	big := strings.Repeat("x", 500)
+	// The limit just above every file the writers wrote, so only the big
+	// one is over it.
+	entries, err := os.ReadDir(filepath.Join(dir, "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var largest int64
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			largest = max(largest, fi.Size())
+		}
+	}
+	store.MaxFileSize = largest + 1
+	limit := fmt.Sprintf("exceeds the limit of %d", store.MaxFileSize)
+	big := strings.Repeat("x", int(largest)+100)
 	n := &node.Node{ID: "big", Seq: 500, Role: node.RoleCode, CreatedAt: node.Num("1.0"), Input: node.NullV(),
 		Output: node.Str(big), Reads: node.Arr([]node.Value{}), Metadata: &node.Obj{}}
 	if err := os.WriteFile(filepath.Join(dir, "history", "0500-c-big.json"), n.Encode(), 0o644); err != nil {
@@ -403,17 +416,17 @@ func TestMaxFileSize(t *testing.T) {
 	var named bool
 	for _, p := range s.Problems {
 		if p.File == "history/0500-c-big.json" {
-			named = strings.Contains(p.Error(), "exceeds the limit of 400")
+			named = strings.Contains(p.Error(), limit)
 		}
 	}
 	if !named {
-		t.Errorf("problems %v: want history/0500-c-big.json refused for exceeding the limit of 400", s.Problems)
+		t.Errorf("problems %v: want history/0500-c-big.json refused: %s", s.Problems, limit)
 	}
 	if _, ok := s.Get("big"); ok {
 		t.Errorf("the file over the limit was loaded")
 	}
 	if s.Len()+len(s.Problems) != s0.Len()+1 {
-		t.Errorf("%d nodes + %d problems for %d files", s.Len(), len(s.Problems), s0.Len()+1)
+		t.Errorf("%d nodes + %d problems for %d files: %v", s.Len(), len(s.Problems), s0.Len()+1, s.Problems)
 	}
 	// meta.json over the limit too.
 	store.MaxFileSize = 10
