@@ -173,6 +173,9 @@ func simpler(op ops.Op, i int) []ops.Op {
 	if ops.IDField(f) {
 		return nil
 	}
+	if _, w := op.(ops.Writer); w && f.Name == "Name" {
+		return nil // who writes, not what: another name is another writer
+	}
 	var out []ops.Op
 	set := func(x any) {
 		v := reflect.New(reflect.TypeOf(op)).Elem()
