@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput check-impl check-openprogram clean
+.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput hostile check-impl check-openprogram clean
 
 all: build test
 
@@ -128,6 +128,11 @@ regen:
 # and its page's size, on 300 and 3,000 generated sessions of 100 nodes.
 throughput:
 	scripts/audit-throughput.sh
+
+# Every hostile session tree at full size: time, peak memory and growth of
+# load, load --json and audit, then BenchmarkHostile (bench/hostile.md).
+hostile:
+	scripts/hostile.sh
 
 clean:
 	rm -rf bin

@@ -157,6 +157,7 @@ func one(dir string, columns bool) *Session {
 	for _, p := range st.Problems {
 		rep.Unreadable = append(rep.Unreadable, p.Error())
 	}
+	rep.Notes = append(rep.Notes, st.Notes...) // a write in progress, seen and left alone
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
 	}
