@@ -33,7 +33,7 @@ func smallSize(t Tree) int {
 // time limit (nothing blocks on a FIFO) with exactly the problem its table
 // says (or none), loads under off and all into views that are valid UTF-8
 // JSON, and audits without an error; a tree with a problem is not judged
-// ready.
+// ready, and one a step shows less of is judged a regression saying so.
 func TestHostileTrees(t *testing.T) {
 	for _, tr := range Trees() {
 		t.Run(tr.Name, func(t *testing.T) {
@@ -64,8 +64,17 @@ func TestHostileTrees(t *testing.T) {
 			if tr.Problem != "" && !rep.Failed() {
 				t.Errorf("the audit judges a session with a problem: %+v", rep.Violations)
 			}
-			if tr.Problem == "" && rep.Failed() {
-				t.Errorf("the audit fails a session without a problem: %v", rep.Violations)
+			regression := ""
+			for _, st := range rep.Steps {
+				if st.Verdict == audit.Regression {
+					regression += st.Detail
+				}
+			}
+			switch {
+			case tr.Regression != "" && !strings.Contains(regression, tr.Regression):
+				t.Errorf("the audit finds no regression saying %q (it says %q)", tr.Regression, regression)
+			case tr.Problem == "" && tr.Regression == "" && rep.Failed():
+				t.Errorf("the audit fails a session without a problem: %v %s", rep.Violations, regression)
 			}
 		})
 	}
