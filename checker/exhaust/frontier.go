@@ -1,6 +1,7 @@
 package exhaust
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"sessiondag/checker/ops"
@@ -72,4 +73,18 @@ func (f *frontier) extend(c cand, run *model.LegacyRun) (frontier, bool) {
 		}
 	}
 	return g, true
+}
+
+// appendState appends an unambiguous encoding of the frontier to b: with the
+// writer's state it decides every candidate below the prefix and how each
+// one extends the frontier.
+func (f *frontier) appendState(b []byte) []byte {
+	for _, list := range [][]string{f.nodes, f.turns, f.rewound} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, id := range list {
+			b = appendString(b, id)
+		}
+	}
+	b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(f.step)), uint64(f.fresh))
+	return f.intent.AppendState(b)
 }

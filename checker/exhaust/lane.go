@@ -2,6 +2,7 @@ package exhaust
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -25,26 +26,62 @@ func DefaultChecks() []harness.Check {
 // every kind of data starts with the flags on or with them off.
 var writers = []flags.Set{flags.All, flags.Off}
 
-// lane is the checks of one writers' start: the scripts of a walk are
-// checked in one session that follows the walk down a path, extended while
-// the walk goes down and rebuilt from the prefix (applied without checks)
-// when the walk turns to a sibling.
+// lane is the checks of one writers' start over the walk. A scout session
+// follows the walk down a path (rebuilt from the prefix when the walk turns
+// to a sibling) and is never loaded: the fingerprints come from it. The
+// checks of a script run in a session of their own (check), from the same
+// history whatever order the walk took.
+//
+// With dedup a lane checks each distinct data once (dataKey) and expands
+// each distinct state once (stateKey), taking the tallies below a state
+// from its memo when the state comes again; the counts are those of a run
+// without it.
 type lane struct {
-	writer    flags.Set
-	checks    []harness.Check // those declaring a kind of data with this start
-	sess      *harness.Session
-	failDepth int // depth of the failing script the walk is below, 0 = none
-	rebuilds  int
+	writer flags.Set
+	checks []harness.Check // those declaring a kind of data with this start
+	max    int
+	dedup  bool // off when a check reads the script itself (ReadsScript)
+	memo   *memo
+	scout  *harness.Session
+	path   []frame // path[d]: the script of d ops on the walk's path
+	buf    []byte
+	stats  laneStats
+	// failed sees a failure the lane's checks found on an owned script.
+	failed func(checks []harness.Check, f *harness.Finding, script []ops.Op)
 }
 
-func newLanes(checks []harness.Check) []*lane {
+// laneStats is what a lane did, as opposed to what it covered.
+type laneStats struct {
+	checked  int64 // sessions checked: distinct data with dedup
+	states   int64 // distinct states expanded below ShardDepth
+	reused   int64 // states found in the memo: nothing below walked
+	rebuilds int64 // scout sessions rebuilt from a prefix
+	covered  int64 // the shard's scripts counted so far
+	// what progress has been told of
+	published, statesPublished int64
+}
+
+// frame is one script of the walk's path, as the lane saw it.
+type frame struct {
+	below  []tally // below[k-1]: the shard's scripts k ops further down
+	state  Fingerprint
+	keep   bool // put below into the memo under state when left
+	failed bool // this script or one above it failed on this lane
+	// store is the fingerprint of the implementation's store after the
+	// script: the checks of a script one op longer start from memos
+	// filled on it.
+	store Fingerprint
+}
+
+func newLanes(checks []harness.Check, max int, dedup bool, memoLimit int) []*lane {
 	var out []*lane
 	for _, w := range writers {
-		l := &lane{writer: w}
+		l := &lane{writer: w, max: max, dedup: dedup, memo: newMemo(memoLimit)}
 		for _, c := range checks {
 			for _, d := range c.Data {
 				if d.Writer == w {
 					l.checks = append(l.checks, c)
+					l.dedup = l.dedup && !c.ReadsScript
 					break
 				}
 			}
@@ -55,6 +92,18 @@ func newLanes(checks []harness.Check) []*lane {
 	}
 	return out
 }
+
+// start begins the lane's walk at the empty script.
+func (l *lane) start() error {
+	if err := l.goTo(nil); err != nil {
+		return err
+	}
+	l.path = []frame{{below: make([]tally, l.max), store: l.storeKey()}}
+	return nil
+}
+
+// total is what the lane covered: the tallies of its root, by length.
+func (l *lane) total() []tally { return l.path[0].below }
 
 // planFor is the checks the lane runs on a script, each with the first kind
 // of data it declares that takes the script.
@@ -70,62 +119,200 @@ func (l *lane) planFor(flagged, synced bool) (checks []harness.Check, kinds []ha
 	return checks, kinds
 }
 
-// below reports whether a script of depth d lies below a script that
-// failed on this lane (it then fails too, at the same op, as a replay
-// would report it) and forgets a failure the walk has left.
-func (l *lane) below(d int) bool {
-	if l.failDepth > 0 && d <= l.failDepth {
-		l.failDepth = 0
+// enter tallies a script of the walk, checking it where this lane has
+// checks for it, and reports whether the lane needs what lies below it.
+// Scripts above ShardDepth are checked by every shard, so that each knows
+// which of them fail (nothing below a failure is checked on its lane), but
+// counted only by their owner.
+func (l *lane) enter(n Node) (bool, error) {
+	d := len(n.Script)
+	if len(l.path) != d || !n.Owned && d >= ShardDepth {
+		return false, nil // below a script the lane does not expand, or another shard's
 	}
-	return l.failDepth > 0
+	up := &l.path[d-1]
+	checks, kinds := l.planFor(n.Flagged, n.Synced)
+	var own tally
+	if n.Owned {
+		own.scripts = 1
+		if !n.Synced {
+			if all, _ := l.planFor(n.Flagged, true); len(all) > len(checks) {
+				own.unsynced = 1 // checks that need the intent in the data left out
+			}
+		}
+	}
+	failed := up.failed
+	switch {
+	case len(checks) == 0:
+	case failed:
+		own.skipped = 1
+	default:
+		bad, err := l.outcome(n, checks, kinds, up.store)
+		if err != nil {
+			return false, err
+		}
+		own.runs = 1
+		if bad {
+			own.failures, failed = 1, true
+		}
+	}
+	if n.Owned {
+		up.below[0].add(own)
+		l.stats.covered++
+	}
+	if n.Leaf {
+		return false, nil
+	}
+	if err := l.goTo(n.Script); err != nil {
+		return false, err
+	}
+	f := frame{below: make([]tally, l.max-d), failed: failed, store: l.storeKey()}
+	if l.dedup && d >= ShardDepth {
+		f.state = l.stateKey(n, failed)
+		if t, ok := l.memo.below(f.state); ok && len(t) >= len(f.below) {
+			l.stats.reused++
+			addBelow(up, t[:len(f.below)])
+			for _, u := range t[:len(f.below)] {
+				l.stats.covered += u.scripts
+			}
+			return false, nil
+		}
+		f.keep = true
+	}
+	l.path = append(l.path, f)
+	return true, nil
 }
 
-// check runs checks after the last op of script; the finding carries the
-// kind of data of the check that failed.
+// leave adds what lay below a script the lane expanded to the script
+// above, and keeps it in the memo.
+func (l *lane) leave(n Node) {
+	d := len(n.Script)
+	if len(l.path) != d+1 {
+		return
+	}
+	f := l.path[d]
+	l.path = l.path[:d]
+	if f.keep {
+		l.stats.states++
+		l.memo.keepBelow(f.state, f.below)
+	}
+	addBelow(&l.path[d-1], f.below)
+}
+
+// addBelow adds the tallies below a script (by distance) to its parent's.
+func addBelow(up *frame, below []tally) {
+	for k, t := range below {
+		up.below[k+1].add(t)
+	}
+}
+
+// outcome checks a script, or with dedup takes the outcome of the checks
+// on equal data; an owned script's failure, found by its own checks, is
+// reported. before is the store's fingerprint before the script's last op.
+func (l *lane) outcome(n Node, checks []harness.Check, kinds []harness.Data, before Fingerprint) (bool, error) {
+	var key Fingerprint
+	if l.dedup {
+		if err := l.goTo(n.Script); err != nil {
+			return false, err
+		}
+		key = l.dataKey(checks, kinds, before)
+		if bad, ok := l.memo.outcome(key); ok {
+			return bad, nil
+		}
+	}
+	f, err := l.check(n.Script, checks, kinds)
+	if err != nil {
+		return false, err
+	}
+	l.stats.checked++
+	if l.dedup {
+		l.memo.keepOutcome(key, f != nil)
+	}
+	if f != nil && n.Owned {
+		l.failed(checks, f, n.Script)
+	}
+	return f != nil, nil
+}
+
+// check runs checks after the last op of script in a session of its own:
+// the prefix applied without checks, then the loads every check makes
+// (warm), then the last op. Every script's checks see that history,
+// whatever order the walk took — one load before the op, as a browser
+// loads a session before the next turn — so a load after an append or an
+// update runs over what the earlier load kept; the store before the op is
+// part of the data's fingerprint. The finding carries the kind of data of
+// the check that failed.
 func (l *lane) check(script []ops.Op, checks []harness.Check, kinds []harness.Data) (*harness.Finding, error) {
 	prefix, last := script[:len(script)-1], script[len(script)-1]
-	if l.sess == nil || !isPrefix(l.sess.Script, prefix) {
-		s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}})
-		if err != nil {
-			return nil, fmt.Errorf("exhaust: start a session: %w", err)
-		}
-		l.sess = s
-		l.rebuilds++
+	s, err := l.session(prefix)
+	if err != nil {
+		return nil, err
 	}
-	for _, op := range prefix[len(l.sess.Script):] {
-		if f, err := l.sess.Apply(op); f != nil || err != nil {
-			// The prefix was checked before this script and passed.
-			return nil, fmt.Errorf("exhaust: re-applying a checked prefix: %v %v\n%s", f, err, ops.String(prefix))
-		}
-	}
-	f, err := l.sess.Step(last, checks...)
+	warm(s)
+	f, err := s.Step(last, checks...)
 	if err != nil {
 		return nil, fmt.Errorf("exhaust: a script the writer model accepts: %w\n%s", err, ops.String(script))
 	}
 	if f != nil {
-		l.failDepth = len(script)
 		f.Data = kinds[0]
 		for i, c := range checks {
 			if c.Name == f.Check {
 				f.Data = kinds[i]
 			}
 		}
-		if f.Step == 0 {
-			f.Step = len(script)
-		}
 	}
 	return f, nil
 }
 
-// isPrefix reports whether a is a prefix of b.
-func isPrefix(a, b []ops.Op) bool {
-	if len(a) > len(b) {
-		return false
+// warm makes the loads every check makes: under each config of the rollout
+// path, which fills the columns of each rule set, the memos of each node
+// and flag A's predecessors.
+func warm(s *harness.Session) {
+	for _, fl := range flags.Rollout {
+		s.Load(fl)
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+}
+
+// session is a new session with the lane's writers after script, applied
+// without checks.
+func (l *lane) session(script []ops.Op) (*harness.Session, error) {
+	s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}})
+	if err != nil {
+		return nil, fmt.Errorf("exhaust: start a session: %w", err)
+	}
+	for _, op := range script {
+		if f, err := s.Apply(op); f != nil || err != nil {
+			// The walk applies only what the writer model accepts; the
+			// writers disagreeing on it is a finding of the validity check.
+			return nil, fmt.Errorf("exhaust: applying a prefix the writer model accepts: %v %v\n%s", f, err, ops.String(script))
 		}
 	}
-	return true
+	return s, nil
+}
+
+// goTo brings the scout to the state after script: one op on from where it
+// is when it stands at the script's parent, else rebuilt.
+func (l *lane) goTo(script []ops.Op) error {
+	if l.scout != nil && len(l.scout.Script) <= len(script) && slices.Equal(l.scout.Script, script[:len(l.scout.Script)]) {
+		if len(l.scout.Script) == len(script) {
+			return nil
+		}
+		if len(l.scout.Script)+1 == len(script) {
+			if f, err := l.scout.Apply(script[len(script)-1]); f != nil || err != nil {
+				return fmt.Errorf("exhaust: applying a script the writer model accepts: %v %v\n%s", f, err, ops.String(script))
+			}
+			return nil
+		}
+	}
+	return l.rebuild(script)
+}
+
+// rebuild starts the scout afresh and applies script without checks.
+func (l *lane) rebuild(script []ops.Op) error {
+	s, err := l.session(script)
+	if err != nil {
+		return err
+	}
+	l.scout = s
+	l.stats.rebuilds++
+	return nil
 }

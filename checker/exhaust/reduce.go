@@ -12,7 +12,6 @@ import (
 // check still fails on the same kind of data, played from scratch) and kept
 // once per reduced case, up to MaxReduced.
 func (r *runner) failed(checks []harness.Check, f *harness.Finding, script []ops.Op) {
-	r.sum.Failures++
 	if r.sum.Reduced >= int64(r.opt.MaxReduced) {
 		return
 	}

@@ -75,6 +75,15 @@ func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", s.Scripts, lengths(s.ByLength))
 	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", s.Runs, s.Skipped)
 	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", s.Unsynced)
+	if s.Dedup {
+		fmt.Fprintf(w, "  checked once per distinct data: %d sessions checked; %d distinct states expanded, %d found again\n",
+			s.ChecksRun, s.States, s.Reused)
+		fmt.Fprintf(w, "  fingerprints of 128 bits: collision probability ≤ %.1e (birthday bound over %d)\n",
+			s.CollisionBound(), s.States+s.ChecksRun)
+	} else {
+		fmt.Fprintf(w, "  every script checked (no deduplication): %d sessions checked\n", s.ChecksRun)
+	}
+	fmt.Fprintf(w, "  depth reached: %d ops\n", s.Depth)
 	fmt.Fprintf(w, "  %.1f s, %.0f scripts/s; %.1f s of processor time, %.0f scripts per processor second\n",
 		s.Seconds, s.ScriptsPerSecond(), s.CPUSeconds, s.ScriptsPerCPUSecond())
 	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", s.Failures, s.Reduced)

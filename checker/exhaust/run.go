@@ -3,6 +3,7 @@ package exhaust
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -20,15 +21,31 @@ type Options struct {
 	Checks []harness.Check // empty = DefaultChecks()
 	Tmp    string          // where reductions make directories ("" = the system's)
 	// Workers splits the shard further into this many parts walked side
-	// by side (0 or 1: one). The result does not depend on it.
+	// by side (0 or 1: one). The counts do not depend on it; with dedup,
+	// what each part checks and which failures it reduces do (each part
+	// keeps its own memo).
 	Workers int
+	// NoDedup checks every script and walks below every state, as if no
+	// two were equal (the counts are the same; only the work differs).
+	NoDedup bool
+	// MemoLimit bounds each memo map of a worker's lane (0 = DefaultMemoLimit).
+	MemoLimit int
 	// MaxReduced caps how many failures each worker reduces and keeps
 	// (0 = 20); the rest are counted.
 	MaxReduced int
 	// OnFailure, when set, sees each kept failure as soon as it is reduced
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
+	// Progress, when set, gets a line every ProgressEvery (0 = 10 s) while
+	// the run lasts: scripts and states per second, depth, time left.
+	Progress      io.Writer
+	ProgressEvery time.Duration
 }
+
+// DefaultMemoLimit is the entries each memo map keeps per generation: about
+// 200 bytes an entry with two generations, so a worker's two lanes hold a
+// few hundred megabytes at most.
+const DefaultMemoLimit = 1 << 19
 
 // Failure is one failing script: the script as the walk found it and the
 // failure reduced (campaign.Reduce), with the finding on the reduced case.
@@ -45,21 +62,31 @@ func Run(o Options) (Summary, []Failure, error) {
 	if o.MaxReduced == 0 {
 		o.MaxReduced = 20
 	}
+	if o.MemoLimit == 0 {
+		o.MemoLimit = DefaultMemoLimit
+	}
 	if len(o.Checks) == 0 {
 		o.Checks = DefaultChecks()
 	}
 	workers := max(o.Workers, 1)
+	prog, err := newProgress(o)
+	if err != nil {
+		return Summary{}, nil, err
+	}
+	stop := prog.report(o, start)
 	sums := make([]Summary, workers)
 	fails := make([][]Failure, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w))
+			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w), prog)
 		})
 	}
 	wg.Wait()
-	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0))}
+	stop()
+	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
+		Dedup: !o.NoDedup}
 	if len(o.Kinds) > 0 {
 		sum.Kinds = fmt.Sprint(o.Kinds)
 	}
@@ -80,73 +107,93 @@ func Run(o Options) (Summary, []Failure, error) {
 	return sum, all, errors.Join(errs...)
 }
 
-// runner is a walk's visitor: it counts the shard's scripts, checks each on
-// every lane that takes it, and collects what fails.
+// runner is a walk's visitor: it hands each script to every lane, and
+// collects what fails.
 type runner struct {
 	opt   Options
 	lanes []*lane
 	sum   Summary
 	fails []Failure
 	seen  map[string]bool // reduced failures kept, by check, data and text
+	prog  *progress
 	err   error
 }
 
 // runPart is one worker's walk.
-func runPart(o Options, sh shard.Shard) (Summary, []Failure, error) {
+func runPart(o Options, sh shard.Shard, prog *progress) (Summary, []Failure, error) {
 	start := time.Now()
-	r := &runner{opt: o, seen: map[string]bool{}}
-	r.lanes = newLanes(o.Checks)
-	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
-	err := Walk(o.MaxOps, o.Kinds, sh, r.visit)
+	r := &runner{opt: o, seen: map[string]bool{}, prog: prog}
+	r.lanes = newLanes(o.Checks, o.MaxOps, !o.NoDedup, o.MemoLimit)
+	for _, l := range r.lanes {
+		l.failed = r.failed
+		if err := l.start(); err != nil {
+			return Summary{}, nil, err
+		}
+	}
+	err := walkWith(o.MaxOps, o.Kinds, sh, r)
 	if err == nil {
 		err = r.err
 	}
-	for _, l := range r.lanes {
-		r.sum.Rebuilds += int64(l.rebuilds)
+	if err == nil {
+		err = r.tally()
 	}
 	r.sum.WorkerSeconds = time.Since(start).Seconds()
 	return r.sum, r.fails, err
 }
 
-// visit checks one script. Scripts above ShardDepth are checked by every
-// shard, so that each knows which of them fail (nothing below a failure is
-// checked), but counted and reported only by their owner.
-func (r *runner) visit(n Node) bool {
+func (r *runner) enter(n Node) bool {
 	if r.err != nil {
 		return false
 	}
-	d := len(n.Script)
-	if n.Owned {
-		r.sum.Scripts++
-		r.sum.ByLength[d-1]++
-	}
+	descend := false
 	for _, l := range r.lanes {
-		checks, kinds := l.planFor(n.Flagged, n.Synced)
-		if !n.Synced && n.Owned {
-			if all, _ := l.planFor(n.Flagged, true); len(all) > len(checks) {
-				r.sum.Unsynced++ // checks that need the intent in the data left out
-			}
-		}
-		if l.below(d) {
-			if n.Owned && len(checks) > 0 {
-				r.sum.Skipped++
-			}
-			continue
-		}
-		if len(checks) == 0 || !n.Owned && d >= ShardDepth {
-			continue
-		}
-		f, err := l.check(n.Script, checks, kinds)
+		below, err := l.enter(n)
 		if err != nil {
 			r.err = err
 			return false
 		}
-		if n.Owned {
-			r.sum.Runs++
-			if f != nil {
-				r.failed(checks, f, n.Script)
-			}
-		}
+		descend = descend || below
 	}
-	return true
+	r.prog.entered(n, r.lanes)
+	return descend
+}
+
+func (r *runner) leave(n Node) {
+	for _, l := range r.lanes {
+		l.leave(n)
+	}
+}
+
+// tally adds up what the lanes covered and did. Every lane covers every
+// script of the shard, each in its own walk through its memo: they must
+// agree on how many there are.
+func (r *runner) tally() error {
+	r.sum.ByLength = make([]int64, max(r.opt.MaxOps, 0))
+	for i, l := range r.lanes {
+		var scripts int64
+		for k, t := range l.total() {
+			if i == 0 {
+				r.sum.ByLength[k] = t.scripts
+				if t.scripts > 0 {
+					r.sum.Depth = k + 1
+				}
+			}
+			scripts += t.scripts
+			r.sum.Runs += t.runs
+			r.sum.Skipped += t.skipped
+			r.sum.Unsynced += t.unsynced
+			r.sum.Failures += t.failures
+		}
+		if i == 0 {
+			r.sum.Scripts = scripts
+		} else if scripts != r.sum.Scripts {
+			return fmt.Errorf("exhaust: the lanes covered %d and %d scripts: a memo took unequal states as equal", r.sum.Scripts, scripts)
+		}
+		r.sum.ChecksRun += l.stats.checked
+		r.sum.States += l.stats.states
+		r.sum.Reused += l.stats.reused
+		r.sum.Rebuilds += l.stats.rebuilds
+		r.sum.Forgotten += l.memo.forgot
+	}
+	return nil
 }

@@ -18,17 +18,32 @@ type Summary struct {
 	Skipped  int64    `json:"skipped"`          // script × data not run: below a failing script
 	// Unsynced counts the runs on legacy data whose intent is not in the
 	// data, where the checks that need it (a kind with Synced) were left out.
-	Unsynced int64   `json:"unsynced"`
-	Failures int64   `json:"failures"` // failing script × data
-	Reduced  int64   `json:"reduced"`  // failures reduced and kept (distinct per shard)
-	Rebuilds int64   `json:"rebuilds"` // sessions rebuilt from a prefix
-	Seconds  float64 `json:"seconds"`  // wall time (merged: the longest shard)
+	Unsynced int64 `json:"unsynced"`
+	Failures int64 `json:"failures"` // failing script × data
+	Reduced  int64 `json:"reduced"`  // failures reduced and kept (distinct per shard)
+	Rebuilds int64 `json:"rebuilds"` // sessions rebuilt from a prefix
+	// What deduplication did: sessions checked (one per distinct data and
+	// lane), distinct states expanded below ShardDepth and states found
+	// again (nothing below them walked), memo entries dropped (then found
+	// again by walking), the most ops of a script covered.
+	Dedup     bool    `json:"dedup"`
+	ChecksRun int64   `json:"checks_run"`
+	States    int64   `json:"states"`
+	Reused    int64   `json:"reused"`
+	Forgotten int64   `json:"forgotten"`
+	Depth     int     `json:"depth"`
+	Seconds   float64 `json:"seconds"` // wall time (merged: the longest shard)
 	// WorkerSeconds is the walk time summed over workers and shards.
 	WorkerSeconds float64 `json:"worker_seconds"`
 	// CPUSeconds is the processor time used (summed over shards): what
 	// the run costs whatever else shares the machine.
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
+
+// CollisionBound bounds the probability that two distinct states or data
+// of the run shared a fingerprint: the birthday bound over every
+// fingerprint its memos held.
+func (s Summary) CollisionBound() float64 { return CollisionBound(s.States + s.ChecksRun) }
 
 // Failed reports whether a script failed.
 func (s Summary) Failed() bool { return s.Failures > 0 }
@@ -58,6 +73,12 @@ func (s *Summary) add(t Summary) {
 	s.Failures += t.Failures
 	s.Reduced += t.Reduced
 	s.Rebuilds += t.Rebuilds
+	s.Dedup = s.Dedup || t.Dedup
+	s.ChecksRun += t.ChecksRun
+	s.States += t.States
+	s.Reused += t.Reused
+	s.Forgotten += t.Forgotten
+	s.Depth = max(s.Depth, t.Depth)
 	s.Seconds = max(s.Seconds, t.Seconds)
 	s.WorkerSeconds += t.WorkerSeconds
 	s.CPUSeconds += t.CPUSeconds

@@ -23,7 +23,24 @@ type Node struct {
 	// Synced is set when the script, written with the flags off, keeps
 	// its intent in the data (ops.Intent).
 	Synced bool
+	// Leaf is set when the walk goes no deeper below the script: it has
+	// the most ops, or lies at ShardDepth in another shard's part.
+	Leaf  bool
+	front *frontier // what the walk keeps of the script besides the writer
 }
+
+// visitor sees the walk: enter each script, and leave each script entered
+// with true once everything below it was walked.
+type visitor interface {
+	enter(Node) (descend bool)
+	leave(Node)
+}
+
+// visitFunc is a visitor that needs no leave.
+type visitFunc func(Node) bool
+
+func (v visitFunc) enter(n Node) bool { return v(n) }
+func (visitFunc) leave(Node)          {}
 
 // walker is a depth-first walk over the valid canonical scripts of at most
 // max ops.
@@ -31,7 +48,7 @@ type walker struct {
 	max   int
 	kinds map[string]bool // nil = every kind
 	shard shard.Shard
-	visit func(Node) bool // false: do not descend below this script
+	visit visitor
 	path  []ops.Op
 	top   int // nodes of depth ≤ ShardDepth numbered so far
 }
@@ -70,11 +87,13 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 		w.path = append(w.path, c.op)
 		mine := w.owns(owned)
 		below := len(w.path) < ShardDepth || mine
-		n := Node{Script: w.path, Owned: mine, Flagged: child.flagged(), Synced: child.intent.Holds()}
-		if w.visit(n) && below && len(w.path) < w.max {
+		n := Node{Script: w.path, Owned: mine, Flagged: child.flagged(), Synced: child.intent.Holds(),
+			Leaf: !below || len(w.path) == w.max, front: &child}
+		if w.visit.enter(n) && !n.Leaf {
 			if err := w.walk(run, &child, mine); err != nil {
 				return err
 			}
+			w.visit.leave(n)
 		}
 		w.path = w.path[:len(w.path)-1]
 		run = nil
@@ -98,6 +117,12 @@ func replay(script []ops.Op) (*model.LegacyRun, error) {
 // script of the shard's part (Owned) and the scripts above ShardDepth that
 // lead there; it returns false to skip what lies below a script.
 func Walk(max int, kinds []string, sh shard.Shard, visit func(Node) bool) error {
+	return walkWith(max, kinds, sh, visitFunc(visit))
+}
+
+// walkWith is Walk with a visitor that also leaves each script it
+// descended below.
+func walkWith(max int, kinds []string, sh shard.Shard, visit visitor) error {
 	if sh.I < 0 || sh.I >= sh.Parts() {
 		return fmt.Errorf("exhaust: shard %v: want 0 ≤ i < n", sh)
 	}

@@ -17,8 +17,14 @@ type Check struct {
 	// on the first kind (per writers' start) that admits it.
 	Data []Data
 	// Run checks the session after an op: nil when the property holds (or
-	// does not apply to the data so far). A check with Damage has none.
+	// does not apply to the data so far). A check with Damage has none. It
+	// reads what the ops left — the stored data, the models' views, Strict
+	// and LegacyWrites — not the ops themselves: exhaust runs a check once
+	// per distinct such data, whatever script left it.
 	Run func(*Session) *Finding
+	// ReadsScript: Run reads Session.Script (a planted check of a test),
+	// so exhaust runs it on every script, none taken as another's equal.
+	ReadsScript bool
 	// OnDisk: the implementation must write to a directory (Options.Dir);
 	// Play then makes a temporary one. Exhaust leaves such checks out.
 	OnDisk bool

@@ -105,6 +105,12 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 	if f, err := s.Apply(op); f != nil || err != nil {
 		return f, err
 	}
+	return s.Check(checks...)
+}
+
+// Check runs the checks on the session as the last op left it: the first
+// finding, if any.
+func (s *Session) Check(checks ...Check) (*Finding, error) {
 	for _, c := range checks {
 		if c.Run == nil {
 			return nil, fmt.Errorf("check %s does not run after each op (it reads a damaged directory: campaign.Case plays it)", c.Name)

@@ -91,3 +91,15 @@ func (in *Intent) Holds() bool { return !in.lost }
 // IntentAt is the rule at the start of a script whose writers start with the
 // flag set spelled set ("off", "A,B", "all").
 func IntentAt(set string) *Intent { return &Intent{predecessors: set != "off" && set != ""} }
+
+// AppendState appends the rule's state to b, one byte: two rules with equal
+// encodings judge every later op alike.
+func (in *Intent) AppendState(b []byte) []byte {
+	var x byte
+	for i, bit := range []bool{in.predecessors, in.unrecorded, in.lost} {
+		if bit {
+			x |= 1 << i
+		}
+	}
+	return append(b, x)
+}

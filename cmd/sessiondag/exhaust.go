@@ -28,12 +28,18 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
 	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
+	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts)")
+	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 0 || *maxOps < 1 {
 		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W]")
 		return 2
 	}
-	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
+	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced, NoDedup: !*dedup, MemoLimit: *memo}
+	if !*quiet {
+		o.Progress = stderr
+	}
 	if *shardArg != "" {
 		if o.Shard, err = shard.Parse(*shardArg); err != nil {
 			return fail(stderr, "exhaust", err)
