@@ -41,7 +41,11 @@ type lane struct {
 	checks []harness.Check // those declaring a kind of data with this start
 	max    int
 	dedup  bool // off when a check reads the script itself (ReadsScript)
-	memo   *memo
+	// memoFrom is the least depth whose states the memo keeps: ShardDepth
+	// in a part of the walk (above it a script's subtree is dealt to
+	// several parts), 1 in a whole one.
+	memoFrom int
+	memo     *memo
 	scout  *harness.Session
 	path   []frame // path[d]: the script of d ops on the walk's path
 	buf    []byte
@@ -53,7 +57,7 @@ type lane struct {
 // laneStats is what a lane did, as opposed to what it covered.
 type laneStats struct {
 	checked  int64 // sessions checked: distinct data with dedup
-	states   int64 // distinct states expanded below ShardDepth
+	states   int64 // distinct states expanded (from memoFrom down)
 	reused   int64 // states found in the memo: nothing below walked
 	rebuilds int64 // scout sessions rebuilt from a prefix
 	covered  int64 // the shard's scripts counted so far
@@ -73,10 +77,13 @@ type frame struct {
 	store Fingerprint
 }
 
-func newLanes(checks []harness.Check, max int, dedup bool, memoLimit int) []*lane {
+func newLanes(checks []harness.Check, max int, dedup bool, memoLimit int, whole bool) []*lane {
 	var out []*lane
 	for _, w := range writers {
-		l := &lane{writer: w, max: max, dedup: dedup, memo: newMemo(memoLimit)}
+		l := &lane{writer: w, max: max, dedup: dedup, memo: newMemo(memoLimit), memoFrom: ShardDepth}
+		if whole {
+			l.memoFrom = 1
+		}
 		for _, c := range checks {
 			for _, d := range c.Data {
 				if d.Writer == w {
@@ -166,7 +173,7 @@ func (l *lane) enter(n Node) (bool, error) {
 		return false, err
 	}
 	f := frame{below: make([]tally, l.max-d), failed: failed, store: l.storeKey()}
-	if l.dedup && d >= ShardDepth {
+	if l.dedup && d >= l.memoFrom {
 		f.state = l.stateKey(n, failed)
 		if t, ok := l.memo.below(f.state); ok && len(t) >= len(f.below) {
 			l.stats.reused++

@@ -123,7 +123,7 @@ type runner struct {
 func runPart(o Options, sh shard.Shard, prog *progress) (Summary, []Failure, error) {
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}, prog: prog}
-	r.lanes = newLanes(o.Checks, o.MaxOps, !o.NoDedup, o.MemoLimit)
+	r.lanes = newLanes(o.Checks, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole())
 	for _, l := range r.lanes {
 		l.failed = r.failed
 		if err := l.start(); err != nil {

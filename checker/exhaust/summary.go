@@ -23,7 +23,7 @@ type Summary struct {
 	Reduced  int64 `json:"reduced"`  // failures reduced and kept (distinct per shard)
 	Rebuilds int64 `json:"rebuilds"` // sessions rebuilt from a prefix
 	// What deduplication did: sessions checked (one per distinct data and
-	// lane), distinct states expanded below ShardDepth and states found
+	// lane), distinct states expanded and states found
 	// again (nothing below them walked), memo entries dropped (then found
 	// again by walking), the most ops of a script covered.
 	Dedup     bool    `json:"dedup"`
