@@ -46,10 +46,10 @@ type lane struct {
 	// several parts), 1 in a whole one.
 	memoFrom int
 	memo     *memo
-	scout  *harness.Session
-	path   []frame // path[d]: the script of d ops on the walk's path
-	buf    []byte
-	stats  laneStats
+	scout    *harness.Session
+	path     []frame // path[d]: the script of d ops on the walk's path
+	buf      []byte
+	stats    laneStats
 	// failed sees a failure the lane's checks found on an owned script.
 	failed func(checks []harness.Check, f *harness.Finding, script []ops.Op)
 }
