@@ -1,23 +1,21 @@
 package exhaust
 
-import (
-	"encoding/binary"
-
-	"sessiondag/checker/harness"
-)
+import "encoding/binary"
 
 // The fingerprints a lane keys its memo by, each over the scout after the
-// script (it is never loaded, so its store's memos are empty).
+// script (the walk's own writer state is the scout's).
 //
-// dataKey: everything the checks of a script read. The stored data and the
-// writers' flags (the implementation's loads), model.Legacy's stored data
-// (its views are a function of it: model.LegacyRun.AppendData),
-// model.Target's intended view (it depends on what the ops meant, not only
-// on what they stored), Strict and LegacyWrites, and which checks run on
-// which kind of data. A check's loads also read what earlier loads left in
-// the store's memos: lane.check runs every check on memos filled by loads
-// of the store before the script's last op, so that store is part of the
-// data too (storeKey).
+// dataKey: everything the checks of a plan read. The stored data and the
+// writers' flags (the implementation's loads, which run on memos no load
+// filled: lane.check), model.Legacy's stored data (its views are a
+// function of it: model.LegacyRun.AppendData), model.Target's intended view
+// (it depends on what the ops meant, not only on what they stored), Strict
+// and LegacyWrites, and which checks run on which kind of data.
+//
+// historyKey: what a plan of History checks reads. They check the
+// implementation's loads against each other, after loads of the store
+// before the last op: that store and the one after it (storeKey), the
+// writers' flags, and the plan.
 //
 // stateKey: everything that decides what lies below a script. The walk's
 // frontier (the ids later ops may name, the rollout step, the names
@@ -25,24 +23,20 @@ import (
 // writer and store (driver.Run.AppendState), both models' whole state
 // (model.LegacyRun.AppendState, model.TargetRun.AppendState), Strict and
 // LegacyWrites, and whether the script failed on the lane (then nothing
-// below is checked). The checks below run in sessions of their own, so what
-// loads kept in the scout (nothing) is not part of it.
+// below is checked). Every check below starts from memos no load filled
+// or from loads it makes itself, so what loads kept is not part of it.
 //
-// storeKey: the implementation's store (store.Store.AppendState), which
-// with empty memos decides what the warm loads of lane.check leave in them.
+// storeKey: the implementation's store (store.Store.AppendState: with its
+// update log), which decides what loads leave in its memos.
 
 func (l *lane) storeKey() Fingerprint {
 	l.buf = l.scout.Impl.W.S.AppendState(append(l.buf[:0], 'S'))
 	return fingerprintOf(l.buf)
 }
 
-func (l *lane) dataKey(checks []harness.Check, kinds []harness.Data, before Fingerprint) Fingerprint {
+func (l *lane) dataKey(p plan) Fingerprint {
 	s := l.scout
-	b := append(l.buf[:0], 'D', byte(l.writer))
-	for i, c := range checks {
-		b = appendString(appendString(b, c.Name), kinds[i].Slug)
-	}
-	b = append(b, before[:]...)
+	b := p.appendState(append(l.buf[:0], 'D', byte(l.writer)))
 	b = s.Impl.W.S.AppendState(b)
 	b = binary.AppendUvarint(b, uint64(s.Impl.W.Flags))
 	b = s.Legacy.AppendData(b)
@@ -50,6 +44,23 @@ func (l *lane) dataKey(checks []harness.Check, kinds []harness.Data, before Fing
 	b = appendBool(appendBool(b, s.Strict()), s.LegacyWrites())
 	l.buf = b
 	return fingerprintOf(b)
+}
+
+func (l *lane) historyKey(p plan, before Fingerprint) Fingerprint {
+	b := p.appendState(append(l.buf[:0], 'H', byte(l.writer)))
+	b = append(b, before[:]...)
+	b = l.scout.Impl.W.S.AppendState(b)
+	b = binary.AppendUvarint(b, uint64(l.scout.Impl.W.Flags))
+	l.buf = b
+	return fingerprintOf(b)
+}
+
+// appendState encodes which checks run on which kind of data.
+func (p plan) appendState(b []byte) []byte {
+	for i, c := range p.checks {
+		b = appendString(appendString(b, c.Name), p.kinds[i].Slug)
+	}
+	return b
 }
 
 func (l *lane) stateKey(n Node, failed bool) Fingerprint {

@@ -26,16 +26,20 @@ func DefaultChecks() []harness.Check {
 // every kind of data starts with the flags on or with them off.
 var writers = []flags.Set{flags.All, flags.Off}
 
-// lane is the checks of one writers' start over the walk. A scout session
-// follows the walk down a path (rebuilt from the prefix when the walk turns
-// to a sibling) and is never loaded: the fingerprints come from it. The
-// checks of a script run in a session of their own (check), from the same
-// history whatever order the walk took.
+// lane is the checks of one writers' start over the walk. One session, the
+// scout, follows the walk down a path, rebuilt from the prefix (applied
+// without checks) when the walk turns to a sibling. The fingerprints come
+// from it, and the checks of a script run on it right after its last op,
+// on memos no load has filled (rebuilt first if an earlier check filled
+// them): every script is checked from the same history whatever order the
+// walk took, the one a cold load of its data has. A check about what loads
+// keep (harness.Check.History) runs in a session of its own instead, after
+// the loads of every config on the session before the last op (check).
 //
-// With dedup a lane checks each distinct data once (dataKey) and expands
-// each distinct state once (stateKey), taking the tallies below a state
-// from its memo when the state comes again; the counts are those of a run
-// without it.
+// With dedup a lane checks each distinct data once (dataKey, historyKey)
+// and expands each distinct state once (stateKey), taking the tallies below
+// a state from its memo when the state comes again; the counts are those
+// of a run without it.
 type lane struct {
 	writer flags.Set
 	checks []harness.Check // those declaring a kind of data with this start
@@ -47,6 +51,7 @@ type lane struct {
 	memoFrom int
 	memo     *memo
 	scout    *harness.Session
+	loaded   bool    // checks ran on the scout: its memos are filled
 	path     []frame // path[d]: the script of d ops on the walk's path
 	buf      []byte
 	stats    laneStats
@@ -57,6 +62,7 @@ type lane struct {
 // laneStats is what a lane did, as opposed to what it covered.
 type laneStats struct {
 	checked  int64 // sessions checked: distinct data with dedup
+	history  int64 // … of them, after a load before the last op (History)
 	states   int64 // distinct states expanded (from memoFrom down)
 	reused   int64 // states found in the memo: nothing below walked
 	rebuilds int64 // scout sessions rebuilt from a prefix
@@ -72,8 +78,8 @@ type frame struct {
 	keep   bool // put below into the memo under state when left
 	failed bool // this script or one above it failed on this lane
 	// store is the fingerprint of the implementation's store after the
-	// script: the checks of a script one op longer start from memos
-	// filled on it.
+	// script: the History checks of a script one op longer start from
+	// memos filled on it.
 	store Fingerprint
 }
 
@@ -216,54 +222,99 @@ func addBelow(up *frame, below []tally) {
 // on equal data; an owned script's failure, found by its own checks, is
 // reported. before is the store's fingerprint before the script's last op.
 func (l *lane) outcome(n Node, checks []harness.Check, kinds []harness.Data, before Fingerprint) (bool, error) {
-	var key Fingerprint
-	if l.dedup {
+	var cold, hist plan
+	for i, c := range checks {
+		p := &cold
+		if c.History {
+			p = &hist
+		}
+		p.checks, p.kinds = append(p.checks, c), append(p.kinds, kinds[i])
+	}
+	for _, p := range []plan{cold, hist} {
+		if len(p.checks) == 0 {
+			continue
+		}
 		if err := l.goTo(n.Script); err != nil {
 			return false, err
 		}
-		key = l.dataKey(checks, kinds, before)
-		if bad, ok := l.memo.outcome(key); ok {
-			return bad, nil
+		var key Fingerprint
+		if l.dedup {
+			if p.history() {
+				key = l.historyKey(p, before)
+			} else {
+				key = l.dataKey(p)
+			}
+			if bad, ok := l.memo.outcome(key); ok {
+				if bad {
+					return true, nil
+				}
+				continue
+			}
+		}
+		f, err := l.check(n.Script, p)
+		if err != nil {
+			return false, err
+		}
+		if l.dedup {
+			l.memo.keepOutcome(key, f != nil)
+		}
+		if f != nil {
+			if n.Owned {
+				l.failed(p.checks, f, n.Script)
+			}
+			return true, nil
 		}
 	}
-	f, err := l.check(n.Script, checks, kinds)
-	if err != nil {
-		return false, err
-	}
-	l.stats.checked++
-	if l.dedup {
-		l.memo.keepOutcome(key, f != nil)
-	}
-	if f != nil && n.Owned {
-		l.failed(checks, f, n.Script)
-	}
-	return f != nil, nil
+	return false, nil
 }
 
-// check runs checks after the last op of script in a session of its own:
-// the prefix applied without checks, then the loads every check makes
-// (warm), then the last op. Every script's checks see that history,
-// whatever order the walk took — one load before the op, as a browser
-// loads a session before the next turn — so a load after an append or an
-// update runs over what the earlier load kept; the store before the op is
-// part of the data's fingerprint. The finding carries the kind of data of
-// the check that failed.
-func (l *lane) check(script []ops.Op, checks []harness.Check, kinds []harness.Data) (*harness.Finding, error) {
-	prefix, last := script[:len(script)-1], script[len(script)-1]
-	s, err := l.session(prefix)
-	if err != nil {
-		return nil, err
+// plan is the checks run on one session, each with its kind of data.
+type plan struct {
+	checks []harness.Check
+	kinds  []harness.Data
+}
+
+// history reports whether the plan's checks are about what loads keep.
+func (p plan) history() bool { return len(p.checks) > 0 && p.checks[0].History }
+
+// check runs a plan's checks after the last op of script; the finding
+// carries the kind of data of the check that failed. A plan of History
+// checks runs in a session of its own: the prefix applied without checks,
+// the loads of every config (warm), the last op — one load before the op,
+// as a browser loads a session before the next turn, so that a load after
+// an append or an update runs over what the earlier one kept; the store
+// before the op is then part of the data (historyKey). Any other plan runs
+// on the scout, which stands after the script, on memos no load filled.
+func (l *lane) check(script []ops.Op, p plan) (*harness.Finding, error) {
+	var f *harness.Finding
+	var err error
+	if p.history() {
+		prefix, last := script[:len(script)-1], script[len(script)-1]
+		var s *harness.Session
+		if s, err = l.session(prefix); err != nil {
+			return nil, err
+		}
+		warm(s)
+		f, err = s.Step(last, p.checks...)
+		l.stats.history++
+	} else {
+		if l.loaded {
+			if err := l.rebuild(script); err != nil {
+				return nil, err
+			}
+		}
+		l.loaded = true
+		f, err = l.scout.Check(p.checks...)
 	}
-	warm(s)
-	f, err := s.Step(last, checks...)
+	l.stats.checked++
 	if err != nil {
 		return nil, fmt.Errorf("exhaust: a script the writer model accepts: %w\n%s", err, ops.String(script))
 	}
 	if f != nil {
-		f.Data = kinds[0]
-		for i, c := range checks {
+		f.Data = p.kinds[0]
+		for i, c := range p.checks {
 			if c.Name == f.Check {
-				f.Data = kinds[i]
+				f.Data = p.kinds[i]
 			}
 		}
 	}
@@ -319,7 +370,7 @@ func (l *lane) rebuild(script []ops.Op) error {
 	if err != nil {
 		return err
 	}
-	l.scout = s
+	l.scout, l.loaded = s, false
 	l.stats.rebuilds++
 	return nil
 }

@@ -40,6 +40,11 @@ type Options struct {
 	// the run lasts: scripts and states per second, depth, time left.
 	Progress      io.Writer
 	ProgressEvery time.Duration
+	// Claim, when set, deals the parts of the walk (Parts) by claims in a
+	// shared directory instead of by Shard, and writes each part walked
+	// here, with its failures, as files there (Claims). With several
+	// workers, worker w claims as Claim.Name plus "." and w.
+	Claim *Claims
 }
 
 // DefaultMemoLimit is the entries each memo map keeps per generation: about
@@ -69,6 +74,19 @@ func Run(o Options) (Summary, []Failure, error) {
 		o.Checks = DefaultChecks()
 	}
 	workers := max(o.Workers, 1)
+	parts := 0
+	if o.Claim != nil {
+		if !o.Shard.IsWhole() {
+			return Summary{}, nil, fmt.Errorf("exhaust: claims deal the whole walk: no shard %v with them", o.Shard)
+		}
+		if err := o.Claim.prepare(); err != nil {
+			return Summary{}, nil, err
+		}
+		var err error
+		if parts, err = Parts(o.MaxOps, o.Kinds); err != nil {
+			return Summary{}, nil, err
+		}
+	}
 	prog, err := newProgress(o)
 	if err != nil {
 		return Summary{}, nil, err
@@ -80,15 +98,22 @@ func Run(o Options) (Summary, []Failure, error) {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w), prog)
+			var claims *Claims
+			if o.Claim != nil {
+				claims = &Claims{Dir: o.Claim.Dir, Name: o.Claim.Name}
+				if workers > 1 {
+					claims.Name = fmt.Sprintf("%s.%d", o.Claim.Name, w)
+				}
+			}
+			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w), prog, claims, parts)
 		})
 	}
 	wg.Wait()
 	stop()
 	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
-		Dedup: !o.NoDedup}
-	if len(o.Kinds) > 0 {
-		sum.Kinds = fmt.Sprint(o.Kinds)
+		Dedup: !o.NoDedup, Kinds: kindsOf(o)}
+	if o.Claim != nil {
+		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
 	}
 	var all []Failure
 	seen := map[string]bool{}
@@ -107,6 +132,17 @@ func Run(o Options) (Summary, []Failure, error) {
 	return sum, all, errors.Join(errs...)
 }
 
+// kindsOf is the Kinds of a run's summary.
+func kindsOf(o Options) string {
+	if len(o.Kinds) == 0 {
+		return ""
+	}
+	return fmt.Sprint(o.Kinds)
+}
+
+// partName is the shard a part's summary names: part k of n.
+func partName(k, n int) string { return fmt.Sprintf("%d/%d", k, n) }
+
 // runner is a walk's visitor: it hands each script to every lane, and
 // collects what fails.
 type runner struct {
@@ -117,20 +153,30 @@ type runner struct {
 	seen  map[string]bool // reduced failures kept, by check, data and text
 	prog  *progress
 	err   error
+	// With claims: the parts, and the one whose head is being walked.
+	claims *Claims
+	parts  int
+	open   *openPart
 }
 
-// runPart is one worker's walk.
-func runPart(o Options, sh shard.Shard, prog *progress) (Summary, []Failure, error) {
+// runPart is one worker's walk: of its shard, or of the parts it claims.
+func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts int) (Summary, []Failure, error) {
 	start := time.Now()
-	r := &runner{opt: o, seen: map[string]bool{}, prog: prog}
-	r.lanes = newLanes(o.Checks, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole())
+	r := &runner{opt: o, seen: map[string]bool{}, prog: prog, claims: claims, parts: parts}
+	r.sum.Kinds = kindsOf(o)
+	r.lanes = newLanes(o.Checks, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil)
 	for _, l := range r.lanes {
 		l.failed = r.failed
 		if err := l.start(); err != nil {
 			return Summary{}, nil, err
 		}
 	}
-	err := walkWith(o.MaxOps, o.Kinds, sh, r)
+	var err error
+	if claims != nil {
+		err = walkOwned(o.MaxOps, o.Kinds, claims.claim, false, r)
+	} else {
+		err = walkWith(o.MaxOps, o.Kinds, sh, r)
+	}
 	if err == nil {
 		err = r.err
 	}
@@ -145,6 +191,10 @@ func (r *runner) enter(n Node) bool {
 	if r.err != nil {
 		return false
 	}
+	var part *openPart
+	if r.claims != nil && n.Owned && n.Part >= 0 {
+		part = r.beginPart(n)
+	}
 	descend := false
 	for _, l := range r.lanes {
 		below, err := l.enter(n)
@@ -155,12 +205,23 @@ func (r *runner) enter(n Node) bool {
 		descend = descend || below
 	}
 	r.prog.entered(n, r.lanes)
+	switch {
+	case part == nil:
+	case descend && len(n.Script) == ShardDepth:
+		r.open = part // everything below is the part's
+	default:
+		r.endPart(part)
+	}
 	return descend
 }
 
 func (r *runner) leave(n Node) {
 	for _, l := range r.lanes {
 		l.leave(n)
+	}
+	if r.open != nil && len(n.Script) == ShardDepth {
+		r.endPart(r.open)
+		r.open = nil
 	}
 }
 
@@ -190,6 +251,7 @@ func (r *runner) tally() error {
 			return fmt.Errorf("exhaust: the lanes covered %d and %d scripts: a memo took unequal states as equal", r.sum.Scripts, scripts)
 		}
 		r.sum.ChecksRun += l.stats.checked
+		r.sum.HistoryChecks += l.stats.history
 		r.sum.States += l.stats.states
 		r.sum.Reused += l.stats.reused
 		r.sum.Rebuilds += l.stats.rebuilds

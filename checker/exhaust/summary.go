@@ -2,15 +2,19 @@ package exhaust
 
 import (
 	"fmt"
-	"sessiondag/internal/shard"
 	"slices"
+	"strings"
+
+	"sessiondag/internal/shard"
 )
 
 // Summary is what a run checked. The counts of shards add up (Merge).
 type Summary struct {
-	MaxOps   int      `json:"max_ops"`
-	Kinds    string   `json:"kinds,omitempty"`  // the op kinds used, when not every kind
-	Shard    string   `json:"shard"`            // "i/n"; "0/1" for a whole run
+	MaxOps int    `json:"max_ops"`
+	Kinds  string `json:"kinds,omitempty"` // the op kinds used, when not every kind
+	Shard  string `json:"shard"`           // "i/n"; "0/1" for a whole run
+	// Claimant is who walked the part, when parts were claimed (Claims).
+	Claimant string   `json:"claimant,omitempty"`
 	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
 	Scripts  int64    `json:"scripts"`          // distinct valid scripts enumerated and checked
 	ByLength []int64  `json:"by_length"`        // scripts of 1, 2, … ops
@@ -26,18 +30,53 @@ type Summary struct {
 	// lane), distinct states expanded and states found
 	// again (nothing below them walked), memo entries dropped (then found
 	// again by walking), the most ops of a script covered.
-	Dedup     bool    `json:"dedup"`
-	ChecksRun int64   `json:"checks_run"`
-	States    int64   `json:"states"`
-	Reused    int64   `json:"reused"`
-	Forgotten int64   `json:"forgotten"`
-	Depth     int     `json:"depth"`
-	Seconds   float64 `json:"seconds"` // wall time (merged: the longest shard)
+	Dedup     bool  `json:"dedup"`
+	ChecksRun int64 `json:"checks_run"`
+	// HistoryChecks counts the sessions of ChecksRun that ran the checks
+	// about what loads keep (harness.Check.History), after a load.
+	HistoryChecks int64   `json:"history_checks"`
+	States        int64   `json:"states"`
+	Reused        int64   `json:"reused"`
+	Forgotten     int64   `json:"forgotten"`
+	Depth         int     `json:"depth"`
+	Seconds       float64 `json:"seconds"` // wall time (merged: the longest shard)
 	// WorkerSeconds is the walk time summed over workers and shards.
 	WorkerSeconds float64 `json:"worker_seconds"`
 	// CPUSeconds is the processor time used (summed over shards): what
 	// the run costs whatever else shares the machine.
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Claimants are the parts' claimants of a merged run, by name.
+	Claimants []ClaimantTime `json:"claimants,omitempty"`
+}
+
+// ClaimantTime is what one claimant of parts (Claims) walked.
+type ClaimantTime struct {
+	Name       string  `json:"name"`
+	Parts      int64   `json:"parts"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+}
+
+// Balance is how the claimants of a merged run shared it: the processor
+// time of the slowest and of the mean claimant (zero without claimants).
+func (s Summary) Balance() (slowest, mean float64) {
+	for _, c := range s.Claimants {
+		slowest = max(slowest, c.CPUSeconds)
+		mean += c.CPUSeconds / float64(len(s.Claimants))
+	}
+	return slowest, mean
+}
+
+// addClaimant adds what a claimant walked.
+func (s *Summary) addClaimant(c ClaimantTime) {
+	i, found := slices.BinarySearchFunc(s.Claimants, c.Name, func(a ClaimantTime, name string) int {
+		return strings.Compare(a.Name, name)
+	})
+	if !found {
+		s.Claimants = slices.Insert(s.Claimants, i, ClaimantTime{Name: c.Name})
+	}
+	t := &s.Claimants[i]
+	t.Parts, t.Seconds, t.CPUSeconds = t.Parts+c.Parts, t.Seconds+c.Seconds, t.CPUSeconds+c.CPUSeconds
 }
 
 // CollisionBound bounds the probability that two distinct states or data
@@ -75,6 +114,8 @@ func (s *Summary) add(t Summary) {
 	s.Rebuilds += t.Rebuilds
 	s.Dedup = s.Dedup || t.Dedup
 	s.ChecksRun += t.ChecksRun
+	s.HistoryChecks += t.HistoryChecks
+	s.HistoryChecks += t.HistoryChecks
 	s.States += t.States
 	s.Reused += t.Reused
 	s.Forgotten += t.Forgotten
@@ -87,6 +128,12 @@ func (s *Summary) add(t Summary) {
 	}
 	for i, n := range t.ByLength {
 		s.ByLength[i] += n
+	}
+	if t.Claimant != "" {
+		s.addClaimant(ClaimantTime{Name: t.Claimant, Parts: 1, Seconds: t.Seconds, CPUSeconds: t.CPUSeconds})
+	}
+	for _, c := range t.Claimants {
+		s.addClaimant(c)
 	}
 }
 
@@ -111,5 +158,8 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	}
 	slices.Sort(merged.Merged)
 	merged.Shard = fmt.Sprintf("merged %d", len(merged.Merged))
+	for _, c := range merged.Claimants {
+		merged.Seconds = max(merged.Seconds, c.Seconds) // the claimants ran side by side
+	}
 	return merged, len(shard.Coverage(merged.Merged)) == 0, nil
 }

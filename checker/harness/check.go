@@ -25,6 +25,12 @@ type Check struct {
 	// ReadsScript: Run reads Session.Script (a planted check of a test),
 	// so exhaust runs it on every script, none taken as another's equal.
 	ReadsScript bool
+	// History: Run is about what a load keeps for the next one (the
+	// columns, memos and cached predecessors), so it needs a load before
+	// the last op. Exhaust runs such a check after the loads of every
+	// config on the session before the last op, and every other check on
+	// a session no load has touched.
+	History bool
 	// OnDisk: the implementation must write to a directory (Options.Dir);
 	// Play then makes a temporary one. Exhaust leaves such checks out.
 	OnDisk bool
@@ -58,7 +64,7 @@ var Checks = []Check{
 	{Name: "aggregation", Prop: "P6", Doc: "each tool row folded exactly once or kept in place; blocks are copies",
 		Data: []Data{OffAny}, Run: checkAggregation},
 	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps shows",
-		Data: []Data{FlippedAny}, Run: checkColumns, Reach: "cache"},
+		Data: []Data{FlippedAny}, Run: checkColumns, Reach: "cache", History: true},
 	{Name: "persistence", Prop: "P7", Doc: "a cold load of the directory gives the live session's nodes, head and views",
 		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true},
 	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory ≡ the model's reader",

@@ -31,6 +31,8 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts)")
 	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
+	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures)")
+	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 0 || *maxOps < 1 {
 		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W]")
@@ -44,6 +46,15 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		if o.Shard, err = shard.Parse(*shardArg); err != nil {
 			return fail(stderr, "exhaust", err)
 		}
+	}
+	if *claim != "" {
+		name := *claimant
+		if name == "" {
+			if name, err = os.Hostname(); err != nil {
+				return fail(stderr, "exhaust", err)
+			}
+		}
+		o.Claim = &exhaust.Claims{Dir: *claim, Name: name}
 	}
 	if *checkList != "" {
 		if o.Checks, err = harness.Select(*checkList); err != nil {
@@ -62,6 +73,9 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	files := map[string]string{} // a failure's key → where it was saved
 	var saveErr error
 	o.OnFailure = func(f exhaust.Failure) {
+		if o.Claim != nil {
+			return // saved with its part, under the claims' directory
+		}
 		path, err := f.Save(*out)
 		mu.Lock()
 		defer mu.Unlock()
