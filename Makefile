@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput clean
+.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report fuzz mutants mutants-exhaust regen throughput clean
 
 all: build test
 
@@ -71,6 +71,12 @@ fuzz:
 # Exit 1 if a mutant survives. Options: make mutants ARGS='-only a,b'.
 mutants:
 	$(GO) run ./scripts/mutants $(ARGS)
+
+# The small-scope curve: for each mutant, the fewest ops (1…MUTANT_OPS) at
+# which exhaust kills it (the README's mutant table, its last column).
+MUTANT_OPS ?= 4
+mutants-exhaust:
+	$(GO) run ./scripts/mutants -exhaust $(MUTANT_OPS) $(ARGS)
 
 # Rebuild corpus/sessions and corpus/expected from corpus/ops/shapes.
 regen:

@@ -67,6 +67,7 @@ type laneStats struct {
 	reused   int64 // states found in the memo: nothing below walked
 	rebuilds int64 // scout sessions rebuilt from a prefix
 	covered  int64 // the shard's scripts counted so far
+	failed   int64 // failing scripts the lane's own checks found
 	// what progress has been told of
 	published, statesPublished int64
 }
@@ -259,6 +260,7 @@ func (l *lane) outcome(n Node, checks []harness.Check, kinds []harness.Data, bef
 			l.memo.keepOutcome(key, f != nil)
 		}
 		if f != nil {
+			l.stats.failed++
 			if n.Owned {
 				l.failed(p.checks, f, n.Script)
 			}

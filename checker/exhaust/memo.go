@@ -19,9 +19,10 @@ func (t *tally) add(u tally) {
 // memo is what a lane has learned: for each state it expanded, the tallies
 // below it by distance (below[k-1]: the scripts k ops further down); for
 // each distinct data it checked, whether the checks failed. It is a cache:
-// each map holds at most limit entries in each of two generations, and
-// when the newer one is full the older is dropped. A forgotten entry is
-// found again by walking or checking again, with the same result.
+// each map holds at most limit entries (the outcomes, four times as many:
+// they are a tenth of the size) in each of two generations, and when the
+// newer one is full the older is dropped. A forgotten entry is found again
+// by walking or checking again, with the same result.
 type memo struct {
 	limit          int
 	states, oldSt  map[Fingerprint][]tally
@@ -65,7 +66,7 @@ func (m *memo) outcome(data Fingerprint) (failed, ok bool) {
 }
 
 func (m *memo) keepOutcome(data Fingerprint, failed bool) {
-	if len(m.checked) >= m.limit {
+	if len(m.checked) >= 4*m.limit {
 		m.forgot += int64(len(m.oldCk))
 		m.oldCk, m.checked = m.checked, make(map[Fingerprint]bool, len(m.checked))
 	}

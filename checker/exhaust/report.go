@@ -85,6 +85,9 @@ func (s Summary) Text(w io.Writer) {
 		fmt.Fprintf(w, "  every script checked (no deduplication): %d sessions checked\n", s.ChecksRun)
 	}
 	fmt.Fprintf(w, "  depth reached: %d ops\n", s.Depth)
+	if s.Stopped {
+		fmt.Fprintf(w, "  stopped at the first failing script: the counts are of the scripts walked until then\n")
+	}
 	if slowest, mean := s.Balance(); len(s.Claimants) > 0 && mean > 0 {
 		fmt.Fprintf(w, "  claimants: %d; processor time of the slowest %.1f s, of the mean %.1f s (%.2f×)\n",
 			len(s.Claimants), slowest, mean, slowest/mean)

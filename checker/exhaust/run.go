@@ -31,8 +31,11 @@ type Options struct {
 	// MemoLimit bounds each memo map of a worker's lane (0 = DefaultMemoLimit).
 	MemoLimit int
 	// MaxReduced caps how many failures each worker reduces and keeps
-	// (0 = 20); the rest are counted.
+	// (0 = 20, negative = none); the rest are counted.
 	MaxReduced int
+	// Stop ends the walk at the first failing script: the counts are then
+	// of the scripts walked so far (Summary.Stopped).
+	Stop bool
 	// OnFailure, when set, sees each kept failure as soon as it is reduced
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
@@ -47,10 +50,10 @@ type Options struct {
 	Claim *Claims
 }
 
-// DefaultMemoLimit is the entries each memo map keeps per generation: about
-// 200 bytes an entry with two generations, so a worker's two lanes hold a
-// few hundred megabytes at most.
-const DefaultMemoLimit = 1 << 19
+// DefaultMemoLimit is the states each lane's memo keeps per generation
+// (with four times as many outcomes): about 200 bytes a state and 30 an
+// outcome, two generations, two lanes: some 350 MB at most per worker.
+const DefaultMemoLimit = 1 << 18
 
 // Failure is one failing script: the script as the walk found it and the
 // failure reduced (campaign.Reduce), with the finding on the reduced case.
@@ -119,6 +122,7 @@ func Run(o Options) (Summary, []Failure, error) {
 	seen := map[string]bool{}
 	for w := range workers {
 		sum.add(sums[w])
+		sum.Stopped = sum.Stopped || sums[w].Stopped
 		for _, f := range fails[w] {
 			if k := campaign.Key(f.Reduced.Case); !seen[k] {
 				seen[k] = true
@@ -191,6 +195,9 @@ func (r *runner) enter(n Node) bool {
 	if r.err != nil {
 		return false
 	}
+	if r.opt.Stop && r.stopped() {
+		return false
+	}
 	var part *openPart
 	if r.claims != nil && n.Owned && n.Part >= 0 {
 		part = r.beginPart(n)
@@ -223,6 +230,17 @@ func (r *runner) leave(n Node) {
 		r.endPart(r.open)
 		r.open = nil
 	}
+}
+
+// stopped reports whether a lane found a failing script.
+func (r *runner) stopped() bool {
+	for _, l := range r.lanes {
+		if l.stats.failed > 0 {
+			r.sum.Stopped = true
+			return true
+		}
+	}
+	return false
 }
 
 // tally adds up what the lanes covered and did. Every lane covers every

@@ -34,12 +34,14 @@ type Summary struct {
 	ChecksRun int64 `json:"checks_run"`
 	// HistoryChecks counts the sessions of ChecksRun that ran the checks
 	// about what loads keep (harness.Check.History), after a load.
-	HistoryChecks int64   `json:"history_checks"`
-	States        int64   `json:"states"`
-	Reused        int64   `json:"reused"`
-	Forgotten     int64   `json:"forgotten"`
-	Depth         int     `json:"depth"`
-	Seconds       float64 `json:"seconds"` // wall time (merged: the longest shard)
+	HistoryChecks int64 `json:"history_checks"`
+	States        int64 `json:"states"`
+	Reused        int64 `json:"reused"`
+	Forgotten     int64 `json:"forgotten"`
+	Depth         int   `json:"depth"`
+	// Stopped: the run ended at its first failing script (Options.Stop).
+	Stopped bool    `json:"stopped,omitempty"`
+	Seconds float64 `json:"seconds"` // wall time (merged: the longest shard)
 	// WorkerSeconds is the walk time summed over workers and shards.
 	WorkerSeconds float64 `json:"worker_seconds"`
 	// CPUSeconds is the processor time used (summed over shards): what

@@ -26,7 +26,8 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "corpus/ops/failures", "where the reduced failing scripts are saved")
 	kinds := fs.String("kinds", "", "comma-separated op kinds to build scripts of (default: every kind but session)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
-	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
+	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves (negative: none); the rest are counted")
+	stop := fs.Bool("stop", false, "end at the first failing script")
 	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
 	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts)")
 	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
@@ -38,7 +39,8 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W]")
 		return 2
 	}
-	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced, NoDedup: !*dedup, MemoLimit: *memo}
+	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced, NoDedup: !*dedup, MemoLimit: *memo,
+		Stop: *stop}
 	if !*quiet {
 		o.Progress = stderr
 	}

@@ -10,6 +10,10 @@
 // project root (make mutants):
 //
 //	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [PKG...]
+//
+// With -exhaust N it prints instead the small-scope curve (make
+// mutants-exhaust): for each mutant the smallest op count at which
+// `sessiondag exhaust` kills it, walking 1, 2, … up to N ops (exhaust.go).
 package main
 
 import (
@@ -32,6 +36,7 @@ func main() {
 	run := flag.String("run", "", "run only the tests matching this regexp (go test -run)")
 	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
+	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
 	flag.Parse()
 	pkgs := flag.Args()
 	if len(pkgs) == 0 {
@@ -41,6 +46,15 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
+	}
+	if *exhaustOps > 0 {
+		survivors, crashed, err := exhaustCurve(todo, *exhaustOps)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mutants:", err)
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "mutants: %d of %d survive %d ops; %d walks crashed\n", survivors, len(todo), *exhaustOps, crashed)
+		return
 	}
 	args := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
 	if *run != "" {
