@@ -31,7 +31,7 @@ func (r *runner) beginPart(n Node) *openPart {
 // lanes added above its head since it began, and what they did.
 func (r *runner) endPart(p *openPart) {
 	sum := Summary{MaxOps: r.opt.MaxOps, Kinds: r.sum.Kinds, Shard: partName(p.part, r.parts),
-		ByLength: make([]int64, r.opt.MaxOps), Dedup: !r.opt.NoDedup, Claimant: r.claims.Name}
+		ByLength: make([]int64, r.opt.MaxOps), FailuresByLength: make([]int64, r.opt.MaxOps), Dedup: !r.opt.NoDedup, Claimant: r.claims.Name}
 	for i, l := range r.lanes {
 		now := l.path[p.depth-1].below
 		for k := range now {
@@ -48,6 +48,7 @@ func (r *runner) endPart(p *openPart) {
 			sum.Skipped += t.skipped - was.skipped
 			sum.Unsynced += t.unsynced - was.unsynced
 			sum.Failures += t.failures - was.failures
+			sum.FailuresByLength[p.depth-1+k] += t.failures - was.failures
 		}
 		was := p.lanes[i].stats
 		sum.ChecksRun += l.stats.checked - was.checked

@@ -95,6 +95,9 @@ func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "  %.1f s, %.0f scripts/s; %.1f s of processor time, %.0f scripts per processor second\n",
 		s.Seconds, s.ScriptsPerSecond(), s.CPUSeconds, s.ScriptsPerCPUSecond())
 	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", s.Failures, s.Reduced)
+	if s.Failures > 0 {
+		fmt.Fprintf(w, "  failures by length: %s\n", lengths(s.FailuresByLength))
+	}
 }
 
 // WriteText prints the summary and each failure with its reduced script

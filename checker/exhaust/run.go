@@ -248,6 +248,7 @@ func (r *runner) stopped() bool {
 // agree on how many there are.
 func (r *runner) tally() error {
 	r.sum.ByLength = make([]int64, max(r.opt.MaxOps, 0))
+	r.sum.FailuresByLength = make([]int64, max(r.opt.MaxOps, 0))
 	for i, l := range r.lanes {
 		var scripts int64
 		for k, t := range l.total() {
@@ -262,6 +263,7 @@ func (r *runner) tally() error {
 			r.sum.Skipped += t.skipped
 			r.sum.Unsynced += t.unsynced
 			r.sum.Failures += t.failures
+			r.sum.FailuresByLength[k] += t.failures
 		}
 		if i == 0 {
 			r.sum.Scripts = scripts

@@ -24,8 +24,10 @@ type Summary struct {
 	// data, where the checks that need it (a kind with Synced) were left out.
 	Unsynced int64 `json:"unsynced"`
 	Failures int64 `json:"failures"` // failing script × data
-	Reduced  int64 `json:"reduced"`  // failures reduced and kept (distinct per shard)
-	Rebuilds int64 `json:"rebuilds"` // sessions rebuilt from a prefix
+	// FailuresByLength counts them by the failing script's length.
+	FailuresByLength []int64 `json:"failures_by_length,omitempty"`
+	Reduced          int64   `json:"reduced"`  // failures reduced and kept (distinct per shard)
+	Rebuilds         int64   `json:"rebuilds"` // sessions rebuilt from a prefix
 	// What deduplication did: sessions checked (one per distinct data and
 	// lane), distinct states expanded and states found
 	// again (nothing below them walked), memo entries dropped (then found
@@ -130,6 +132,12 @@ func (s *Summary) add(t Summary) {
 	}
 	for i, n := range t.ByLength {
 		s.ByLength[i] += n
+	}
+	for len(s.FailuresByLength) < len(t.FailuresByLength) {
+		s.FailuresByLength = append(s.FailuresByLength, 0)
+	}
+	for i, n := range t.FailuresByLength {
+		s.FailuresByLength[i] += n
 	}
 	if t.Claimant != "" {
 		s.addClaimant(ClaimantTime{Name: t.Claimant, Parts: 1, Seconds: t.Seconds, CPUSeconds: t.CPUSeconds})

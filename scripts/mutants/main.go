@@ -14,6 +14,9 @@
 // With -exhaust N it prints instead the small-scope curve (make
 // mutants-exhaust): for each mutant the smallest op count at which
 // `sessiondag exhaust` kills it, walking 1, 2, … up to N ops (exhaust.go).
+// With -exhaust-dedup N it compares exhaust at N ops with and without
+// deduplication, as built and with each mutant (make exhaust-dedup,
+// dedup.go); exit 1 if a verdict differs.
 package main
 
 import (
@@ -37,6 +40,7 @@ func main() {
 	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
 	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
+	dedupOps := flag.Int("exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
 	flag.Parse()
 	pkgs := flag.Args()
 	if len(pkgs) == 0 {
@@ -46,6 +50,18 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
+	}
+	if *dedupOps > 0 {
+		differ, err := dedupCompare(todo, *dedupOps)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mutants:", err)
+			os.Exit(2)
+		}
+		if differ > 0 {
+			fmt.Fprintf(os.Stderr, "mutants: deduplication changed the verdict on %d implementation(s)\n", differ)
+			os.Exit(1)
+		}
+		return
 	}
 	if *exhaustOps > 0 {
 		survivors, crashed, err := exhaustCurve(todo, *exhaustOps)
