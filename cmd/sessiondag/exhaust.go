@@ -36,7 +36,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 0 || *maxOps < 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W]")
+		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n | --claim DIR [--claimant NAME]] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W] [--dedup=false] [--stop] [--quiet]")
 		return 2
 	}
 	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced, NoDedup: !*dedup, MemoLimit: *memo,

@@ -30,7 +30,7 @@ var commands = []command{
 	{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
 	{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
 	{"replay", "FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR]", "run a script through the writers and both models with the checks after every op", cmdReplay},
-	{"exhaust", "--max-ops N [--shard i/n] [--json] [--out DIR]", "check every valid op script of at most N ops (P1–P5 after its last op)", cmdExhaust},
+	{"exhaust", "--max-ops N [--shard i/n] [--claim DIR] [--json] [--out DIR] [--check NAMES] [--dedup=false]", "check every valid op script of at most N ops (P1–P5 after its last op)", cmdExhaust},
 	{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
 	{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
 	{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown", gate.Main},
