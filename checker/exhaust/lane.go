@@ -67,6 +67,7 @@ type laneStats struct {
 	reused   int64 // states found in the memo: nothing below walked
 	rebuilds int64 // scout sessions rebuilt from a prefix
 	covered  int64 // the shard's scripts counted so far
+	walked   int64 // … of them entered by the walk, not taken from the memo
 	failed   int64 // failing scripts the lane's own checks found
 	// what progress has been told of
 	published, statesPublished int64
@@ -172,6 +173,7 @@ func (l *lane) enter(n Node) (bool, error) {
 	if n.Owned {
 		up.below[0].add(own)
 		l.stats.covered++
+		l.stats.walked++
 	}
 	if n.Leaf {
 		return false, nil

@@ -52,6 +52,7 @@ func (r *runner) endPart(p *openPart) {
 		}
 		was := p.lanes[i].stats
 		sum.ChecksRun += l.stats.checked - was.checked
+		sum.Walked += l.stats.walked - was.walked
 		sum.HistoryChecks += l.stats.history - was.history
 		sum.States += l.stats.states - was.states
 		sum.Reused += l.stats.reused - was.reused

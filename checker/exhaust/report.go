@@ -77,8 +77,10 @@ func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", s.Runs, s.Skipped)
 	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", s.Unsynced)
 	if s.Dedup {
-		fmt.Fprintf(w, "  checked once per distinct data: %d sessions checked (%d after a load: %s); %d distinct states expanded, %d found again\n",
-			s.ChecksRun, s.HistoryChecks, historyNames(), s.States, s.Reused)
+		fmt.Fprintf(w, "  each distinct state expanded once: %d states expanded, %d found again; %d script × writers walked, the rest taken from the memo\n",
+			s.States, s.Reused, s.Walked)
+		fmt.Fprintf(w, "  each distinct data checked once: %d sessions checked (%d after a load: %s)\n",
+			s.ChecksRun, s.HistoryChecks, historyNames())
 		fmt.Fprintf(w, "  fingerprints of 128 bits: collision probability ≤ %.1e (birthday bound over %d)\n",
 			s.CollisionBound(), s.States+s.ChecksRun)
 	} else {

@@ -271,6 +271,7 @@ func (r *runner) tally() error {
 			return fmt.Errorf("exhaust: the lanes covered %d and %d scripts: a memo took unequal states as equal", r.sum.Scripts, scripts)
 		}
 		r.sum.ChecksRun += l.stats.checked
+		r.sum.Walked += l.stats.walked
 		r.sum.HistoryChecks += l.stats.history
 		r.sum.States += l.stats.states
 		r.sum.Reused += l.stats.reused

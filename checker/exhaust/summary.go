@@ -34,6 +34,9 @@ type Summary struct {
 	// again by walking), the most ops of a script covered.
 	Dedup     bool  `json:"dedup"`
 	ChecksRun int64 `json:"checks_run"`
+	// Walked counts the runs (script × lane) the walk entered; the rest
+	// of Runs were taken from the memo with the states they lie below.
+	Walked int64 `json:"walked"`
 	// HistoryChecks counts the sessions of ChecksRun that ran the checks
 	// about what loads keep (harness.Check.History), after a load.
 	HistoryChecks int64 `json:"history_checks"`
@@ -118,6 +121,7 @@ func (s *Summary) add(t Summary) {
 	s.Rebuilds += t.Rebuilds
 	s.Dedup = s.Dedup || t.Dedup
 	s.ChecksRun += t.ChecksRun
+	s.Walked += t.Walked
 	s.HistoryChecks += t.HistoryChecks
 	s.HistoryChecks += t.HistoryChecks
 	s.States += t.States
