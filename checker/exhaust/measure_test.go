@@ -64,7 +64,8 @@ func TestFingerprintCounts(t *testing.T) {
 
 // TestMeasureRun runs exhaust at SESSIONDAG_MEASURE ops (unset: skipped)
 // with the checks SESSIONDAG_CHECKS names (default: DefaultChecks), without
-// deduplication when SESSIONDAG_NODEDUP is set: for profiles
+// deduplication when SESSIONDAG_NODEDUP is set, of the shard
+// SESSIONDAG_SHARD names (default: the whole walk): for profiles
 // (-cpuprofile).
 func TestMeasureRun(t *testing.T) {
 	max, _ := strconv.Atoi(os.Getenv("SESSIONDAG_MEASURE"))
@@ -72,6 +73,12 @@ func TestMeasureRun(t *testing.T) {
 		t.Skip("SESSIONDAG_MEASURE unset")
 	}
 	o := Options{MaxOps: max, NoDedup: os.Getenv("SESSIONDAG_NODEDUP") != ""}
+	if sh := os.Getenv("SESSIONDAG_SHARD"); sh != "" {
+		var err error
+		if o.Shard, err = shard.Parse(sh); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if list := os.Getenv("SESSIONDAG_CHECKS"); list != "" {
 		var err error
 		if o.Checks, err = harness.Select(list); err != nil {
