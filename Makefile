@@ -36,8 +36,9 @@ props:
 props-long:
 	$(GO) test -count=1 -timeout 60m ./props -rapid.checks=5000
 
-# Every valid op script of at most EXHAUST_OPS ops, P1–P5 after its last
-# op (nightly: 5 ops, about 5 million scripts, about 30 minutes on 2 cores).
+# Every valid op script of at most EXHAUST_OPS ops, P1–P5 and P10 after its
+# last op (nightly: 5 ops, about 14 million scripts, about 2 hours of
+# processor time: shard it, deploy/).
 EXHAUST_OPS ?= 5
 exhaust: build
 	./bin/sessiondag exhaust --max-ops $(EXHAUST_OPS)

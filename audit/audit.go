@@ -150,7 +150,8 @@ func one(dir string, columns bool) *Session {
 		}
 		rep.Configs = append(rep.Configs, c)
 		if i > 0 {
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv))
+			at := func(head string) *webui.Loaded { return webui.Load(st.AtHead(head), fl) }
+			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, at))
 		}
 	}
 	if want != nil {
@@ -195,9 +196,11 @@ func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
 // intended replays the op script beside a session, if there is one,
 // through the models alone (harness.Session): its Intended view is what the
 // session means, its Strict flag is set when every row was written with the
-// flags on (the script starts by turning them all on): then every change
-// must be a fix by harness.Gap; data written before the rollout is judged
-// by the no-lost-message rule (harness.IsFix).
+// flags on, as the script's flag and writer ops say wherever they occur (one
+// writer or several, from the first op or later): then every change must be
+// a fix by harness.Gap; data with rows written before the rollout, or by a
+// writer on an earlier step, is judged by the no-lost-message rule
+// (harness.IsFix).
 func intended(dir string) (*harness.Session, error) {
 	f, err := os.Open(filepath.Join(dir, ScriptName))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -211,13 +214,7 @@ func intended(dir string) (*harness.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	data := harness.DataFor(script, flags.Off)
-	if first := firstOp(script); first != nil {
-		if fo, ok := first.(ops.Flag); ok && fo.Set == "all" {
-			data = harness.DataFor(script, flags.All)
-		}
-	}
-	s, err := harness.NewSession(harness.Options{Data: data, SessionID: harness.SessionIDOf(script), ModelOnly: true})
+	s, err := harness.NewSession(harness.Options{Data: harness.DataFor(script, flags.Off), SessionID: harness.SessionIDOf(script), ModelOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -227,16 +224,6 @@ func intended(dir string) (*harness.Session, error) {
 		}
 	}
 	return s, nil
-}
-
-// firstOp is the script's first op after a session op, nil if none.
-func firstOp(script []ops.Op) ops.Op {
-	for _, op := range script {
-		if _, ok := op.(ops.Session); !ok {
-			return op
-		}
-	}
-	return nil
 }
 
 func project(l *webui.Loaded) model.TargetView { return harness.Projected(l) }

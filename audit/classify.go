@@ -14,11 +14,13 @@ import (
 // it added and removed. With an op script the intended view decides
 // (harness.IsFix). Without one (real sessions) the rule is conservative: a
 // step that hides a user's message is a regression, wherever R found the
-// row; so is one that loses a runtime card or any conversation row the
-// previous config showed on its recorded chain. Only rows other than user
-// messages that R showed because its get_branch fallback glued another root
-// on, and function internals a head sat on, may go.
-func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool, isConv func(string) bool) Step {
+// row, unless the step moved it to the branch it continues (movedToBranch);
+// so is one that loses a runtime card or any conversation row the previous
+// config showed on its recorded chain. Only rows other than user messages
+// that R showed because its get_branch fallback glued another root on, and
+// function internals a head sat on, may go. at loads the session under to
+// at another head.
+func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool, isConv func(string) bool, at func(head string) *webui.Loaded) Step {
 	st := Step{From: from.String(), To: to.String()}
 	pa, pb := harness.Project(a.Chain), harness.Project(b.Chain)
 	st.Added, st.Removed = rowsOf(b, missing(pb, pa)), rowsOf(a, missing(pa, pb))
@@ -45,6 +47,9 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 	// step that shows the conversation row it belongs to instead loses
 	// nothing.
 	st.Hidden = hiddenUsers(st.Removed, isConv)
+	var moved []Row
+	var movedTo string
+	st.Hidden, moved, movedTo = movedToBranch(st.Hidden, a, to, b, at)
 	var lost []Row
 	for _, r := range st.Removed {
 		if isConv(r.ID) && r.Role != "user" {
@@ -84,6 +89,9 @@ func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, st
 		st.Detail = fmt.Sprintf("chain %d → %d rows", len(pa), len(pb))
 		if unglued > 0 {
 			st.Detail += fmt.Sprintf(", %d rows R's fallback glued from another root dropped", unglued)
+		}
+		if len(moved) > 0 {
+			st.Detail += fmt.Sprintf(", moves the user's message %s, which R's fallback glued from another root, to the branch it continues (shown at head %s)", joinRows(moved), movedTo)
 		}
 	}
 	return st

@@ -12,6 +12,7 @@ import (
 	"sessiondag/checker/driver"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
 
@@ -29,13 +30,14 @@ func build(t *testing.T, dir, script string, withScript bool) {
 	}
 }
 
-// hiddenUser: a manual run, a dispatcher turn the user started as a
-// root-level fork that crashed before its reply, another manual run; written
-// with the flags on, so flag A's predecessors are the ones the writers
-// recorded (the second run continues the first). R's get_branch fallback
-// glues the three roots into one chain, the user's message among them;
-// A,B walks the recorded predecessors and leaves the message out.
-const hiddenUser = `session id=local_hidden0001
+// movedUser: a manual run, a dispatcher turn the user started as a
+// root-level fork that crashed before its reply, another manual run;
+// written with the flags on, so flag A's predecessors are the ones the
+// writers recorded (the second run continues the first). R's get_branch
+// fallback glues the three roots into one chain, the user's message among
+// them; A,B walks the recorded predecessors and shows the message on its
+// own branch, the root-level fork, where the sibling arrows lead.
+const movedUser = `session id=local_moved00001
 flag set=all
 manual id=f1 name=word_count args="{\"text\": \"hi\"}"
 end output=2
@@ -44,6 +46,38 @@ crash
 manual id=f2 name=word_count args="{\"text\": \"hi\"}"
 end output=2
 `
+
+// hidingUser is a plain chat of two turns whose second user row also
+// records a predecessor, written as flag A's writers write it, that
+// contradicts its parent_id: a root. R's own walk shows both turns; A,B
+// follow the predecessor and show the second turn alone, the first user
+// message on no chain they show at this head — a hidden message.
+const hidingUser = `session id=local_hidden0001
+user id=u1 text="hello there\nsecond line"
+reply
+say text=hi
+done
+user id=u2 text=again
+reply
+say text=ok
+done
+`
+
+// buildHiding writes hidingUser into dir and gives u2 its contradicting
+// predecessor.
+func buildHiding(t *testing.T, dir string) {
+	t.Helper()
+	build(t, dir, hidingUser, false)
+	files, err := filepath.Glob(filepath.Join(dir, "history", "*-u-u2.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	n, err := node.Decode(data)
+	require.NoError(t, err)
+	n.Metadata.Set("predecessor", node.Str(node.RootID))
+	require.NoError(t, os.WriteFile(files[0], n.Encode(), 0o644))
+}
 
 func step(t *testing.T, s *audit.Session, from, to string) audit.Step {
 	t.Helper()
@@ -56,23 +90,19 @@ func step(t *testing.T, s *audit.Session, from, to string) audit.Step {
 	return audit.Step{}
 }
 
-// TestHiddenUserIsNeverAFix: without an op script a step that drops the
-// user's own message from the chain is a regression, even where R showed
-// the message only through its fallback, and the report names the row with
-// its role and text. With the script, which says the message was a fork of
-// its own, the same change is a fix.
-func TestHiddenUserIsNeverAFix(t *testing.T) {
+// TestHiddenUserIsARegression: without an op script a step that drops the
+// user's own message from the chain R's own walk showed is a regression,
+// and the report names the row with its role and text.
+func TestHiddenUserIsARegression(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "s")
-	build(t, dir, hiddenUser, false)
+	buildHiding(t, dir)
 	s := audit.One(dir)
-	require.Equal(t, 3, s.Configs[0].ChainLen, "R's fallback shows f1, u1, f2")
-	require.True(t, s.Configs[0].Fallback)
+	require.Equal(t, 4, s.Configs[0].ChainLen, "R's walk shows both turns")
+	require.False(t, s.Configs[0].Fallback)
 	st := step(t, s, "A", "A,B")
 	require.Equal(t, audit.Regression, st.Verdict, "%+v", st)
 	want := []audit.Row{{ID: "u1", Role: "user", Text: "hello there"}}
-	require.Equal(t, want, st.Removed)
 	require.Equal(t, want, st.Hidden)
-	require.Empty(t, st.Added)
 	require.Contains(t, st.Detail, `u1 user "hello there"`)
 	require.True(t, s.Failed())
 	require.True(t, s.HidesUser())
@@ -81,16 +111,31 @@ func TestHiddenUserIsNeverAFix(t *testing.T) {
 	sum.Add(s)
 	require.True(t, sum.Failed(), "a hidden user message blocks ready")
 	require.Equal(t, 1, sum.HiddenUsers)
+}
 
-	scripted := filepath.Join(t.TempDir(), "s")
-	build(t, scripted, hiddenUser, true)
-	s = audit.One(scripted)
-	require.True(t, s.Intended)
-	st = step(t, s, "A", "A,B")
-	require.Equal(t, audit.Fix, st.Verdict, "the script says u1 was a fork of its own: %+v", st)
-	require.Equal(t, want, st.Removed)
-	require.Empty(t, st.Hidden, "u1 is not a message of the intended conversation at this head")
-	require.False(t, s.Failed())
+// TestMovedUserIsAFix: a user message R showed only because its fallback
+// glued another root on, which the step shows on the branch it is on (a
+// root-level fork the sibling arrows reach), is moved, not hidden: the step
+// is a fix and says where the message is, with or without the script.
+func TestMovedUserIsAFix(t *testing.T) {
+	for _, withScript := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "s")
+		build(t, dir, movedUser, withScript)
+		s := audit.One(dir)
+		require.Equal(t, withScript, s.Intended)
+		require.Equal(t, 3, s.Configs[0].ChainLen, "R's fallback shows f1, u1, f2")
+		require.True(t, s.Configs[0].Fallback)
+		st := step(t, s, "A", "A,B")
+		require.Equal(t, audit.Fix, st.Verdict, "%+v", st)
+		require.Equal(t, []audit.Row{{ID: "u1", Role: "user", Text: "hello there"}}, st.Removed)
+		require.Empty(t, st.Hidden)
+		require.Empty(t, st.Added)
+		if !withScript {
+			require.Contains(t, st.Detail, `moves the user's message u1 user "hello there"`)
+			require.Contains(t, st.Detail, "shown at head u1")
+		}
+		require.False(t, s.Failed())
+	}
 }
 
 // TestStepListsAddedRows: the design note's case (two ROOT-parented users,

@@ -15,11 +15,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"sessiondag/impl/store"
 )
 
 // Find returns every session directory at or below the roots, sorted: a
-// directory holding history/ or meta.json. It does not descend into a
-// session directory, and it does not follow symbolic links.
+// directory holding any of the original's session files — history/,
+// meta.json (written only once a turn ends) or context/commits/. The
+// session is named by its folder. It does not descend into a session
+// directory, and it does not follow symbolic links.
 func Find(roots []string) ([]string, error) {
 	var out []string
 	for _, root := range roots {
@@ -58,6 +62,8 @@ func isSession(dir string) bool {
 	if fi, err := os.Stat(filepath.Join(dir, "history")); err == nil && fi.IsDir() {
 		return true
 	}
-	_, err := os.Stat(filepath.Join(dir, "meta.json"))
-	return err == nil
+	if _, err := os.Stat(filepath.Join(dir, "meta.json")); err == nil {
+		return true
+	}
+	return store.HasCommits(dir)
 }

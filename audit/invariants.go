@@ -8,8 +8,10 @@ import (
 )
 
 // invariants are what must hold of any load, whatever the data: no row twice
-// in the chain, a head that is shown (or none), no user row dropped by the
-// card pass, aggregation conservation.
+// in the chain, no user row dropped by the card pass, aggregation
+// conservation as the original aggregates (an assistant's own tool_calls
+// and blocks, merged into its node by the original's writers, kept:
+// the harness's aggregation check).
 func invariants(l *webui.Loaded, agg *harness.AggregationCheck) []string {
 	var out []string
 	seen := map[string]bool{}

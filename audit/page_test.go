@@ -95,7 +95,7 @@ func linearChat(n int) string {
 // checks its structure.
 func TestPage(t *testing.T) {
 	extra := t.TempDir()
-	build(t, filepath.Join(extra, "hidden"), hiddenUser, false)
+	buildHiding(t, filepath.Join(extra, "hidden"))
 	build(t, filepath.Join(extra, "long"), linearChat(200), false)
 	var pg audit.Page
 	sessions := 0
@@ -145,10 +145,10 @@ func TestPage(t *testing.T) {
 		require.Equal(t, want, got, "five config columns in rollout order: %s", s.attr["id"])
 	}
 
-	// The hidden message is marked as removed in A's column and absent
-	// from A,B's.
+	// The hidden message (and its reply) is marked as removed in A's
+	// column and absent from A,B's.
 	cols := first.find(func(e *elem) bool { return e.name == "div" && e.hasClass("config") })
-	require.Len(t, markedRows(cols[1], "del"), 1)
+	require.Len(t, markedRows(cols[1], "del"), 2)
 	require.Contains(t, markedRows(cols[1], "del")[0], "u1")
 	for _, r := range rowsText(cols[2]) {
 		require.NotContains(t, r, "u1 ")

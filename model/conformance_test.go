@@ -15,41 +15,59 @@ import (
 
 const conformanceDir = "../corpus/conformance"
 
-// TestConformance: for every session of the original's conformance corpus,
-// head_id and chain equal what the original itself sent: every object's keys
-// in the original's order, numbers numerically, strings byte for byte.
+// originalCorpora are the corpora of sessions the original system itself
+// stored or loaded, each with what its handle_load_session sent the browser
+// (expected/<folder>.json): the conformance sessions and the sessions its
+// own writers stored. Both are replayed by one mechanism.
+var originalCorpora = []struct {
+	dir      string
+	sessions int // how many session folders the corpus holds
+}{
+	{conformanceDir, 60},
+	{"../corpus/realwriter", 114},
+}
+
+// TestConformance: for every session of both corpora, head_id and chain
+// equal what the original itself sent: every object's keys in the
+// original's order, numbers numerically, strings byte for byte.
 func TestConformance(t *testing.T) {
-	dirs, err := filepath.Glob(filepath.Join(conformanceDir, "sessions", "*"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no conformance sessions: %v", err)
-	}
-	if len(dirs) != 60 {
-		t.Errorf("want 60 sessions, found %d", len(dirs))
-	}
-	for _, dir := range dirs {
-		id := filepath.Base(dir)
-		t.Run(id, func(t *testing.T) {
-			s, err := ReadSessionDir(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			view := LegacyView(s)
-			got, err := json.Marshal(loadFrame(view))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(filepath.Join(conformanceDir, "expected", id+".json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := conformanceDiff(id, want, got); d != "" {
-				t.Error(d)
-			}
-			// The whole view must marshal (views.md).
-			if _, err := json.Marshal(view); err != nil {
-				t.Errorf("marshal view: %v", err)
-			}
-		})
+	for _, c := range originalCorpora {
+		dirs, err := filepath.Glob(filepath.Join(c.dir, "sessions", "*"))
+		if err != nil || len(dirs) == 0 {
+			t.Fatalf("%s: no sessions: %v", c.dir, err)
+		}
+		if len(dirs) != c.sessions {
+			t.Errorf("%s: want %d sessions, found %d", c.dir, c.sessions, len(dirs))
+		}
+		expected, err := filepath.Glob(filepath.Join(c.dir, "expected", "*.json"))
+		if err != nil || len(expected) != len(dirs) {
+			t.Errorf("%s: %d expected views for %d session folders (%v)", c.dir, len(expected), len(dirs), err)
+		}
+		for _, dir := range dirs {
+			id := filepath.Base(dir)
+			t.Run(filepath.Base(c.dir)+"/"+id, func(t *testing.T) {
+				s, err := ReadSessionDir(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				view := LegacyView(s)
+				got, err := json.Marshal(loadFrame(view))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := os.ReadFile(filepath.Join(c.dir, "expected", id+".json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := conformanceDiff(id, want, got); d != "" {
+					t.Error(d)
+				}
+				// The whole view must marshal (views.md).
+				if _, err := json.Marshal(view); err != nil {
+					t.Errorf("marshal view: %v", err)
+				}
+			})
+		}
 	}
 }
 

@@ -22,6 +22,7 @@
 //	render.go     render_context (§3.3)
 //	aggregate.go  aggregate_tool_messages (§3.4)
 //	load.go       handle_load_session steps 2–10 (§3.5)
+//	embed.go      attach rows' embed statistics from context commits (§3.5 step 10)
 //	cards.go      _rebuild_runtime_cards and context_tree (§3.6, §2.5)
 //
 // The writing half runs op scripts (checker/ops/README.md, flags off):

@@ -83,9 +83,10 @@ func (rd *reading) load(raw, all, branch []*Object) loaded {
 	chain = rd.cards(chain, all)
 
 	// Step 10: sibling info from sibling_index(all, id); when total > 1,
-	// prev/next = deepest_leaf(all, neighbour), else null. The keys go on
-	// a copy of each row: the rows of all and of the branch stay as they
-	// are (the view shows them too).
+	// prev/next = deepest_leaf(all, neighbour), else null; then an attach
+	// row's embed stats (embed.go). The keys go on a copy of each row: the
+	// rows of all and of the branch stay as they are (the view shows them
+	// too).
 	fam := newFamily(all, allByID)
 	for k, row := range chain {
 		i, n, sibs := fam.siblingIndex(msgID(row))
@@ -104,9 +105,8 @@ func (rd *reading) load(raw, all, branch []*Object) loaded {
 		row.Set("sibling_total", Int(itoa(n)))
 		row.Set("prev_sibling_id", prev)
 		row.Set("next_sibling_id", next)
+		rd.embedStats(row)
 	}
-	// Attach rows' embed stats (step 10) are not added: no conformance row
-	// has them (they need context commits, which are out of scope).
 	return loaded{head: head, chain: chain, fallback: fallback}
 }
 

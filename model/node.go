@@ -21,7 +21,10 @@ type Session struct {
 	ID     string  // the session id (directory name)
 	Nodes  []*Node // nodes_by_seq: every parsed node, duplicates kept
 	HeadID string  // the index head: meta head_id, else last_node_id
-	Meta   *Object // meta.json as read
+	Meta   *Object // meta.json as read; empty when the folder has none
+	// Dir is the folder the session was read from ("" for one built in
+	// memory): the load reads the context commits attach rows name there.
+	Dir string
 }
 
 // meta returns node metadata, never nil.

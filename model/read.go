@@ -24,9 +24,13 @@ import (
 //     lookups by id take the later one (Session.byID);
 //   - head = meta `head_id`, falling back to `last_node_id`.
 //
-// A missing directory or a missing/unparsable meta.json is an error (the
-// original has no such session: its load shows "New conversation"); a missing
-// history/ directory gives a session without nodes.
+// The session is named by its folder, as the original names it (a copied
+// folder's meta.json may hold another id). A folder without meta.json is a
+// session no turn has ended in yet (the original writes meta.json at a
+// turn's end): no stored head. An unparsable meta.json, or one that is not
+// an object, is an error; so is a missing directory or one that holds none
+// of meta.json, history/ and context/commits/ (the original has no such
+// session: its load shows "New conversation").
 func ReadSessionDir(dir string) (*Session, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -35,22 +39,27 @@ func ReadSessionDir(dir string) (*Session, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("model: %s is not a directory", dir)
 	}
+	s := &Session{ID: filepath.Base(filepath.Clean(dir)), Meta: &Object{}, Dir: dir}
 	raw, err := os.ReadFile(filepath.Join(dir, "meta.json"))
-	if err != nil {
-		return nil, fmt.Errorf("model: %s: no session here: %w", dir, err)
-	}
-	mv, err := ParseJSON(raw)
-	if err != nil {
+	switch {
+	case err == nil:
+		mv, err := ParseJSON(raw)
+		if err != nil {
+			return nil, fmt.Errorf("model: %s/meta.json: %w", dir, err)
+		}
+		meta, ok := mv.(*Object)
+		if !ok {
+			return nil, fmt.Errorf("model: %s/meta.json is not a JSON object", dir)
+		}
+		s.Meta = meta
+	case !os.IsNotExist(err):
 		return nil, fmt.Errorf("model: %s/meta.json: %w", dir, err)
+	case !isDir(filepath.Join(dir, "history")) && !isDir(filepath.Join(dir, "context", "commits")):
+		return nil, fmt.Errorf("model: %s: no session here (no meta.json, history/ or context/commits/)", dir)
 	}
-	meta, ok := mv.(*Object)
-	if !ok {
-		return nil, fmt.Errorf("model: %s/meta.json is not a JSON object", dir)
-	}
-	s := &Session{ID: filepath.Base(filepath.Clean(dir)), Meta: meta}
 
 	// head: `head_id`, falling back to `last_node_id` (§2.1).
-	if h, ok := or(meta.Val("head_id"), meta.Val("last_node_id")).(string); ok {
+	if h, ok := or(s.Meta.Val("head_id"), s.Meta.Val("last_node_id")).(string); ok {
 		s.HeadID = h
 	}
 
@@ -77,6 +86,11 @@ func ReadSessionDir(dir string) (*Session, error) {
 	// docs/rollout.md §1 item 8: order by parsed seq, ties keep file-name order.
 	sort.SliceStable(s.Nodes, func(i, j int) bool { return s.Nodes[i].Seq < s.Nodes[j].Seq })
 	return s, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // nodeFromJSON keeps the known fields of one history file, nil if unusable.

@@ -60,8 +60,15 @@ func TestReadSessionDirMissingParts(t *testing.T) {
 
 	noMeta := t.TempDir()
 	writeFile(t, filepath.Join(noMeta, "history", "0000-u-ROOT.json"), nodeJSON("ROOT", "0", "user", "", `{"display": "root"}`))
-	_, err = ReadSessionDir(noMeta)
-	assert.Error(t, err, "no meta.json: no session")
+	s, err := ReadSessionDir(noMeta)
+	require.NoError(t, err, "no meta.json: a session no turn has ended in")
+	assert.Equal(t, filepath.Base(noMeta), s.ID)
+	assert.Empty(t, s.HeadID)
+	assert.Len(t, s.Nodes, 1)
+
+	empty := t.TempDir()
+	_, err = ReadSessionDir(empty)
+	assert.Error(t, err, "none of the original's files: no session")
 
 	badMeta := t.TempDir()
 	writeFile(t, filepath.Join(badMeta, "meta.json"), `[1]`)
@@ -70,7 +77,7 @@ func TestReadSessionDirMissingParts(t *testing.T) {
 
 	noHistory := t.TempDir()
 	writeFile(t, filepath.Join(noHistory, "meta.json"), `{"head_id": "gone"}`)
-	s, err := ReadSessionDir(noHistory)
+	s, err = ReadSessionDir(noHistory)
 	require.NoError(t, err)
 	assert.Empty(t, s.Nodes)
 	v := LegacyView(s)

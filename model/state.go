@@ -14,8 +14,9 @@ import (
 
 // AppendState appends an unambiguous binary encoding of the writer state to
 // b: the stored nodes and meta.json (AppendData), the in-memory head, the
-// clock, the browser's head, the pending turn, the open reply with what it
-// gathered, and the frame stack. Of the ops applied only whether there were
+// clock, and each writer's state (the one performing the ops, then the
+// parked ones in name order): its name, browser's head, pending turn, open
+// reply with what it gathered, and frame stack. Of the ops applied only whether there were
 // any counts (`session` must be the first). Left out as derived from the
 // nodes: byID, idx, indexed, memo, replies.
 func (r *LegacyRun) AppendState(b []byte) []byte {
@@ -24,13 +25,25 @@ func (r *LegacyRun) AppendState(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.clock))
 	b = binary.AppendVarint(b, int64(r.ticks))
 	b = appendBool(b, r.applied > 0)
-	b = appendBool(appendString(b, r.ch), r.chSet)
-	b = appendString(appendString(b, r.pending), r.pendingSrc)
-	b = appendString(b, r.reply)
-	b = appendValue(b, r.blocks)
-	b = appendValue(b, r.toolCalls)
-	b = binary.AppendUvarint(b, uint64(len(r.frames)))
-	for _, f := range r.frames {
+	b = r.writerState.appendState(b)
+	b = binary.AppendUvarint(b, uint64(len(r.parked)))
+	for _, w := range r.parked {
+		b = w.appendState(b)
+	}
+	return b
+}
+
+// appendState encodes one writer's state: its name, the browser's head,
+// the pending turn, the open reply with what it gathered, the frame stack.
+func (w *writerState) appendState(b []byte) []byte {
+	b = appendString(b, w.writer)
+	b = appendBool(appendString(b, w.ch), w.chSet)
+	b = appendString(appendString(b, w.pending), w.pendingSrc)
+	b = appendString(b, w.reply)
+	b = appendValue(b, w.blocks)
+	b = appendValue(b, w.toolCalls)
+	b = binary.AppendUvarint(b, uint64(len(w.frames)))
+	for _, f := range w.frames {
 		b = appendString(appendBool(appendString(b, f.id), f.manual), f.lastExec)
 	}
 	return b

@@ -199,4 +199,5 @@ func (t *targetOps) End(ops.End) error                 { return nil }
 func (t *targetOps) Checkout(ops.Checkout) error       { return nil }
 func (t *targetOps) Reload(ops.Reload) error           { return nil }
 func (t *targetOps) Flag(ops.Flag) error               { return nil }
+func (t *targetOps) Writer(ops.Writer) error           { return nil }
 func (t *targetOps) Clock(ops.Clock) error             { return nil }

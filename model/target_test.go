@@ -490,6 +490,66 @@ func TestTargetFlagsDoNotChangeIntent(t *testing.T) {
 	assert.Equal(t, a, drop)
 }
 
+// Writers taking turns: w1 writes u1, a1 (IP u1); w2 takes over at the
+// persisted head a1 with a browser that has no head, and its web turn u2
+// still continues what the server shows: IP anchor(H) = a1; b2 IP u2. Back
+// on w1, its turn u3 continues b2 (the head it re-read), whatever its
+// browser still shows (a1).
+func TestTargetWritersTakeTurns(t *testing.T) {
+	r, v := tRun(t, `user id=u1 text=hi
+reply
+done
+writer name=w2 set=all
+user id=u2 text=hi
+reply
+done
+writer name=w1 set=off
+user id=u3 text=hi
+reply
+done`)
+	assertIP(t, r, "u2", "u1_reply")
+	assertIP(t, r, "u3", "u2_reply")
+	assert.Equal(t, chain(tr("u1"), tr("u1_reply"), tr("u2"), tr("u2_reply"), tr("u3"), tr("u3_reply")), v[len(v)-1].Chain)
+}
+
+// A turn in progress stays with its writer: w1's reply a1 (IP u1) is open
+// while w2 writes a whole turn u2 (IP anchor(H) = a1, the head a1's
+// placeholder persisted), b2; w1 then ends a1, which moves the head back to
+// a1: the view is u1, a1, and u2's branch hangs off a1 beside it. A reply
+// on w2 of the turn w1 holds is refused once w1 wrote it.
+func TestTargetTurnInProgressStaysWithItsWriter(t *testing.T) {
+	r, v := tRun(t, `user id=u1 text=hi
+reply
+writer name=w2 set=off
+user id=u2 text=hi
+reply
+done
+writer name=w1 set=off
+say text=done
+done`)
+	assertIP(t, r, "u2", "u1_reply")
+	assert.Equal(t, chain(tr("u2"), tr("u2_reply")), v[5].Chain[2:], "after w2's turn: u1, a1, u2, b2")
+	assert.Equal(t, chain(tr("u1"), tr("u1_reply")), v[len(v)-1].Chain)
+	r, _ = tRun(t, "dispatch id=d1 text=hi\nwriter name=w2 set=off\nretry of=d1\nreply\nwriter name=w1 set=off")
+	require.Error(t, r.Apply(ops.Reply{}), "w1's reply of d1, which w2 answered")
+	require.Error(t, r.Apply(ops.Writer{Name: "", Set: "off"}), "a writer without a name")
+	require.Error(t, r.Apply(ops.Writer{Name: "w3", Set: "B"}), "flags that break a prerequisite")
+}
+
+// A writer that takes over a session whose head no meta write persisted
+// yet (w1's manual run created ROOT and moved only the in-memory head)
+// reads none: its web turn u2 is a root, and the run m1 stays a root too.
+func TestTargetTakeOverReadsThePersistedHead(t *testing.T) {
+	r, v := tRun(t, `manual id=m1 name=f args="{}"
+writer name=w2 set=off
+user id=u2 text=hi
+reply
+done`)
+	assertIP(t, r, "m1", "")
+	assertIP(t, r, "u2", "")
+	assert.Equal(t, chain(tr("u2"), tr("u2_reply")), v[len(v)-1].Chain)
+}
+
 // An invalid op is refused and changes nothing.
 func TestTargetInvalidOp(t *testing.T) {
 	r, _ := tRun(t, `user id=u1 text=hi`)

@@ -15,7 +15,6 @@ import (
 	"sessiondag/checker/ops"
 )
 
-
 // frame is one open function (README: the frame stack).
 type frame struct {
 	id       string
@@ -38,6 +37,17 @@ type LegacyRun struct {
 	meta    *Object // meta.json as last written: head_id is the persisted head
 	applied int     // ops applied so far (`session` must be the first)
 
+	writerState               // the writer performing the ops now
+	parked      []writerState // every other writer named so far, by name
+}
+
+// writerState is what one writer (a server process and the browser talking
+// to it) keeps beside the store (README: the writer's state, "writer"): its
+// browser's head and its turn in progress. The store, the clock and meta.json
+// are the session's, shared by every writer.
+type writerState struct {
+	writer string // its name (ops.FirstWriter at first)
+
 	ch    string // client head CH …
 	chSet bool   // … null while false
 
@@ -52,7 +62,7 @@ type LegacyRun struct {
 // NewLegacy starts an empty session (no nodes, meta written, CH null).
 func NewLegacy(sessionID string) *LegacyRun {
 	r := &LegacyRun{byID: map[string]*Node{}, idx: newIndex(nil), memo: newMemo(),
-		replies: map[string][]*Node{}, clock: 1782000000.0}
+		replies: map[string][]*Node{}, clock: 1782000000.0, writerState: writerState{writer: ops.FirstWriter}}
 	r.setSession(sessionID)
 	return r
 }

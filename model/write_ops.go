@@ -5,6 +5,8 @@ package model
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"sessiondag/checker/ops"
 )
@@ -425,8 +427,48 @@ func (o *legacyOps) Rewind(op ops.Rewind) error {
 	return nil
 }
 
-// Flag: the legacy model writes with every flag off; nothing to do.
-func (o *legacyOps) Flag(ops.Flag) error { return nil }
+// Flag: the legacy model writes with every flag off, so a flag set changes
+// nothing it writes; one that names no set of the rollout path is refused.
+func (o *legacyOps) Flag(op ops.Flag) error {
+	_, err := op.Step()
+	return err
+}
+
+// Writer: the named writer performs the ops that follow (README: writer).
+// The one performing them now keeps its browser's head and its turn in
+// progress for when it is named again; a writer named for the first time has
+// neither. A writer that takes over reads the session as stored, as a
+// process that opens it does (legacy §2.1, reading back): its in-memory head
+// is meta.json's head_id, else its last_node_id, else none. The flags are
+// checked as `flag` checks them and write nothing here.
+func (o *legacyOps) Writer(op ops.Writer) error {
+	r := o.run()
+	if op.Name == "" {
+		return fmt.Errorf("writer needs a name")
+	}
+	if _, err := op.Step(); err != nil {
+		return err
+	}
+	if op.Name == r.writer {
+		return nil
+	}
+	next := writerState{writer: op.Name}
+	for i, w := range r.parked {
+		if w.writer == op.Name {
+			next = w
+			r.parked = append(r.parked[:i:i], r.parked[i+1:]...)
+			break
+		}
+	}
+	at, _ := slices.BinarySearchFunc(r.parked, r.writer, func(w writerState, name string) int { return strings.Compare(w.writer, name) })
+	r.parked = slices.Insert(r.parked, at, r.writerState)
+	r.writerState = next
+	r.memHead = r.meta.Str("head_id")
+	if r.memHead == "" {
+		r.memHead = r.meta.Str("last_node_id")
+	}
+	return nil
+}
 
 func (o *legacyOps) Clock(op ops.Clock) error {
 	at, err := op.Time()

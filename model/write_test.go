@@ -542,6 +542,47 @@ end
 	assert.Equal(t, "F", c)
 }
 
+// Writers (checker/ops/README.md, writer): each has its own CH and turn in
+// progress; the store, meta.json and the clock are the session's; one that
+// takes over reads the in-memory head from meta.json's head_id.
+func TestWriteWriters(t *testing.T) {
+	r, _ := wRun(t, `
+user id=u1 text=hi
+reply
+done
+writer name=w2 set=A
+user id=u2 text=more
+reply
+done
+writer name=w1 set=off
+user id=u3 text=again
+`)
+	_, has := wNode(t, r, "u2").Metadata.Get("parent_id")
+	assert.False(t, has, "w2's browser has no head yet: u2 records no parent")
+	assert.Equal(t, "u1_reply", wNode(t, r, "u3").Metadata.Val("parent_id"), "w1's browser still shows a1")
+	assert.Equal(t, Float(1782000000.0+1.5*5), wNode(t, r, "u3").CreatedAt, "one clock: ROOT, u1, a1, u2, b2, then u3")
+	assert.Equal(t, "u3", r.Session().HeadID)
+
+	// Mid-turn: w1's legacy tool row moved only the in-memory head; w2
+	// takes over at the persisted head (the reply) and its script row's
+	// meta write persists its own head, not the tool row.
+	r, _ = wRun(t, `
+user id=u1 text=hi
+reply
+tool call=c1 name=bash args={} result=ok legacy
+writer name=w2 set=off
+script what=fn id=s1 name=f
+writer name=w1 set=off
+done
+`)
+	assert.Equal(t, "u1_reply", r.Session().HeadID)
+	require.NoError(t, r.Apply(ops.Writer{Name: "w2", Set: "off"}))
+	assert.Equal(t, "u1_reply", r.InMemoryHead())
+	assert.False(t, r.Busy(), "w2's turn ended when it wrote its script row")
+	require.NoError(t, r.Apply(ops.Writer{Name: "w1", Set: "off"}))
+	require.Error(t, r.Apply(ops.Reply{}), "w1's turn ended with done")
+}
+
 func TestWriteSpawn(t *testing.T) {
 	r, _ := wRun(t, `
 session id=local_spawn

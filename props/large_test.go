@@ -73,7 +73,7 @@ func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err erro
 		return nil, fmt.Errorf("temp dir: %w", err)
 	}
 	defer os.RemoveAll(parent)
-	s, err := harness.NewSession(harness.Options{Data: data, Dir: filepath.Join(parent, "session"), NoSync: true})
+	s, err := harness.NewSession(harness.Options{Data: data, Dir: filepath.Join(parent, ops.DefaultSession), NoSync: true})
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}

@@ -30,7 +30,7 @@ func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen 
 		}
 		defer os.RemoveAll(parent)
 		// Durability is the crash tests' subject; here fsync only costs time.
-		o.Dir, o.NoSync = filepath.Join(parent, "session"), true
+		o.Dir, o.NoSync = filepath.Join(parent, ops.DefaultSession), true // a session directory is named by its id
 	}
 	s, err := harness.NewSession(o)
 	if err != nil {

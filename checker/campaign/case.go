@@ -7,7 +7,6 @@ import (
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
-	"sessiondag/impl/flags"
 )
 
 // A Case is one check on one script of a kind of data: what a failure file
@@ -89,18 +88,11 @@ func (c Case) With(script []ops.Op, damage []PointerEdit) Case {
 }
 
 // GenOptions are what the generator draws for a kind of data: every legacy
-// shape, flag flips where the kind has them, and only data whose intent is
-// in the data where the kind asks for that.
+// shape, up to three writers, flag flips where the kind has them (forward, or
+// any way), and only data whose intent is in the data where the kind asks for
+// that.
 func GenOptions(d harness.Data) gen.Options {
-	return gen.Options{Legacy: true, FlagFlips: d.Flips, SyncedBrowser: d.Synced, StartStep: stepOf(d.Writer)}
-}
-
-// stepOf is fl's position on the rollout path (0 when it is not on it).
-func stepOf(fl flags.Set) int {
-	for i, f := range flags.Rollout {
-		if f == fl {
-			return i
-		}
-	}
-	return 0
+	start, _ := ops.Step(d.Writer.String())
+	return gen.Options{Legacy: true, FlagFlips: d.Flips > harness.Steady, Rollback: d.Flips == harness.Any,
+		Writers: 3, SyncedBrowser: d.Synced, StartStep: start}
 }

@@ -65,19 +65,20 @@ func TestReplayPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Written on, a script with a flag op is no kind's (flags only move
-	// forward from off); written off, it is flipped data, which the rollout
-	// checks and the load's columns hold on, and flags-off fidelity not.
+	// Written on, a flag op that turns flags off rolls a step back, which no
+	// kind starting with the flags on has; written off, it is flipped data,
+	// which the rollout checks, the rollback check, the card pass, the
+	// load's columns and the fields hold on, and flags-off fidelity not.
 	require.Len(t, groups, 1)
 	require.Equal(t, "flipped", groups[0].Data.Slug)
-	require.Equal(t, []string{"retire-d", "rollout", "cutoff", "columns"}, names(groups[0].Checks))
+	require.Equal(t, []string{"retire-d", "rollout", "rollback", "cutoff", "cards", "columns", "fields"}, names(groups[0].Checks))
 	groups, err = Plan(&ops.File{Ops: script(t, "user id=u1 text=a\nreply")}, ReplayOptions{})
 	require.NoError(t, err)
 	require.Len(t, groups, 2)
 	require.Equal(t, "flags-on", groups[0].Data.Slug)
-	require.Equal(t, []string{"retire-d", "target", "rollout", "cutoff", "cards"}, names(groups[0].Checks))
+	require.Equal(t, []string{"retire-d", "target", "rollout", "rollback", "cutoff", "cards", "fields"}, names(groups[0].Checks))
 	require.Equal(t, "migration", groups[1].Data.Slug)
-	require.Equal(t, []string{"retire-d", "legacy", "rollout", "cutoff", "cards", "aggregation", "columns", "persistence"},
+	require.Equal(t, []string{"retire-d", "legacy", "rollout", "rollback", "cutoff", "cards", "aggregation", "columns", "fields", "persistence"},
 		names(groups[1].Checks))
 	f.Directives = []ops.Directive{{Name: "check", Args: []ops.Arg{{Key: "name", Value: "rollout"}, {Key: "data", Value: "migration"}, {Key: "writer", Value: "A"}}}}
 	groups, err = Plan(f, ReplayOptions{})

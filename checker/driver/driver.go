@@ -14,9 +14,19 @@ import (
 )
 
 // Run is one session being built from ops. It is the implementation's
-// ops.Interpreter: each method is the writer call the op names.
+// ops.Interpreter: each method is the writer call the op names, made by the
+// writer performing the ops now.
 type Run struct {
-	W *writer.Writer
+	W *writer.Writer // the writer performing the ops now
+
+	name   string        // its name
+	parked []namedWriter // every other writer named so far
+}
+
+// namedWriter is a writer of the session and the name the script gives it.
+type namedWriter struct {
+	name string
+	w    *writer.Writer
 }
 
 var _ ops.Interpreter = (*Run)(nil)
@@ -37,7 +47,7 @@ func StartWith(first ops.Op, dir string, fl flags.Set, wo store.WriteOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	return &Run{W: w}, nil
+	return &Run{W: w, name: ops.FirstWriter}, nil
 }
 
 // Build runs a whole script and returns the session.
@@ -135,6 +145,44 @@ func (r *Run) Flag(o ops.Flag) error {
 		return err
 	}
 	r.W.Flags = fl
+	return nil
+}
+
+// Writer makes the named writer perform the next ops, on the flags the op
+// gives it: one named for the first time is a new peer of the session's
+// writers (writer.Peer); one that takes over from another reads the session
+// as stored (writer.TakeOver).
+func (r *Run) Writer(o ops.Writer) error {
+	if o.Name == "" {
+		return fmt.Errorf("writer needs a name")
+	}
+	fl, err := flags.Parse(o.Set)
+	if err != nil {
+		return err
+	}
+	if o.Name == r.name {
+		r.W.Flags = fl
+		return nil
+	}
+	next := -1
+	for i, p := range r.parked {
+		if p.name == o.Name {
+			next = i
+		}
+	}
+	if next < 0 {
+		w, err := r.W.Peer(fl)
+		if err != nil {
+			return err
+		}
+		r.parked = append(r.parked, namedWriter{o.Name, w})
+		next = len(r.parked) - 1
+	}
+	p := r.parked[next]
+	r.parked[next] = namedWriter{r.name, r.W}
+	r.W, r.name = p.w, p.name
+	r.W.Flags = fl
+	r.W.TakeOver()
 	return nil
 }
 

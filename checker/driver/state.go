@@ -1,10 +1,26 @@
 package driver
 
+import (
+	"cmp"
+	"encoding/binary"
+	"slices"
+
+	"sessiondag/impl/node"
+)
+
 // AppendState appends an unambiguous binary encoding of the implementation's
-// session state to b: the writer's own state (the browser's head, the
-// pending turn, the open reply, the running functions, the clock, its flags)
-// and its store's (writer.Writer.AppendState, store.Store.AppendState).
-// What loads keep in the store's memos is not part of it.
+// session state to b: the name and state of the writer performing the ops
+// (the browser's head, the pending turn, the open reply, the running
+// functions, the clock, its flags: writer.Writer.AppendState), every other
+// writer named so far in name order, and the store they share
+// (store.Store.AppendState). What loads keep in the store's memos is not
+// part of it.
 func (r *Run) AppendState(b []byte) []byte {
-	return r.W.S.AppendState(r.W.AppendState(b))
+	b = r.W.AppendState(node.AppendString(b, r.name))
+	parked := slices.SortedFunc(slices.Values(r.parked), func(x, y namedWriter) int { return cmp.Compare(x.name, y.name) })
+	b = binary.AppendUvarint(b, uint64(len(parked)))
+	for _, p := range parked {
+		b = p.w.AppendState(node.AppendString(b, p.name))
+	}
+	return r.W.S.AppendState(b)
 }

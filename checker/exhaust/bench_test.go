@@ -1,6 +1,7 @@
 package exhaust
 
 import (
+	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 	"testing"
 )
@@ -17,11 +18,24 @@ func BenchmarkWalk4(b *testing.B) {
 	}
 }
 
-// BenchmarkRun3 checks every script of up to 3 ops on both kinds of data,
-// one worker.
-func BenchmarkRun3(b *testing.B) {
+// BenchmarkRun3 checks every script of up to 3 ops with P1–P5 (the checks
+// legacy, target, rollout, cutoff and cards, each where its kinds of data
+// admit the script), one worker: the same work whatever the default set.
+func BenchmarkRun3(b *testing.B) { benchRun(b, "legacy,target,rollout,cutoff,cards") }
+
+// BenchmarkRun3Default is the same with the default checks (DefaultChecks).
+func BenchmarkRun3Default(b *testing.B) { benchRun(b, "") }
+
+func benchRun(b *testing.B, checks string) {
+	o := Options{MaxOps: 3}
+	if checks != "" {
+		var err error
+		if o.Checks, err = harness.Select(checks); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for b.Loop() {
-		sum, _, err := Run(Options{MaxOps: 3})
+		sum, _, err := Run(o)
 		if err != nil || sum.Failures > 0 {
 			b.Fatal(err, sum.Failures)
 		}

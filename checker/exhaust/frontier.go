@@ -2,22 +2,29 @@ package exhaust
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/model"
 )
 
 // frontier is what the walk keeps of a prefix besides the writer state: the
-// ids it wrote (which later ops may name), which of them are rewound, how
-// far its flag ops moved along the rollout path, how many names it minted,
-// and the intent rule's state. Lists are in write order, never map order.
+// ids it wrote (which later ops may name), which of them are rewound, the
+// flags in force and how they changed, which writers it named, how many
+// names it minted, and the intent rule's state. Lists are in write order,
+// never map order.
 type frontier struct {
 	nodes   []string // ids written, ROOT excluded
 	turns   []string // the user turns and replies among them: what retry and edit rerun
 	rewound []string
-	step    int // index into ops.RolloutPath
-	fresh   int // names minted: the next is "n<fresh+1>"
+	step    int           // the flags in force: index into ops.RolloutPath
+	flips   harness.Flips // how they changed over the prefix, from the flags off
+	flipsOn harness.Flips // … from all of them on
+	named   int           // writers named beyond the first: w2 … w<named+1>
+	writer  int           // the writer performing the ops now: w<writer+1>
+	fresh   int           // names minted: the next is "n<fresh+1>"
 	intent  ops.Intent
 }
 
@@ -31,9 +38,6 @@ func (f *frontier) live(list []string) []string {
 	}
 	return out
 }
-
-// flagged reports whether the prefix switched the writers' flags.
-func (f *frontier) flagged() bool { return f.step > 0 }
 
 // turnKinds are the op kinds whose rows are turns a user can rerun: the
 // user rows they write and the replies to them.
@@ -51,7 +55,10 @@ func (f *frontier) extend(c cand, run *model.LegacyRun) (frontier, bool) {
 		return frontier{}, false
 	}
 	g := frontier{nodes: slices.Clip(f.nodes), turns: slices.Clip(f.turns), rewound: slices.Clip(f.rewound),
-		step: f.step, fresh: f.fresh + c.minted, intent: f.intent}
+		step: f.step, flips: f.flips, flipsOn: f.flipsOn, named: f.named, writer: f.writer, fresh: f.fresh + c.minted, intent: f.intent}
+	g.flips, g.step = harness.NextFlips(f.flips, f.step, c.op)
+	// From all on, the step in force is all until an op names another.
+	g.flipsOn, _ = harness.NextFlips(f.flipsOn, f.stepOn(), c.op)
 	g.intent.Track(c.op, kept, run)
 	wrote := run.IDsFrom(before)
 	if i := slices.Index(wrote, "ROOT"); i >= 0 {
@@ -65,8 +72,9 @@ func (f *frontier) extend(c cand, run *model.LegacyRun) (frontier, bool) {
 		g.turns = append(g.turns, op.Cmd, op.ID, op.ID+"_reply")
 	case ops.Rewind:
 		g.rewound = append(g.rewound, op.ID)
-	case ops.Flag:
-		g.step++
+	case ops.Writer:
+		g.writer = writerIndex(op.Name)
+		g.named = max(g.named, g.writer)
 	default:
 		if turnKinds[c.op.Kind()] {
 			g.turns = append(g.turns, wrote...)
@@ -77,7 +85,8 @@ func (f *frontier) extend(c cand, run *model.LegacyRun) (frontier, bool) {
 
 // appendState appends an unambiguous encoding of the frontier to b: with the
 // writer's state it decides every candidate below the prefix and how each
-// one extends the frontier.
+// one extends the frontier (the flags in force and how they changed on both
+// lanes, which writers are named and which one writes).
 func (f *frontier) appendState(b []byte) []byte {
 	for _, list := range [][]string{f.nodes, f.turns, f.rewound} {
 		b = binary.AppendUvarint(b, uint64(len(list)))
@@ -85,6 +94,27 @@ func (f *frontier) appendState(b []byte) []byte {
 			b = appendString(b, id)
 		}
 	}
-	b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(f.step)), uint64(f.fresh))
+	for _, x := range []int{f.step, int(f.flips), int(f.flipsOn), f.named, f.writer, f.fresh} {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
 	return f.intent.AppendState(b)
+}
+
+// writerName is the name the walk gives its i-th writer (0: ops.FirstWriter).
+func writerName(i int) string { return fmt.Sprintf("w%d", i+1) }
+
+// writerIndex is i for the walk's writerName(i).
+func writerIndex(name string) int {
+	var i int
+	fmt.Sscanf(name, "w%d", &i)
+	return i - 1
+}
+
+// stepOn is the step in force after the prefix on the lane whose writers
+// start with every flag on: all, until a flag or writer op names another.
+func (f *frontier) stepOn() int {
+	if f.flipsOn == harness.Steady {
+		return len(ops.RolloutPath) - 1
+	}
+	return f.step
 }

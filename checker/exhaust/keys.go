@@ -18,13 +18,16 @@ import "encoding/binary"
 // writers' flags, and the plan.
 //
 // stateKey: everything that decides what lies below a script. The walk's
-// frontier (the ids later ops may name, the rollout step, the names
-// minted, the intent rule: frontier.appendState), the implementation's
-// writer and store (driver.Run.AppendState), both models' whole state
-// (model.LegacyRun.AppendState, model.TargetRun.AppendState), Strict and
-// LegacyWrites, and whether the script failed on the lane (then nothing
-// below is checked). Every check below starts from memos no load filled
-// or from loads it makes itself, so what loads kept is not part of it.
+// frontier (the ids later ops may name, the flags in force and how they
+// changed from each lane's start, the writers named and the one writing,
+// the names minted, the intent rule: frontier.appendState), the
+// implementation's writers and store (driver.Run.AppendState), both
+// models' whole state with every writer's (model.LegacyRun.AppendState,
+// model.TargetRun.AppendState), Strict, LegacyWrites and the flags in force
+// (harness.Session.InForce), and whether the script failed on the lane
+// (then nothing below is checked). Every check below starts from memos no
+// load filled or from loads it makes itself, so what loads kept is not part
+// of it.
 //
 // storeKey: the implementation's store (store.Store.AppendState: with its
 // update log), which decides what loads leave in its memos.
@@ -72,6 +75,7 @@ func (l *lane) stateKey(n Node, failed bool) Fingerprint {
 	b = s.Legacy.AppendState(b)
 	b = s.Target.AppendState(b)
 	b = appendBool(appendBool(b, s.Strict()), s.LegacyWrites())
+	b = binary.AppendUvarint(b, uint64(s.InForce()))
 	l.buf = b
 	return fingerprintOf(b)
 }

@@ -44,6 +44,7 @@ type snapshot struct {
 	Legacy               *model.LegacyRun
 	Target               *model.TargetRun
 	Strict, LegacyWrites bool
+	InForce              int
 }
 
 // TestFingerprintsAreTheState: after every script of up to 2 ops
@@ -67,7 +68,7 @@ func TestFingerprintsAreTheState(t *testing.T) {
 			key := l.stateKey(n, false)
 			s := snapshot{Script: ops.String(n.Script), Front: *n.front, Impl: l.scout.Impl,
 				Legacy: l.scout.Legacy, Target: l.scout.Target,
-				Strict: l.scout.Strict(), LegacyWrites: l.scout.LegacyWrites()}
+				Strict: l.scout.Strict(), LegacyWrites: l.scout.LegacyWrites(), InForce: l.scout.InForce()}
 			first, seen := byKey[key]
 			if !seen {
 				byKey[key] = s

@@ -120,12 +120,21 @@ func (l *lane) start() error {
 // total is what the lane covered: the tallies of its root, by length.
 func (l *lane) total() []tally { return l.path[0].below }
 
+// flips is how the flags in force change over the script from this lane's
+// start.
+func (l *lane) flips(n Node) harness.Flips {
+	if l.writer == flags.All {
+		return n.FlipsOn
+	}
+	return n.Flips
+}
+
 // planFor is the checks the lane runs on a script, each with the first kind
 // of data it declares that takes the script.
-func (l *lane) planFor(flagged, synced bool) (checks []harness.Check, kinds []harness.Data) {
+func (l *lane) planFor(flips harness.Flips, synced bool) (checks []harness.Check, kinds []harness.Data) {
 	for _, c := range l.checks {
 		for _, d := range c.Data {
-			if d.Writer == l.writer && d.Takes(flagged, synced) {
+			if d.Writer == l.writer && d.Takes(flips, synced) {
 				checks, kinds = append(checks, c), append(kinds, d)
 				break
 			}
@@ -145,12 +154,13 @@ func (l *lane) enter(n Node) (bool, error) {
 		return false, nil // below a script the lane does not expand, or another shard's
 	}
 	up := &l.path[d-1]
-	checks, kinds := l.planFor(n.Flagged, n.Synced)
+	flips := l.flips(n)
+	checks, kinds := l.planFor(flips, n.Synced)
 	var own tally
 	if n.Owned {
 		own.scripts = 1
 		if !n.Synced {
-			if all, _ := l.planFor(n.Flagged, true); len(all) > len(checks) {
+			if all, _ := l.planFor(flips, true); len(all) > len(checks) {
 				own.unsynced = 1 // checks that need the intent in the data left out
 			}
 		}

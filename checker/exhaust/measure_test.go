@@ -44,7 +44,7 @@ func TestFingerprintCounts(t *testing.T) {
 			scripts++
 			stores = append(stores[:d], l.storeKey())
 			add("store", stores[d])
-			checks, kinds := l.planFor(n.Flagged, n.Synced)
+			checks, kinds := l.planFor(l.flips(n), n.Synced)
 			if len(checks) > 0 {
 				planned++
 				add("data", l.dataKey(plan{checks, kinds}))

@@ -53,7 +53,8 @@ func candidates(f *frontier, kinds map[string]bool) []cand {
 	turnOps(add, mint, parents, f.live(f.turns), live)
 	replyOps(add, mint)
 	functionOps(add, mint)
-	rowOps(add, mint, parents, live, f.step)
+	rowOps(add, mint, parents, live)
+	writerOps(add, f)
 	slices.SortFunc(out, func(a, b cand) int { return strings.Compare(a.line, b.line) })
 	return out
 }
@@ -120,9 +121,8 @@ func functionOps(add adder, mint func() string) {
 	add(func() ops.Op { return ops.End{Error: "boom", Duration: duration} })
 }
 
-// rowOps: rows outside a turn, updates, and the writers' flags and clock.
-// A flag op moves one step along the rollout path, as a deploy does.
-func rowOps(add adder, mint func() string, parents, live []string, step int) {
+// rowOps: rows outside a turn, updates, and the writers' clock.
+func rowOps(add adder, mint func() string, parents, live []string) {
 	for _, what := range []string{"fn", "exec"} {
 		add(func() ops.Op { return ops.Script{What: what, ID: mint(), Name: "word_count"} })
 	}
@@ -138,8 +138,36 @@ func rowOps(add adder, mint func() string, parents, live []string, step int) {
 	for _, x := range live {
 		add(func() ops.Op { return ops.Rewind{ID: x} })
 	}
-	if step+1 < len(ops.RolloutPath) {
-		add(func() ops.Op { return ops.Flag{Set: ops.RolloutPath[step+1]} })
-	}
 	add(func() ops.Op { return ops.Clock{At: clockAt} })
+}
+
+// maxWriters is how many writers a script may name: two or three on
+// different steps is how a web tier is upgraded one worker at a time.
+const maxWriters = 3
+
+// writerOps: the flags in force and who writes. A flag op sets any other
+// step of the rollout path (a deploy, several steps at once, a rollback); a
+// writer op hands the next ops to another writer, in any state: a writer
+// named before, or the next new one while fewer than maxWriters are named.
+// New writers are named in order (w2, then w3), so scripts that differ only
+// by the names of their writers are one script. A writer takes over with the
+// flags off or all on, the two ends of the rollout; a flag op after it puts
+// it on any other step (every step a writer can be on is reached, at the
+// price of one op).
+func writerOps(add adder, f *frontier) {
+	for i, set := range ops.RolloutPath {
+		// The step in force on both lanes (off and all at the start, until
+		// an op sets one) is no flip; on one lane it is.
+		if i != f.step || i != f.stepOn() {
+			add(func() ops.Op { return ops.Flag{Set: set} })
+		}
+	}
+	for w := 0; w <= min(f.named+1, maxWriters-1); w++ {
+		if w == f.writer {
+			continue
+		}
+		for _, set := range []string{"off", "all"} {
+			add(func() ops.Op { return ops.Writer{Name: writerName(w), Set: set} })
+		}
+	}
 }

@@ -3,6 +3,7 @@ package exhaust
 import (
 	"fmt"
 
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
 	"sessiondag/model"
@@ -18,8 +19,10 @@ const ShardDepth = 3
 type Node struct {
 	Script []ops.Op // the script (the walk's own slice: copy to keep)
 	Owned  bool     // this shard checks it; the others only pass through
-	// Flagged is set when the script has a flag op.
-	Flagged bool
+	// Flips is how the flags in force change over the script (flag and
+	// writer ops) from the writers' start on each lane: the flags off, and
+	// all of them on.
+	Flips, FlipsOn harness.Flips
 	// Synced is set when the script, written with the flags off, keeps
 	// its intent in the data (ops.Intent).
 	Synced bool
@@ -96,7 +99,7 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 			return err
 		}
 		below := len(w.path) < ShardDepth || mine
-		n := Node{Script: w.path, Owned: mine, Flagged: child.flagged(), Synced: child.intent.Holds(),
+		n := Node{Script: w.path, Owned: mine, Flips: child.flips, FlipsOn: child.flipsOn, Synced: child.intent.Holds(),
 			Leaf: !below || len(w.path) == w.max, Part: part, front: &child}
 		if w.visit.enter(n) && !n.Leaf {
 			if err := w.walk(run, &child, mine); err != nil {

@@ -32,7 +32,9 @@ func scripts(t *testing.T, max int, kinds []string, sh shard.Shard) []string {
 // TestFirstOps: the one-op scripts are exactly what an empty session takes,
 // with the representatives of each argument (worked out by hand from
 // checker/ops/README.md: no pending turn, no node to name, crash and reload valid
-// anywhere, one flag step from off).
+// anywhere; every flag set, since the step in force is off on one lane and
+// all on the other; a second writer taking over on either end of the
+// rollout).
 func TestFirstOps(t *testing.T) {
 	want := []string{
 		"clock at=1782003600.25",
@@ -40,7 +42,11 @@ func TestFirstOps(t *testing.T) {
 		"dispatch id=n1 text=hi",
 		"dispatch id=n1 text=hi parent=gone",
 		"dispatch id=n1 text=hi parent=none",
+		`flag set="A,B"`,
+		`flag set="A,B,C"`,
 		"flag set=A",
+		"flag set=all",
+		"flag set=off",
 		"fork-root id=n1 text=hi",
 		"legacy-reply id=n1 text=hi parent=gone",
 		"legacy-user id=n1 text=hi",
@@ -54,6 +60,8 @@ func TestFirstOps(t *testing.T) {
 		"spawn mode=clean cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"spawn mode=inherit cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"user id=n1 text=hi",
+		"writer name=w2 set=all",
+		"writer name=w2 set=off",
 	}
 	got := scripts(t, 1, nil, shard.Whole)
 	for i := range got {
@@ -73,7 +81,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 		all = append(all, slices.Clone(n.Script))
 		return true
 	}))
-	require.Equal(t, 8237, len(all), "scripts of 1…3 ops (19 + 366 + 7852)")
+	require.Equal(t, 17399, len(all), "scripts of 1…3 ops (25 + 627 + 16747)")
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)

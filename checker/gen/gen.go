@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/checker/ops"
 )
 
@@ -13,12 +14,26 @@ type Options struct {
 	// an id a later op writes (later.go) and rewinds.
 	Legacy bool
 	// FlagFlips allows `flag` ops (data written before and after a
-	// rollout step in one session). Flips only ever move forward along
-	// the rollout path.
+	// rollout step in one session): one step forward along the rollout
+	// path at a time, unless Rollback.
 	FlagFlips bool
+	// Rollback lets flag ops go to any other step of the path: a step rolled
+	// back (all → off, A,B → A), or several at once.
+	Rollback bool
+	// Writers is how many writers may write the session (0 or 1: one).
+	// A writer op hands the ops that follow to another writer, in any
+	// state: a turn in progress stays with its writer. A writer's flags
+	// follow the flips allowed: the flags in force without FlagFlips, the
+	// same or the next step with it, any step with Rollback.
+	Writers int
 	// StartStep is the writers' flag set at the start (index into the
 	// rollout path: 0 off … 4 all), used to order flips.
 	StartStep int
+	// Rollout, when set, decides the flags and the writers instead of
+	// FlagFlips, Rollback and Writers: each phase starts with the op that
+	// puts its first writer on its step, and within a phase its writers take
+	// turns on theirs.
+	Rollout *Rollout
 	// SyncedBrowser draws only legacy data whose conversation edges are
 	// recorded: a web turn or spawn only after a reload when something
 	// else (a manual run, another client's turn, a script row) moved the
@@ -44,6 +59,8 @@ type Gen struct {
 	st     shadow
 	intent ops.Intent // the one rule for where legacy data holds its intent
 	Tally  *Tally
+	drawn  int // ops Next drew: where Options.Rollout stands
+	phase  int // the rollout's phase those ops are in
 }
 
 // New makes a generator.
@@ -89,13 +106,31 @@ func (g *Gen) ScriptNodes(src Source, n int) []ops.Op {
 }
 
 // Finish returns the ops that end whatever is in progress: open functions
-// end, an open reply is done, a pending turn gets its reply.
+// end, an open reply is done, a pending turn gets its reply; then the same
+// for each other writer with a turn in progress, which takes over on the
+// flags it has.
 func (g *Gen) Finish() []ops.Op {
+	out := g.finishOne()
+	for i := 0; i < len(g.st.parked); i++ {
+		if w := g.st.parked[i]; w.Busy() {
+			out = append(out, g.apply(ops.Writer{Name: w.name, Set: ops.RolloutPath[w.step]}))
+			out = append(out, g.finishOne()...)
+			i = -1 // the writer left is parked in its place: look again
+		}
+	}
+	return out
+}
+
+// finishOne ends what the writer performing the ops now has in progress.
+func (g *Gen) finishOne() []ops.Op {
 	var out []ops.Op
 	for len(g.st.frames) > 0 {
 		out = append(out, g.apply(ops.End{Output: `"ok"`}))
 	}
 	if g.st.pending != "" && g.st.reply == "" {
+		if g.st.written[g.st.pending+"_reply"] {
+			return append(out, g.apply(ops.Crash{})) // another writer answered the turn
+		}
 		out = append(out, g.apply(ops.Reply{}))
 	}
 	if g.st.reply != "" {
@@ -112,6 +147,10 @@ type choice struct {
 
 // Next draws one op that is valid now and advances the shadow state.
 func (g *Gen) Next(src Source) ops.Op {
+	defer func() { g.drawn++ }()
+	if op := g.enterPhase(); op != nil {
+		return g.apply(op)
+	}
 	cands := g.candidates()
 	total := 0
 	for _, c := range cands {
@@ -143,9 +182,17 @@ func (g *Gen) candidates() []choice {
 		c = g.inReply()
 	case s.pending != "":
 		w := weights.pending
-		c = []choice{{kReply, w.reply}, {kErrorStandalone, w.errorStandalone}, {kCrash, w.crash}}
+		c = []choice{{kErrorStandalone, w.errorStandalone}, {kCrash, w.crash}}
+		// Another writer may have run the same turn (a retry of it there)
+		// and written its reply.
+		if !s.written[s.pending+"_reply"] {
+			c = append([]choice{{kReply, w.reply}}, c...)
+		}
 	default:
 		c = g.idle()
+	}
+	if g.writers() > 1 && s.Busy() {
+		c = append(c, choice{kWriter, weights.busy.writer})
 	}
 	c = g.opt.Swarm.weigh(c)
 	if len(g.only) > 0 {
@@ -189,7 +236,7 @@ func (g *Gen) inReply() []choice {
 	}
 	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
 		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
-	if g.opt.Legacy {
+	if g.opt.Legacy && !mutant.On(mutant.GenNoLegacyTool) {
 		c = append(c, choice{kToolLegacy, w.toolLegacy})
 	}
 	return append(c, choice{kCrash, w.crash})
@@ -267,10 +314,15 @@ func (g *Gen) idle() []choice {
 			add(kRewindCached, w.rewindCached)
 		}
 	}
-	if g.opt.FlagFlips && s.step < len(ops.RolloutPath)-1 {
+	if g.opt.FlagFlips && g.opt.Rollout == nil && (g.opt.Rollback || s.step < len(ops.RolloutPath)-1) {
 		add(kFlag, w.flag)
 	}
-	add(kClock, w.clock)
+	if g.writers() > 1 {
+		add(kWriter, w.writer)
+	}
+	if !mutant.On(mutant.GenNoClock) {
+		add(kClock, w.clock)
+	}
 	return c
 }
 
@@ -287,6 +339,9 @@ func (g *Gen) drawParent(src Source, root string) string {
 	case 1:
 		return root
 	case 2:
+		if fork, ok := s.waitingFork(src); ok {
+			return fork
+		}
 		if len(s.nodes) > 0 {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
@@ -411,7 +466,9 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
 	case kLegacyReply:
 		parent := s.nodes[src.IntN(len(s.nodes), "parent id")]
-		if src.IntN(2, "parent later") == 1 {
+		if fork, ok := s.waitingFork(src); ok {
+			parent = fork
+		} else if src.IntN(2, "parent later") == 1 {
 			parent = s.laterID(src)
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}
@@ -428,9 +485,120 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 	case kRewindCached:
 		return ops.Rewind{ID: s.cachedTarget(src)}
 	case kFlag:
-		return ops.Flag{Set: ops.RolloutPath[s.step+1]}
+		return ops.Flag{Set: ops.RolloutPath[g.drawStep(src, s.step, false)]}
+	case kWriter:
+		return g.drawWriter(src)
 	case kClock:
 		return ops.Clock{At: drawClock(src)}
 	}
 	return nil
+}
+
+// drawStep draws the flags of a flag op or of a writer taking over (same:
+// the flags in force may stay): the next step forward, or with Rollback any
+// step of the rollout path; without FlagFlips the flags in force.
+func (g *Gen) drawStep(src Source, cur int, same bool) int {
+	last := len(ops.RolloutPath) - 1
+	switch {
+	case !g.opt.FlagFlips:
+		return cur
+	case g.opt.Rollback:
+		if same && src.IntN(2, "writer keeps its step") == 0 {
+			return cur
+		}
+		step := src.IntN(last, "step")
+		if step >= cur {
+			step++ // every step but the one in force
+		}
+		return step
+	case same && (cur == last || src.IntN(2, "writer steps forward") == 0):
+		return cur
+	}
+	return min(cur+1, last)
+}
+
+// drawWriter draws a writer op: another writer named so far or, while
+// fewer than Options.Writers are, a new one, on flags drawn as a flag op's
+// (from the flags that writer had, or the ones in force for a new one).
+func (g *Gen) drawWriter(src Source) ops.Op {
+	s := &g.st
+	if g.opt.Rollout != nil {
+		steps := g.opt.Rollout.Phases[g.phase].Steps
+		i := src.IntN(len(steps)-1, "writer")
+		if i >= writerIndex(s.name) {
+			i++ // every writer of the phase but the one writing now
+		}
+		return ops.Writer{Name: writerName(i), Set: ops.RolloutPath[steps[i]]}
+	}
+	n := len(s.parked)
+	if n+1 < g.opt.Writers {
+		n++ // a new writer
+	}
+	i := src.IntN(n, "writer")
+	if i == len(s.parked) {
+		return ops.Writer{Name: writerName(n), Set: ops.RolloutPath[g.drawStep(src, s.step, true)]}
+	}
+	w := s.parked[i]
+	from := w.step
+	if !g.opt.Rollback {
+		from = max(from, s.step) // the flags in force never move back
+	}
+	return ops.Writer{Name: w.name, Set: ops.RolloutPath[g.drawStep(src, from, true)]}
+}
+
+// SessionScript is the script of one session drawn from seed, and how many
+// nodes it writes: its session op, a flag op when the writers run flags
+// other than off (set, spelled as a flag op spells it: the writers' flags
+// are ops of the script, so replaying it writes the same bytes), then ops
+// until they write at least nodes nodes, ending idle. The ops drawn do not
+// depend on set.
+func SessionScript(sessionID string, seed uint64, nodes int, opt Options, set string) ([]ops.Op, int) {
+	script := []ops.Op{ops.Session{ID: sessionID}}
+	if step, err := ops.Step(set); err == nil && step > 0 {
+		script = append(script, ops.Flag{Set: ops.RolloutPath[step]})
+	}
+	g := New(opt)
+	return append(script, g.ScriptNodes(NewSeeded(seed), nodes)...), g.Nodes()
+}
+
+// writers is how many writers may write now: those of the rollout's phase,
+// else Options.Writers.
+func (g *Gen) writers() int {
+	if g.opt.Rollout != nil {
+		return len(g.opt.Rollout.Phases[g.phase].Steps)
+	}
+	return g.opt.Writers
+}
+
+// enterPhase is the op that starts the rollout's next phase when the ops
+// drawn so far reach it (nil otherwise, or when nothing changes): the
+// writer performing the ops takes its step in the phase, or, when the phase
+// has no place for it, its first writer takes over.
+func (g *Gen) enterPhase() ops.Op {
+	r := g.opt.Rollout
+	if r == nil {
+		return nil
+	}
+	k := r.phaseAt(g.drawn)
+	if k == g.phase && g.drawn > 0 {
+		return nil
+	}
+	g.phase = k
+	steps, i := r.Phases[k].Steps, writerIndex(g.st.name)
+	if i >= len(steps) {
+		i = 0
+	} else if steps[i] == g.st.step {
+		return nil
+	}
+	return ops.Writer{Name: writerName(i), Set: ops.RolloutPath[steps[i]]}
+}
+
+// writerName is the generator's name for its writer i (0: ops.FirstWriter).
+func writerName(i int) string { return fmt.Sprintf("w%d", i+1) }
+
+// writerIndex is i for writerName(i).
+func writerIndex(name string) int {
+	var i int
+	fmt.Sscanf(name, "w%d", &i)
+	return i - 1
 }

@@ -41,6 +41,7 @@ const (
 	kRewind
 	kRewindCached
 	kFlag
+	kWriter
 	kClock
 	numKinds
 )
@@ -65,7 +66,7 @@ var kinds = [numKinds]struct {
 	kLegacyUser: {"legacy-user", "legacy-user", false}, kLegacyReply: {"legacy-reply", "legacy-reply", false},
 	kOrphan: {"orphan", "orphan", false}, kOrphanLater: {"orphan-later", "orphan", false},
 	kRewind: {"rewind", "rewind", false}, kRewindCached: {"rewind-cached", "rewind", false},
-	kFlag: {"flag", "flag", false}, kClock: {"clock", "clock", false},
+	kFlag: {"flag", "flag", false}, kWriter: {"writer", "writer", false}, kClock: {"clock", "clock", false},
 }
 
 // String is the kind's name.
@@ -97,23 +98,28 @@ func KindNamed(name string) (Kind, error) {
 // the generator is in: the one place to tune the mix. Rare but wanted
 // follow-ups get more than their share (a crash right after a legacy tool
 // leaves the head on it; a reload after a run; a turn typed on a run).
+// A writer switch is drawn in every state: a turn in progress stays with its
+// writer while another one writes (busy.writer), and idle writers take turns
+// more often (idle.writer).
 var weights = struct {
 	pending struct{ reply, errorStandalone, crash int }
 	frame   struct{ end, fn, fnDeep, exec, fnViaExec, ask, crash int }
 	reply   struct{ crashAfterLegacyTool, done, tool, say, think, fn, task, cancel, errorFolded, toolLegacy, crash int }
+	busy    struct{ writer int }
 	idle    struct {
 		manualFirst, reloadAfterRun, userOnRun, manualInRow, user, manualAfterChat, reload, dispatch, retry, edit,
 		checkout, forkRoot, spawn, script, legacyUser, legacyReply, rewind, orphan, orphanLater, rewindCached, flag,
-		clock int
+		writer, clock int
 	}
 }{
 	pending: struct{ reply, errorStandalone, crash int }{12, 1, 1},
 	frame:   struct{ end, fn, fnDeep, exec, fnViaExec, ask, crash int }{6, 6, 1, 6, 2, 1, 1},
 	reply: struct{ crashAfterLegacyTool, done, tool, say, think, fn, task, cancel, errorFolded, toolLegacy, crash int }{
 		12, 6, 8, 3, 2, 2, 2, 1, 1, 4, 1},
+	busy: struct{ writer int }{1},
 	idle: struct {
 		manualFirst, reloadAfterRun, userOnRun, manualInRow, user, manualAfterChat, reload, dispatch, retry, edit,
 		checkout, forkRoot, spawn, script, legacyUser, legacyReply, rewind, orphan, orphanLater, rewindCached, flag,
-		clock int
-	}{2, 12, 10, 3, 10, 3, 3, 2, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1},
+		writer, clock int
+	}{2, 12, 10, 3, 10, 3, 3, 2, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 2, 1},
 }

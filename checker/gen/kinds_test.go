@@ -12,7 +12,8 @@ import (
 // generator never draws is a kind no property ever checks.
 func TestEveryKindIsDrawn(t *testing.T) {
 	total := gen.NewTally()
-	for _, opt := range []gen.Options{{}, {Legacy: true}, {Legacy: true, FlagFlips: true}, {Legacy: true, SyncedBrowser: true}} {
+	for _, opt := range []gen.Options{{}, {Legacy: true}, {Legacy: true, FlagFlips: true}, {Legacy: true, SyncedBrowser: true},
+		{Legacy: true, FlagFlips: true, Rollback: true, Writers: 3}} {
 		for seed := uint64(1); seed <= 20; seed++ {
 			g := gen.New(opt)
 			g.Script(gen.NewSeeded(seed), 150)

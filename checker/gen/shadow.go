@@ -10,30 +10,28 @@ import (
 // valid ops: what is in progress, which ids exist, where the heads are.
 // Every list is in creation order, never map order.
 type shadow struct {
-	counter        uint64
-	root           bool
-	head           string // the store's in-memory head
-	client         string // the browser's head ("" = none)
-	pending        string
-	source         string
-	reply          string
-	frames         []*sframe
-	nodes          []string          // every node id, in write order
-	retryable      []string          // user rows and chat replies
-	userOf         map[string]string // chat reply → its user
-	isUser         map[string]bool
-	asst           map[string][]string // parent_id → assistant messages under it
-	rewound        map[string]bool
-	written        map[string]bool
-	manuals        map[string]bool
-	parentOf       map[string]string
-	step           int // position on the rollout path (for flag flips)
-	nodeCount      int
-	turns          int
-	manualRun      int // consecutive manual runs since the last chat turn
-	chatDone       bool
-	lastLegacyTool bool
-	tally          *Tally
+	swriter             // the writer performing the ops now
+	parked    []swriter // the other writers named so far
+	counter   uint64
+	root      bool
+	head      string            // the store's in-memory head
+	persisted string            // meta.json's head_id
+	nodes     []string          // every node id, in write order
+	retryable []string          // user rows and chat replies
+	userOf    map[string]string // chat reply → its user
+	isUser    map[string]bool
+	asst      map[string][]string // parent_id → assistant messages under it
+	rewound   map[string]bool
+	written   map[string]bool
+	manuals   map[string]bool
+	parentOf  map[string]string
+	nodeCount int
+	turns     int
+	manualRun int // consecutive manual runs since the last chat turn
+	chatDone  bool
+	// Root forks whose turn ended without an answer (forks.go).
+	unansweredForks []string
+	tally           *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
 	// first (later.go), and the shapes each one's write completes.
@@ -49,6 +47,30 @@ type shadow struct {
 	calls, callers, attaches, runs []string
 	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
 }
+
+// swriter is what one writer keeps beside the store: its browser's head, its
+// turn in progress and its flags.
+type swriter struct {
+	name           string
+	client         string // the browser's head ("" = none)
+	pending        string
+	source         string
+	reply          string
+	frames         []*sframe
+	lastLegacyTool bool
+	step           int    // its flags: a position on the rollout path
+	forkPending    string // the pending turn, when it is a root fork (forks.go)
+}
+
+// Busy reports whether the writer has a turn, reply or run in progress.
+func (w *swriter) Busy() bool { return w.pending != "" || w.reply != "" || len(w.frames) > 0 }
+
+// setHead is the writers' set_head: the in-memory head moves and meta.json
+// is written.
+func (s *shadow) setHead(id string) { s.head, s.persisted = id, id }
+
+// writeMeta persists the in-memory head.
+func (s *shadow) writeMeta() { s.persisted = s.head }
 
 // ClientHead, InMemoryHead and Rooted are the writer state the intent rule
 // reads (ops.WriterState).
@@ -92,10 +114,10 @@ func cache(m map[string]int, list []string, id string) []string {
 }
 
 func newShadow(step int, t *Tally) shadow {
-	return shadow{tally: t,
+	return shadow{tally: t, swriter: swriter{name: ops.FirstWriter, step: step},
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
-		parentOf: map[string]string{}, step: step, awaited: map[string][]string{},
+		parentOf: map[string]string{}, awaited: map[string][]string{},
 		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
 	}
 }
@@ -157,9 +179,11 @@ func (s *shadow) startTurn(id, parent, source string) {
 	s.parentOf[id] = parent
 	s.pending, s.source = id, source
 	s.manualRun = 0
+	s.forkStarted(id, parent, source)
 }
 
 func (s *shadow) endTurn() {
+	s.forkEnded(s.reply != "")
 	if s.pending != "" {
 		s.turns++
 		s.chatDone = true
@@ -188,6 +212,9 @@ func (s *shadow) hasAssistant(u string) bool {
 // (the list only grows, so filtering it whole per op would be quadratic) and
 // reports false when none fits.
 func (s *shadow) retryTarget(src Source) (string, bool) {
+	if fork, ok := s.waitingFork(src); ok && !s.rewound[fork] {
+		return fork, true
+	}
 	for try := 0; try < 8; try++ {
 		id := s.retryable[src.IntN(len(s.retryable), "retry of")]
 		u := id

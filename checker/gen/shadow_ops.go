@@ -4,7 +4,7 @@ package gen
 // ops.Interpreter), and which shapes of legacy §5/§6 it completes.
 
 import (
-	"strings"
+	"slices"
 
 	"sessiondag/checker/ops"
 )
@@ -22,7 +22,7 @@ func (s *shadow) UserWeb(o ops.UserWeb) error {
 		s.tally.Shape(ShapeUserAfterManual)
 	}
 	s.startTurn(o.ID, s.client, "web")
-	s.head = o.ID
+	s.setHead(o.ID)
 	s.client = o.ID
 	return nil
 }
@@ -32,6 +32,7 @@ func (s *shadow) UserDispatch(o ops.UserDispatch) error {
 	parent := o.Parent
 	if parent != "none" {
 		s.await(parent, ShapeAdapterLater)
+		s.answered(parent, ShapeForkAnsweredByChild)
 	}
 	if parent == "none" {
 		parent = ""
@@ -59,7 +60,8 @@ func (s *shadow) Reply(ops.Reply) error {
 	s.userOf[id] = s.pending
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = s.pending
-	s.reply, s.head = id, id
+	s.reply = id
+	s.setHead(id)
 	return nil
 }
 
@@ -90,7 +92,7 @@ func (s *shadow) Task(o ops.Task) error {
 	s.addCall(s.reply + "_t_" + o.CallID)
 	s.addAttach(o.Attach)
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
-	s.head = o.ID + "_reply"
+	s.setHead(o.ID + "_reply")
 	s.tally.Shape(ShapeSubAgent)
 	return nil
 }
@@ -100,7 +102,7 @@ func (s *shadow) Cancel(ops.Cancel) error { return s.finish() }
 
 func (s *shadow) finish() error {
 	s.finishedCalls()
-	s.head = s.reply
+	s.setHead(s.reply)
 	if s.source == "web" {
 		s.client = s.reply
 	}
@@ -118,14 +120,19 @@ func (s *shadow) finishedCalls() {
 
 func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
 	s.finishedCalls()
-	s.head = s.reply
+	s.setHead(s.reply)
 	s.tally.Shape(ShapeError)
 	s.endTurn()
 	return nil
 }
 
 func (s *shadow) ErrorStandalone(o ops.ErrorStandalone) error {
+	if s.forkPending != "" {
+		s.tally.Shape(ShapeForkAnsweredByError)
+		s.forkPending = "" // the error row answers it
+	}
 	s.write(o.ID, true)
+	s.writeMeta()
 	s.tally.Shape(ShapeError)
 	s.endTurn()
 	return nil
@@ -136,6 +143,7 @@ func (s *shadow) Crash(ops.Crash) error {
 		s.tally.Shape(ShapeCrashOnTool)
 	}
 	s.frames = nil
+	s.writeMeta()
 	s.endTurn()
 	return nil
 }
@@ -195,7 +203,7 @@ func (s *shadow) End(o ops.End) error {
 	}
 	s.numbers(o.Output)
 	if f.manual {
-		s.head = f.id
+		s.setHead(f.id)
 		if s.chatDone {
 			s.tally.Shape(ShapeHeadOnManual)
 		}
@@ -213,12 +221,14 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	if !s.isUser[u] {
 		u = s.userOf[of]
 	}
+	s.answered(u, ShapeForkAnsweredByRerun)
 	if len(s.retryable) > 0 && s.retryable[0] == u {
 		s.tally.Shape(ShapeRetryFirst)
 	}
 	if !edit && !s.hasAssistant(u) {
 		// No row: the head moves to u as a checkout moves it.
-		s.head, s.client = u, u
+		s.setHead(u)
+		s.client = u
 		s.pending, s.source = u, "web"
 		return nil
 	}
@@ -226,14 +236,16 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	s.isUser[id] = true
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = s.parentOf[u]
-	s.head, s.client = id, id
+	s.setHead(id)
+	s.client = id
 	s.pending, s.source = id, "web"
 	s.tally.Shape(ShapeRetry)
 	return nil
 }
 
 func (s *shadow) Checkout(o ops.Checkout) error {
-	s.head, s.client = o.ID, o.ID
+	s.setHead(o.ID)
+	s.client = o.ID
 	return nil
 }
 
@@ -262,7 +274,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 	s.addAttach(o.Attach)
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
 	s.asst[anchor] = append(s.asst[anchor], o.Attach)
-	s.head = o.ID + "_reply"
+	s.setHead(o.ID + "_reply")
 	s.tally.Shape(ShapeSubAgent)
 	if o.Mode == "clean" {
 		s.tally.Shape(ShapeCleanSpawn)
@@ -272,6 +284,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 
 func (s *shadow) Script(o ops.Script) error {
 	s.write(o.ID, true)
+	s.writeMeta()
 	s.tally.Shape(ShapeScript)
 	return nil
 }
@@ -279,8 +292,10 @@ func (s *shadow) Script(o ops.Script) error {
 func (s *shadow) LegacyUser(o ops.LegacyUser) error {
 	if o.Parent != "null" {
 		s.await(o.Parent, ShapeAdapterLater)
+		s.answered(o.Parent, ShapeForkAnsweredByChild)
 	}
 	s.write(o.ID, true)
+	s.writeMeta()
 	s.isUser[o.ID] = true
 	s.retryable = append(s.retryable, o.ID)
 	s.parentOf[o.ID] = o.Parent
@@ -290,7 +305,9 @@ func (s *shadow) LegacyUser(o ops.LegacyUser) error {
 
 func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 	s.await(o.Parent, ShapeAdapterLater)
+	s.answered(o.Parent, ShapeForkAnsweredByChild)
 	s.write(o.ID, true)
+	s.writeMeta()
 	s.asst[o.Parent] = append(s.asst[o.Parent], o.ID)
 	s.tally.Shape(ShapeLegacy)
 	return nil
@@ -299,6 +316,7 @@ func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 func (s *shadow) Orphan(o ops.Orphan) error {
 	s.await(o.Caller, ShapeCallerLater)
 	s.write(o.ID, o.Caller == "")
+	s.writeMeta()
 	s.tally.Shape(ShapeOrphan)
 	return nil
 }
@@ -317,12 +335,50 @@ func (s *shadow) Rewind(o ops.Rewind) error {
 }
 
 func (s *shadow) Flag(o ops.Flag) error {
-	for i, n := range ops.RolloutPath {
-		if strings.EqualFold(n, o.Set) {
-			s.step = i
-		}
+	step, err := o.Step()
+	if err != nil {
+		return err
 	}
-	s.tally.Shape(ShapeFlagFlip)
+	s.flags(step)
+	return nil
+}
+
+// flags counts what a change of the flags in force to step is: a step
+// forward, or one rolled back.
+func (s *shadow) flags(step int) {
+	switch {
+	case step > s.step:
+		s.tally.Shape(ShapeFlagFlip)
+	case step < s.step:
+		s.tally.Shape(ShapeRollback)
+	}
+	s.step = step
+}
+
+// Writer parks the writer performing the ops now and makes the named one
+// perform the next; it takes over at the persisted head.
+func (s *shadow) Writer(o ops.Writer) error {
+	step, err := o.Step()
+	if err != nil {
+		return err
+	}
+	if o.Name != s.name {
+		next := swriter{name: o.Name, step: s.step}
+		i := slices.IndexFunc(s.parked, func(w swriter) bool { return w.name == o.Name })
+		if i >= 0 {
+			next = s.parked[i]
+			s.parked[i] = s.swriter
+		} else {
+			s.parked = append(s.parked, s.swriter)
+		}
+		if s.Busy() || next.Busy() {
+			s.tally.Shape(ShapeWritersInterleave)
+		}
+		s.swriter = next
+		s.head = s.persisted
+		s.tally.Shape(ShapeWriters)
+	}
+	s.flags(step)
 	return nil
 }
 

@@ -3,7 +3,9 @@
 // random choices picks among them. The same generator feeds the property
 // tests (rapid draws through internal/rapidsrc, so failures shrink), the
 // `sessiondag gen`, `hunt` and `exhaust` commands and the benchmark
-// workloads (a seeded PCG, so a seed always gives the same script).
+// workloads (a seeded PCG, so a seed always gives the same script). Flags
+// move as the options allow (forward, or back too), up to three writers
+// take turns, or a rollout plan (Rollout) decides who writes on which step.
 package gen
 
 import "math/rand/v2"

@@ -26,6 +26,9 @@ const (
 	ShapeOrphan            = "orphan tool row"
 	ShapeRewind            = "rewound node"
 	ShapeFlagFlip          = "flag flipped mid-session"
+	ShapeRollback          = "step rolled back mid-session"
+	ShapeWriters           = "another writer took over"
+	ShapeWritersInterleave = "writers with turns in progress side by side"
 	ShapeClock             = "real timestamp (clock set)"
 )
 
@@ -52,14 +55,26 @@ const (
 	ShapeRealDuration = "real duration"
 	ShapeBigInt       = "number past 2^53"
 	ShapeExpFloat     = "float in exponent form"
+	ShapeFloatEdge    = "float on an edge of Python's repr (16 digits before the point, 4 zeros after it)"
 )
+
+// Late answers of a root fork whose turn died unanswered (forks.go).
+const (
+	ShapeForkAnsweredByChild = "root fork answered by a row recording it as parent"
+	ShapeForkAnsweredByRerun = "root fork answered by a retry or edit"
+	ShapeForkAnsweredByError = "root fork answered by a standalone error"
+)
+
+// RequiredForks are the ways a root fork becomes one, which the rollout
+// checks must reach (flag A's derivation tells an answered fork apart).
+var RequiredForks = []string{ShapeForkAnsweredByChild, ShapeForkAnsweredByRerun, ShapeForkAnsweredByError}
 
 // Required are the shapes a default-sized run must produce at least once.
 var Required = []string{
 	ShapeRootUsers, ShapeManualFirst, ShapeManualRow, ShapeHeadOnManual, ShapeUserAfterManual,
 	ShapeRetryFirst, ShapeSubAgent, ShapeCrashOnTool, ShapeNested3,
 	ShapeCallerLater, ShapeAdapterLater,
-	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat,
+	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 }
 
 // RequiredCache are the shapes a default-sized run of the load's cache
@@ -73,7 +88,7 @@ var RequiredCache = []string{
 
 // Requirements are the sets of shapes a check can declare it needs reached
 // (harness.Check.Reach), by name.
-var Requirements = map[string][]string{"legacy": Required, "cache": RequiredCache}
+var Requirements = map[string][]string{"legacy": Required, "cache": RequiredCache, "forks": RequiredForks}
 
 // Tally counts op kinds and shapes over one or many generated scripts.
 type Tally struct {

@@ -2,7 +2,9 @@ package gen
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -17,7 +19,8 @@ var (
 	toolArgs  = []string{`{"cmd": "ls"}`, `{"q": "café"}`, `{"path": "/tmp/a", "n": 2}`, `{}`, `{"x": [1, 2.5, null, true]}`,
 		`{"id": 9007199254740993, "n": 12345678901234567890}`,
 		`{"a": 1e16, "b": 1e+16, "c": -0.0, "d": 0.1}`,
-		`{"one": 1.0, "i": 1, "tiny": 5e-324, "huge": 1.5e300, "e": 2.5E-7, "max": 1.7976931348623157e308}`}
+		`{"one": 1.0, "i": 1, "tiny": 5e-324, "huge": 1.5e300, "e": 2.5E-7, "max": 1.7976931348623157e308}`,
+		boundaryFloats}
 	results = []string{"ok", "error: not found", "2 files", "résultat"}
 	fnNames = []string{"word_count", "plan_next", "gui_step", "summarize"}
 	fnArgs  = []string{`{"text": "hi"}`, `{}`, `{"n": 3}`,
@@ -26,7 +29,8 @@ var (
 	outputs = []string{`2`, `"two words"`, `{"k": "v"}`, `null`, `2.0`, `[1, "a"]`,
 		`12345678901234567890`, `1e16`, `-0.0`,
 		`[1.0, 1, 5e-324, 1e308, 1e400]`,
-		`{"ms": 2034.0000000000002, "id": -9007199254740993, "sum": 0.30000000000000004}`}
+		`{"ms": 2034.0000000000002, "id": -9007199254740993, "sum": 0.30000000000000004}`,
+		boundaryFloats}
 	exposes = []string{"", "io", "llm", "full"}
 	// durations of a function run in seconds ("" is the default 0.5): a
 	// measured time, a float sum, a tiny one, one whose ×1000 falls just
@@ -34,6 +38,15 @@ var (
 	// unset start (the clock itself), and one past int64 milliseconds.
 	durations = []string{"", "2.034", "0.30000000000000004", "1e-05", "1.005", "59.999", "0.1", "1782000123.456789", "1e+16"}
 )
+
+// boundaryFloats sits on every edge of Python's float repr: the sixteenth
+// digit before the point (1e15 and 9999999999999998.0 are written fixed,
+// 1e16 and 1.0000000000000002e16 with an exponent), the fourth zero after it
+// (0.0001 fixed, 0.00009999999999999999 and 1e-05 not), seventeen
+// significant digits, the smallest normal and a subnormal.
+const boundaryFloats = `{"e15": 1e15, "below": 9999999999999998.0, "e16": 1e16, "past": 1.0000000000000002e16, ` +
+	`"fixed": 0.0001, "under": 0.00009999999999999999, "e-5": 1e-05, "digits": 123456789012345.67, ` +
+	`"normal": 2.2250738585072014e-308, "sub": 4e-320}`
 
 func pickStr(src Source, label string, from []string) string { return from[src.IntN(len(from), label)] }
 
@@ -51,8 +64,11 @@ var twoTo53 = new(big.Int).Lsh(big.NewInt(1), 53)
 // an exponent (which Python writes back in its own form).
 func numberShapes(text string) []string {
 	var out []string
-	past, expo := false, false
+	past, expo, edge := false, false, false
 	for _, lit := range numberLiterals(text) {
+		if f, err := strconv.ParseFloat(lit, 64); err == nil && strings.ContainsAny(lit, ".eE") {
+			edge = edge || onReprEdge(f)
+		}
 		if strings.ContainsAny(lit, "eE") {
 			expo = true
 		} else if !strings.Contains(lit, ".") {
@@ -65,6 +81,9 @@ func numberShapes(text string) []string {
 	}
 	if expo {
 		out = append(out, ShapeExpFloat)
+	}
+	if edge {
+		out = append(out, ShapeFloatEdge)
 	}
 	return out
 }
@@ -90,4 +109,18 @@ func numberLiterals(text string) []string {
 		}
 	}
 	return out
+}
+
+// onReprEdge reports whether Python's repr of f sits next to a switch of
+// its layout: the decimal point 16 or 17 digits in (fixed up to 16), or
+// just before or after the fourth zero past it (fixed down to 0.0001).
+func onReprEdge(f float64) bool {
+	if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return false
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	_, exp, _ := strings.Cut(e, "e")
+	x, _ := strconv.Atoi(exp)
+	decpt := x + 1
+	return decpt == 16 || decpt == 17 || decpt == -3 || decpt == -4
 }

@@ -12,9 +12,14 @@ import (
 // checkAggregationOf checks the aggregated list all against its input msgs
 // (P6): each tool row folded exactly once into the assistant it names, in
 // seq order, or kept in place as an orphan; nothing lost, duplicated or
-// reordered; blocks equal to the extra's. reread, when not nil, aggregates
-// the same session afresh, to check that blocks are copies: a change to
-// the blocks shown must not reach the stored value they came from.
+// reordered; blocks equal to the extra's. An assistant may carry tool_calls
+// and blocks of its own: the original merges an appended message's extra
+// into the node's metadata (compaction's kept tail, the dispatcher's
+// fallback write, importers). Its folded rows then follow its own calls,
+// and its own blocks stay unless its extra has blocks. reread, when not
+// nil, aggregates the same session afresh, to check that blocks taken from
+// an extra are copies: a change to the blocks shown must not reach the
+// stored value they came from.
 func checkAggregationOf(msgs, all []*adapter.Message, reread func() []*adapter.Message) error {
 	return NewAggregationCheck().Check(msgs, all, reread)
 }
@@ -36,8 +41,14 @@ func NewAggregationCheck() *AggregationCheck {
 		folded: map[string][]string{}, last: map[string]int{}, calls: map[string]int{}}
 }
 
+// extraBlocks is the blocks of an assistant's extra: a JSON string (parsed
+// once per text) or an object.
 func (c *AggregationCheck) extraBlocks(m *adapter.Message) node.Value {
-	extra := m.Get("extra").Str()
+	v := m.Get("extra")
+	if v.K == node.Object {
+		return v.O.Get("blocks")
+	}
+	extra := v.Str()
 	b, ok := c.blocks[extra]
 	if !ok {
 		b = extraBlocks(extra)
@@ -84,8 +95,14 @@ func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*
 		if m.Role != "assistant" || c.last[m.ID] != i {
 			continue
 		}
+		own := wantKept[i]
+		calls := m.Get("tool_calls").A
+		mine := ownCalls(own)
+		if len(calls) < len(mine) || !sameImplValue(node.Arr(calls[:len(mine)]), node.Arr(mine)) {
+			return fmt.Errorf("assistant %s: tool_calls do not start with its own %s", m.ID, node.Dumps(node.Arr(mine)))
+		}
 		var got []string
-		for _, call := range m.Get("tool_calls").A {
+		for _, call := range calls[len(mine):] {
 			tid := call.O.Get("tool_call_id").Str()
 			got = append(got, tid)
 			if c.calls[tid]++; c.calls[tid] == 2 {
@@ -95,11 +112,17 @@ func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*
 		if !slices.Equal(got, c.folded[m.ID]) {
 			return fmt.Errorf("assistant %s folded %v, want %v in seq order", m.ID, got, c.folded[m.ID])
 		}
-		if b := m.Get("blocks"); b.K == node.Array && len(b.A) > 0 {
-			// The same values are the same text; otherwise compare the text.
-			if want := c.extraBlocks(m); !sameImplValue(b, want) && node.Dumps(b) != node.Dumps(want) {
-				return fmt.Errorf("assistant %s: blocks %s, want the extra's %s", m.ID, node.Dumps(b), node.Dumps(want))
-			}
+		b := m.Get("blocks")
+		want := c.extraBlocks(m)
+		fromExtra := want.Truthy()
+		if !fromExtra {
+			want = own.Get("blocks")
+		}
+		// The same values are the same text; otherwise compare the text.
+		if !sameImplValue(b, want) && node.Dumps(b) != node.Dumps(want) {
+			return fmt.Errorf("assistant %s: blocks %s, want %s", m.ID, node.Dumps(b), node.Dumps(want))
+		}
+		if fromExtra && b.K == node.Array && len(b.A) > 0 {
 			shown = append(shown, shownBlocks{m.ID, b.A})
 		}
 	}
@@ -145,6 +168,15 @@ func copiedBlocks(shown []shownBlocks, reread func() []*adapter.Message) error {
 		if m := first[s.id]; m != nil && node.Dumps(m.Get("blocks")) != dumped[i] {
 			return fmt.Errorf("assistant %s: blocks share storage between reads", s.id)
 		}
+	}
+	return nil
+}
+
+// ownCalls is the tool_calls list an assistant's message carries before
+// aggregation (from its node's metadata), nil when it has none.
+func ownCalls(m *adapter.Message) []node.Value {
+	if v := m.Get("tool_calls"); v.K == node.Array {
+		return v.A
 	}
 	return nil
 }

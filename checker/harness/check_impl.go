@@ -2,10 +2,12 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
+	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
 )
 
@@ -82,4 +84,56 @@ func checkColumns(s *Session) *Finding {
 		}
 	}
 	return nil
+}
+
+// checkFields: a flag changes what it says and nothing else. Under every
+// config of the rollout path each message is its flags-off message with at
+// most parent_id's value changed (flag A's predecessor), every key in the
+// same place; rows of the aggregated list keep the key order their
+// flags-off rows have. (The chain is not compared: without B, R's fallback
+// can show raw rows where a walk shows aggregated ones.) The original is Python, whose dicts keep
+// insertion order, so the place of a key is part of what it sends.
+func checkFields(s *Session) *Finding {
+	off := s.Views(flags.Off)
+	for _, fl := range flags.Rollout[1:] {
+		v := s.Views(fl)
+		if len(v.Messages) != len(off.Messages) {
+			return s.finding("fields", fmt.Sprintf("flags %s: %d messages, %d with the flags off", fl, len(v.Messages), len(off.Messages)), "")
+		}
+		for i, m := range v.Messages {
+			if d := fieldsDiff(off.Messages[i], m, true); d != "" {
+				return s.finding("fields", fmt.Sprintf("flags %s: message %s is not its flags-off message", fl, m.ID), d)
+			}
+		}
+		byID := make(map[string]*adapter.Message, len(off.All))
+		for _, m := range off.All {
+			byID[m.ID] = m
+		}
+		for _, m := range v.All {
+			if o := byID[m.ID]; o != nil {
+				if d := fieldsDiff(o, m, false); d != "" {
+					return s.finding("fields", fmt.Sprintf("flags %s: aggregated row %s has its keys in another order", fl, m.ID), d)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fieldsDiff says how b differs from a beyond parent_id's value: a key
+// added, dropped or moved, or (with values) another key's value changed.
+func fieldsDiff(a, b *adapter.Message, values bool) string {
+	ka, kb := a.F.Keys(), b.F.Keys()
+	if !slices.Equal(ka, kb) {
+		return fmt.Sprintf("keys with the flags off: %v\nkeys: %v", ka, kb)
+	}
+	if !values {
+		return ""
+	}
+	for i, k := range ka {
+		if k != "parent_id" && !node.Equal(a.F.M[i].Val, b.F.M[i].Val) {
+			return fmt.Sprintf("%s with the flags off: %s\n%s: %s", k, node.Dumps(a.F.M[i].Val), k, node.Dumps(b.F.M[i].Val))
+		}
+	}
+	return ""
 }

@@ -6,6 +6,9 @@
 //     model.Legacy and model.Target side by side, op by op (the one loop);
 //   - Check: a property checked after every op (P1 legacy fidelity, P2
 //     target correctness, P3 rollout safety, …), returning a Finding;
+//   - the kinds of data a check holds on (Data: where the writers' flags
+//     start, how they change — Flips, read from flag and writer ops — and
+//     whether the intent must be in the data);
 //   - the verdict of a rollout step (ViewGap, IsFix) and how a loaded chain
 //     is projected onto the intended conversation;
 //   - Cold: the cold load of a damaged directory against the model's reader;

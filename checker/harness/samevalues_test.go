@@ -270,3 +270,53 @@ func TestSameNode(t *testing.T) {
 		}
 	}
 }
+
+// TestSameValuesComparesEveryList: views that differ in one message list
+// only (messages, all, chain or branch) are never shown equal, whether the
+// wanted view is the model's or the implementation's.
+func TestSameValuesComparesEveryList(t *testing.T) {
+	msg := func(text string) *adapter.Message {
+		v, err := node.ParseString(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return adapter.New(v.O)
+	}
+	obj := func(text string) *model.Object {
+		v, err := model.ParseJSON([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(*model.Object)
+	}
+	a, b := `{"id": "a", "content": "one"}`, `{"id": "a", "content": "two"}`
+	for i, name := range []string{"messages", "all", "chain", "branch"} {
+		lists := func(base, other *adapter.Message) [4][]*adapter.Message {
+			var l [4][]*adapter.Message
+			for j := range l {
+				l[j] = []*adapter.Message{base}
+			}
+			l[i] = []*adapter.Message{other}
+			return l
+		}
+		view := func(l [4][]*adapter.Message) webui.View {
+			return webui.View{SessionID: "s", HeadID: webui.HeadAt("a"), Messages: l[0], All: l[1], Chain: l[2], Branch: l[3], Render: []string{}}
+		}
+		want, got := view(lists(msg(a), msg(a))), view(lists(msg(a), msg(b)))
+		if sameValues(want, got) {
+			t.Errorf("two implementation views that differ in %s only are shown equal", name)
+		}
+		head := "a"
+		var ml [4][]*model.Object
+		for j := range ml {
+			ml[j] = []*model.Object{obj(a)}
+		}
+		mv := model.View{SessionID: "s", HeadID: &head, Messages: ml[0], All: ml[1], Chain: ml[2], Branch: ml[3], Render: []string{}}
+		if sameValues(mv, got) {
+			t.Errorf("a model view and an implementation view that differ in %s only are shown equal", name)
+		}
+		if !sameValues(mv, want) {
+			t.Errorf("equal views are not shown equal (%s)", name)
+		}
+	}
+}

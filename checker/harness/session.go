@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,6 +28,7 @@ type Session struct {
 
 	strict       bool // every row so far written with every flag on
 	legacyWrites bool // every row so far written with every flag off
+	flags        int  // the flags in force (the writer's performing the ops): a step of the rollout path
 	step         stepCache
 }
 
@@ -34,7 +36,7 @@ type Session struct {
 type Options struct {
 	Data      Data
 	SessionID string // "" = ops.DefaultSession
-	Dir       string // the implementation writes to this directory when set
+	Dir       string // the implementation writes to this directory when set; its name is the session id
 	ModelOnly bool   // no implementation: what the models say is all that is needed
 	NoSync    bool   // the implementation's writes skip fsync (throwaway directories)
 }
@@ -45,8 +47,13 @@ func NewSession(o Options) (*Session, error) {
 	if id == "" {
 		id = ops.DefaultSession
 	}
-	s := &Session{Data: o.Data, Target: model.NewTarget(id),
-		strict: o.Data.Writer == flags.All, legacyWrites: o.Data.Writer == flags.Off}
+	if o.Dir != "" && filepath.Base(o.Dir) != id {
+		// The original names a session by its folder: a cold load of any
+		// other folder shows another session id than the live one.
+		return nil, fmt.Errorf("harness: session %s written to a folder named %s", id, filepath.Base(o.Dir))
+	}
+	s := &Session{Data: o.Data, Target: model.NewTarget(id), strict: true, legacyWrites: true,
+		flags: stepOf(o.Data.Writer)}
 	// model.Target runs the legacy writer itself, for its validity and
 	// writer state: without an implementation beside it, a second one
 	// would only repeat it.
@@ -79,6 +86,7 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	s.Script = append(s.Script, op)
 	s.step = stepCache{}
 	var ei, el error
+	before := s.Target.Legacy().NodeCount()
 	if s.Impl != nil {
 		ei, el = s.Impl.Apply(op), s.Legacy.Apply(op)
 	}
@@ -93,9 +101,12 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	if ei != nil {
 		return nil, fmt.Errorf("op %d (%s): %w", len(s.Script), ops.Format(op), ei)
 	}
-	if f, ok := op.(ops.Flag); ok {
-		s.strict = s.strict && f.Set == "all"
-		s.legacyWrites = s.legacyWrites && f.Set == "off"
+	// A row is written with the flags in force when it is appended; flag and
+	// writer ops change them, wherever they occur.
+	_, s.flags = NextFlips(Steady, s.flags, op)
+	if s.Target.Legacy().NodeCount() > before {
+		s.strict = s.strict && s.flags == len(flags.Rollout)-1
+		s.legacyWrites = s.legacyWrites && s.flags == 0
 	}
 	return nil, nil
 }
@@ -134,7 +145,7 @@ func Play(data Data, script []ops.Op, checks ...Check) (*Finding, error) {
 				return nil, err
 			}
 			defer os.RemoveAll(parent)
-			o.Dir, o.NoSync = filepath.Join(parent, "session"), true
+			o.Dir, o.NoSync = filepath.Join(parent, cmp.Or(o.SessionID, ops.DefaultSession)), true
 		}
 	}
 	s, err := NewSession(o)
@@ -149,13 +160,19 @@ func Play(data Data, script []ops.Op, checks ...Check) (*Finding, error) {
 	return nil, nil
 }
 
-// Strict reports whether every row so far was written with every flag on:
-// such data has no legacy ambiguity and must load exactly as intended.
+// Strict reports whether every row so far was written with every flag on
+// (by whichever writer): such data has no legacy ambiguity and must load
+// exactly as intended.
 func (s *Session) Strict() bool { return s.strict }
 
 // LegacyWrites reports whether every row so far was written with every
 // flag off: model.Legacy describes exactly such data.
 func (s *Session) LegacyWrites() bool { return s.legacyWrites }
+
+// InForce is the flags in force after the ops so far (those of the writer
+// performing them), as a step of the rollout path: what the next row is
+// written with, so what Strict and LegacyWrites become.
+func (s *Session) InForce() int { return s.flags }
 
 // Store is the implementation's session as a browser loads it (at the
 // persisted head).

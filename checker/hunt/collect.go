@@ -20,7 +20,9 @@ type collector struct {
 	mu       sync.Mutex
 	rows     []*PropStats
 	swarms   map[string]bool
-	shapes   map[string]int // scripts that have each shape
+	rollouts map[string]bool // the distinct rollout plans drawn
+	planned  int             // scripts played under one
+	shapes   map[string]int  // scripts that have each shape
 	played   []Played
 	failures map[string]*Failure // by Key
 	errors   []*ErrorRecord
@@ -30,7 +32,7 @@ type collector struct {
 }
 
 func newCollector(cfg *Config) *collector {
-	c := &collector{cfg: cfg, swarms: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
+	c := &collector{cfg: cfg, swarms: map[string]bool{}, rollouts: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
 	for _, t := range cfg.Targets {
 		for _, d := range t.Data {
 			c.rows = append(c.rows, &PropStats{Check: t.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
@@ -64,6 +66,10 @@ func (c *collector) add(o outcome) {
 	c.ops += o.applied
 	sw := p.Swarm.String()
 	r.swarms[sw], c.swarms[sw] = true, true
+	if p.Rollout != nil {
+		c.planned++
+		c.rollouts[p.Rollout.String()] = true
+	}
 	for shape, n := range p.Shapes {
 		if n > 0 {
 			c.shapes[shape]++
@@ -100,13 +106,18 @@ func (c *collector) addFailure(p *Plan, o outcome) bool {
 		What: campaign.FirstLine(f.What), Step: f.Step, Ops: len(red.Case.Script), FoundOps: o.applied,
 		Iteration: p.Iteration, ScriptSeed: p.Seed, Swarm: p.Swarm.String(), Key: key[:16], Times: 1,
 		Reproduced: red.Reproduced}
+	drawn := rec.Swarm
+	if p.Rollout != nil {
+		rec.Rollout = p.Rollout.String()
+		drawn += ", rollout plan " + rec.Rollout
+	}
 	if old != nil {
 		rec.Times = old.Times
 	}
 	c.failures[key] = rec
 	if c.cfg.Out != "" {
 		path, err := campaign.Save(c.cfg.Out, red.Case, f, fmt.Sprintf("sessiondag hunt --seed %d", c.cfg.Seed),
-			fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, rec.Swarm, rec.FoundOps, rec.Ops),
+			fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, drawn, rec.FoundOps, rec.Ops),
 			"the iteration again: "+c.again(p.Iteration))
 		c.wrote(path, err)
 		rec.File = path
@@ -159,7 +170,7 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
-		Swarms: len(c.swarms), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
+		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
 		r.Props = append(r.Props, *row)

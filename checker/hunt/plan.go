@@ -21,19 +21,23 @@ func ScriptSeed(seed, k uint64) uint64 {
 
 // A Plan is what one iteration plays: a case (a check on a kind of data and
 // a script of a drawn length, with damage for a check that reads a damaged
-// directory) under a swarm configuration.
+// directory) under a swarm configuration and, on data whose flags change, a
+// rollout plan or none.
 type Plan struct {
 	Iteration uint64
 	Seed      uint64 // the script seed, ScriptSeed(campaign seed, Iteration)
 	Case      campaign.Case
 	Swarm     *gen.Swarm
+	Rollout   *gen.Rollout   // nil: flag and writer ops drawn one at a time
 	Shapes    map[string]int // the shapes the script has (gen.Tally)
 }
 
 // PlanFor draws iteration k of the campaign with this seed over checks: the
 // check, its kind of data, the swarm configuration, the length (1 to
-// maxOps), the script and any damage, all from the script seed, in that
-// order.
+// maxOps), on data whose flags change a rollout plan half of the time (a
+// dimension of its own: which steps in which order, rolled back or not, on
+// how many writers, each phase how long), then the script and any damage,
+// all from the script seed, in that order.
 func PlanFor(seed, k uint64, checks []harness.Check, maxOps int) (*Plan, error) {
 	p := &Plan{Iteration: k, Seed: ScriptSeed(seed, k)}
 	src := gen.NewSeeded(p.Seed)
@@ -42,8 +46,13 @@ func PlanFor(seed, k uint64, checks []harness.Check, maxOps int) (*Plan, error) 
 	opt := campaign.GenOptions(p.Case.Data)
 	p.Swarm = gen.DrawSwarm(src, opt)
 	opt.Swarm = p.Swarm
+	length := 1 + src.IntN(maxOps, "ops")
+	if d := p.Case.Data; d.Flips > harness.Steady && src.IntN(2, "rollout plan") == 0 {
+		p.Rollout = gen.DrawRollout(src, opt.StartStep, d.Flips == harness.Any, opt.Writers, length)
+		opt.Rollout = p.Rollout
+	}
 	g := gen.New(opt)
-	p.Case.Script = g.Script(src, 1+src.IntN(maxOps, "ops"))
+	p.Case.Script = g.Script(src, length)
 	p.Shapes = g.Tally.Shapes
 	if c.Damage {
 		p.Case.FirstSeq = []int64{0, 9990}[src.IntN(2, "first seq")]

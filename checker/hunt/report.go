@@ -28,6 +28,8 @@ type Report struct {
 	Scripts    int            // scripts played
 	Ops        int            // ops applied, over every script (reductions not counted)
 	Swarms     int            // distinct swarm configurations
+	Planned    int            // scripts played under a drawn rollout plan
+	Rollouts   int            // distinct rollout plans among them
 	Shapes     map[string]int // scripts that have each shape of gen.Tally
 	Findings   int            // failures before de-duplication
 	Props      []PropStats
@@ -66,8 +68,9 @@ type Failure struct {
 	Iteration  uint64 `json:"iteration"`
 	ScriptSeed uint64 `json:"script_seed"`
 	Swarm      string `json:"swarm"`
-	Key        string `json:"key"`   // the same in every shard that finds it
-	Times      int    `json:"times"` // iterations that found it
+	Rollout    string `json:"rollout,omitempty"` // the rollout plan drawn, if any
+	Key        string `json:"key"`               // the same in every shard that finds it
+	Times      int    `json:"times"`             // iterations that found it
 	Reproduced bool   `json:"reproduced"`
 	File       string `json:"file,omitempty"`
 }
@@ -116,7 +119,8 @@ func propsTable(w io.Writer, props []PropStats) {
 // Text writes the report for a reader.
 func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
-	fmt.Fprintf(w, "%d scripts, %d ops applied, %d distinct swarm configurations\n\n", r.Scripts, r.Ops, r.Swarms)
+	fmt.Fprintf(w, "%d scripts, %d ops applied, %d distinct swarm configurations, %d scripts under %d distinct rollout plans\n\n",
+		r.Scripts, r.Ops, r.Swarms, r.Planned, r.Rollouts)
 	propsTable(w, r.Props)
 	r.shapesText(w)
 	fmt.Fprintf(w, "\n%d distinct failures (%d findings before reduction and de-duplication), %d errors\n",

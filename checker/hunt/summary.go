@@ -28,6 +28,10 @@ type Summary struct {
 	// Swarms are the distinct swarm configurations of a shard, summed
 	// over shards.
 	Swarms int `json:"swarms"`
+	// Planned are the scripts played under a drawn rollout plan, Rollouts
+	// the distinct plans of a shard, summed over shards.
+	Planned  int `json:"planned,omitempty"`
+	Rollouts int `json:"rollouts,omitempty"`
 	// Shapes counts the scripts that have each shape of gen.Tally.
 	Shapes   map[string]int `json:"shapes"`
 	Findings int            `json:"findings"`
@@ -42,7 +46,7 @@ type Summary struct {
 func (r *Report) Summary() Summary {
 	return Summary{Seed: r.Seed, Checks: r.Checks, MaxOps: r.MaxOps, Shard: r.ShardName(),
 		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
-		Ops: r.Ops, Swarms: r.Swarms, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
+		Ops: r.Ops, Swarms: r.Swarms, Planned: r.Planned, Rollouts: r.Rollouts, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
 		Properties: slices.Clone(r.Props)}
 }
 
@@ -80,6 +84,8 @@ func (s *Summary) add(t Summary) error {
 	s.Scripts += t.Scripts
 	s.Ops += t.Ops
 	s.Swarms += t.Swarms
+	s.Planned += t.Planned
+	s.Rollouts += t.Rollouts
 	for k, v := range t.Shapes {
 		s.Shapes[k] += v
 	}
@@ -121,7 +127,8 @@ func (s Summary) Failed() bool { return s.Failures > 0 || s.Errors > 0 }
 // failures themselves are in the failure records and their files.
 func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, checks %s, scripts of 1 to %d ops, shard %s, %.2fs\n", s.Seed, s.Checks, s.MaxOps, s.Shard, s.Seconds)
-	fmt.Fprintf(w, "%d scripts, %d ops applied, %d swarm configurations\n\n", s.Scripts, s.Ops, s.Swarms)
+	fmt.Fprintf(w, "%d scripts, %d ops applied, %d swarm configurations, %d scripts under %d rollout plans\n\n",
+		s.Scripts, s.Ops, s.Swarms, s.Planned, s.Rollouts)
 	propsTable(w, s.Properties)
 	fmt.Fprintf(w, "\n%d failures (distinct within each shard; the failure records' keys tell shards' duplicates apart), %d errors\n",
 		s.Failures, s.Errors)

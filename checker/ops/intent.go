@@ -1,12 +1,16 @@
 package ops
 
-// WriterState is what the intent rule reads of a writer: the browser's head
-// (null until set), the store's in-memory head and whether ROOT exists.
-// model.LegacyRun and the generator's shadow both keep it.
+import "encoding/binary"
+
+// WriterState is what the intent rule reads of the writer performing the
+// ops: its browser's head (null until set), the store's in-memory head,
+// whether ROOT exists, and whether the writer has a turn or run in
+// progress. model.LegacyRun and the generator's shadow both keep it.
 type WriterState interface {
 	ClientHead() (id string, set bool)
 	InMemoryHead() string
 	Rooted() bool
+	Busy() bool
 }
 
 // Intent is the one rule for where data written with the flags off holds its
@@ -21,16 +25,25 @@ type WriterState interface {
 //     without parent_id or caller) while the head stands where no row records
 //     it (Unrecorded): after a checkout, or a retry that wrote no row, until a
 //     row records the head again. A dispatcher turn does not: it never moves
-//     the head, and its reply is what records the turn.
+//     the head, and its reply is what records the turn;
+//   - the same after another writer took over mid-turn: it reads the head as
+//     stored, which no row records where the writer before it had moved the
+//     head without writing it (ROOT created for a turn, a legacy tool row);
+//   - and after a writer resumed a turn or run that another writer's rows
+//     interrupted: where its reply or run ends it moves the head back to a
+//     row written before those rows, and nothing in the data says when (the
+//     same bytes come from the turn ending before them).
 //
 // Once flag A is on the writers record every row's predecessor from the
 // store's head, and nothing is left to guess. The generator draws only ops the
 // rule keeps (gen.Options.SyncedBrowser); exhaust and the data kinds of the
 // harness judge scripts by it.
 type Intent struct {
-	predecessors bool // the writers' flags include A
-	unrecorded   bool // the head moved where no row records it
-	lost         bool // an op so far wrote a row whose intent is not in the data
+	predecessors bool   // the flags in force include A
+	unrecorded   bool   // the head moved where no row records it
+	lost         bool   // an op so far wrote a row whose intent is not in the data
+	head         string // the store's in-memory head after the last op
+	writer       string // the writer performing the ops ("" = FirstWriter)
 }
 
 // Stale reports whether a web turn or /spawn written now would record a
@@ -73,7 +86,14 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	in.lost = in.lost || !kept
 	switch op := op.(type) {
 	case Flag:
-		in.predecessors = op.Set != "off"
+		step, _ := op.Step()
+		in.predecessors = step > 0
+	case Writer:
+		step, _ := op.Step()
+		in.predecessors = step > 0
+		took := op.Name != in.writer && (in.writer != "" || op.Name != FirstWriter)
+		in.unrecorded = in.unrecorded || w.InMemoryHead() != in.head || took && w.Busy()
+		in.writer = op.Name
 	case Checkout:
 		in.unrecorded = true
 	case Retry:
@@ -83,6 +103,7 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	case UserWeb, Edit, Spawn, Reply, ErrorStandalone:
 		in.unrecorded = false // the row records where the head stands
 	}
+	in.head = w.InMemoryHead()
 }
 
 // Holds reports whether every op so far kept the intent in the data.
@@ -90,9 +111,12 @@ func (in *Intent) Holds() bool { return !in.lost }
 
 // IntentAt is the rule at the start of a script whose writers start with the
 // flag set spelled set ("off", "A,B", "all").
-func IntentAt(set string) *Intent { return &Intent{predecessors: set != "off" && set != ""} }
+func IntentAt(set string) *Intent {
+	step, _ := Step(set)
+	return &Intent{predecessors: step > 0}
+}
 
-// AppendState appends the rule's state to b, one byte: two rules with equal
+// AppendState appends the rule's state to b: two rules with equal
 // encodings judge every later op alike.
 func (in *Intent) AppendState(b []byte) []byte {
 	var x byte
@@ -101,5 +125,10 @@ func (in *Intent) AppendState(b []byte) []byte {
 			x |= 1 << i
 		}
 	}
-	return append(b, x)
+	b = append(b, x)
+	for _, s := range []string{in.head, in.writer} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
 }

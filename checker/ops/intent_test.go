@@ -27,6 +27,14 @@ func TestIntentRule(t *testing.T) {
 		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\nfork-root id=d1 text=hi\ncrash\n" + manual:                  false,
 		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\ndispatch id=d1 text=hi parent=none\nreply\ndone\n" + manual: true,
 		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\nflag set=A\n" + manual:                                      true,
+		// Writers taking turns at idle points keep it; a run resumed after
+		// another writer's turn moves the head back where the data cannot
+		// say (the same bytes as the run ending before that turn).
+		"user id=u1 text=hi\nreply\ndone\nwriter name=w2 set=off\n" + manual: true,
+		"manual id=m1 name=f args=\"{}\"\nwriter name=w2 set=off\ndispatch id=d1 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\nend\n" + manual: false,
+		"manual id=m1 name=f args=\"{}\"\nwriter name=w2 set=off\ndispatch id=d1 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\nend\nflag set=A\n" + manual: true,
 	} {
 		parsed, err := ops.ParseString(script)
 		require.NoError(t, err)

@@ -51,6 +51,7 @@ func (r *recorder) LegacyReply(o ops.LegacyReply) error         { return r.note(
 func (r *recorder) Orphan(o ops.Orphan) error                   { return r.note(o) }
 func (r *recorder) Rewind(o ops.Rewind) error                   { return r.note(o) }
 func (r *recorder) Flag(o ops.Flag) error                       { return r.note(o) }
+func (r *recorder) Writer(o ops.Writer) error                   { return r.note(o) }
 func (r *recorder) Clock(o ops.Clock) error                     { return r.note(o) }
 
 // Every op reaches the Interpreter method named after its type, and every

@@ -68,6 +68,7 @@ type Interpreter interface {
 	Orphan(Orphan) error
 	Rewind(Rewind) error
 	Flag(Flag) error
+	Writer(Writer) error
 	Clock(Clock) error
 }
 
@@ -98,7 +99,7 @@ var All = []Op{
 	Session{}, UserWeb{}, UserDispatch{}, Reply{}, Think{}, Say{}, Tool{}, Done{},
 	ErrorFolded{}, ErrorStandalone{}, Cancel{}, Crash{}, Fn{}, Manual{}, Exec{}, Ask{},
 	End{}, Retry{}, Edit{}, Checkout{}, Reload{}, ForkRoot{}, Spawn{}, Task{},
-	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Rewind{}, Flag{}, Clock{},
+	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Rewind{}, Flag{}, Writer{}, Clock{},
 }
 
 // Kinds lists the kind of every op, in All's order.

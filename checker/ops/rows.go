@@ -39,10 +39,26 @@ type Rewind struct {
 	ID string `op:"id" ref:"node"`
 }
 
-// Flag switches the writers' flag set from this op on.
+// Flag switches the flag set of the writer performing the ops from this op
+// on (a deploy of that writer's step, or its rollback).
 type Flag struct {
 	Set string `op:"set"`
 }
+
+// Writer makes the writer Name perform the ops that follow, its flags Set
+// from this op on: another server process writing the same session, as
+// when a web tier is upgraded one worker at a time. A writer keeps its own
+// browser's head and its own turn in progress; the store is the session's,
+// and a writer that takes over reads it as stored (its in-memory head is
+// the persisted one). The writer a script starts with is FirstWriter.
+type Writer struct {
+	Name string `op:"name"`
+	Set  string `op:"set"`
+}
+
+// FirstWriter names the writer that performs a script's ops until a writer
+// op names another.
+const FirstWriter = "w1"
 
 // Clock sets the writers' clock: the next node appended gets created_at At
 // (a decimal number of seconds), and each one after it 1.5 s more.
@@ -56,6 +72,7 @@ func (LegacyReply) Kind() string { return "legacy-reply" }
 func (Orphan) Kind() string      { return "orphan" }
 func (Rewind) Kind() string      { return "rewind" }
 func (Flag) Kind() string        { return "flag" }
+func (Writer) Kind() string      { return "writer" }
 func (Clock) Kind() string       { return "clock" }
 
 func (o Script) Apply(in Interpreter) error      { return in.Script(o) }
@@ -64,6 +81,7 @@ func (o LegacyReply) Apply(in Interpreter) error { return in.LegacyReply(o) }
 func (o Orphan) Apply(in Interpreter) error      { return in.Orphan(o) }
 func (o Rewind) Apply(in Interpreter) error      { return in.Rewind(o) }
 func (o Flag) Apply(in Interpreter) error        { return in.Flag(o) }
+func (o Writer) Apply(in Interpreter) error      { return in.Writer(o) }
 func (o Clock) Apply(in Interpreter) error       { return in.Clock(o) }
 
 func (Script) Span() Span      { return Flat }
@@ -72,6 +90,7 @@ func (LegacyReply) Span() Span { return Flat }
 func (Orphan) Span() Span      { return Flat }
 func (Rewind) Span() Span      { return Flat }
 func (Flag) Span() Span        { return Flat }
+func (Writer) Span() Span      { return Flat }
 func (Clock) Span() Span       { return Flat }
 
 func (Script) sealed()      {}
@@ -80,4 +99,5 @@ func (LegacyReply) sealed() {}
 func (Orphan) sealed()      {}
 func (Rewind) sealed()      {}
 func (Flag) sealed()        {}
+func (Writer) sealed()      {}
 func (Clock) sealed()       {}

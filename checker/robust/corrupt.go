@@ -93,15 +93,15 @@ var Kinds = []Kind{
 // seq (the model reads them as empty values, the implementation refuses the
 // file), a missing seq or created_at (the model skips / keeps null, the
 // implementation numbers / defaults them), links leaving the directory (the
-// model follows them), and a missing or unparsable meta.json (the model
-// cannot read the session at all). Within the kinds, a Corrupter with
+// model follows them), and an unparsable meta.json (the model cannot read
+// the session at all). Within the kinds, a Corrupter with
 // ForModel set avoids the remaining differences (see ForModel).
 var ModelKinds = []Kind{
 	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
 	DuplicateID, DuplicateSeq, BigSeq, OddName,
 	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, NonFinite, LinkInside,
 	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
-	NotObject, MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory,
+	NotObject, MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory, MissingMeta,
 }
 
 // Applied is one corruption done to a directory.
@@ -126,7 +126,6 @@ const (
 	PhraseOutside   = "outside the session directory"
 	PhraseBroken    = "broken link"
 	PhraseNotObject = "object"
-	PhraseMissing   = "missing"
 )
 
 // Corrupter damages one session directory.

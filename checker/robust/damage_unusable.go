@@ -210,7 +210,9 @@ func (c *Corrupter) missingMeta(_ Kind) (Applied, error) {
 	if !c.exists("meta.json") {
 		return Applied{}, errNothing
 	}
-	c.unusable["meta.json"] = PhraseMissing
+	// Not a problem: the original writes meta.json only at a turn's end.
+	// A meta.json broken earlier is gone with it, and so is its problem.
+	delete(c.unusable, "meta.json")
 	return Applied{File: "meta.json"}, os.Remove(c.path("meta.json"))
 }
 

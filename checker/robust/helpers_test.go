@@ -222,7 +222,8 @@ func sameSnapshot(a, b map[string]fileState) error {
 var errNotSession = errors.New("not a session directory")
 
 // documentedOpenError reports whether Open's refusal of dir is documented:
-// neither meta.json nor history/ (or history/ not a directory).
+// none of meta.json, history/ and context/commits/ (or history/ not a
+// directory).
 func documentedOpenError(dir string, err error) bool {
 	if !strings.Contains(err.Error(), dir) {
 		return false
@@ -232,7 +233,8 @@ func documentedOpenError(dir string, err error) bool {
 	if herr == nil && !fi.IsDir() {
 		return true
 	}
-	return merr != nil && herr != nil && strings.Contains(err.Error(), errNotSession.Error())
+	_, cerr := os.Stat(filepath.Join(dir, "context", "commits"))
+	return merr != nil && herr != nil && cerr != nil && strings.Contains(err.Error(), errNotSession.Error())
 }
 
 // viewDiff compares two views (values that marshal to the view document)

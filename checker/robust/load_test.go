@@ -83,7 +83,15 @@ func TestColdMatchesModel(t *testing.T) {
 		}
 		s, err := readAll(t, dir)
 		if err != nil {
-			t.Fatalf("open: %v", err)
+			// Both files gone (missing-meta and missing-history): no
+			// session for either reader.
+			if !documentedOpenError(dir, err) {
+				t.Fatalf("open: %v", err)
+			}
+			if _, merr := model.ReadSessionDir(dir); merr == nil {
+				t.Fatalf("the implementation refuses the directory (%v), the model reads it", err)
+			}
+			return
 		}
 		ms, err := model.ReadSessionDir(dir)
 		if err != nil {
@@ -129,4 +137,26 @@ func TestSeededCorruptionIsDeterministic(t *testing.T) {
 			t.Fatalf("two runs of one seed differ: %v", err)
 		}
 	}
+}
+
+// TestRemovedMetaIsNoProblem: meta.json broken and then removed leaves a
+// session without meta.json, which is no problem; the damage's own account
+// must say so (TestCorruptedLoad once failed on this sequence, seed
+// 13043281921018774115).
+func TestRemovedMetaIsNoProblem(t *testing.T) {
+	dir := build(t, t.TempDir(), gen.NewSeeded(3), 5)
+	c := New(dir, gen.NewSeeded(1))
+	for _, k := range []Kind{BrokenMeta, MissingMeta} {
+		if _, err := c.ApplyKind(k); err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+	}
+	if u := c.Unusable(); len(u) != 0 {
+		t.Fatalf("after broken-meta, missing-meta: unusable %v, want none", u)
+	}
+	s, err := readAll(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkProblems(t, s, c.Unusable())
 }

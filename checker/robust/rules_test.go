@@ -210,29 +210,23 @@ func TestUnknownHead(t *testing.T) {
 	sameAsModel(t, dir, s)
 }
 
-// TestMissingMeta: without meta.json the nodes load, the head is empty (the
-// load then shows from the last message) and meta.json is reported missing.
+// TestMissingMeta: without meta.json — a session whose first turn has not
+// ended, as the original leaves it — the nodes load, the head is empty (the
+// load then shows from the last message), nothing is reported, and the
+// model reads the folder the same way.
 func TestMissingMeta(t *testing.T) {
 	dir := writeDir(t, "a1",
 		mk(1, "u1", node.RoleUser, "ROOT", "x"),
 		mk(2, "a1", node.RoleLLM, "u1", "y", "parent_id", "u1"))
 	os.Remove(filepath.Join(dir, "meta.json"))
-	s, err := store.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openClean(t, dir)
 	if s.Len() != 2 || s.Head() != "" {
 		t.Errorf("%d nodes, head %q; want 2 and no head", s.Len(), s.Head())
-	}
-	if len(s.Problems) != 1 || s.Problems[0].File != "meta.json" || !strings.Contains(s.Problems[0].Error(), "missing") {
-		t.Errorf("problems %v, want meta.json missing", s.Problems)
 	}
 	if l := webui.Load(s, flags.Off); l.HeadID != webui.HeadAt("a1") || len(l.Chain) != 2 {
 		t.Errorf("head %q, chain %v: want the last message and its chain", l.HeadID, ids(l.Chain))
 	}
-	if _, err := model.ReadSessionDir(dir); err == nil {
-		t.Errorf("the model reads a session without meta.json (it is documented to refuse)")
-	}
+	sameAsModel(t, dir, s)
 }
 
 // TestMissingHistory: without history/ the session has no nodes and the
@@ -252,6 +246,19 @@ func TestMissingHistory(t *testing.T) {
 	if _, err := store.Open(dir); err == nil || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "not a session directory") {
 		t.Errorf("neither meta.json nor history/: %v", err)
 	}
+	if _, err := model.ReadSessionDir(dir); err == nil {
+		t.Errorf("the model reads a folder with none of the original's files")
+	}
+	// context/commits/ alone: a session whose commits were written before
+	// any node.
+	if err := os.MkdirAll(filepath.Join(dir, "context", "commits"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s = openClean(t, dir)
+	if s.Len() != 0 || s.Head() != "" {
+		t.Errorf("context/ only: %d nodes, head %q", s.Len(), s.Head())
+	}
+	sameAsModel(t, dir, s)
 	if _, err := store.Open(filepath.Join(dir, "no-such")); err == nil {
 		t.Errorf("a missing directory opens")
 	}

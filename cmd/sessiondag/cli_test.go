@@ -33,6 +33,8 @@ var cliCases = []cliCase{
 	{"gen-exists", "gen --seed 7 --nodes 25 --out $TMP"},
 	{"replay-shape", "replay $ROOT/corpus/ops/shapes/10-two-root-users-L4.ops"},
 	{"replay-rollout", "replay $ROOT/corpus/ops/shapes/10-two-root-users-L4.ops --rollout"},
+	{"replay-rollout-plan", "replay $ROOT/corpus/ops/shapes/06-manual-variant-A.ops --rollout=off:3/A+off:4/A,B:3/off --out $TMP/s"},
+	{"replay-rollout-bad-plan", "replay $ROOT/corpus/ops/shapes/06-manual-variant-A.ops --rollout=off/B"},
 	{"replay-check", "replay $ROOT/corpus/ops/shapes/03-tool-heavy.ops --check legacy,cards --flags off"},
 	{"replay-no-check", "replay $ROOT/corpus/ops/shapes/03-tool-heavy.ops --check nonsense"},
 	{"audit-one", "audit $ROOT/corpus/sessions/10-two-root-users-L4 -v"},

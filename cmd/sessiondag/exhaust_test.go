@@ -42,7 +42,7 @@ func exhaustJSON(t *testing.T, args ...string) exhaust.Summary {
 // two shards is exhaust.TestShardsPartitionTheWalk.)
 func TestExhaustShards(t *testing.T) {
 	if testing.Short() {
-		t.Skip("checks about 8,000 scripts twice")
+		t.Skip("checks about 17,000 scripts twice")
 	}
 	whole := exhaustJSON(t, "--max-ops", "3")
 	var parts []exhaust.Summary
@@ -60,8 +60,8 @@ func TestExhaustShards(t *testing.T) {
 		t.Errorf("shards: %d scripts %v, %d runs; unsharded: %d scripts %v, %d runs",
 			merged.Scripts, merged.ByLength, merged.Runs, whole.Scripts, whole.ByLength, whole.Runs)
 	}
-	if whole.Scripts != 8237 || whole.Failures != 0 {
-		t.Errorf("unsharded: %d scripts, %d failures; want 8237 and none", whole.Scripts, whole.Failures)
+	if whole.Scripts != 17399 || whole.Failures != 0 {
+		t.Errorf("unsharded: %d scripts, %d failures; want 17399 and none", whole.Scripts, whole.Failures)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sessiondag/checker/gen"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
 )
 
 func cmdGen(args []string, stdout, stderr io.Writer) int {
@@ -28,17 +29,32 @@ func cmdGen(args []string, stdout, stderr io.Writer) int {
 	if _, err := os.Stat(*out); err == nil {
 		return fail(stderr, "gen", fmt.Errorf("%s exists; refusing to write into it", *out))
 	}
-	g := gen.New(gen.Options{Legacy: *legacy})
-	script := append([]ops.Op{ops.Session{ID: sessionIDFor(*seed)}}, g.ScriptNodes(gen.NewSeeded(*seed), *nodes)...)
-	if _, err := driver.Build(script, *out, fl); err != nil {
+	script, text, written := genScript(*seed, *nodes, *legacy, fl)
+	if err := writeSession(*out, script, text, flags.Off, store.WriteOptions{}); err != nil {
 		return fail(stderr, "gen", err)
 	}
-	text := fmt.Sprintf("# sessiondag gen --seed %d --nodes %d --flags %s\n%s", *seed, *nodes, fl, ops.String(script))
-	if err := os.WriteFile(filepath.Join(*out, audit.ScriptName), []byte(text), 0o644); err != nil {
-		return fail(stderr, "gen", err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d ops, %d nodes\n", *out, len(script), g.Nodes())
+	fmt.Fprintf(stdout, "wrote %s: %d ops, %d nodes\n", *out, len(script), written)
 	return 0
+}
+
+// genScript is gen's script, its text as session.ops holds it and how many
+// nodes it writes. The writers' flags are an op of the script, so the
+// script alone writes the directory: a replay of session.ops makes the same
+// bytes.
+func genScript(seed uint64, nodes int, legacy bool, fl flags.Set) ([]ops.Op, []byte, int) {
+	script, written := gen.SessionScript(sessionIDFor(seed), seed, nodes, gen.Options{Legacy: legacy}, fl.String())
+	text := fmt.Sprintf("# sessiondag gen --seed %d --nodes %d --flags %s\n%s", seed, nodes, fl, ops.String(script))
+	return script, []byte(text), written
+}
+
+// writeSession writes the session script makes, its writers starting on fl,
+// to dir, and text beside it as the script the audit reads
+// (audit.ScriptName).
+func writeSession(dir string, script []ops.Op, text []byte, fl flags.Set, wo store.WriteOptions) error {
+	if _, err := driver.BuildWith(script, dir, fl, wo); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, audit.ScriptName), text, 0o644)
 }
 
 // sessionIDFor names a generated session after its seed, in the web's

@@ -4,31 +4,41 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 
 	"sessiondag/checker/campaign"
-	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("replay", stderr)
 	var writer flags.Set
 	fs.Var(&writer, "flags", "the writers' flags at the start: off, all, or a list such as A,B (every check)")
-	rollout := fs.Bool("rollout", false, "check every step of the rollout path, on data written on and written off")
+	var rollout rolloutFlag
+	fs.Var(&rollout, "rollout", "check every step of the rollout path, on data written on and written off; "+
+		"--rollout=PLAN plays the script under a rollout plan (phases SETS:OPS separated by /, writers of a phase by +: off:10/A+off:20/A,B:5/A:10/all)")
 	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
 	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
 	pos, err := parseArgs(fs, args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout] [--check NAMES] [--flags F] [--out DIR] [--reduce]")
+		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--reduce]")
 		return 2
 	}
 	file, err := readScript(pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
+	}
+	if rollout.plan != nil {
+		// The plan decides who writes on which flags: the script's own flag
+		// and writer ops give way to it.
+		file.Ops = rollout.plan.Apply(file.Ops)
 	}
 	var o campaign.ReplayOptions
 	if *checkList != "" {
@@ -36,7 +46,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "replay", err)
 		}
 	}
-	if *rollout {
+	switch {
+	case rollout.plan != nil:
+		o.Checks = append(o.Checks, mustCheck("rollout"), mustCheck("rollback"))
+		o.Data = []harness.Data{harness.DataFor(file.Ops, flags.Off)}
+	case rollout.on:
 		o.Checks = append(o.Checks, mustCheck("rollout"))
 		o.Data = []harness.Data{harness.WrittenOn, harness.DataFor(file.Ops, flags.Off)}
 	}
@@ -44,7 +58,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		o.Data = []harness.Data{harness.DataFor(file.Ops, writer)}
 	}
 	if *out != "" {
-		if err := writeOut(file.Ops, *out, writer); err != nil {
+		if err := writeOut(pos[0], file, *out, writer, rollout.plan != nil); err != nil {
 			return fail(stderr, "replay", err)
 		}
 	}
@@ -139,12 +153,34 @@ func mustCheck(name string) harness.Check {
 	return c
 }
 
-func writeOut(script []ops.Op, dir string, fl flags.Set) error {
+// writeOut writes the session a script makes to dir, with the script beside
+// it: the file's own bytes, so that replaying what gen wrote makes the same
+// directory byte for byte; the script played when a rollout plan changed it
+// (planned); with writers starting on other flags than off, the script with
+// a flag op first that says so.
+func writeOut(path string, file *ops.File, dir string, fl flags.Set, planned bool) error {
 	if _, err := os.Stat(dir); err == nil {
 		return fmt.Errorf("%s exists; refusing to write into it", dir)
 	}
-	_, err := driver.Build(script, dir, fl)
-	return err
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if planned {
+		text = []byte(file.String())
+	}
+	if fl != flags.Off {
+		f := *file
+		at := 0
+		if len(f.Ops) > 0 {
+			if _, ok := f.Ops[0].(ops.Session); ok {
+				at = 1
+			}
+		}
+		f.Ops = slices.Insert(slices.Clone(f.Ops), at, ops.Op(ops.Flag{Set: fl.String()}))
+		text = []byte(f.String())
+	}
+	return writeSession(dir, file.Ops, text, fl, store.WriteOptions{})
 }
 
 // outside says why a script can fall outside a kind of data.
@@ -153,4 +189,33 @@ func outside(d harness.Data) string {
 		return "its intent is not in the data, or it is not valid"
 	}
 	return "it is not valid, or has flag ops the kind does not have"
+}
+
+// rolloutFlag is --rollout (every step of the path) or --rollout=PLAN (a
+// rollout plan, gen.ParseRollout).
+type rolloutFlag struct {
+	on   bool
+	plan *gen.Rollout
+}
+
+func (r *rolloutFlag) IsBoolFlag() bool { return true }
+
+func (r *rolloutFlag) String() string {
+	if r == nil || r.plan == nil {
+		return fmt.Sprint(r != nil && r.on)
+	}
+	return r.plan.String()
+}
+
+func (r *rolloutFlag) Set(text string) error {
+	if b, err := strconv.ParseBool(text); err == nil {
+		r.on, r.plan = b, nil
+		return nil
+	}
+	p, err := gen.ParseRollout(text)
+	if err != nil {
+		return err
+	}
+	r.on, r.plan = true, p
+	return nil
 }

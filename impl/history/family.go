@@ -5,6 +5,7 @@ import (
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/mutant"
+	"sessiondag/impl/node"
 )
 
 // Family indexes a message list once for the sibling and child helpers,
@@ -22,11 +23,14 @@ type Family struct {
 
 	index   func(id string) (int, bool)    // list index of the first message with id
 	groupOf func(key string) (int32, bool) // the group of a string key
+	key     SiblingKey                     // the key NewFamily grouped by; nil for NewGrouped
 }
 
 // NewFamily indexes msgs, grouping them by key.
 func NewFamily(msgs Msgs, key SiblingKey) *Family {
-	return byMaps(msgs, func(m *adapter.Message) (siblingKey, bool) { return keyOf(key(m)) })
+	f := byMaps(msgs, func(m *adapter.Message) (siblingKey, bool) { return keyOf(key(m)) })
+	f.key = key
+	return f
 }
 
 // NewParents indexes msgs by a parent pointer ("" for none), for Keyed.
@@ -183,6 +187,57 @@ func (f *Family) DeepestLeaf(id string) string {
 			return cur
 		}
 		cur = f.msgs[kids[len(kids)-1]].ID
+	}
+}
+
+// ReachableFrom returns whether a browser showing the rows shown can reach
+// an id with the sibling arrows. An arrow shows the deepest leaf below a
+// neighbouring sibling, whose rows carry arrows of their own: every member
+// of a group holding a shown row is reachable, and from it every row below
+// it (its children are the siblings of the child on its leaf's path). So
+// an id is reachable when it or an ancestor (its key read as a parent id,
+// up to a root or a repeat) is shown or shares a group with a shown row.
+// Answers are kept along each walk, so all the answers together cost one
+// pass over the family. Only for a family made by NewFamily.
+func (f *Family) ReachableFrom(shown Msgs) func(id string) bool {
+	groups := map[int32]bool{}
+	ids := make(map[string]bool, len(shown))
+	for _, m := range shown {
+		ids[m.ID] = true
+		if p, ok := f.index(m.ID); ok && f.group[p] >= 0 {
+			groups[f.group[p]] = true
+		}
+	}
+	known := map[string]bool{}
+	return func(id string) bool {
+		var path []string
+		onPath := map[string]bool{}
+		found := false
+		for cur := id; ; {
+			if r, ok := known[cur]; ok {
+				found = r
+				break
+			}
+			p, ok := f.index(cur)
+			if !ok || onPath[cur] {
+				break
+			}
+			onPath[cur] = true
+			path = append(path, cur)
+			if ids[cur] || f.group[p] >= 0 && groups[f.group[p]] {
+				found = true
+				break
+			}
+			parent := f.key(f.msgs[p])
+			if parent.K != node.String {
+				break
+			}
+			cur = parent.S
+		}
+		for _, p := range path {
+			known[p] = found
+		}
+		return found
 	}
 }
 

@@ -311,3 +311,36 @@ func TestBranchRule3StopsAtRootWithConvChildren(t *testing.T) {
 	)
 	require.Equal(t, []string{"u2", "a2"}, ids(history.Branch(s, "a2")))
 }
+
+// TestReachableFrom: from the rows a browser shows, the sibling arrows
+// reach every member of a group holding a shown row and everything below
+// it; a conversation whose root is in a group of its own (an explicit null
+// parent where the shown roots have "ROOT") is out of reach, and so is a
+// cycle that never meets a shown group.
+func TestReachableFrom(t *testing.T) {
+	ms := build(t,
+		m{"u1", "user", "ROOT"},
+		m{"a1", "assistant", "u1"},
+		m{"u2", "user", "a1"},
+		m{"x1", "user", "a1"}, // a retry: u2's sibling
+		m{"x2", "assistant", "x1"},
+		m{"f1", "user", "ROOT"}, // a fork at the root
+		m{"g1", "assistant", "f1"},
+		m{"n1", "user", null}, // a conversation of its own
+		m{"n2", "assistant", "n1"},
+		m{"c1", "user", "c2"},
+		m{"c2", "user", "c1"},
+	)
+	f := fam(ms)
+	shown := []*adapter.Message{ms[5], ms[6]} // the fork: f1, g1
+	reach := f.ReachableFrom(shown)
+	for _, id := range []string{"f1", "g1", "u1", "a1", "u2", "x1", "x2"} {
+		require.True(t, reach(id), id)
+	}
+	for _, id := range []string{"n1", "n2", "c1", "c2", "nowhere"} {
+		require.False(t, reach(id), id)
+	}
+	reach = f.ReachableFrom(ms[7:9]) // n1's conversation shown
+	require.True(t, reach("n2"))
+	require.False(t, reach("u1"), "the ROOT group is not shown")
+}

@@ -187,6 +187,9 @@ func (p *Preds) waits(n *node.Node) bool {
 // recorded parent (a reply, a standalone error row) or as the turn it reruns
 // (a retry or edit row), by the store's indexes.
 func (p *Preds) answered(id string) bool {
+	if mutant.On(mutant.ForkAnsweredByCall) {
+		return len(p.s.CallChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
+	}
 	return len(p.s.CallChildren(id)) > 0 || len(p.s.ConvChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
 }
 
@@ -302,6 +305,9 @@ func (c *predsCache) stale(s *store.Store) bool {
 func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 	if v := n.Metadata.Get("predecessor"); v.K == node.String && v.S != "" {
 		return v.S
+	}
+	if mutant.On(mutant.PredsTrustAfterA) && p.recordedBefore(i) {
+		return node.RootID
 	}
 	if n.Metadata.Get("spawn_root").Truthy() {
 		return node.RootID
@@ -426,4 +432,15 @@ func (p *Preds) Walk(head string) []string {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
+}
+
+// recordedBefore reports whether a node before position i records its
+// predecessor (only the preds-trust-after-a mutant asks).
+func (p *Preds) recordedBefore(i int) bool {
+	for _, n := range p.s.Nodes()[:i] {
+		if n.Metadata.Get("predecessor").Truthy() {
+			return true
+		}
+	}
+	return false
 }

@@ -16,32 +16,38 @@ const (
 	StepBIgnored     = "step-b-ignored"
 	StepCBranchOnly  = "step-c-branch-only"
 	StepDReadsParent = "step-d-reads-parent"
+	StepADropsParent = "step-a-drops-parent"
+	PredsTrustAfterA = "preds-trust-after-a"
 	OpenDropsLast    = "open-drops-last"
 	AdapterKnownKeys = "adapter-known-keys"
 	RenderMapOrder   = "render-map-order"
 	ColumnsStale     = "columns-stale"
 
-	ColumnsKeepHidden = "columns-keep-hidden"
-	ColumnsKeyNoB     = "columns-key-no-b"
-	FoldCountOnly     = "fold-count-only"
-	FoldIgnoresBase   = "fold-ignores-base"
-	FoldInPlace       = "fold-in-place"
-	FoldSlotMask      = "fold-slot-mask"
-	ScratchNotCleared = "scratch-not-cleared"
-	MemoForgetMask    = "memo-forget-mask"
-	MemoGenLags       = "memo-gen-lags"
-	UpdateLogSkips    = "update-log-skips"
-	PredsHeadLost     = "preds-head-lost"
-	FillSplitFrom     = "fill-split-from"
-	ReadSplitOffset   = "read-split-offset"
-	GroupedFromEnd    = "grouped-from-end"
-	GroupNullEmpty    = "group-null-empty"
-	AggBlocksNeedCall = "agg-blocks-need-call"
-	AggFoldsAnyKind   = "agg-folds-any-kind"
-	ColumnsEpochKept  = "columns-epoch-kept"
-	AggTargetOnce     = "agg-target-once"
-	GroupOtherOnce    = "group-other-once"
-	ScratchPutEarly   = "scratch-put-early"
+	ColumnsKeepHidden  = "columns-keep-hidden"
+	ColumnsKeyNoB      = "columns-key-no-b"
+	FoldCountOnly      = "fold-count-only"
+	FoldIgnoresBase    = "fold-ignores-base"
+	FoldInPlace        = "fold-in-place"
+	FoldSlotMask       = "fold-slot-mask"
+	ScratchNotCleared  = "scratch-not-cleared"
+	MemoForgetMask     = "memo-forget-mask"
+	MemoGenLags        = "memo-gen-lags"
+	UpdateLogSkips     = "update-log-skips"
+	PredsHeadLost      = "preds-head-lost"
+	FillSplitFrom      = "fill-split-from"
+	ReadSplitOffset    = "read-split-offset"
+	GroupedFromEnd     = "grouped-from-end"
+	GroupNullEmpty     = "group-null-empty"
+	AggBlocksNeedCall  = "agg-blocks-need-call"
+	AggFoldsAnyKind    = "agg-folds-any-kind"
+	ColumnsEpochKept   = "columns-epoch-kept"
+	AggTargetOnce      = "agg-target-once"
+	GroupOtherOnce     = "group-other-once"
+	ScratchPutEarly    = "scratch-put-early"
+	CorrectedKeyLast   = "corrected-key-last"
+	FloatFixedTo15     = "float-fixed-to-15"
+	ForkAnsweredByCall = "fork-answered-by-call"
+	FloatWholeAsInt    = "float-whole-as-int"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -64,6 +70,8 @@ var All = []Mutant{
 	{StepBIgnored, "flag B: linear_history keeps walking the legacy pointer"},
 	{StepCBranchOnly, "flag C: get_branch replaces the chain outright (the reverted 97a904dc1)"},
 	{StepDReadsParent, "flag D: readers still read parent_id"},
+	{StepADropsParent, "flag A: a web turn's writer leaves out the legacy parent_id (its recorded predecessor replaces it)"},
+	{PredsTrustAfterA, "flag A: rows after one that records its predecessor are read as recording theirs: one a writer on another step wrote without becomes a root"},
 	{OpenDropsLast, "the cold load silently skips the newest history file"},
 	{AdapterKnownKeys, "append_message keeps only the metadata keys it knows"},
 	{RenderMapOrder, "render_context returns its ids in map order"},
@@ -90,4 +98,8 @@ var All = []Mutant{
 	{ColumnsEpochKept, "columns are extended after flag A's predecessors were derived afresh"},
 	{AggTargetOnce, "a tool row's target is looked up once, when its column is filled, never after"},
 	{GroupOtherOnce, "a sibling key is looked up once, when its column is filled, never after"},
+	{CorrectedKeyLast, "flag A's corrected message moves parent_id to its last key (deleted, then set)"},
+	{ForkAnsweredByCall, "flag A counts a root fork as answered only by a row it calls or a rerun, not by a row recording it as parent"},
+	{FloatWholeAsInt, "a float with a whole value is written without its .0 (2.0 as 2)"},
+	{FloatFixedTo15, "floats are written fixed only up to 15 digits before the point (Python: 16): 1e15 as 1e+15"},
 }

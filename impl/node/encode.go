@@ -2,6 +2,7 @@ package node
 
 import (
 	"math"
+	"sessiondag/impl/mutant"
 	"strconv"
 	"strings"
 )
@@ -159,7 +160,11 @@ func AppendPyFloat(b []byte, f float64) []byte {
 	if neg {
 		b = append(b, '-')
 	}
-	if decpt > -4 && decpt <= 16 {
+	fixedTo := 16
+	if mutant.On(mutant.FloatFixedTo15) {
+		fixedTo = 15
+	}
+	if decpt > -4 && decpt <= fixedTo {
 		switch {
 		case decpt <= 0:
 			b = append(b, "0."...)
@@ -168,7 +173,9 @@ func AppendPyFloat(b []byte, f float64) []byte {
 		case decpt >= len(digits):
 			b = append(b, digits...)
 			b = append(b, strings.Repeat("0", decpt-len(digits))...)
-			b = append(b, ".0"...)
+			if !mutant.On(mutant.FloatWholeAsInt) {
+				b = append(b, ".0"...)
+			}
 		default:
 			b = append(b, digits[:decpt]...)
 			b = append(b, '.')

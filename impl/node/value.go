@@ -225,3 +225,15 @@ func Equal(a, b Value) bool {
 	}
 	return true
 }
+
+// Keys lists the keys in order.
+func (o *Obj) Keys() []string {
+	if o == nil {
+		return nil
+	}
+	out := make([]string, len(o.M))
+	for i := range o.M {
+		out[i] = o.M[i].Key
+	}
+	return out
+}

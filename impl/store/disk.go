@@ -48,11 +48,16 @@ func ValidateID(id string) error {
 
 // Open loads a session directory cold (legacy §2.1 "reading back"): every
 // history/*.json file, ordered by its parsed seq (ties by file name), then
-// meta.json. It never writes. Files that cannot be used are listed in
-// Problems with the reason; a directory with neither meta.json nor history/
-// is not a session and is an error.
+// meta.json. It never writes. The session is named by its folder, as the
+// original names it, whatever id meta.json holds (a copied or restored
+// folder keeps its source's). A folder without meta.json is a session whose
+// first turn has not ended (the original writes meta.json at a turn's end):
+// no stored head, nothing wrong. Files that cannot be used are listed in
+// Problems with the reason; a directory holding none of the original's
+// files (meta.json, history/, context/commits/) is not a session and is an
+// error.
 func Open(dir string) (*Store, error) {
-	s := New(filepath.Base(dir))
+	s := New(filepath.Base(filepath.Clean(dir)))
 	s.Dir = dir
 	hist := filepath.Join(dir, "history")
 	entries, herr := os.ReadDir(hist)
@@ -69,8 +74,8 @@ func Open(dir string) (*Store, error) {
 	}
 	var buf []byte
 	meta, merr := readFile(dir, "meta.json", &buf)
-	if herr != nil && errors.Is(merr, fs.ErrNotExist) {
-		return nil, fmt.Errorf("open session %s: no meta.json and no history/: not a session directory", dir)
+	if herr != nil && errors.Is(merr, fs.ErrNotExist) && !HasCommits(dir) {
+		return nil, fmt.Errorf("open session %s: no meta.json, history/ or context/commits/: not a session directory", dir)
 	}
 
 	type loaded struct {
@@ -122,9 +127,6 @@ func Open(dir string) (*Store, error) {
 			break
 		}
 		s.Meta = v.O
-		if id := s.Meta.Get("id"); id.K == node.String && id.S != "" {
-			s.ID = id.S
-		}
 		head := s.Meta.Get("head_id")
 		if !head.Truthy() {
 			head = s.Meta.Get("last_node_id")
@@ -136,7 +138,7 @@ func Open(dir string) (*Store, error) {
 			s.Problems = append(s.Problems, Problem{File: "meta.json", Err: &node.FieldError{Field: "head_id", Msg: "not a string"}})
 		}
 	case errors.Is(merr, fs.ErrNotExist):
-		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: errors.New("missing: no stored head")})
+		// No turn has ended yet: the load starts from the last message.
 	default:
 		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: merr})
 	}

@@ -40,6 +40,8 @@ type Store struct {
 	// rewritten from the in-memory head on every session-level write.
 	Meta *node.Obj
 
+	commits *commitCache // context commits read so far (shared by copies)
+
 	// Problems lists the files a cold load could not use. The original
 	// skips them silently; here each one is kept with its reason.
 	Problems []Problem
@@ -58,7 +60,7 @@ func (p Problem) Error() string { return fmt.Sprintf("%s: %v", p.File, p.Err) }
 
 // New makes an empty in-memory session.
 func New(id string) *Store {
-	s := &Store{ID: id, ParentReads: new(atomic.Int64)}
+	s := &Store{ID: id, ParentReads: new(atomic.Int64), commits: &commitCache{}}
 	s.reset()
 	s.Meta = &node.Obj{}
 	return s
@@ -204,6 +206,15 @@ func (s *Store) PersistedHead() string {
 		h = s.Meta.Get("last_node_id")
 	}
 	return h.Str()
+}
+
+// AtHead returns a read-only copy of s whose head is id: the session as a
+// browser sees it after moving there (a sibling arrow, a checkout), its
+// files untouched. It shares the indexes.
+func (s *Store) AtHead(id string) *Store {
+	c := *s
+	c.head = id
+	return &c
 }
 
 // AtPersistedHead returns a read-only copy of s whose head is the persisted

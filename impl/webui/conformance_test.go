@@ -19,24 +19,41 @@ import (
 
 var conformanceRoot = filepath.Join("..", "..", "corpus", "conformance")
 
-// TestConformance loads every bundled session of the original system with
-// every flag off and compares head and chain with what the original itself
-// sent the browser (corpus/conformance/expected, produced by its own code),
-// every object's keys in the original's order.
+// originalCorpora are the corpora of sessions the original system itself
+// stored or loaded, each with what its handle_load_session sent the browser
+// (expected/<folder>.json): the conformance sessions and the sessions its
+// own writers stored. Both are replayed by one mechanism.
+var originalCorpora = []struct {
+	dir      string
+	sessions int // how many session folders the corpus holds
+}{
+	{conformanceRoot, 60},
+	{filepath.Join("..", "..", "corpus", "realwriter"), 114},
+}
+
+// TestConformance loads every session of both corpora with every flag off
+// and compares head and chain with what the original itself sent the
+// browser (expected/, produced by its own code), every object's keys in
+// the original's order.
 func TestConformance(t *testing.T) {
-	entries, err := os.ReadDir(filepath.Join(conformanceRoot, "sessions"))
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(entries), 60, "the bundled conformance data is incomplete")
-	for _, e := range entries {
-		id := e.Name()
-		t.Run(id, func(t *testing.T) {
-			got := loadedFrame(t, id)
-			want, err := os.ReadFile(filepath.Join(conformanceRoot, "expected", id+".json"))
-			require.NoError(t, err)
-			if d := conformanceDiff(id, want, got); d != "" {
-				t.Fatal(d)
-			}
-		})
+	for _, c := range originalCorpora {
+		entries, err := os.ReadDir(filepath.Join(c.dir, "sessions"))
+		require.NoError(t, err)
+		require.Len(t, entries, c.sessions, "%s: the bundled data is incomplete", c.dir)
+		expected, err := os.ReadDir(filepath.Join(c.dir, "expected"))
+		require.NoError(t, err)
+		require.Len(t, expected, c.sessions, "%s: one expected view per session folder", c.dir)
+		for _, e := range entries {
+			id := e.Name()
+			t.Run(filepath.Base(c.dir)+"/"+id, func(t *testing.T) {
+				got := loadedFrame(t, c.dir, id)
+				want, err := os.ReadFile(filepath.Join(c.dir, "expected", id+".json"))
+				require.NoError(t, err)
+				if d := conformanceDiff(id, want, got); d != "" {
+					t.Fatal(d)
+				}
+			})
+		}
 	}
 }
 
@@ -46,11 +63,11 @@ type frame struct {
 	Chain  []*adapter.Message `json:"chain"`
 }
 
-// loadedFrame loads a conformance session with the flags off and returns
+// loadedFrame loads a session of a corpus with the flags off and returns
 // its frame as JSON.
-func loadedFrame(t *testing.T, id string) []byte {
+func loadedFrame(t *testing.T, corpus, id string) []byte {
 	t.Helper()
-	s, err := store.Open(filepath.Join(conformanceRoot, "sessions", id))
+	s, err := store.Open(filepath.Join(corpus, "sessions", id))
 	require.NoError(t, err)
 	require.Empty(t, s.Problems)
 	l := webui.Load(s, flags.Off)
@@ -119,7 +136,7 @@ func TestConformanceDiffReportsKeyOrder(t *testing.T) {
 	const id = "local_0011000000"
 	want, err := os.ReadFile(filepath.Join(conformanceRoot, "expected", id+".json"))
 	require.NoError(t, err)
-	got := loadedFrame(t, id)
+	got := loadedFrame(t, conformanceRoot, id)
 	require.Empty(t, conformanceDiff(id, want, got))
 
 	swapped := swapKeys(t, want, 1, "role", "content")

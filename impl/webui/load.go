@@ -369,8 +369,16 @@ func byTimestamp(a, b *adapter.Message) int {
 	return 0
 }
 
-// siblingInfo is step 10: sibling position over the aggregated list, and the
-// deepest leaf of each neighbouring sibling. Chain rows are copied.
+// Arrows are where a browser's sibling arrows lead over a load's rows
+// (legacy §3.8: sibling arrows jump to deepest_leaf), under the sibling rule
+// of its flag set.
+func Arrows(fl flags.Set, all []*adapter.Message) *history.Family {
+	return history.NewFamily(all, RulesFor(fl, nil).siblingKey)
+}
+
+// siblingInfo is step 10: sibling position over the aggregated list, the
+// deepest leaf of each neighbouring sibling, and an attach row's embed
+// statistics from the context commit it names. Chain rows are copied.
 func (r *reader) siblingInfo(chain []*adapter.Message, allIdx rowIndex) []*adapter.Message {
 	fam := allIdx.siblings(r.rules.siblingKey)
 	out := make([]*adapter.Message, len(chain))
@@ -390,6 +398,7 @@ func (r *reader) siblingInfo(chain []*adapter.Message, allIdx rowIndex) []*adapt
 		c.Set("sibling_total", node.Num(itoa(total)))
 		c.Set("prev_sibling_id", prev)
 		c.Set("next_sibling_id", next)
+		withEmbedStats(r.s, c)
 		out[i] = c
 	}
 	return out

@@ -10,9 +10,9 @@ import (
 // AppendState appends an unambiguous binary encoding of the state the
 // writer keeps beside its store to b: the flags it writes with, the
 // browser's head (null apart from ""), the pending turn, the open reply with
-// what it gathered, the running functions, and the clock. Together with the
-// store's AppendState it is everything that decides what the writer does
-// next.
+// what it gathered, the running functions, and the clock (shared with its
+// peers). Together with the store's AppendState it is everything that
+// decides what the writer does next.
 func (w *Writer) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(w.Flags))
 	if w.clientHead == nil {
@@ -46,8 +46,8 @@ func (w *Writer) AppendState(b []byte) []byte {
 		}
 		b = node.AppendString(b, f.lastExec)
 	}
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w.base))
-	return binary.AppendVarint(b, int64(w.ticks))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w.clock.base))
+	return binary.AppendVarint(b, int64(w.clock.ticks))
 }
 
 func appendValues(b []byte, vs []node.Value) []byte {

@@ -33,7 +33,7 @@ func (w *Writer) WebUser(id, text string) error {
 		return err
 	}
 	md := meta("source", node.Str("web"))
-	if ch, ok := w.ClientHead(); ok {
+	if ch, ok := w.ClientHead(); ok && !(w.Flags.Has(flags.A) && mutant.On(mutant.StepADropsParent)) {
 		md.Set("parent_id", node.Str(ch))
 	}
 	pred := w.storeAnchor()

@@ -7,7 +7,10 @@
 // A Writer keeps the state a running server has beside the store: the
 // browser's in-memory head, the pending turn, the open reply and the stack of
 // running functions. Every method checks that it applies in that state and
-// returns an error naming what is missing otherwise.
+// returns an error naming what is missing otherwise. Several writers may
+// write one session (Peer): each a server process with its own flags, its
+// own browser and its own turn in progress, sharing the store and the wall
+// clock.
 package writer
 
 import (
@@ -33,8 +36,14 @@ type Writer struct {
 	pending    *turn
 	reply      *reply
 	frames     []*frame
-	base       float64 // the clock: the next new node is stamped base + 1.5·ticks
-	ticks      int
+	clock      *clock // shared by every writer of the session
+}
+
+// clock is the wall clock as the session's nodes see it: the next new node
+// is stamped base + 1.5·ticks.
+type clock struct {
+	base  float64
+	ticks int
 }
 
 type turn struct {
@@ -83,7 +92,7 @@ func NewWith(sessionID, dir string, fl flags.Set, wo store.WriteOptions) (*Write
 		{Key: "branches", Val: node.ObjV(&node.Obj{})},
 		{Key: "merged_heads", Val: node.Arr([]node.Value{})},
 	}}
-	w := &Writer{S: s, Flags: fl, base: BaseTime}
+	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}}
 	if dir != "" {
 		if err := s.WriteMeta(); err != nil {
 			return nil, err
@@ -91,6 +100,23 @@ func NewWith(sessionID, dir string, fl flags.Set, wo store.WriteOptions) (*Write
 	}
 	return w, nil
 }
+
+// Peer is another writer of the same session: a server process on its own
+// flags, whose browser has no head yet and which has nothing in progress. It
+// shares the store and the clock with w.
+func (w *Writer) Peer(fl flags.Set) (*Writer, error) {
+	if err := fl.Validate(); err != nil {
+		return nil, err
+	}
+	return &Writer{S: w.S, Flags: fl, clock: w.clock}, nil
+}
+
+// TakeOver makes w the writer that performs the next writes after another
+// one wrote: it reads the session as stored, as a process that opens it
+// does (legacy §2.1), so the store's in-memory head becomes the persisted
+// head. The other writer's appends are in the store already; what w keeps
+// in memory (its browser's head, its turn in progress) is its own.
+func (w *Writer) TakeOver() { w.S.MoveHead(w.S.PersistedHead()) }
 
 // ClientHead is the browser's in-memory head ("" and false when it has none).
 func (w *Writer) ClientHead() (string, bool) {
@@ -106,7 +132,7 @@ func (w *Writer) Busy() bool { return w.pending != nil || w.reply != nil || len(
 func (w *Writer) setClient(id string) { w.clientHead = &id }
 
 func (w *Writer) now() node.Value {
-	return node.Num(pyFloat(w.base + 1.5*float64(w.ticks)))
+	return node.Num(pyFloat(w.clock.base + 1.5*float64(w.clock.ticks)))
 }
 
 // SetClock stamps the next new node with created_at at, and each one after
@@ -116,7 +142,7 @@ func (w *Writer) SetClock(at float64) error {
 	if math.IsNaN(at) || math.IsInf(at, 0) {
 		return fmt.Errorf("%w: clock %v is not a time", ErrState, at)
 	}
-	w.base, w.ticks = at, 0
+	w.clock.base, w.clock.ticks = at, 0
 	return nil
 }
 
@@ -146,7 +172,7 @@ func (w *Writer) add(n *node.Node) error {
 		return err
 	}
 	if ok {
-		w.ticks++
+		w.clock.ticks++
 	}
 	return nil
 }

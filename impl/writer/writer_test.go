@@ -363,3 +363,29 @@ func TestRefusedOps(t *testing.T) {
 	require.NoError(t, w.Done())
 	require.ErrorIs(t, w.WebUser("u1", "dup"), writer.ErrState, "ids must be new")
 }
+
+// Two writers of one session: a peer shares the store and the clock, has
+// its own flags, browser and turn in progress, and takes over at the
+// persisted head.
+func TestPeerWriters(t *testing.T) {
+	w1 := newW(t)
+	w2, err := w1.Peer(flags.All)
+	require.NoError(t, err)
+	_, err = w1.Peer(flags.B)
+	require.Error(t, err, "flags that break a prerequisite")
+	require.NoError(t, w1.WebUser("u1", "hi"))
+	require.NoError(t, w1.Reply())
+	require.NoError(t, w1.Tool("c1", "bash", "", "ok", false, true)) // moves only the in-memory head
+	require.Equal(t, "u1_reply_t_c1", w1.S.Head())
+	w2.TakeOver()
+	require.Equal(t, "u1_reply", w2.S.Head(), "the persisted head")
+	require.Error(t, w2.Reply(), "w1's turn is not w2's")
+	require.NoError(t, w2.WebUser("u2", "more"))
+	u2 := get(t, w2.S, "u2")
+	require.False(t, u2.Metadata.Has("parent_id"), "w2's browser has no head")
+	require.Equal(t, "u1_reply", u2.Metadata.Get("predecessor").Str(), "under A: the store's head")
+	require.Equal(t, "1782000006.0", u2.CreatedAt.S, "the shared clock: ROOT, u1, its reply, the tool row, then u2")
+	w1.TakeOver()
+	require.NoError(t, w1.Done())
+	require.Equal(t, "u1_reply", w1.S.Head())
+}

@@ -1,7 +1,9 @@
 // Package jsoncmp compares JSON documents the way the conformance rule asks:
 // every object's keys in the order the document lists them (the original is
 // Python, whose dicts keep insertion order, so key order is part of what it
-// sends), numbers compared as numbers, strings byte for byte. It is shared by
+// sends), numbers as the literals they are (2 and 2.0 differ, and so do
+// 1e16 and 1e+16: the original writes each number in one text, Python's),
+// strings byte for byte. It is shared by
 // tests of impl/ and by the harness; it knows nothing of either.
 package jsoncmp
 
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"sessiondag/checker/mutant"
 	"slices"
 	"strconv"
 	"strings"
@@ -148,20 +151,20 @@ func Diff(want, got any) string {
 	if d := cmp.Diff(want, got, numbers, unordered); d != "" {
 		return d
 	}
-	if m, ok := FirstMisplaced(want, got); ok {
+	if m, ok := FirstMisplaced(want, got); ok && !mutant.On(mutant.CmpKeyOrder) {
 		return m.String()
 	}
 	return ""
 }
 
-// numbers compares json.Number values by value (2.0 == 2, 1e2 == 100).
+// numbers compares json.Number values as literals: the same text.
 var numbers = cmp.Comparer(func(a, b json.Number) bool {
-	x, okA := new(big.Rat).SetString(string(a))
-	y, okB := new(big.Rat).SetString(string(b))
-	if !okA || !okB {
-		return a == b
+	if mutant.On(mutant.CmpNumberByValue) {
+		x, okA := new(big.Rat).SetString(string(a))
+		y, okB := new(big.Rat).SetString(string(b))
+		return okA && okB && x.Cmp(y) == 0
 	}
-	return x.Cmp(y) == 0
+	return a == b
 })
 
 // unordered shows objects to go-cmp as maps: the content diff reads like

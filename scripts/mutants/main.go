@@ -1,6 +1,9 @@
-// Command mutants runs the property suite against each deliberately broken
-// implementation (impl/mutant, built with -tags mutants and selected by
-// SESSIONDAG_MUTANT) and prints, per mutant, the row of the README's table
+// Command mutants runs the tests against each deliberately broken variant —
+// of the implementation (impl/mutant: against the property suite, ./props)
+// and of the judge (checker/mutant: the comparisons, the generator, the
+// models and the audit, against every package, ./...) — built with -tags
+// mutants and selected by SESSIONDAG_MUTANT, and prints, per mutant, the
+// row of the README's table
 // "The harness tests itself": every test that failed and after how many
 // generated cases (1 = the first; *example* for a test of fixed cases,
 // *flaky* for a failure rapid could not reproduce, *crash* for a test that
@@ -30,6 +33,7 @@ import (
 	"strings"
 	"time"
 
+	judgemutant "sessiondag/checker/mutant"
 	"sessiondag/impl/mutant"
 )
 
@@ -42,17 +46,14 @@ func main() {
 	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
 	dedupOps := flag.Int("exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
 	flag.Parse()
-	pkgs := flag.Args()
-	if len(pkgs) == 0 {
-		pkgs = []string{"./props"}
-	}
+	pkgs := flag.Args() // every mutant against these, when given
 	todo, err := selected(*only)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
 	}
 	if *dedupOps > 0 {
-		differ, err := dedupCompare(todo, *dedupOps)
+		differ, err := dedupCompare(mutantsOf(todo), *dedupOps)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
 			os.Exit(2)
@@ -64,7 +65,7 @@ func main() {
 		return
 	}
 	if *exhaustOps > 0 {
-		survivors, crashed, err := exhaustCurve(todo, *exhaustOps)
+		survivors, crashed, err := exhaustCurve(mutantsOf(todo), *exhaustOps)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
 			os.Exit(2)
@@ -72,22 +73,30 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mutants: %d of %d survive %d ops; %d walks crashed\n", survivors, len(todo), *exhaustOps, crashed)
 		return
 	}
-	args := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
-	if *run != "" {
-		args = append(args, "-run", *run)
+	argsFor := func(m target) []string {
+		args := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
+		if *run != "" {
+			args = append(args, "-run", *run)
+		}
+		if len(pkgs) > 0 {
+			args = append(args, pkgs...)
+		} else {
+			args = append(args, m.pkgs...)
+		}
+		// Flags after the packages reach every test binary; only the ones
+		// that define them (props, and packages with rapid tests) read them.
+		if *checks > 0 {
+			args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
+		}
+		return append(args, "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
 	}
-	args = append(args, pkgs...)
-	if *checks > 0 {
-		args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
-	}
-	args = append(args, "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
 
 	fmt.Println("| mutant | the bug | caught by (checks needed; *example* = a fixed case) |")
 	fmt.Println("|---|---|---|")
 	survivors, broken := 0, 0
 	for _, m := range todo {
 		start := time.Now()
-		v, err := runOne(m.Name, args)
+		v, err := runOne(m.Name, argsFor(m))
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mutants: %s: %v\n", m.Name, err)
 			os.Exit(2)
@@ -122,22 +131,51 @@ func main() {
 	}
 }
 
-// selected is the mutants named in only (comma-separated), in mutant.All's
+// target is a mutant and the packages whose tests must catch it.
+type target struct {
+	mutant.Mutant
+	pkgs []string
+}
+
+// every lists the implementation's mutants (caught by the property suite)
+// and then the judge's (caught by the whole test suite).
+func every() []target {
+	var out []target
+	for _, m := range mutant.All {
+		out = append(out, target{m, []string{"./props"}})
+	}
+	for _, m := range judgemutant.All {
+		out = append(out, target{mutant.Mutant{Name: m.Name, Bug: m.Bug}, []string{"./..."}})
+	}
+	return out
+}
+
+// mutantsOf is the mutants of the targets.
+func mutantsOf(ts []target) []mutant.Mutant {
+	out := make([]mutant.Mutant, len(ts))
+	for i, t := range ts {
+		out[i] = t.Mutant
+	}
+	return out
+}
+
+// selected is the mutants named in only (comma-separated), in every's
 // order, or all of them.
-func selected(only string) ([]mutant.Mutant, error) {
+func selected(only string) ([]target, error) {
+	all := every()
 	if only == "" {
-		return mutant.All, nil
+		return all, nil
 	}
 	names := strings.Split(only, ",")
-	var out []mutant.Mutant
-	for _, m := range mutant.All {
+	var out []target
+	for _, m := range all {
 		if slices.Contains(names, m.Name) {
 			out = append(out, m)
 		}
 	}
 	if len(out) != len(names) {
-		known := make([]string, len(mutant.All))
-		for i, m := range mutant.All {
+		known := make([]string, len(all))
+		for i, m := range all {
 			known[i] = m.Name
 		}
 		return nil, fmt.Errorf("-only %q names a mutant that does not exist (mutants: %s)", only, strings.Join(known, ", "))

@@ -54,10 +54,14 @@ func run() error {
 		if err != nil {
 			return err
 		}
+		if s, ok := script[0].(ops.Session); !ok || s.ID != name {
+			// The original names a session by its folder.
+			return fmt.Errorf("%s: the first op must be session id=%s, the folder's name", path, name)
+		}
 		if err := write(name, script, flags.Off); err != nil {
 			return err
 		}
-		if err := write(name+"-on", withFlagsOn(script), flags.All); err != nil {
+		if err := write(name+"-on", withFlagsOn(name+"-on", script), flags.All); err != nil {
 			return err
 		}
 		if err := expected(name, script); err != nil {
@@ -68,19 +72,12 @@ func run() error {
 	return nil
 }
 
-// withFlagsOn makes a script that writes with every flag on: a flag op right
-// after the session op, so the script alone says how it was written.
-func withFlagsOn(script []ops.Op) []ops.Op {
-	out := []ops.Op{}
-	rest := script
-	if len(script) > 0 {
-		if s, ok := script[0].(ops.Session); ok {
-			out = append(out, ops.Session{ID: s.ID + "_on"})
-			rest = script[1:]
-		}
-	}
-	out = append(out, ops.Flag{Set: "all"})
-	return append(out, rest...)
+// withFlagsOn makes the script of session id that writes with every flag
+// on: a flag op right after the session op, so the script alone says how it
+// was written.
+func withFlagsOn(id string, script []ops.Op) []ops.Op {
+	out := []ops.Op{ops.Session{ID: id}, ops.Flag{Set: "all"}}
+	return append(out, script[1:]...)
 }
 
 func write(name string, script []ops.Op, fl flags.Set) error {
