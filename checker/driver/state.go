@@ -1,9 +1,7 @@
 package driver
 
 import (
-	"cmp"
 	"encoding/binary"
-	"slices"
 
 	"sessiondag/impl/node"
 )
@@ -17,9 +15,8 @@ import (
 // part of it.
 func (r *Run) AppendState(b []byte) []byte {
 	b = r.W.AppendState(node.AppendString(b, r.name))
-	parked := slices.SortedFunc(slices.Values(r.parked), func(x, y namedWriter) int { return cmp.Compare(x.name, y.name) })
-	b = binary.AppendUvarint(b, uint64(len(parked)))
-	for _, p := range parked {
+	b = binary.AppendUvarint(b, uint64(len(r.parked)))
+	for _, p := range r.parked {
 		b = p.w.AppendState(node.AppendString(b, p.name))
 	}
 	return r.W.S.AppendState(b)

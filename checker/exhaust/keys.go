@@ -67,11 +67,17 @@ func (p plan) appendState(b []byte) []byte {
 }
 
 func (l *lane) stateKey(n Node, failed bool) Fingerprint {
+	return l.stateKeyOf(n.front, failed, l.scout.Impl.AppendState)
+}
+
+// stateKeyOf is stateKey with the frontier and the encoding of the
+// implementation's state given (a test leaves out a piece of either).
+func (l *lane) stateKeyOf(front *frontier, failed bool, impl func([]byte) []byte) Fingerprint {
 	s := l.scout
 	b := append(l.buf[:0], 'X', byte(l.writer))
 	b = appendBool(b, failed)
-	b = n.front.appendState(b)
-	b = s.Impl.AppendState(b)
+	b = front.appendState(b)
+	b = impl(b)
 	b = s.Legacy.AppendState(b)
 	b = s.Target.AppendState(b)
 	b = appendBool(appendBool(b, s.Strict()), s.LegacyWrites())
