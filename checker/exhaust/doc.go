@@ -23,14 +23,19 @@
 //
 // Deduplication (keys.go): fingerprints of what the checks read (the stored
 // data, model.Legacy's data, model.Target's intended view, the flags) and of
-// everything that decides what comes next (the writers' and both models'
-// state, the walk's frontier) are 128 bits of SHA-256 over the
+// everything that decides what comes next (the state of every writer a
+// script named, the one writing and those a writer op parked, in both
+// models and the implementation; the flags in force; the walk's frontier)
+// are 128 bits of SHA-256 over the
 // interpreters' own canonical encodings (their AppendState methods). A lane
 // checks each distinct data once and expands each distinct state once,
 // keeping in its memo the tallies below every state it expanded, by
 // distance, so that a state found again adds what lies below it without
 // walking it: the counts are those of a walk without deduplication
 // (TestDedupSameVerdicts, make exhaust-dedup), only the work is not.
+// TestFingerprintsAreTheState holds two scripts of one fingerprint to one
+// state, field by field; TestFingerprintLeavingOutCaught shows it catching
+// fingerprints that leave a piece out.
 //
 // Shards split the walk on its first ops: the nodes of depth at most
 // ShardDepth are numbered in walk order and node k belongs to shard k mod n,
