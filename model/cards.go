@@ -3,6 +3,7 @@ package model
 import (
 	"math"
 	"math/big"
+	"sessiondag/checker/mutant"
 )
 
 // cards is `_rebuild_runtime_cards(chain, all_msgs, sid)` (legacy §3.6, R).
@@ -16,7 +17,11 @@ func (rd *reading) cards(chain, all []*Object) []*Object {
 	// other than "ROOT", under that id. Only llm rows carry the key at R.
 	childrenOf := map[string][]string{}
 	for _, m := range all {
-		if cb, ok := m.Val("called_by").(string); ok && cb != "" && cb != "ROOT" {
+		edge := m.Val("called_by")
+		if mutant.On(mutant.ModelCardsByParent) {
+			edge = m.Val("parent_id")
+		}
+		if cb, ok := edge.(string); ok && cb != "" && cb != "ROOT" {
 			childrenOf[cb] = append(childrenOf[cb], msgID(m))
 		}
 	}

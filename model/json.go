@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sessiondag/checker/mutant"
 	"strconv"
 	"strings"
 	"unicode"
@@ -613,7 +614,7 @@ func appendPyFloat(b []byte, f float64) []byte {
 		d = append(d, e[2:at]...)
 	}
 	switch {
-	case exp < -4 || exp >= 16:
+	case exp < -4 || exp >= 16 || exp == 15 && mutant.On(mutant.ModelReprExponent15):
 		b = append(b, d[0])
 		if len(d) > 1 {
 			b = append(b, '.')

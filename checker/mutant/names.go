@@ -14,6 +14,13 @@ const (
 	ProjectKind      = "project-kind"
 	GenNoClock       = "gen-no-clock"
 	GenNoLegacyTool  = "gen-no-legacy-tool"
+
+	ModelBranchAnyRoot    = "model-branch-any-root"
+	ModelBranchCycleTwice = "model-branch-cycle-twice"
+	ModelLeafFirstChild   = "model-leaf-first-child"
+	ModelLeafCycleStop    = "model-leaf-cycle-stop"
+	ModelCardsByParent    = "model-cards-by-parent"
+	ModelReprExponent15   = "model-repr-exponent-15"
 )
 
 // A Mutant is a bug that can be compiled into the judge: its name
@@ -31,4 +38,10 @@ var All = []Mutant{
 	{ProjectKind, "the projection of a loaded chain drops whether a row is a card or a message"},
 	{GenNoClock, "the generator never sets the clock (no real timestamp is written)"},
 	{GenNoLegacyTool, "the generator never draws a legacy tool edge"},
+	{ModelBranchAnyRoot, "model.Legacy's get_branch follows the previous ROOT-level root even when a row names it as parent_id (rule 3)"},
+	{ModelBranchCycleTwice, "model.Legacy's get_branch lists the row that closes a parent cycle a second time"},
+	{ModelLeafFirstChild, "model.Legacy's deepest_leaf moves to the first child, not the last"},
+	{ModelLeafCycleStop, "model.Legacy's deepest_leaf on a parent cycle gives the row before the revisit, not the start"},
+	{ModelCardsByParent, "model.Legacy finds a runtime card's descendants by parent_id, not the top-level called_by"},
+	{ModelReprExponent15, "model.Legacy's Python float repr switches to exponent form at 1e15, not 1e16"},
 }
