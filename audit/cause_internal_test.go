@@ -32,13 +32,13 @@ func TestContinuesCause(t *testing.T) {
 	st := written(t, `session id=local_cause00001
 user id=u1 text=hi
 reply
-task call=toolu_1 id=s1 attach=at1 text="look around" label=scout
+task call=toolu_1 id=s1 attach=at1 text="look around" label=scout rooted
 done
 manual id=m0 name=word_count args="{\"text\": \"hi\"}"
 end output=2
 manual id=m1 name=word_count args="{\"text\": \"hi\"}"
 crash
-spawn mode=inherit cmd=c1 id=s2 attach=at2 text="sub task" label=helper
+spawn mode=inherit cmd=c1 id=s2 attach=at2 text="sub task" label=helper rooted
 `)
 	for id, want := range map[string]string{
 		"m1":       "after-crashed-run",

@@ -41,7 +41,7 @@ const movedUser = `session id=local_moved00001
 flag set=all
 manual id=f1 name=word_count args="{\"text\": \"hi\"}"
 end output=2
-dispatch id=u1 text="hello there\nsecond line" parent=none
+dispatch id=u1 text="hello there\nsecond line" parent=none rooted
 crash
 manual id=f2 name=word_count args="{\"text\": \"hi\"}"
 end output=2

@@ -14,9 +14,10 @@ import (
 
 // AppendState appends an unambiguous binary encoding of the writer state to
 // b: the stored nodes and meta.json (AppendData), the in-memory head, the
-// clock, and each writer's state (the one performing the ops, then the
+// clock, the next seq, and each writer's state (the one performing the ops, then the
 // parked ones in name order): its name, browser's head, pending turn, open
-// reply with what it gathered, and frame stack. Of the ops applied only whether there were
+// reply with what it gathered, frame stack, and the rows its last compact
+// op copied. Of the ops applied only whether there were
 // any counts (`session` must be the first). Left out as derived from the
 // nodes: byID, idx, indexed, memo, replies.
 func (r *LegacyRun) AppendState(b []byte) []byte {
@@ -24,6 +25,7 @@ func (r *LegacyRun) AppendState(b []byte) []byte {
 	b = appendString(b, r.memHead)
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.clock))
 	b = binary.AppendVarint(b, int64(r.ticks))
+	b = binary.AppendVarint(b, int64(r.nextSeq))
 	b = appendBool(b, r.applied > 0)
 	b = r.writerState.appendState(b)
 	b = binary.AppendUvarint(b, uint64(len(r.parked)))
@@ -34,7 +36,8 @@ func (r *LegacyRun) AppendState(b []byte) []byte {
 }
 
 // appendState encodes one writer's state: its name, the browser's head,
-// the pending turn, the open reply with what it gathered, the frame stack.
+// the pending turn, the open reply with what it gathered, the frame stack,
+// the rows its last compact op copied.
 func (w *writerState) appendState(b []byte) []byte {
 	b = appendString(b, w.writer)
 	b = appendBool(appendString(b, w.ch), w.chSet)
@@ -46,7 +49,7 @@ func (w *writerState) appendState(b []byte) []byte {
 	for _, f := range w.frames {
 		b = appendString(appendBool(appendString(b, f.id), f.manual), f.lastExec)
 	}
-	return b
+	return appendStrings(b, w.compacted)
 }
 
 // AppendData appends an unambiguous binary encoding of what View reads to
@@ -82,6 +85,8 @@ func (r *TargetRun) AppendState(b []byte) []byte {
 	b = appendMap(b, r.anchor, appendString)
 	b = appendMap(b, r.rewound, appendBool)
 	b = appendMap(b, r.early, appendStrings)
+	b = appendMap(b, r.recorded, appendStrings)
+	b = appendMap(b, r.finished, appendBool)
 	return appendMap(b, r.callers, appendString)
 }
 

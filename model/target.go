@@ -48,12 +48,15 @@ type TargetRun struct {
 	rewound  map[string]bool     // rewind targets (any node)
 	early    map[string][]string // a caller not written yet → the orphans naming it, in seq order
 	callers  map[string]string   // an orphan with a caller → that caller
+	recorded map[string][]string // a reply → the call ids its tool and task ops recorded
+	finished map[string]bool     // a reply whose extra holds them (done, cancel; a copy of one)
 }
 
 // NewTarget starts an empty session.
 func NewTarget(sessionID string) *TargetRun {
 	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{}, attachAt: map[string][]*tRow{},
-		anchor: map[string]string{}, rewound: map[string]bool{}, early: map[string][]string{}, callers: map[string]string{}}
+		anchor: map[string]string{}, rewound: map[string]bool{}, early: map[string][]string{}, callers: map[string]string{},
+		recorded: map[string][]string{}, finished: map[string]bool{}}
 }
 
 // Target runs a script and returns the intended view after every op.

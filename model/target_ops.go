@@ -4,7 +4,11 @@ package model
 // one method per op kind. The legacy writer has already applied the op; the
 // fields of targetOps hold the writer state from before it.
 
-import "sessiondag/checker/ops"
+import (
+	"fmt"
+
+	"sessiondag/checker/ops"
+)
 
 type targetOps struct {
 	r       *TargetRun
@@ -43,6 +47,14 @@ func (t *targetOps) ForkRoot(op ops.ForkRoot) error {
 	return nil
 }
 
+// Merge: the command row continues what the server shows; the merge turn
+// answers it.
+func (t *targetOps) Merge(op ops.Merge) error {
+	t.r.add(&tRow{id: op.Cmd, ip: t.aH, user: true})
+	t.r.add(&tRow{id: op.ID, ip: op.Cmd, user: true})
+	return nil
+}
+
 // Reply adds the reply row. Orphans written earlier that name it as their
 // caller are its calls, first in seq order: a tool row stored before the
 // reply that called it (aggregation folds it into an assistant that comes
@@ -59,6 +71,7 @@ func (t *targetOps) Reply(ops.Reply) error {
 
 func (t *targetOps) Tool(op ops.Tool) error {
 	t.folds(t.reply + "_t_" + op.CallID)
+	t.r.recorded[t.reply] = append(t.r.recorded[t.reply], op.CallID)
 	return nil
 }
 
@@ -88,6 +101,34 @@ func (t *targetOps) Manual(op ops.Manual) error {
 	return nil
 }
 
+func (t *targetOps) Run(op ops.Run) error {
+	t.r.add(&tRow{id: op.ID, ip: t.aH, card: true})
+	return nil
+}
+
+// Compact: the summary is a root; each copy continues the row before it. A
+// copy of a reply shows the calls its original's extra recorded, which its
+// metadata now holds, and none of its own.
+func (t *targetOps) Compact(op ops.Compact) error {
+	r := t.r
+	r.add(&tRow{id: op.ID})
+	prev := op.ID
+	for i, orig := range r.leg.compacted {
+		id := fmt.Sprintf("%s_k%d", op.ID, i+1)
+		row := &tRow{id: id, ip: prev}
+		if o := r.byID[orig]; o != nil {
+			row.user = o.user
+		}
+		if r.finished[orig] {
+			row.calls = append([]string(nil), r.recorded[orig]...)
+			r.recorded[id], r.finished[id] = row.calls, true
+		}
+		r.add(row)
+		prev = id
+	}
+	return nil
+}
+
 func (t *targetOps) Exec(op ops.Exec) error {
 	t.r.anchor[op.ID] = t.top
 	return nil
@@ -109,10 +150,12 @@ func (t *targetOps) Edit(op ops.Edit) error {
 }
 
 // freshID is id if the op created it, else "": its node came after the
-// nodes the store held before the op (seq is the append position).
+// nodes the store held before the op.
 func (t *targetOps) freshID(id string) string {
-	if n := t.r.leg.node(id); n != nil && n.Seq >= t.written {
-		return id
+	for _, n := range t.r.leg.nodes[t.written:] {
+		if n.ID == id {
+			return id
+		}
 	}
 	return ""
 }
@@ -140,6 +183,7 @@ func (t *targetOps) Task(op ops.Task) error {
 	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	r.add(&tRow{id: op.Attach, ip: t.reply, attach: true})
 	t.folds(t.reply + "_t_" + op.CallID)
+	r.recorded[t.reply] = append(r.recorded[t.reply], op.CallID)
 	return nil
 }
 
@@ -188,11 +232,14 @@ func (t *targetOps) Rewind(op ops.Rewind) error {
 
 // The ops below add no conversation row.
 
-func (t *targetOps) Session(ops.Session) error         { return nil }
-func (t *targetOps) Think(ops.Think) error             { return nil }
-func (t *targetOps) Say(ops.Say) error                 { return nil }
-func (t *targetOps) Done(ops.Done) error               { return nil }
-func (t *targetOps) Cancel(ops.Cancel) error           { return nil }
+func (t *targetOps) Session(ops.Session) error { return nil }
+func (t *targetOps) Think(ops.Think) error     { return nil }
+func (t *targetOps) Say(ops.Say) error         { return nil }
+
+// Done and Cancel write the reply's extra, which records its calls.
+func (t *targetOps) Done(ops.Done) error     { t.r.finished[t.reply] = true; return nil }
+func (t *targetOps) Cancel(ops.Cancel) error { t.r.finished[t.reply] = true; return nil }
+
 func (t *targetOps) ErrorFolded(ops.ErrorFolded) error { return nil }
 func (t *targetOps) Crash(ops.Crash) error             { return nil }
 func (t *targetOps) End(ops.End) error                 { return nil }

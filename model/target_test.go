@@ -136,7 +136,7 @@ end output=1
 func TestTargetL4TwoRootParentedUsers(t *testing.T) {
 	t.Run("continuation", func(t *testing.T) {
 		r, views := tRun(t, `
-dispatch id=u1 text=hi
+dispatch id=u1 text=hi rooted
 reply
 done
 user id=u2 text=again
@@ -152,7 +152,7 @@ done
 user id=u1 text=hi
 reply
 done
-fork-root id=u2 text=again
+fork-root id=u2 text=again rooted
 reply
 done
 `)
@@ -256,7 +256,7 @@ fn id=H name=helper args={} via-exec
 ask id=Q question=why answer=because
 end
 end
-tool call=c1 name=bash args={} result=ok
+tool call=c1 name=bash args={} result=ok object
 done
 checkout id=H
 user id=u2 text=next
@@ -276,7 +276,7 @@ func TestTargetSpawnClean(t *testing.T) {
 user id=u1 text=hi
 reply
 done
-spawn mode=clean cmd=C id=S attach=A text=go label=L
+spawn mode=clean cmd=C id=S attach=A text=go label=L rooted
 checkout id=u1_reply
 `)
 	assertIP(t, r, "C", "u1_reply")
@@ -293,7 +293,7 @@ func TestTargetSpawnInherit(t *testing.T) {
 user id=u1 text=hi
 reply
 done
-spawn mode=inherit cmd=C id=S attach=A text=go label=L
+spawn mode=inherit cmd=C id=S attach=A text=go label=L rooted
 user id=u2 text=next
 `)
 		assertIP(t, r, "S", "C")
@@ -312,9 +312,9 @@ user id=u2 text=next
 user id=u1 text=hi
 reply
 done
-spawn mode=inherit cmd=C1 id=S1 attach=A1 text=go label=L
+spawn mode=inherit cmd=C1 id=S1 attach=A1 text=go label=L rooted
 checkout id=u1_reply
-spawn mode=clean cmd=C2 id=S2 attach=A2 text=go label=L
+spawn mode=clean cmd=C2 id=S2 attach=A2 text=go label=L rooted
 checkout id=A1
 user id=u2 text=next
 `)
@@ -334,7 +334,7 @@ func TestTargetTask(t *testing.T) {
 user id=u1 text=hi
 reply
 say text=spawning
-task call=c1 id=S attach=A text=sub label=L
+task call=c1 id=S attach=A text=sub label=L rooted
 done
 `)
 	assertIP(t, r, "S", "u1_reply")
@@ -352,7 +352,7 @@ func TestTargetCrashHeadOnToolRow(t *testing.T) {
 	r, views := tRun(t, `
 user id=u1 text=hi
 reply
-tool call=c1 name=bash args={} result=ok legacy
+tool call=c1 name=bash args={} result=ok legacy object
 crash
 `)
 	assert.Equal(t, "u1_reply_t_c1", r.Legacy().Session().HeadID, "persisted head = the tool row")
@@ -366,8 +366,8 @@ func TestTargetRewind(t *testing.T) {
 	_, views := tRun(t, `
 user id=u1 text=hi
 reply
-tool call=c1 name=bash args={} result=ok
-tool call=c2 name=bash args={} result=ok
+tool call=c1 name=bash args={} result=ok object
+tool call=c2 name=bash args={} result=ok object
 done
 user id=u2 text=two
 reply
@@ -435,15 +435,15 @@ func TestTargetDispatch(t *testing.T) {
 	r, views := tRun(t, `
 user id=u1 text=hi
 reply
-tool call=c1 name=bash args={} result=ok
+tool call=c1 name=bash args={} result=ok object
 done
-dispatch id=d1 text=two
+dispatch id=d1 text=two rooted
 reply
 done
-dispatch id=d2 text=three parent=u1_reply_t_c1
+dispatch id=d2 text=three parent=u1_reply_t_c1 rooted
 reply
 done
-dispatch id=d3 text=four parent=none
+dispatch id=d3 text=four parent=none rooted
 `)
 	assertIP(t, r, "d1", "u1_reply")
 	assertIP(t, r, "d2", "u1_reply")

@@ -34,6 +34,7 @@ type LegacyRun struct {
 	memHead string             // the store's in-memory head
 	clock   float64            // created_at of the next new node: clock + 1.5·ticks
 	ticks   int
+	nextSeq int     // the seq of the next new node (a /merge skips one)
 	meta    *Object // meta.json as last written: head_id is the persisted head
 	applied int     // ops applied so far (`session` must be the first)
 
@@ -57,6 +58,7 @@ type writerState struct {
 	blocks     []any  // R's blocks
 	toolCalls  []any  // R's tool calls
 	frames     []frame
+	compacted  []string // the rows the last compact op copied, in order
 }
 
 // NewLegacy starts an empty session (no nodes, meta written, CH null).
@@ -211,16 +213,23 @@ func (r *LegacyRun) changed(n *Node) { r.memo.forget(n) }
 // clock was set; 1782000000.0 + 1.5·k without a clock op); a node whose
 // called_by is "" becomes the in-memory head.
 func (r *LegacyRun) appendNode(id, role, name string, input, output any, calledBy string, meta *Object) {
-	if r.node(id) != nil {
+	r.appendAt(&Node{ID: id, CreatedAt: Float(r.clock + 1.5*float64(r.ticks)),
+		Role: role, Name: name, Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: meta})
+}
+
+// appendAt is the legacy append of a node whose created_at is set: the next
+// seq, a tick of the clock, the head moved when it has no caller.
+func (r *LegacyRun) appendAt(n *Node) {
+	if r.node(n.ID) != nil {
 		return
 	}
-	n := &Node{ID: id, CreatedAt: Float(r.clock + 1.5*float64(r.ticks)), Seq: len(r.nodes),
-		Role: role, Name: name, Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: meta}
+	n.Seq = r.nextSeq
+	r.nextSeq++
 	r.nodes = append(r.nodes, n)
-	r.byID[id] = n
+	r.byID[n.ID] = n
 	r.ticks++
-	if calledBy == "" {
-		r.memHead = id
+	if n.CalledBy == "" {
+		r.memHead = n.ID
 	}
 }
 
@@ -343,11 +352,57 @@ func (r *LegacyRun) Apply(op ops.Op) error {
 	return nil
 }
 
-// dispatch is a dispatcher turn (README: dispatch). parent: "" INHERIT,
-// "none" omitted, else that id.
-func (r *LegacyRun) dispatch(id, text, parent string) {
+// dispatch is a dispatcher turn as R's dispatcher writes it (README:
+// dispatch): through append_message, so caller-less, with parent_id always
+// present (INHERIT read before ensureRoot; "none" null), the head moved and
+// set. source is "" (cli) or an internal turn's.
+func (r *LegacyRun) dispatch(id, text, parent, source string) {
+	internal := source != ""
+	if !internal {
+		source = "cli"
+	}
+	var p any // null
+	switch parent {
+	case "none":
+	case "":
+		if h := r.inherit(); h != "" {
+			p = h
+		}
+	default:
+		p = parent
+	}
 	r.ensureRoot()
-	meta := newObject("source", "cli")
+	meta := newObject("parent_id", p, "source", source, "peer_display", nil, "peer_id", nil, "agent_id", "main")
+	if internal {
+		meta.Set("display", "runtime")
+	}
+	r.appendNode(id, "user", "", nil, text, "", meta)
+	r.setHead(id)
+	r.pending, r.pendingSrc = id, source
+}
+
+// inherit is the dispatcher's INHERIT parent: the last id of
+// get_branch(in-memory head), else of get_messages, else the in-memory head.
+func (r *LegacyRun) inherit() string {
+	if br := r.state().branch(r.memHead); len(br) > 0 {
+		return msgID(br[len(br)-1])
+	}
+	if m := r.lastMessage(); m != nil {
+		return msgID(m)
+	}
+	return r.memHead
+}
+
+// rootedDispatch is a dispatcher turn as its direct write stored it before
+// R (README: dispatch, rooted): called by ROOT, parent_id only when there is
+// one, no head move.
+func (r *LegacyRun) rootedDispatch(id, text, parent, source string) {
+	internal := source != ""
+	if !internal {
+		source = "cli"
+	}
+	r.ensureRoot()
+	meta := newObject("source", source)
 	switch parent {
 	case "none":
 	case "":
@@ -365,8 +420,11 @@ func (r *LegacyRun) dispatch(id, text, parent string) {
 	default:
 		meta.Set("parent_id", parent)
 	}
+	if internal {
+		meta.Set("display", "runtime")
+	}
 	r.appendNode(id, "user", "", nil, text, "ROOT", meta)
-	r.pending, r.pendingSrc = id, "cli"
+	r.pending, r.pendingSrc = id, source
 }
 
 // addToolCall records a tool call on the open reply: the call and a block of
@@ -424,12 +482,27 @@ func (r *LegacyRun) appendFn(id, name string, args *Object, expose, calledBy str
 	r.appendNode(id, "code", name, input, nil, calledBy, newObject("expose", expose, "status", "running"))
 }
 
-// subAgent writes a sub-agent turn: user S (caller ROOT) and S_reply, then
+// subAgent writes a sub-agent turn: user S, as the dispatcher writes it
+// (caller-less, then set_head(S)) or, rooted, called by ROOT; S_reply; then
 // set_head(S_reply).
-func (r *LegacyRun) subAgent(id, text string, meta *Object) {
-	r.appendNode(id, "user", "", nil, text, "ROOT", meta)
+func (r *LegacyRun) subAgent(id, text string, meta *Object, rooted bool) {
+	if rooted {
+		r.appendNode(id, "user", "", nil, text, "ROOT", meta)
+	} else {
+		r.appendNode(id, "user", "", nil, text, "", meta)
+		r.setHead(id)
+	}
 	r.appendNode(id+"_reply", "llm", "", nil, "sub done", id, newObject("parent_id", id, "status", "completed"))
 	r.setHead(id + "_reply")
+}
+
+// subMeta is a sub-agent user's metadata under parent (nil: null): the
+// dispatcher's keys, or only parent and source when rooted.
+func subMeta(parent any, rooted bool) *Object {
+	if rooted {
+		return newObject("parent_id", parent, "source", "agent_spawn")
+	}
+	return newObject("parent_id", parent, "source", "agent_spawn", "peer_display", nil, "peer_id", nil, "agent_id", "main")
 }
 
 func (r *LegacyRun) attachInfo(sub, label, prompt string, running bool) *Object {

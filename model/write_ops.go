@@ -34,8 +34,19 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
+	var meta *Object
+	switch op.Form {
+	case "":
+		meta = newObject("source", "web")
+	case "image": // one image attached: its manifest, as a JSON string
+		image := newObject("type", "image", "media_type", "image/png", "size_b64", Int("96"))
+		meta = newObject("source", "web", "extra", pyDumps(newObject("attachments", []any{image})))
+	case "function": // a function-form run typed in the chat
+		meta = newObject("original_content", op.Text, "display", "runtime")
+	default:
+		return fmt.Errorf("user form %q is not image or function", op.Form)
+	}
 	r.ensureRoot()
-	meta := newObject("source", "web")
 	if r.chSet {
 		meta.Set("parent_id", r.ch)
 	}
@@ -51,16 +62,38 @@ func (o *legacyOps) UserDispatch(op ops.UserDispatch) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
-	r.dispatch(op.ID, op.Text, op.Parent)
+	if op.Source != "" && op.Source != "task_followup" && op.Source != "merge_turn" {
+		return fmt.Errorf("dispatch source %q is not task_followup or merge_turn", op.Source)
+	}
+	if op.Rooted {
+		r.rootedDispatch(op.ID, op.Text, op.Parent, op.Source)
+	} else {
+		r.dispatch(op.ID, op.Text, op.Parent, op.Source)
+	}
 	return nil
 }
 
 func (o *legacyOps) ForkRoot(op ops.ForkRoot) error {
+	return o.UserDispatch(ops.UserDispatch{ID: op.ID, Text: op.Text, Parent: "none", Rooted: op.Rooted})
+}
+
+// Merge is /merge: the command row, a seq its dropped attach pointer
+// took, and the merge turn under the command row.
+func (o *legacyOps) Merge(op ops.Merge) error {
 	r := o.run()
-	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
+	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID)); err != nil {
 		return err
 	}
-	r.dispatch(op.ID, op.Text, "none")
+	r.ensureRoot()
+	meta := newObject("source", "web")
+	if r.chSet {
+		meta.Set("parent_id", r.ch)
+	}
+	r.appendNode(op.Cmd, "user", "", nil, "/merge "+op.Text, "ROOT", meta)
+	r.setHead(op.Cmd)
+	r.setCH(op.Cmd)
+	r.nextSeq++
+	r.dispatch(op.ID, op.Text, op.Cmd, "merge_turn")
 	return nil
 }
 
@@ -130,7 +163,11 @@ func (o *legacyOps) Tool(op ops.Tool) error {
 		calledBy = ""
 		meta.Set("called_by", r.reply)
 	}
-	r.appendNode(id, "code", op.Name, args, op.Result, calledBy, meta)
+	var input any = pyDumps(args) // the JSON text the model sent
+	if op.Object {
+		input = args
+	}
+	r.appendNode(id, "code", op.Name, input, op.Result, calledBy, meta)
 	r.addToolCall(op.CallID, op.Name, args, op.Result, op.Error)
 	return nil
 }
@@ -148,7 +185,7 @@ func (o *legacyOps) Task(op ops.Task) error {
 	if op.Async {
 		result = "(running)"
 	}
-	r.subAgent(op.ID, op.Text, newObject("parent_id", r.reply, "source", "agent_spawn"))
+	r.subAgent(op.ID, op.Text, subMeta(r.reply, op.Rooted), op.Rooted)
 	r.appendNode(op.Attach, "llm", "", nil, result, "", newObject("parent_id", r.reply,
 		"display", "runtime", "function", "attach", "is_error", false,
 		"attach", r.attachInfo(op.ID, op.Label, op.Text, op.Async)))
@@ -249,6 +286,17 @@ func (o *legacyOps) Manual(op ops.Manual) error {
 	return nil
 }
 
+func (o *legacyOps) Run(op ops.Run) error {
+	r := o.run()
+	args, err := jsonObject(op.Args)
+	if err := firstErr(r.needIdle(), r.newIDs(op.ID), err); err != nil {
+		return err
+	}
+	r.appendFn(op.ID, op.Name, args, op.Expose, "")
+	r.frames = append(r.frames, frame{id: op.ID})
+	return nil
+}
+
 func (o *legacyOps) Exec(op ops.Exec) error {
 	r := o.run()
 	if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
@@ -330,28 +378,55 @@ func (o *legacyOps) Reload(ops.Reload) error {
 
 func (o *legacyOps) Spawn(op ops.Spawn) error {
 	r := o.run()
-	if op.Mode != "inherit" && op.Mode != "clean" {
-		return fmt.Errorf("spawn mode %q is not inherit or clean", op.Mode)
+	if op.Mode != "inherit" && op.Mode != "clean" && op.Mode != "async" {
+		return fmt.Errorf("spawn mode %q is not inherit, clean or async", op.Mode)
 	}
 	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
 		return err
 	}
 	r.ensureRoot()
-	cmdMeta := newObject("source", "web", "function", "task")
+	cmdMeta, text := newObject("source", "web", "function", "task"), "/spawn "+op.Text
+	if op.Mode == "async" {
+		cmdMeta, text = newObject("source", "web"), "/task --async "+op.Text
+	}
 	if r.chSet {
 		cmdMeta.Set("parent_id", r.ch)
 	}
-	r.appendNode(op.Cmd, "user", "", nil, "/spawn "+op.Text, "ROOT", cmdMeta)
+	r.appendNode(op.Cmd, "user", "", nil, text, "ROOT", cmdMeta)
 	r.setHead(op.Cmd)
 	r.setCH(op.Cmd)
-	subMeta := newObject("parent_id", op.Cmd, "source", "agent_spawn")
-	if op.Mode == "clean" {
-		subMeta = newObject("source", "agent_spawn")
-	}
-	r.subAgent(op.ID, op.Text, subMeta)
 	attachCaller := op.Cmd
 	if p, ok := cmdMeta.Val("parent_id").(string); ok && p != "" {
 		attachCaller = p
+	}
+	if op.Mode == "async" { // the attach pointer first, running; the head back on the command row
+		r.appendNode(op.Attach, "llm", "", nil, "(running)", attachCaller, newObject(
+			"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main",
+			"attach", newObject("session_id", r.sid, "head_id", nil, "label", op.Label, "prompt", op.Text,
+				"source_commit_id", nil, "status", "running")))
+		r.setHead(op.Cmd)
+	}
+	var sub *Object
+	switch {
+	case op.Mode != "clean":
+		sub = subMeta(op.Cmd, op.Rooted)
+	case op.Rooted:
+		sub = newObject("source", "agent_spawn")
+	default:
+		sub = subMeta(nil, false)
+	}
+	r.subAgent(op.ID, op.Text, sub, op.Rooted)
+	if op.Mode == "async" { // the task ended: its card shows the answer
+		n := r.node(op.Attach)
+		r.changed(n)
+		n.Output = "sub done"
+		a := deepCopy(n.meta().Val("attach")).(*Object)
+		a.Set("head_id", op.ID+"_reply")
+		a.Set("status", "completed")
+		a.Set("task_id", "t_"+op.Attach)
+		n.meta().Set("attach", a)
+		n.meta().Set("extra", pyDumps(newObject("attach", a)))
+		return nil
 	}
 	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, newObject(
 		"display", "runtime", "function", "attach", "is_error", false,
@@ -370,8 +445,10 @@ func (o *legacyOps) Script(op ops.Script) error {
 			newObject("expose", "io", "status", "completed"))
 	case "exec":
 		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", newObject("status", "completed"))
+	case "ask": // a top-level ask_user, answered
+		r.appendNode(op.ID, "user", "", newObject("question", "proceed?"), "yes", "", newObject("status", "answered"))
 	default:
-		return fmt.Errorf("script what=%q is not fn or exec", op.What)
+		return fmt.Errorf("script what=%q is not fn, exec or ask", op.What)
 	}
 	r.writeMeta()
 	return nil
@@ -400,7 +477,12 @@ func (o *legacyOps) LegacyReply(op ops.LegacyReply) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
-	r.appendNode(op.ID, "llm", "", nil, op.Text, "", newObject("parent_id", op.Parent))
+	meta := newObject("parent_id", op.Parent)
+	if op.Blocks { // the message's extra, merged into metadata
+		meta.Set("tool_calls", []any{})
+		meta.Set("blocks", []any{newObject("type", "text", "text", op.Text)})
+	}
+	r.appendNode(op.ID, "llm", "", nil, op.Text, "", meta)
 	r.writeMeta()
 	return nil
 }

@@ -91,7 +91,7 @@ user id=9f1c2a7b text="list files"
 reply
 think text=hmm
 say text="Let me look"
-tool call=toolu_01 name=bash args="{\"cmd\":\"ls\"}" result="a.txt\nb.txt"
+tool call=toolu_01 name=bash args="{\"cmd\":\"ls\"}" result="a.txt\nb.txt" object
 say text="There are 2 files"
 done
 manual id=5e6f7a8b9c0d name=word_count args="{\"text\": \"hi\"}"
@@ -255,7 +255,7 @@ exec id=Gx prompt=plan reply=ok
 fn id=H name=helper args={} via-exec
 end output="\"h\""
 end output="\"g\""
-task call=toolu_03 id=S attach=A text="look around" label=scout
+task call=toolu_03 id=S attach=A text="look around" label=scout rooted
 done
 user id=u5 text=again
 reply
@@ -370,7 +370,7 @@ func TestWriteL4TwoRootParentedUsers(t *testing.T) {
 user id=u1 text=hi
 reply
 done
-fork-root id=u2 text=again
+fork-root id=u2 text=again rooted
 reply
 done
 `)
@@ -428,7 +428,7 @@ user id=u2 text=again
 
 func TestWriteDispatchInherit(t *testing.T) {
 	r, _ := wRun(t, `
-dispatch id=d1 text=one
+dispatch id=d1 text=one rooted
 `)
 	// Fresh session: ensureRoot moves the in-memory head to ROOT, get_branch
 	// and get_messages are empty → the in-memory head.
@@ -439,16 +439,16 @@ dispatch id=d1 text=one
 	assert.False(t, ok)
 
 	r, _ = wRun(t, `
-dispatch id=d1 text=one
+dispatch id=d1 text=one rooted
 reply
 done
-dispatch id=d2 text=two
+dispatch id=d2 text=two rooted
 reply
 done
-dispatch id=d3 text=three parent=d1
+dispatch id=d3 text=three parent=d1 rooted
 reply
 done
-dispatch id=d4 text=four parent=none
+dispatch id=d4 text=four parent=none rooted
 `)
 	assert.Equal(t, "d1_reply", wNode(t, r, "d2").Metadata.Val("parent_id"), "last id of get_branch")
 	assert.Equal(t, "d1", wNode(t, r, "d3").Metadata.Val("parent_id"))
@@ -460,7 +460,7 @@ dispatch id=d4 text=four parent=none
 legacy-user id=x1 text=a
 legacy-reply id=x2 text=b parent=x1
 rewind id=x2
-dispatch id=d1 text=c
+dispatch id=d1 text=c rooted
 `)
 	assert.Equal(t, "x1", wNode(t, r, "d1").Metadata.Val("parent_id"), "last id of get_messages")
 }
@@ -589,7 +589,7 @@ session id=local_spawn
 user id=u1 text=hi
 reply
 done
-spawn mode=inherit cmd=C id=S attach=A text="do it" label=L
+spawn mode=inherit cmd=C id=S attach=A text="do it" label=L rooted
 `)
 	c := wNode(t, r, "C")
 	assert.Equal(t, "/spawn do it", c.Output)
@@ -608,7 +608,7 @@ spawn mode=inherit cmd=C id=S attach=A text="do it" label=L
 	assert.Equal(t, "C", ch)
 	assert.Equal(t, []string{"ROOT", "u1", "u1_reply", "C", "S", "S_reply", "A"}, wIDs(r.Session()))
 
-	r, _ = wRun(t, `spawn mode=clean cmd=C id=S attach=A text=x label=L`)
+	r, _ = wRun(t, `spawn mode=clean cmd=C id=S attach=A text=x label=L rooted`)
 	assert.Equal(t, `{"source": "web", "function": "task"}`, pyDumps(wNode(t, r, "C").Metadata))
 	assert.Equal(t, `{"source": "agent_spawn"}`, pyDumps(wNode(t, r, "S").Metadata))
 	assert.Equal(t, "C", wNode(t, r, "A").CalledBy, "no parent: C itself")
@@ -618,7 +618,7 @@ func TestWriteTask(t *testing.T) {
 	r, views := wRun(t, `
 user id=u1 text=hi
 reply
-task call=c1 id=S attach=A text=go label=L async
+task call=c1 id=S attach=A text=go label=L async rooted
 say text=ok
 done
 `)
@@ -644,7 +644,7 @@ func TestWriteLegacyToolAndCrash(t *testing.T) {
 	r, views := wRun(t, `
 user id=u1 text=hi
 reply
-tool call=k1 name=bash args={} result=out legacy
+tool call=k1 name=bash args={} result=out legacy object
 crash
 `)
 	tool := wNode(t, r, "u1_reply_t_k1")
@@ -823,7 +823,7 @@ session id=local_files
 user id=u1 text="café ☕"
 reply
 think text="hmm"
-tool call=c1 name=bash args="{\"q\": [1, 2.5, {}], \"e\": []}" result="line1\nline2 \"q\""
+tool call=c1 name=bash args="{\"q\": [1, 2.5, {}], \"e\": []}" result="line1\nline2 \"q\"" object
 say text=" done\n"
 done
 `)

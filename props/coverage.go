@@ -22,10 +22,19 @@ func cover(t *testing.T, test string, c harness.Check, d harness.Data, required 
 	t.Helper()
 	missing := total.Missing(required)
 	for seed := uint64(1); seed <= topUpSeeds && len(missing) > 0; seed++ {
-		opt := campaign.GenOptions(d)
-		opt.Swarm = gen.DrawSwarm(gen.NewSeeded(seed^0x5eed), opt)
-		g := gen.New(opt)
-		script := g.Script(gen.NewSeeded(seed), 60)
+		var g *gen.Gen
+		cs := campaign.Case{Check: c, Data: d}
+		if c.Damage {
+			var err error
+			if cs, g, err = coldCase(gen.NewSeeded(seed), c, d, 40, 0); err != nil {
+				t.Fatalf("cold: %v", err)
+			}
+		} else {
+			opt := campaign.GenOptions(d)
+			opt.Swarm = gen.DrawSwarm(gen.NewSeeded(seed^0x5eed), opt)
+			g = gen.New(opt)
+			cs.Script = g.Script(gen.NewSeeded(seed), 60)
+		}
 		var still []string
 		var reached []string
 		for _, shape := range missing {
@@ -38,8 +47,8 @@ func cover(t *testing.T, test string, c harness.Check, d harness.Data, required 
 		if len(reached) == 0 {
 			continue
 		}
-		t.Logf("topped up %q with seeded script %d (%d ops)", reached, seed, len(script))
-		checkSeeded(t, test, campaign.Case{Check: c, Data: d, Script: script})
+		t.Logf("topped up %q with seeded script %d (%d ops)", reached, seed, len(cs.Script))
+		checkSeeded(t, test, cs)
 		missing = still
 	}
 	if len(missing) > 0 {

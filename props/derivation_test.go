@@ -29,22 +29,29 @@ func TestDerivationRules(t *testing.T) {
 			[]string{"x1"}},
 		{"2: a retry takes the predecessor of the turn it reruns", turn + "user id=u2 text=b\nreply\ndone\nretry of=u2 id=r1\nreply\ndone\n",
 			[]string{"u1", "u1_reply", "r1", "r1_reply"}},
+		{"2: a compaction's copy of a rerun records its own parent", turn + "user id=u2 text=b\nreply\ndone\nedit of=u2 id=e1 text=c\nreply\ndone\ncompact id=s1 keep=2\n",
+			[]string{"s1", "s1_k1", "s1_k2"}},
 		{"3: a manual run continues where the head was", turn + "manual id=m1 name=word_count args=\"{}\"\nend\n",
 			[]string{"u1", "u1_reply", "m1"}},
 		{"4: an adapter user with an explicit null parent is a fork", turn + "legacy-user id=x1 text=a parent=null\n",
 			[]string{"x1"}},
-		{"4: an answered dispatcher user without a parent is a fork", turn + "dispatch id=d1 text=a parent=none\nreply\ndone\n",
+		{"4: an answered dispatcher user without a parent is a fork", turn + "dispatch id=d1 text=a parent=none rooted\nreply\ndone\n",
 			[]string{"d1", "d1_reply"}},
-		{"6: an unanswered root fork continues where the head was and moves it", turn + "dispatch id=f1 text=a parent=none\ncrash\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
+		// R's dispatcher records the fork's null parent and moves the head
+		// to it: a fork whether answered or not, which a run after it
+		// continues (rule 3). Rule 6 is about the older ROOT-called form.
+		{"4: R's dispatcher user with its explicit null parent is a fork the head moved to", turn + "dispatch id=f1 text=a parent=none\ncrash\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
+			[]string{"f1", "m1"}},
+		{"6: an unanswered root fork continues where the head was and moves it", turn + "dispatch id=f1 text=a parent=none rooted\ncrash\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
 			[]string{"u1", "u1_reply", "f1", "m1"}},
-		{"6: a row recording the fork as its parent answers it", turn + "dispatch id=f1 text=a parent=none\ncrash\nlegacy-user id=x1 text=b parent=f1\n",
+		{"6: a row recording the fork as its parent answers it", turn + "dispatch id=f1 text=a parent=none rooted\ncrash\nlegacy-user id=x1 text=b parent=f1\n",
 			[]string{"f1", "x1"}},
-		{"6: a standalone error answers it", turn + "dispatch id=f1 text=a parent=none\nerror-standalone id=e1 type=ProviderError msg=down\n",
+		{"6: a standalone error answers it", turn + "dispatch id=f1 text=a parent=none rooted\nerror-standalone id=e1 type=ProviderError msg=down\n",
 			[]string{"f1", "e1"}},
 		// The answer comes after the run: the run still continues the turn
 		// the head was on, not the fork (the checkout only picks the row to
 		// load at, after every row was written).
-		{"6: an answered fork does not move the head", turn + "dispatch id=f1 text=a parent=none\ncrash\nmanual id=m1 name=word_count args=\"{}\"\nend\nlegacy-user id=x1 text=b parent=f1\ncheckout id=m1\n",
+		{"6: an answered fork does not move the head", turn + "dispatch id=f1 text=a parent=none rooted\ncrash\nmanual id=m1 name=word_count args=\"{}\"\nend\nlegacy-user id=x1 text=b parent=f1\ncheckout id=m1\n",
 			[]string{"u1", "u1_reply", "m1"}},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {

@@ -50,21 +50,17 @@ func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen 
 }
 
 // coldMachine plays check c, which reads a damaged directory, on one
-// generated script: written by the writers, numbered past 9999 or not, and
+// generated script: written by the writers, numbered past 9999 or not,
 // sometimes with a pointer rewritten (dangling, or forming a cycle in
-// either pointer).
+// either pointer), and left as the original leaves folders
+// (campaign.DrawFolder).
 func coldMachine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen {
 	src := rapidsrc.Source{T: t}
-	opt := campaign.GenOptions(d)
-	opt.Swarm = gen.DrawSwarm(src, opt)
-	g := gen.New(opt)
-	cs := campaign.Case{Check: c, Data: d, Script: g.Script(src, rapid.IntRange(1, 40).Draw(t, "ops"))}
-	cs.FirstSeq = int64(rapid.SampledFrom([]int{0, 9990}).Draw(t, "first seq"))
-	damage, err := campaign.DrawDamage(src, cs.Script, cs.FirstSeq)
+	cs, g, err := coldCase(src, c, d, rapid.IntRange(1, 40).Draw(t, "ops"),
+		int64(rapid.SampledFrom([]int{0, 9990}).Draw(t, "first seq")))
 	if err != nil {
-		t.Fatalf("damage: %v", err)
+		t.Fatalf("cold: %v", err)
 	}
-	cs.Damage = damage
 	f, err := cs.Play(scratch())
 	if err != nil {
 		t.Fatalf("cold: %v", err)
@@ -73,6 +69,22 @@ func coldMachine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.
 		fail(t, test, cs, f)
 	}
 	return g
+}
+
+// coldCase draws a cold iteration's case from src: its swarm, a script of
+// n ops, its damage and its folder, the shapes counted in the generator's
+// tally.
+func coldCase(src gen.Source, c harness.Check, d harness.Data, n int, firstSeq int64) (campaign.Case, *gen.Gen, error) {
+	opt := campaign.GenOptions(d)
+	opt.Swarm = gen.DrawSwarm(src, opt)
+	g := gen.New(opt)
+	cs := campaign.Case{Check: c, Data: d, Script: g.Script(src, n), FirstSeq: firstSeq}
+	var err error
+	if cs.Damage, err = campaign.DrawDamage(src, cs.Script, cs.FirstSeq); err != nil {
+		return cs, g, err
+	}
+	cs.Folder, err = campaign.DrawFolder(src, cs.Script, cs.FirstSeq, g.Tally)
+	return cs, g, err
 }
 
 // scratch is where throwaway session directories go: a RAM disk when the

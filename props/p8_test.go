@@ -12,7 +12,9 @@ import (
 
 // TestP8AdapterRoundTrip: a message written through append_message and read
 // back keeps every field it had (legacy §2.2 then §2.3). The adapter adds
-// keys (session_id, caller, a default status) but never loses or changes one.
+// keys (session_id, caller, a default status) but never loses or changes one;
+// a user's or an assistant's extra comes back as its keys, which
+// append_message merged into the node's metadata in its place.
 func TestP8AdapterRoundTrip(t *testing.T) { rapid.Check(t, adapterRoundTrip) }
 
 // FuzzAdapterRoundTrip runs the same property from fuzzer bytes.
@@ -93,6 +95,9 @@ func adapterRoundTrip(t *rapid.T) {
 		case role == "tool" && kv.Key == "extra":
 			checkToolExtra(t, m, back)
 			continue
+		case kv.Key == "extra":
+			checkMergedExtra(t, m, back)
+			continue
 		case role == "tool" && kv.Key == "parent_id":
 			if tuCaller(m) != "" {
 				want = node.Str(tuCaller(m)) // the extra's edge wins
@@ -104,6 +109,26 @@ func adapterRoundTrip(t *rapid.T) {
 			t.Fatalf("key %q: wrote %s, read back %s\nmessage: %s\nnode: %s\nback: %s",
 				kv.Key, node.Dumps(want), node.Dumps(got), node.Dumps(node.ObjV(m)), n.Encode(), node.Dumps(node.ObjV(back.F)))
 		}
+	}
+}
+
+// checkMergedExtra: the keys of a user's or an assistant's extra read back
+// as keys of the message, where the message did not have them already.
+func checkMergedExtra(t *rapid.T, m *node.Obj, back *adapter.Message) {
+	x, err := node.Parse([]byte(m.Get("extra").Str()))
+	if err != nil || x.K != node.Object {
+		return
+	}
+	for _, kv := range x.O.M {
+		if m.Has(kv.Key) {
+			continue // the message's own key wins
+		}
+		if got := back.Get(kv.Key); !got.IsSet() || node.Dumps(got) != node.Dumps(kv.Val) {
+			t.Fatalf("extra key %q: wrote %s, read back %s\nback: %s", kv.Key, node.Dumps(kv.Val), node.Dumps(got), node.Dumps(node.ObjV(back.F)))
+		}
+	}
+	if back.Get("extra").IsSet() {
+		t.Fatalf("extra read back itself; append_message takes it out: %s", node.Dumps(node.ObjV(back.F)))
 	}
 }
 

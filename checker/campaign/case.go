@@ -19,6 +19,7 @@ type Case struct {
 	// history numbered from FirstSeq, after Damage and Files change it.
 	FirstSeq int64
 	Damage   []PointerEdit
+	Folder   []FolderEdit   // how the original leaves the folder besides the nodes
 	Files    []harness.Edit // edits read from a saved file's `#! file` lines
 }
 
@@ -39,7 +40,7 @@ func (c Case) Of(f *harness.Finding) Case {
 // case's data. tmp is where directories on disk go ("" = the system's).
 func (c Case) Play(tmp string) (*harness.Finding, error) {
 	if c.Check.Damage {
-		edits, err := FileEdits(c.Script, c.FirstSeq, c.Damage)
+		edits, err := Edits(c)
 		if err != nil {
 			return nil, err
 		}
@@ -74,6 +75,9 @@ func (c Case) directives() []ops.Directive {
 	out := []ops.Directive{{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: fmt.Sprint(c.FirstSeq)}}}}
 	for _, d := range c.Damage {
 		out = append(out, d.Directive())
+	}
+	for _, e := range c.Folder {
+		out = append(out, e.Directive())
 	}
 	for _, e := range c.Files {
 		out = append(out, e.Directive())

@@ -3,13 +3,9 @@ package campaign
 import (
 	"fmt"
 
-	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
-	"sessiondag/impl/flags"
-	"sessiondag/impl/node"
-	"sessiondag/impl/store"
 )
 
 // A PointerEdit is one piece of a cold iteration's damage: a pointer of a
@@ -44,10 +40,11 @@ func damageOf(d ops.Directive) (PointerEdit, error) {
 // pointers (called_by or parent_id) of the nodes the script writes, each to
 // another node or to a missing id, as TestChecks/P1-cold draws them.
 func DrawDamage(src gen.Source, script []ops.Op, firstSeq int64) ([]PointerEdit, error) {
-	nodes, err := implNodes(script, firstSeq)
+	run, err := implRun(script, firstSeq)
 	if err != nil {
 		return nil, err
 	}
+	nodes := run.W.S.Nodes()
 	var out []PointerEdit
 	for i, n := 0, src.IntN(3, "corruptions"); i < n && len(nodes) > 0; i++ {
 		e := PointerEdit{ID: nodes[src.IntN(len(nodes), "victim")].ID, Pointer: "called_by",
@@ -68,45 +65,5 @@ func DrawDamage(src gen.Source, script []ops.Op, firstSeq int64) ([]PointerEdit,
 // the same node replaces an earlier one). An edit of a node the script
 // does not write is left out.
 func FileEdits(script []ops.Op, firstSeq int64, damage []PointerEdit) ([]harness.Edit, error) {
-	if len(damage) == 0 {
-		return nil, nil
-	}
-	nodes, err := implNodes(script, firstSeq)
-	if err != nil {
-		return nil, err
-	}
-	var out []harness.Edit
-	for _, e := range damage {
-		for _, n := range nodes {
-			if n.ID != e.ID {
-				continue
-			}
-			c := n.Clone()
-			if e.Pointer == "parent_id" {
-				c.Metadata.Set("parent_id", node.Str(e.Target))
-			} else {
-				c.CalledBy = e.Target
-			}
-			out = append(out, harness.Edit{Path: "history/" + store.FileName(c), Content: c.Encode()})
-			break
-		}
-	}
-	return out, nil
-}
-
-// implNodes is the nodes the implementation's writers write for script,
-// flags off, history numbered from firstSeq (what harness.Cold writes): the
-// files the damage rewrites are the implementation's.
-func implNodes(script []ops.Op, firstSeq int64) ([]*node.Node, error) {
-	run, err := driver.Start(nil, "", flags.Off)
-	if err != nil {
-		return nil, fmt.Errorf("cold damage: start: %w", err)
-	}
-	run.W.S.SetNextSeq(firstSeq)
-	for i, op := range script {
-		if err := run.Apply(op); err != nil {
-			return nil, fmt.Errorf("cold damage: op %d (%s): %w", i+1, ops.Format(op), err)
-		}
-	}
-	return run.W.S.Nodes(), nil
+	return Edits(Case{Script: script, FirstSeq: firstSeq, Damage: damage})
 }

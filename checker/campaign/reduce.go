@@ -23,6 +23,7 @@ type Pass struct {
 // it) and fails the same check.
 var Passes = []Pass{
 	{"damage", dropDamage},      // each pointer edit of a cold case, last first
+	{"folder", dropFolder},      // each folder edit of a cold case, last first
 	{"units", deleteUnits},      // each op with what cannot stay without it, last first
 	{"chunks", deleteChunks},    // runs of neighbouring ops, the longest first
 	{"redirect", redirect},      // a reference pointed at an earlier row
@@ -81,6 +82,17 @@ func Reduce(c Case, f *harness.Finding, tmp string) Reduced {
 func dropDamage(c Case, fails func(Case) bool) (Case, bool) {
 	for i := len(c.Damage) - 1; i >= 0; i-- {
 		if cand := c.With(c.Script, slices.Delete(slices.Clone(c.Damage), i, i+1)); fails(cand) {
+			return cand, true
+		}
+	}
+	return c, false
+}
+
+func dropFolder(c Case, fails func(Case) bool) (Case, bool) {
+	for i := len(c.Folder) - 1; i >= 0; i-- {
+		cand := c
+		cand.Folder = slices.Delete(slices.Clone(c.Folder), i, i+1)
+		if fails(cand) {
 			return cand, true
 		}
 	}
@@ -161,6 +173,9 @@ func simpler(op ops.Op, i int) []ops.Op {
 	if ops.IDField(f) {
 		return nil
 	}
+	if _, w := op.(ops.Writer); w && f.Name == "Name" {
+		return nil // who writes, not what: another name is another writer
+	}
 	var out []ops.Op
 	set := func(x any) {
 		v := reflect.New(reflect.TypeOf(op)).Elem()
@@ -190,7 +205,7 @@ func simpler(op ops.Op, i int) []ops.Op {
 // by the generator's ids are then one script.
 func canonicalIDs(c Case, fails func(Case) bool) (Case, bool) {
 	cand := canonical(c)
-	if slices.Equal(cand.Script, c.Script) && slices.Equal(cand.Damage, c.Damage) {
+	if slices.Equal(cand.Script, c.Script) && slices.Equal(cand.Damage, c.Damage) && slices.Equal(cand.Folder, c.Folder) {
 		return c, false
 	}
 	if fails(cand) {
@@ -205,5 +220,10 @@ func canonical(c Case) Case {
 	for _, e := range c.Damage {
 		damage = append(damage, PointerEdit{ID: r.String(e.ID), Pointer: e.Pointer, Target: r.String(e.Target)})
 	}
-	return c.With(r.Script(c.Script), damage)
+	out := c.With(r.Script(c.Script), damage)
+	out.Folder = nil
+	for _, e := range c.Folder {
+		out.Folder = append(out.Folder, FolderEdit{Kind: e.Kind, ID: r.String(e.ID)})
+	}
+	return out
 }

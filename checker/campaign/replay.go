@@ -165,6 +165,12 @@ func caseOf(f *ops.File, c harness.Check, data harness.Data) (Case, error) {
 				return Case{}, err
 			}
 			cs.Damage = append(cs.Damage, e)
+		case "folder":
+			e, err := folderOf(d)
+			if err != nil {
+				return Case{}, err
+			}
+			cs.Folder = append(cs.Folder, e)
 		case "file":
 			p, _ := d.Get("path")
 			content, _ := d.Get("content")

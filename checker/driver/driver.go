@@ -78,28 +78,33 @@ func BuildWith(script []ops.Op, dir string, fl flags.Set, wo store.WriteOptions)
 // Apply runs one op.
 func (r *Run) Apply(op ops.Op) error { return op.Apply(r) }
 
-func (r *Run) Session(ops.Session) error             { return nil } // read by Start
-func (r *Run) UserWeb(o ops.UserWeb) error           { return r.W.WebUser(o.ID, o.Text) }
-func (r *Run) UserDispatch(o ops.UserDispatch) error { return r.W.Dispatch(o.ID, o.Text, o.Parent) }
-func (r *Run) ForkRoot(o ops.ForkRoot) error         { return r.W.ForkRoot(o.ID, o.Text) }
-func (r *Run) Reply(ops.Reply) error                 { return r.W.Reply() }
-func (r *Run) Think(o ops.Think) error               { return r.W.Think(o.Text) }
-func (r *Run) Say(o ops.Say) error                   { return r.W.Say(o.Text) }
-func (r *Run) Done(ops.Done) error                   { return r.W.Done() }
-func (r *Run) Cancel(ops.Cancel) error               { return r.W.Cancel() }
-func (r *Run) Crash(ops.Crash) error                 { return r.W.Crash() }
-func (r *Run) Retry(o ops.Retry) error               { return r.W.Retry(o.Of, o.ID) }
-func (r *Run) Edit(o ops.Edit) error                 { return r.W.Edit(o.Of, o.ID, o.Text) }
-func (r *Run) Checkout(o ops.Checkout) error         { return r.W.Checkout(o.ID) }
-func (r *Run) Reload(ops.Reload) error               { return r.W.Reload() }
-func (r *Run) Rewind(o ops.Rewind) error             { return r.W.Rewind(o.ID) }
+func (r *Run) Session(ops.Session) error     { return nil } // read by Start
+func (r *Run) UserWeb(o ops.UserWeb) error   { return r.W.WebUser(o.ID, o.Text, o.Form) }
+func (r *Run) ForkRoot(o ops.ForkRoot) error { return r.W.ForkRoot(o.ID, o.Text, o.Rooted) }
+func (r *Run) Merge(o ops.Merge) error       { return r.W.Merge(o.Cmd, o.ID, o.Text) }
+func (r *Run) Compact(o ops.Compact) error   { return r.W.Compact(o.ID, o.Keep) }
+
+func (r *Run) UserDispatch(o ops.UserDispatch) error {
+	return r.W.Dispatch(o.ID, o.Text, o.Parent, o.Source, o.Rooted)
+}
+func (r *Run) Reply(ops.Reply) error         { return r.W.Reply() }
+func (r *Run) Think(o ops.Think) error       { return r.W.Think(o.Text) }
+func (r *Run) Say(o ops.Say) error           { return r.W.Say(o.Text) }
+func (r *Run) Done(ops.Done) error           { return r.W.Done() }
+func (r *Run) Cancel(ops.Cancel) error       { return r.W.Cancel() }
+func (r *Run) Crash(ops.Crash) error         { return r.W.Crash() }
+func (r *Run) Retry(o ops.Retry) error       { return r.W.Retry(o.Of, o.ID) }
+func (r *Run) Edit(o ops.Edit) error         { return r.W.Edit(o.Of, o.ID, o.Text) }
+func (r *Run) Checkout(o ops.Checkout) error { return r.W.Checkout(o.ID) }
+func (r *Run) Reload(ops.Reload) error       { return r.W.Reload() }
+func (r *Run) Rewind(o ops.Rewind) error     { return r.W.Rewind(o.ID) }
 
 func (r *Run) Tool(o ops.Tool) error {
-	return r.W.Tool(o.CallID, o.Name, o.Args, o.Result, o.Error, o.Legacy)
+	return r.W.Tool(o.CallID, o.Name, o.Args, o.Result, o.Error, o.Legacy, o.Object)
 }
 
 func (r *Run) Task(o ops.Task) error {
-	return r.W.Task(o.CallID, o.ID, o.Attach, o.Text, o.Label, o.Async)
+	return r.W.Task(o.CallID, o.ID, o.Attach, o.Text, o.Label, o.Async, o.Rooted)
 }
 
 func (r *Run) ErrorFolded(o ops.ErrorFolded) error { return r.W.ErrorFolded(o.Type, o.Msg) }
@@ -111,6 +116,8 @@ func (r *Run) ErrorStandalone(o ops.ErrorStandalone) error {
 func (r *Run) Fn(o ops.Fn) error { return r.W.Fn(o.ID, o.Name, o.Args, o.Expose, o.ViaExec) }
 
 func (r *Run) Manual(o ops.Manual) error { return r.W.Manual(o.ID, o.Name, o.Args, o.Expose) }
+
+func (r *Run) Run(o ops.Run) error { return r.W.Run(o.ID, o.Name, o.Args, o.Expose) }
 
 func (r *Run) Exec(o ops.Exec) error { return r.W.Exec(o.ID, o.Prompt, o.Reply) }
 
@@ -125,7 +132,7 @@ func (r *Run) End(o ops.End) error {
 }
 
 func (r *Run) Spawn(o ops.Spawn) error {
-	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label)
+	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted)
 }
 
 func (r *Run) Script(o ops.Script) error { return r.W.Script(o.What, o.ID, o.Name) }
@@ -133,7 +140,7 @@ func (r *Run) Script(o ops.Script) error { return r.W.Script(o.What, o.ID, o.Nam
 func (r *Run) LegacyUser(o ops.LegacyUser) error { return r.W.LegacyUser(o.ID, o.Text, o.Parent) }
 
 func (r *Run) LegacyReply(o ops.LegacyReply) error {
-	return r.W.LegacyReply(o.ID, o.Text, o.Parent)
+	return r.W.LegacyReply(o.ID, o.Text, o.Parent, o.Blocks)
 }
 
 func (r *Run) Orphan(o ops.Orphan) error { return r.W.Orphan(o.ID, o.Name, o.Caller) }

@@ -41,7 +41,7 @@ func (f *frontier) live(list []string) []string {
 
 // turnKinds are the op kinds whose rows are turns a user can rerun: the
 // user rows they write and the replies to them.
-var turnKinds = map[string]bool{"user": true, "dispatch": true, "fork-root": true, "edit": true, "retry": true,
+var turnKinds = map[string]bool{"user": true, "dispatch": true, "fork-root": true, "merge": true, "edit": true, "retry": true,
 	"legacy-user": true, "legacy-reply": true, "reply": true, "task": true, "spawn": true}
 
 // extend applies c to run (in the state of f) and returns the child frontier,

@@ -118,21 +118,25 @@ func Run(o Options) (Summary, []Failure, error) {
 	if o.Claim != nil {
 		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
 	}
-	var all []Failure
-	seen := map[string]bool{}
+	var found []Failure
 	for w := range workers {
 		sum.add(sums[w])
 		sum.Stopped = sum.Stopped || sums[w].Stopped
-		for _, f := range fails[w] {
-			if k := campaign.Key(f.Reduced.Case); !seen[k] {
-				seen[k] = true
-				all = append(all, f)
-			}
+		found = append(found, fails[w]...)
+	}
+	// Each reduced script once, found by the first script in walk order
+	// whichever worker walked it: the result is the same on any number.
+	sortFailures(found)
+	var all []Failure
+	seen := map[string]bool{}
+	for _, f := range found {
+		if k := campaign.Key(f.Reduced.Case); !seen[k] {
+			seen[k] = true
+			all = append(all, f)
 		}
 	}
 	sum.Reduced = int64(len(all))
 	sum.Seconds, sum.CPUSeconds = time.Since(start).Seconds(), cpuSeconds()-cpu
-	sortFailures(all)
 	return sum, all, errors.Join(errs...)
 }
 

@@ -20,7 +20,7 @@ import (
 // them; checker/ops/README.md now says they need no open frame).
 func TestWritersAgreeOnValidity(t *testing.T) {
 	if testing.Short() {
-		t.Skip("tries every candidate after 17,399 scripts")
+		t.Skip("tries every candidate after 26,196 scripts")
 	}
 	var walk func(prefix []ops.Op, f *frontier)
 	walk = func(prefix []ops.Op, f *frontier) {

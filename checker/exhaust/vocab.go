@@ -63,11 +63,19 @@ type adder func(build func() ops.Op)
 
 // turnOps: the ops that start, rerun or move a turn.
 func turnOps(add adder, mint func() string, parents, turns, live []string) {
+	// The web turn's forms (an image, a function-form run) and the internal
+	// turns' sources differ from these in metadata no reader follows: the
+	// generator draws them, the walk leaves them to it.
 	add(func() ops.Op { return ops.UserWeb{ID: mint(), Text: text} })
 	for _, p := range append([]string{"", "none", dangling}, parents...) {
 		add(func() ops.Op { return ops.UserDispatch{ID: mint(), Text: text, Parent: p} })
 	}
+	// The older writers' dispatcher user, called by ROOT (the walk covered
+	// that form whole before R's became the op's; the generator draws the
+	// rest of it).
+	add(func() ops.Op { return ops.UserDispatch{ID: mint(), Text: text, Rooted: true} })
 	add(func() ops.Op { return ops.ForkRoot{ID: mint(), Text: text} })
+	add(func() ops.Op { return ops.Merge{Cmd: mint(), ID: mint(), Text: text} })
 	for _, x := range turns {
 		add(func() ops.Op { return ops.Retry{Of: x, ID: mint()} })
 		add(func() ops.Op { return ops.Edit{Of: x, ID: mint(), Text: text} })
@@ -76,7 +84,7 @@ func turnOps(add adder, mint func() string, parents, turns, live []string) {
 		add(func() ops.Op { return ops.Checkout{ID: x} })
 	}
 	add(func() ops.Op { return ops.Reload{} })
-	for _, mode := range []string{"inherit", "clean"} {
+	for _, mode := range []string{"inherit", "clean", "async"} {
 		add(func() ops.Op {
 			return ops.Spawn{Mode: mode, Cmd: mint(), ID: mint(), Attach: mint(), Text: text, Label: "helper"}
 		})
@@ -95,11 +103,15 @@ func replyOps(add adder, mint func() string) {
 			})
 		}
 	}
+	add(func() ops.Op {
+		return ops.Tool{CallID: mint(), Name: "bash", Args: toolArgs, Result: "ok", Object: true}
+	})
 	for _, async := range []bool{false, true} {
 		add(func() ops.Op {
 			return ops.Task{CallID: mint(), ID: mint(), Attach: mint(), Text: text, Label: "scout", Async: async}
 		})
 	}
+
 	add(func() ops.Op { return ops.Done{} })
 	add(func() ops.Op { return ops.Cancel{} })
 	add(func() ops.Op { return ops.ErrorFolded{Type: "RuntimeError", Msg: "boom"} })
@@ -113,6 +125,7 @@ func functionOps(add adder, mint func() string) {
 		add(func() ops.Op { return ops.Fn{ID: mint(), Name: "word_count", Args: fnArgs, ViaExec: viaExec} })
 	}
 	add(func() ops.Op { return ops.Manual{ID: mint(), Name: "word_count", Args: fnArgs} })
+	add(func() ops.Op { return ops.Run{ID: mint(), Name: "word_count", Args: fnArgs} })
 	add(func() ops.Op { return ops.Exec{ID: mint(), Prompt: "count", Reply: text} })
 	for _, answer := range []string{"yes", ""} {
 		add(func() ops.Op { return ops.Ask{ID: mint(), Question: "proceed?", Answer: answer} })
@@ -123,7 +136,7 @@ func functionOps(add adder, mint func() string) {
 
 // rowOps: rows outside a turn, updates, and the writers' clock.
 func rowOps(add adder, mint func() string, parents, live []string) {
-	for _, what := range []string{"fn", "exec"} {
+	for _, what := range []string{"fn", "exec", "ask"} {
 		add(func() ops.Op { return ops.Script{What: what, ID: mint(), Name: "word_count"} })
 	}
 	for _, p := range append([]string{"", "null"}, parents...) {
@@ -131,6 +144,9 @@ func rowOps(add adder, mint func() string, parents, live []string) {
 	}
 	for _, p := range append([]string{dangling}, parents...) {
 		add(func() ops.Op { return ops.LegacyReply{ID: mint(), Text: text, Parent: p} })
+	}
+	for _, keep := range []string{"1", "2"} {
+		add(func() ops.Op { return ops.Compact{ID: mint(), Keep: keep} })
 	}
 	for _, caller := range []string{"", dangling} {
 		add(func() ops.Op { return ops.Orphan{ID: mint(), Name: "bash", Caller: caller} })

@@ -42,6 +42,7 @@ func TestFirstOps(t *testing.T) {
 		"dispatch id=n1 text=hi",
 		"dispatch id=n1 text=hi parent=gone",
 		"dispatch id=n1 text=hi parent=none",
+		"dispatch id=n1 text=hi rooted",
 		`flag set="A,B"`,
 		`flag set="A,B,C"`,
 		"flag set=A",
@@ -52,11 +53,15 @@ func TestFirstOps(t *testing.T) {
 		"legacy-user id=n1 text=hi",
 		"legacy-user id=n1 text=hi parent=null",
 		`manual id=n1 name=word_count args="{\"text\": \"hi\"}"`,
+		"merge cmd=n1 id=n2 text=hi",
 		"orphan id=n1 name=bash",
 		"orphan id=n1 name=bash caller=gone",
 		"reload",
+		`run id=n1 name=word_count args="{\"text\": \"hi\"}"`,
+		"script what=ask id=n1 name=word_count",
 		"script what=exec id=n1 name=word_count",
 		"script what=fn id=n1 name=word_count",
+		"spawn mode=async cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"spawn mode=clean cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"spawn mode=inherit cmd=n1 id=n2 attach=n3 text=hi label=helper",
 		"user id=n1 text=hi",
@@ -81,7 +86,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 		all = append(all, slices.Clone(n.Script))
 		return true
 	}))
-	require.Equal(t, 17399, len(all), "scripts of 1…3 ops (25 + 627 + 16747)")
+	require.Equal(t, 26196, len(all), "scripts of 1…3 ops (30 + 848 + 25318)")
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)

@@ -300,9 +300,17 @@ func (g *Gen) idle() []choice {
 	add(kForkRoot, w.forkRoot)
 	if !stale {
 		add(kSpawn, w.spawn)
+		add(kMerge, written.merge)
+	}
+	if len(s.asyncCmds) > 0 {
+		add(kFollowup, written.followup) // a finished async task's follow-up turn
+	}
+	if s.compactable() && !(g.opt.SyncedBrowser && !g.intent.Keeps(ops.Compact{}, s)) {
+		add(kCompact, written.compact)
 	}
 	if g.opt.Legacy && !unrecorded {
 		add(kScript, w.script)
+		add(kRun, written.run)
 		add(kLegacyUser, w.legacyUser)
 		if len(s.nodes) > 0 {
 			add(kLegacyReply, w.legacyReply)
@@ -366,11 +374,17 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
 	case kUser:
-		return ops.UserWeb{ID: s.userID(), Text: pickStr(src, "text", texts)}
+		form := pickWeighted(src, "user form", []string{"", "image", "function"}, []int{written.formIn - 2, 1, 1})
+		return ops.UserWeb{ID: s.userID(), Text: pickStr(src, "text", texts), Form: form}
 	case kDispatch:
-		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none")}
+		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none"),
+			Rooted: oneIn(src, written.rootedIn, "dispatch rooted")}
 	case kForkRoot:
-		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts)}
+		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts), Rooted: oneIn(src, written.rootedIn, "fork rooted")}
+	case kFollowup:
+		return ops.UserDispatch{ID: s.id12(), Text: "the task finished", Parent: s.asyncCmds[0], Source: "task_followup"}
+	case kMerge:
+		return ops.Merge{Cmd: s.id8(), ID: s.id12(), Text: "combine them"}
 	case kRetry:
 		of, ok := s.retryTarget(src)
 		if !ok {
@@ -388,11 +402,11 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 	case kReload:
 		return ops.Reload{}
 	case kSpawn:
-		mode := "inherit"
-		if src.IntN(2, "spawn mode") == 1 {
-			mode = "clean"
-		}
-		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper"}
+		w := written
+		mode := pickWeighted(src, "spawn mode", []string{"inherit", "clean", "async"},
+			[]int{w.spawnInherit, w.spawnClean, w.spawnAsync})
+		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper",
+			Rooted: oneIn(src, w.rootedIn, "spawn rooted")}
 	}
 	return nil
 }
@@ -409,9 +423,11 @@ func (g *Gen) drawReply(src Source, kind Kind) ops.Op {
 		return ops.Say{Text: pickStr(src, "say", texts)}
 	case kTool, kToolLegacy:
 		return ops.Tool{CallID: s.callID(), Name: pickStr(src, "tool", toolNames), Args: pickStr(src, "args", toolArgs),
-			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == kToolLegacy}
+			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == kToolLegacy,
+			Object: oneIn(src, written.objectIn, "tool object")}
 	case kTask:
-		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout", Async: src.IntN(3, "async") == 0}
+		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
+			Async: src.IntN(3, "async") == 0, Rooted: oneIn(src, written.rootedIn, "task rooted")}
 	case kDone:
 		return ops.Done{}
 	case kCancel:
@@ -435,6 +451,8 @@ func (g *Gen) drawRun(src Source, kind Kind) ops.Op {
 			Expose: pickStr(src, "expose", exposes), ViaExec: kind == kFnViaExec}
 	case kManual:
 		return ops.Manual{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
+	case kRun:
+		return ops.Run{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}
 	case kExec:
 		return ops.Exec{ID: s.runID(), Prompt: "count the words", Reply: "inner reply"}
 	case kAsk:
@@ -457,10 +475,8 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
 	case kScript:
-		what := "fn"
-		if src.IntN(2, "script what") == 1 {
-			what = "exec"
-		}
+		w := written
+		what := pickWeighted(src, "script what", []string{"fn", "exec", "ask"}, []int{w.scriptFn, w.scriptExec, w.ask})
 		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
 	case kLegacyUser:
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
@@ -471,7 +487,9 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 		} else if src.IntN(2, "parent later") == 1 {
 			parent = s.laterID(src)
 		}
-		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent}
+		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent, Blocks: oneIn(src, written.blocksIn, "reply blocks")}
+	case kCompact:
+		return ops.Compact{ID: "summary_" + s.id12(), Keep: pickStr(src, "compact keep", []string{"2", "1"})}
 	case kOrphan:
 		caller := ""
 		if src.IntN(2, "orphan caller") == 1 {

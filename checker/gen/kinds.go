@@ -43,6 +43,10 @@ const (
 	kFlag
 	kWriter
 	kClock
+	kMerge
+	kFollowup
+	kRun
+	kCompact
 	numKinds
 )
 
@@ -67,6 +71,8 @@ var kinds = [numKinds]struct {
 	kOrphan: {"orphan", "orphan", false}, kOrphanLater: {"orphan-later", "orphan", false},
 	kRewind: {"rewind", "rewind", false}, kRewindCached: {"rewind-cached", "rewind", false},
 	kFlag: {"flag", "flag", false}, kWriter: {"writer", "writer", false}, kClock: {"clock", "clock", false},
+	kMerge: {"merge", "merge", false}, kFollowup: {"followup", "dispatch", false}, kRun: {"run", "run", false},
+	kCompact: {"compact", "compact", false},
 }
 
 // String is the kind's name.
@@ -122,4 +128,26 @@ var weights = struct {
 		checkout, forkRoot, spawn, script, legacyUser, legacyReply, rewind, orphan, orphanLater, rewindCached, flag,
 		writer, clock int
 	}{2, 12, 10, 3, 10, 3, 3, 2, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 2, 1},
+}
+
+// written are the shapes of the original's own writers (legacy §6 #28–#36),
+// weighted by how often its own code stores them: of the 114 folders of
+// corpus/realwriter, 12 hold a /merge, 21 a script run with internals, 5 a
+// compaction (each a follow-up the shadow knows is possible); every
+// finished async /task writes its follow-up turn. The variants are drawn
+// one in N of their op: R stores every dispatcher and sub-agent user
+// caller-less and every tool input as text (rooted and object are the
+// older writers' forms, which the conformance corpus holds); 14 folders
+// hold a web turn with an image, 13 a function-form one (each about one
+// web turn in twelve, formIn: one in six is either); 5 of the 17 with
+// a /task ran it --async; 8 of the 25 with a script run hold a top-level
+// answer; adapter and importer replies carry their own blocks in 5.
+var written = struct {
+	merge, followup, run, compact                                   int
+	rootedIn, objectIn, formIn, blocksIn                            int
+	spawnInherit, spawnClean, spawnAsync, scriptFn, scriptExec, ask int
+}{
+	merge: 1, followup: 6, run: 1, compact: 1,
+	rootedIn: 8, objectIn: 8, formIn: 6, blocksIn: 3,
+	spawnInherit: 2, spawnClean: 1, spawnAsync: 1, scriptFn: 2, scriptExec: 1, ask: 1,
 }

@@ -171,12 +171,16 @@ func (r *Rollout) phaseAt(i int) int {
 // phase take turns whenever the one writing is idle, so that every turn stays
 // with its writer. A writer with no place in the new phase finishes its turn
 // in progress first, then the phase's first writer takes over.
-func (r *Rollout) Apply(script []ops.Op) []ops.Op {
+//
+// A compaction compacts the branch the rows of the writers so far record,
+// and other writers record other parents: one whose branch under the plan
+// is too short to compact does not apply, and is left out. left lists the
+// script's indexes of the ops left out, so the caller can say so.
+func (r *Rollout) Apply(script []ops.Op) (out []ops.Op, left []int) {
 	g := New(Options{Legacy: true, Writers: maxWriters})
-	var out []ops.Op
 	emit := func(op ops.Op) { out = append(out, g.apply(op)) }
 	i := 0
-	for _, op := range script {
+	for at, op := range script {
 		switch op.(type) {
 		case ops.Flag, ops.Writer:
 			continue
@@ -195,8 +199,12 @@ func (r *Rollout) Apply(script []ops.Op) []ops.Op {
 		case cur < len(steps) && steps[cur] != g.st.step:
 			emit(ops.Flag{Set: ops.RolloutPath[steps[cur]]})
 		}
+		if _, compact := op.(ops.Compact); compact && !g.st.compactable() {
+			left = append(left, at)
+			continue
+		}
 		emit(op)
 		i++
 	}
-	return out
+	return out, left
 }

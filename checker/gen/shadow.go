@@ -31,6 +31,8 @@ type shadow struct {
 	chatDone  bool
 	// Root forks whose turn ended without an answer (forks.go).
 	unansweredForks []string
+	asyncCmds       []string        // async /task command rows whose follow-up turn has not come
+	finished        map[string]bool // replies whose extra records their calls (done, cancel)
 	tally           *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
@@ -82,12 +84,16 @@ type sframe struct {
 	id       string
 	lastExec string
 	manual   bool
+	run      bool // a script run in a session context
 }
 
 // addKid counts an internal written inside the innermost open function.
 func (s *shadow) addKid() {
 	if len(s.frames) > 0 {
 		s.runs = cache(s.kids, s.runs, s.frames[len(s.frames)-1].id)
+		if s.frames[0].run {
+			s.tally.Shape(ShapeScriptRun)
+		}
 	}
 }
 
@@ -119,6 +125,7 @@ func newShadow(step int, t *Tally) shadow {
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
 		parentOf: map[string]string{}, awaited: map[string][]string{},
 		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
+		finished: map[string]bool{},
 	}
 }
 
@@ -190,6 +197,22 @@ func (s *shadow) endTurn() {
 	}
 	s.pending, s.reply, s.source = "", "", ""
 	s.lastLegacyTool = false
+}
+
+// compactable reports whether a compaction at the head writes, keeping one
+// or two rows: the head is a chat reply whose user continues another chat
+// reply, so get_branch there holds at least four rows, the last two the
+// user and the reply (checker/ops/README.md: compact).
+func (s *shadow) compactable() bool {
+	r := s.head
+	u := s.userOf[r]
+	p := s.parentOf[u]
+	pu := s.userOf[p]
+	// Four distinct rows: a user whose recorded parent was a later id (an
+	// adapter row naming it) can close a parent_id cycle through its own
+	// reply, and get_branch stops at the repeat.
+	distinct := p != r && pu != u
+	return u != "" && pu != "" && distinct && !s.rewound[r] && !s.rewound[u] && !s.rewound[p] && !s.rewound[pu]
 }
 
 // isManual reports whether id is a manual (ROOT-called) function run.

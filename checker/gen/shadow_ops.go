@@ -5,6 +5,7 @@ package gen
 
 import (
 	"slices"
+	"strconv"
 
 	"sessiondag/checker/ops"
 )
@@ -14,6 +15,12 @@ var _ ops.Interpreter = (*shadow)(nil)
 func (s *shadow) Session(ops.Session) error { return nil }
 
 func (s *shadow) UserWeb(o ops.UserWeb) error {
+	switch o.Form {
+	case "image":
+		s.tally.Shape(ShapeImage)
+	case "function":
+		s.tally.Shape(ShapeFunctionForm)
+	}
 	s.ensureRoot()
 	if s.client == "" && s.turns > 0 {
 		s.tally.Shape(ShapeRootUsers)
@@ -36,21 +43,57 @@ func (s *shadow) UserDispatch(o ops.UserDispatch) error {
 	}
 	if parent == "none" {
 		parent = ""
-		if s.turns > 0 {
+		if s.turns > 0 && o.Rooted {
 			s.tally.Shape(ShapeRootUsers)
 		}
 	}
-	s.startTurn(o.ID, parent, "cli")
+	s.dispatched(o.ID, parent, o.Parent == "none", o.Rooted)
+	switch o.Source {
+	case "task_followup":
+		s.tally.Shape(ShapeFollowup)
+		if i := slices.Index(s.asyncCmds, o.Parent); i >= 0 {
+			s.asyncCmds = slices.Delete(s.asyncCmds, i, i+1)
+		}
+	case "merge_turn":
+		s.tally.Shape(ShapeMerge)
+	}
 	return nil
+}
+
+// dispatched starts a dispatcher turn: R's row is caller-less and takes the
+// head; a rooted one (older writers) leaves it.
+func (s *shadow) dispatched(id, parent string, fork, rooted bool) {
+	s.startTurn(id, parent, "cli")
+	switch {
+	case rooted:
+		s.tally.Shape(ShapeRootedDispatch)
+	default:
+		s.setHead(id)
+		s.tally.Shape(ShapeCallerlessDispatch)
+		if fork {
+			s.tally.Shape(ShapeNullFork)
+		}
+	}
 }
 
 func (s *shadow) ForkRoot(o ops.ForkRoot) error {
 	s.ensureRoot()
-	if s.turns > 0 {
+	if s.turns > 0 && o.Rooted {
 		s.tally.Shape(ShapeRootUsers)
 	}
-	s.startTurn(o.ID, "", "cli")
+	s.dispatched(o.ID, "", true, o.Rooted)
 	return nil
+}
+
+func (s *shadow) Merge(o ops.Merge) error {
+	s.ensureRoot()
+	s.write(o.Cmd, false)
+	s.isUser[o.Cmd] = true
+	s.retryable = append(s.retryable, o.Cmd)
+	s.parentOf[o.Cmd] = s.client
+	s.setHead(o.Cmd)
+	s.client = o.Cmd
+	return s.UserDispatch(ops.UserDispatch{ID: o.ID, Text: o.Text, Parent: o.Cmd, Source: "merge_turn"})
 }
 
 func (s *shadow) Reply(ops.Reply) error {
@@ -71,6 +114,11 @@ func (s *shadow) Say(ops.Say) error     { return nil }
 func (s *shadow) Tool(o ops.Tool) error {
 	id := s.reply + "_t_" + o.CallID
 	s.write(id, o.Legacy)
+	if o.Object {
+		s.tally.Shape(ShapeToolObject)
+	} else {
+		s.tally.Shape(ShapeToolText)
+	}
 	s.addCall(id)
 	s.lastLegacyTool = o.Legacy
 	s.numbers(o.Args)
@@ -94,6 +142,9 @@ func (s *shadow) Task(o ops.Task) error {
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
 	s.setHead(o.ID + "_reply")
 	s.tally.Shape(ShapeSubAgent)
+	if !o.Rooted {
+		s.tally.Shape(ShapeCallerlessSub)
+	}
 	return nil
 }
 
@@ -102,6 +153,7 @@ func (s *shadow) Cancel(ops.Cancel) error { return s.finish() }
 
 func (s *shadow) finish() error {
 	s.finishedCalls()
+	s.finished[s.reply] = true
 	s.setHead(s.reply)
 	if s.source == "web" {
 		s.client = s.reply
@@ -176,6 +228,13 @@ func (s *shadow) Manual(o ops.Manual) error {
 	s.numbers(o.Args)
 	s.manuals[o.ID] = true
 	s.frames = append(s.frames, &sframe{id: o.ID, manual: true})
+	return nil
+}
+
+func (s *shadow) Run(o ops.Run) error {
+	s.write(o.ID, true)
+	s.numbers(o.Args)
+	s.frames = append(s.frames, &sframe{id: o.ID, run: true})
 	return nil
 }
 
@@ -276,8 +335,15 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 	s.asst[anchor] = append(s.asst[anchor], o.Attach)
 	s.setHead(o.ID + "_reply")
 	s.tally.Shape(ShapeSubAgent)
-	if o.Mode == "clean" {
+	switch o.Mode {
+	case "clean":
 		s.tally.Shape(ShapeCleanSpawn)
+	case "async":
+		s.tally.Shape(ShapeAsyncTask)
+		s.asyncCmds = append(s.asyncCmds, o.Cmd)
+	}
+	if !o.Rooted {
+		s.tally.Shape(ShapeCallerlessSub)
 	}
 	return nil
 }
@@ -286,6 +352,9 @@ func (s *shadow) Script(o ops.Script) error {
 	s.write(o.ID, true)
 	s.writeMeta()
 	s.tally.Shape(ShapeScript)
+	if o.What == "ask" {
+		s.tally.Shape(ShapeTopAsk)
+	}
 	return nil
 }
 
@@ -310,6 +379,31 @@ func (s *shadow) LegacyReply(o ops.LegacyReply) error {
 	s.writeMeta()
 	s.asst[o.Parent] = append(s.asst[o.Parent], o.ID)
 	s.tally.Shape(ShapeLegacy)
+	if o.Blocks {
+		s.tally.Shape(ShapeOwnCalls)
+	}
+	return nil
+}
+
+// Compact writes the summary and the copies of the head's reply (keep=1)
+// or of its user and it (keep=2), which the generator draws only where the
+// writers compact (shadow.compactable); the head ends on the last copy.
+func (s *shadow) Compact(o ops.Compact) error {
+	r := s.head
+	kept := []string{r}
+	if o.Keep == "2" {
+		kept = []string{s.userOf[r], r}
+	}
+	s.write(o.ID, true)
+	for i, orig := range kept {
+		id := o.ID + "_k" + strconv.Itoa(i+1)
+		s.write(id, s.isUser[orig])
+		if s.finished[orig] {
+			s.tally.Shape(ShapeOwnCalls)
+		}
+	}
+	s.setHead(o.ID + "_k" + o.Keep)
+	s.tally.Shape(ShapeCompaction)
 	return nil
 }
 

@@ -50,6 +50,42 @@ const (
 	ShapeEndAfterKids     = "run ended after its internals were loaded"
 )
 
+// Shapes the original's own writers store at R (legacy §6 #28–#36; the
+// corpus/realwriter folder and how many of its 114 show each in
+// docs/legacy.md).
+const (
+	ShapeCallerlessDispatch = "caller-less dispatcher user with an explicit parent (R's adapter write)"
+	ShapeNullFork           = "root-level fork with an explicit null parent"
+	ShapeRootedDispatch     = "dispatcher user called by ROOT (older writers)"
+	ShapeToolText           = "tool row whose input is a JSON string"
+	ShapeToolObject         = "tool row whose input is an object (older writers)"
+	ShapeCallerlessSub      = "caller-less sub-agent user"
+	ShapeScriptRun          = "script run in a session context with internals"
+	ShapeTopAsk             = "top-level ask_user answer"
+	ShapeFollowup           = "internal user of a finished async task (task_followup)"
+	ShapeMerge              = "internal user of /merge (merge_turn)"
+	ShapeCompaction         = "compaction: summary and kept tail"
+	ShapeOwnCalls           = "assistant with tool_calls and blocks of its own"
+	ShapeAsyncTask          = "async /task attach with its extra copy"
+	ShapeFunctionForm       = "function-form web user"
+	ShapeImage              = "web user with an image attachment"
+)
+
+// Shapes of folders as the original leaves them (docs/legacy.md §2.1, §6
+// #22, #31–#33), which a cold load reads besides the nodes: drawn with the
+// damage of a cold iteration (campaign.DrawFolder).
+const (
+	ShapeDupSeq       = "duplicate seqs from the function subprocess"
+	ShapeNoMeta       = "folder without meta.json"
+	ShapeMetaNoID     = "meta.json without id"
+	ShapeCopiedFolder = "meta.json of another folder (a copy)"
+	ShapeCommits      = "context commits under context/commits/"
+	ShapeAttachCommit = "attach row naming a stored context commit"
+	ShapeMidTurn      = "mid-turn copy (meta.json says running)"
+	ShapeTasks        = "tasks.json, which no load reads"
+	ShapeBackups      = "file_backups/, which no load reads"
+)
+
 // Shapes of the numbers the original stores.
 const (
 	ShapeRealDuration = "real duration"
@@ -75,6 +111,9 @@ var Required = []string{
 	ShapeRetryFirst, ShapeSubAgent, ShapeCrashOnTool, ShapeNested3,
 	ShapeCallerLater, ShapeAdapterLater,
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
+	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
+	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
+	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage,
 }
 
 // RequiredCache are the shapes a default-sized run of the load's cache
@@ -86,9 +125,17 @@ var RequiredCache = []string{
 	ShapeFinishAfterCalls, ShapeEndAfterKids,
 }
 
+// RequiredCold are the folder shapes a default-sized run of the cold-load
+// check must read.
+var RequiredCold = []string{
+	ShapeDupSeq, ShapeNoMeta, ShapeMetaNoID, ShapeCopiedFolder, ShapeCommits, ShapeAttachCommit, ShapeMidTurn,
+	ShapeTasks, ShapeBackups,
+}
+
 // Requirements are the sets of shapes a check can declare it needs reached
 // (harness.Check.Reach), by name.
-var Requirements = map[string][]string{"legacy": Required, "cache": RequiredCache, "forks": RequiredForks}
+var Requirements = map[string][]string{"legacy": Required, "cache": RequiredCache, "forks": RequiredForks,
+	"cold": RequiredCold}
 
 // Tally counts op kinds and shapes over one or many generated scripts.
 type Tally struct {

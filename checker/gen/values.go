@@ -50,6 +50,25 @@ const boundaryFloats = `{"e15": 1e15, "below": 9999999999999998.0, "e16": 1e16, 
 
 func pickStr(src Source, label string, from []string) string { return from[src.IntN(len(from), label)] }
 
+// pickWeighted picks one of from, each as often as its weight.
+func pickWeighted(src Source, label string, from []string, weights []int) string {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	n := src.IntN(total, label)
+	for i, w := range weights {
+		if n < w {
+			return from[i]
+		}
+		n -= w
+	}
+	return from[len(from)-1]
+}
+
+// oneIn is true one time in n (rapid shrinks it towards false).
+func oneIn(src Source, n int, label string) bool { return src.IntN(n, label) == n-1 }
+
 // drawClock draws a wall-clock time with microseconds, as time.time()
 // gives it: the server's clock jumps between turns.
 func drawClock(src Source) string {

@@ -71,8 +71,8 @@ var Checks = []Check{
 		Data: []Data{WrittenOn, FlippedAny, MixedAny}, Run: checkFields},
 	{Name: "persistence", Prop: "P7", Doc: "a cold load of the directory gives the live session's nodes, head and views",
 		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true},
-	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory ≡ the model's reader",
-		Data: []Data{OffAny}, Damage: true},
+	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory, or one as the original leaves it, ≡ the model's reader",
+		Data: []Data{OffAny}, Damage: true, Reach: "cold"},
 }
 
 // Validity is what every session checks before any check runs: the

@@ -143,7 +143,7 @@ func TestFlakyFailureKeptAsFound(t *testing.T) {
 		}
 		return nil
 	}}
-	r, err := Run(context.Background(), Config{Seed: 1, Iterations: 1, MaxOps: 30, Workers: 1, Out: t.TempDir(),
+	r, err := Run(context.Background(), Config{Seed: 2, Iterations: 1, MaxOps: 30, Workers: 1, Out: t.TempDir(), // a script of at least three ops
 		Targets: []harness.Check{once}})
 	if err != nil {
 		t.Fatal(err)

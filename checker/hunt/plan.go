@@ -61,6 +61,9 @@ func PlanFor(seed, k uint64, checks []harness.Check, maxOps int) (*Plan, error) 
 			return nil, fmt.Errorf("iteration %d (script seed %d): %w", k, p.Seed, err)
 		}
 		p.Case.Damage = damage
+		if p.Case.Folder, err = campaign.DrawFolder(src, p.Case.Script, p.Case.FirstSeq, g.Tally); err != nil {
+			return nil, fmt.Errorf("iteration %d (script seed %d): %w", k, p.Seed, err)
+		}
 	}
 	return p, nil
 }

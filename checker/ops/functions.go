@@ -22,6 +22,15 @@ type Manual struct {
 	Expose string `op:"expose"`
 }
 
+// Run is a function run of a script in a session context: caller-less, with
+// its internals under it like any run's, until its end.
+type Run struct {
+	ID     string `op:"id" ref:"new"`
+	Name   string `op:"name"`
+	Args   string `op:"args"`
+	Expose string `op:"expose"`
+}
+
 // Exec is one internal model call of the innermost open function.
 type Exec struct {
 	ID     string `op:"id" ref:"new"`
@@ -47,24 +56,28 @@ type End struct {
 
 func (Fn) Kind() string     { return "fn" }
 func (Manual) Kind() string { return "manual" }
+func (Run) Kind() string    { return "run" }
 func (Exec) Kind() string   { return "exec" }
 func (Ask) Kind() string    { return "ask" }
 func (End) Kind() string    { return "end" }
 
 func (o Fn) Apply(in Interpreter) error     { return in.Fn(o) }
 func (o Manual) Apply(in Interpreter) error { return in.Manual(o) }
+func (o Run) Apply(in Interpreter) error    { return in.Run(o) }
 func (o Exec) Apply(in Interpreter) error   { return in.Exec(o) }
 func (o Ask) Apply(in Interpreter) error    { return in.Ask(o) }
 func (o End) Apply(in Interpreter) error    { return in.End(o) }
 
 func (Fn) Span() Span     { return OpensFrame }
 func (Manual) Span() Span { return OpensFrame }
+func (Run) Span() Span    { return OpensFrame }
 func (Exec) Span() Span   { return Flat }
 func (Ask) Span() Span    { return Flat }
 func (End) Span() Span    { return ClosesFrame }
 
 func (Fn) sealed()     {}
 func (Manual) sealed() {}
+func (Run) sealed()    {}
 func (Exec) sealed()   {}
 func (Ask) sealed()    {}
 func (End) sealed()    {}

@@ -24,15 +24,21 @@ type WriterState interface {
 //   - a row that records no parent (a manual run, a script row, an adapter row
 //     without parent_id or caller) while the head stands where no row records
 //     it (Unrecorded): after a checkout, or a retry that wrote no row, until a
-//     row records the head again. A dispatcher turn does not: it never moves
-//     the head, and its reply is what records the turn;
+//     row records the head again. A dispatcher turn does, as R writes it: its
+//     row records its parent and takes the head. One called by ROOT (rooted,
+//     older writers) does not: it never moves the head, and its reply is
+//     what records the turn;
 //   - the same after another writer took over mid-turn: it reads the head as
 //     stored, which no row records where the writer before it had moved the
 //     head without writing it (ROOT created for a turn, a legacy tool row);
 //   - and after a writer resumed a turn or run that another writer's rows
 //     interrupted: where its reply or run ends it moves the head back to a
 //     row written before those rows, and nothing in the data says when (the
-//     same bytes come from the turn ending before them).
+//     same bytes come from the turn ending before them);
+//   - a compaction by a writer without A in a session a writer with A wrote
+//     to: it copies the kept rows whole, their recorded predecessors
+//     included, so each copy records the original's predecessor, not the
+//     summary it continues (an older writer cannot know the key).
 //
 // Once flag A is on the writers record every row's predecessor from the
 // store's head, and nothing is left to guess. The generator draws only ops the
@@ -44,6 +50,7 @@ type Intent struct {
 	lost         bool   // an op so far wrote a row whose intent is not in the data
 	head         string // the store's in-memory head after the last op
 	writer       string // the writer performing the ops ("" = FirstWriter)
+	recorded     bool   // a writer with A has written to the session
 }
 
 // Stale reports whether a web turn or /spawn written now would record a
@@ -68,14 +75,16 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 		return true
 	}
 	switch op := op.(type) {
-	case UserWeb, Spawn:
+	case UserWeb, Spawn, Merge:
 		return !in.Stale(w)
-	case Manual, Script:
+	case Manual, Script, Run:
 		return !in.unrecorded
 	case LegacyUser:
 		return !in.unrecorded || op.Parent != ""
 	case Orphan:
 		return !in.unrecorded || op.Caller != ""
+	case Compact:
+		return !in.recorded
 	}
 	return true
 }
@@ -84,6 +93,7 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 // left the writer in state w.
 func (in *Intent) Track(op Op, kept bool, w WriterState) {
 	in.lost = in.lost || !kept
+	in.recorded = in.recorded || in.predecessors
 	switch op := op.(type) {
 	case Flag:
 		step, _ := op.Step()
@@ -100,7 +110,11 @@ func (in *Intent) Track(op Op, kept bool, w WriterState) {
 		// A retry of a turn without an answer writes no row: it moves the
 		// head back to the turn's user, as a checkout does.
 		in.unrecorded = w.InMemoryHead() != op.ID
-	case UserWeb, Edit, Spawn, Reply, ErrorStandalone:
+	case UserDispatch:
+		in.unrecorded = in.unrecorded && op.Rooted // R's row records its parent and takes the head
+	case ForkRoot:
+		in.unrecorded = in.unrecorded && op.Rooted
+	case UserWeb, Edit, Spawn, Merge, Compact, Reply, ErrorStandalone:
 		in.unrecorded = false // the row records where the head stands
 	}
 	in.head = w.InMemoryHead()
@@ -120,7 +134,7 @@ func IntentAt(set string) *Intent {
 // encodings judge every later op alike.
 func (in *Intent) AppendState(b []byte) []byte {
 	var x byte
-	for i, bit := range []bool{in.predecessors, in.unrecorded, in.lost} {
+	for i, bit := range []bool{in.predecessors, in.unrecorded, in.lost, in.recorded} {
 		if bit {
 			x |= 1 << i
 		}

@@ -12,21 +12,36 @@ import (
 // TestIntentRule: which legacy scripts keep their intent in the data. A row
 // that records no parent (a manual run, a script row) after a checkout
 // loses it, until a row records where the head stands: a web turn, a reply,
-// an edit, a standalone error, a /spawn. A dispatcher turn does not record
-// it (it never moves the head; its reply does), so a checkout, a dispatcher
-// turn that never got an answer and then a manual run is the ambiguity too:
-// the class of corpus/ops/regressions/checkout-then-unanswered-fork-then-manual.ops.
+// an edit, a standalone error, a /spawn, and a dispatcher turn as R writes
+// it (caller-less, its parent recorded, the head on it). One called by ROOT
+// (rooted, older writers) does not record it (it never moves the head; its
+// reply does), so a checkout, such a turn that never got an answer and then
+// a manual run is the ambiguity too: the class of
+// corpus/ops/regressions/checkout-then-unanswered-fork-then-manual.ops.
 func TestIntentRule(t *testing.T) {
 	const manual = `manual id=m2 name=word_count args="{}"` + "\nend\n"
+	const checkout = "user id=u1 text=hi\nreply\ndone\ncheckout id=u1\n"
 	for script, want := range map[string]bool{
-		"user id=u1 text=hi\nreply\ndone\n" + manual:                                                                  true,
-		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\n" + manual:                                                  false,
-		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\nuser id=u2 text=hi\nreply\ndone\n" + manual:                 true,
-		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\ndispatch id=d1 text=hi parent=none\ncrash\n" + manual:       false,
-		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\ndispatch id=d1 text=hi\ncrash\n" + manual:                   false,
-		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\nfork-root id=d1 text=hi\ncrash\n" + manual:                  false,
-		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\ndispatch id=d1 text=hi parent=none\nreply\ndone\n" + manual: true,
-		"user id=u1 text=hi\nreply\ndone\ncheckout id=u1\nflag set=A\n" + manual:                                      true,
+		"user id=u1 text=hi\nreply\ndone\n" + manual: true,
+		checkout + manual: false,
+		checkout + "user id=u2 text=hi\nreply\ndone\n" + manual:                        true,
+		checkout + "dispatch id=d1 text=hi parent=none rooted\ncrash\n" + manual:       false,
+		checkout + "dispatch id=d1 text=hi rooted\ncrash\n" + manual:                   false,
+		checkout + "fork-root id=d1 text=hi rooted\ncrash\n" + manual:                  false,
+		checkout + "dispatch id=d1 text=hi parent=none rooted\nreply\ndone\n" + manual: true,
+		checkout + "dispatch id=d1 text=hi parent=none\ncrash\n" + manual:              true,
+		checkout + "dispatch id=d1 text=hi\ncrash\n" + manual:                          true,
+		checkout + "fork-root id=d1 text=hi\ncrash\n" + manual:                         true,
+		checkout + "merge cmd=c1 id=d1 text=hi\ncrash\n" + manual:                      true,
+		checkout + `run id=r1 name=word_count args="{}"` + "\nend\n":                   false,
+		checkout + "flag set=A\n" + manual:                                             true,
+		// A writer without A compacting rows a writer with A wrote copies
+		// their predecessors; with A, or on rows written off, it does not.
+		"writer name=w2 set=A\nuser id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\n" +
+			"writer name=w1 set=off\ncompact id=c keep=1\n": false,
+		"writer name=w2 set=A\nuser id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\n" +
+			"compact id=c keep=1\n": true,
+		"user id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\ncompact id=c keep=1\n": true,
 		// Writers taking turns at idle points keep it; a run resumed after
 		// another writer's turn moves the head back where the data cannot
 		// say (the same bytes as the run ending before that turn).

@@ -53,6 +53,9 @@ func (r *recorder) Rewind(o ops.Rewind) error                   { return r.note(
 func (r *recorder) Flag(o ops.Flag) error                       { return r.note(o) }
 func (r *recorder) Writer(o ops.Writer) error                   { return r.note(o) }
 func (r *recorder) Clock(o ops.Clock) error                     { return r.note(o) }
+func (r *recorder) Merge(o ops.Merge) error                     { return r.note(o) }
+func (r *recorder) Run(o ops.Run) error                         { return r.note(o) }
+func (r *recorder) Compact(o ops.Compact) error                 { return r.note(o) }
 
 // Every op reaches the Interpreter method named after its type, and every
 // kind has its own first word.

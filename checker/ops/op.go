@@ -54,6 +54,7 @@ type Interpreter interface {
 	Crash(Crash) error
 	Fn(Fn) error
 	Manual(Manual) error
+	Run(Run) error
 	Exec(Exec) error
 	Ask(Ask) error
 	End(End) error
@@ -62,10 +63,12 @@ type Interpreter interface {
 	Checkout(Checkout) error
 	Reload(Reload) error
 	Spawn(Spawn) error
+	Merge(Merge) error
 	Script(Script) error
 	LegacyUser(LegacyUser) error
 	LegacyReply(LegacyReply) error
 	Orphan(Orphan) error
+	Compact(Compact) error
 	Rewind(Rewind) error
 	Flag(Flag) error
 	Writer(Writer) error
@@ -100,6 +103,7 @@ var All = []Op{
 	ErrorFolded{}, ErrorStandalone{}, Cancel{}, Crash{}, Fn{}, Manual{}, Exec{}, Ask{},
 	End{}, Retry{}, Edit{}, Checkout{}, Reload{}, ForkRoot{}, Spawn{}, Task{},
 	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Rewind{}, Flag{}, Writer{}, Clock{},
+	Merge{}, Run{}, Compact{},
 }
 
 // Kinds lists the kind of every op, in All's order.

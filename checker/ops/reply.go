@@ -18,6 +18,8 @@ type Say struct {
 
 // Tool records one tool call of the open reply and its result row. Legacy
 // writes the call edge only into metadata.called_by (node called_by "").
+// The row's input is the arguments as the JSON text the model sent, as R
+// stores it; Object stores them as an object, as older writers did.
 type Tool struct {
 	CallID string `op:"call"`
 	Name   string `op:"name"`
@@ -25,9 +27,11 @@ type Tool struct {
 	Result string `op:"result"`
 	Error  bool   `op:"error"`
 	Legacy bool   `op:"legacy"`
+	Object bool   `op:"object"`
 }
 
 // Task is the model's `task` tool spawning a sub-agent from the open reply.
+// Rooted writes the sub-agent's user called by ROOT (see UserDispatch).
 type Task struct {
 	CallID string `op:"call"`
 	ID     string `op:"id" ref:"new"`
@@ -35,6 +39,7 @@ type Task struct {
 	Text   string `op:"text"`
 	Label  string `op:"label"`
 	Async  bool   `op:"async"`
+	Rooted bool   `op:"rooted"`
 }
 
 // Done finalizes the open reply successfully.

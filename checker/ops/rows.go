@@ -4,9 +4,9 @@ package ops
 // and damaged edges), change a stored row, or change how the writers write.
 
 // Script writes a caller-less row from a script session: a top-level
-// function (fn) or model call (exec).
+// function (fn), model call (exec) or answered ask_user question (ask).
 type Script struct {
-	What string `op:"what"` // fn or exec
+	What string `op:"what"` // fn, exec or ask
 	ID   string `op:"id" ref:"new"`
 	Name string `op:"name"`
 }
@@ -19,11 +19,14 @@ type LegacyUser struct {
 	Parent string `op:"parent" ref:"node"`
 }
 
-// LegacyReply is an assistant row written through append_message.
+// LegacyReply is an assistant row written through append_message. Blocks:
+// its message's extra held its calls and blocks (importers, adapter
+// writes), which land in the row's metadata.
 type LegacyReply struct {
 	ID     string `op:"id" ref:"new"`
 	Text   string `op:"text"`
 	Parent string `op:"parent" ref:"node"`
+	Blocks bool   `op:"blocks"`
 }
 
 // Orphan is a tool row whose call edge is missing (Caller "") or names a
@@ -32,6 +35,14 @@ type Orphan struct {
 	ID     string `op:"id" ref:"new"`
 	Name   string `op:"name"`
 	Caller string `op:"caller"`
+}
+
+// Compact is a compaction of the branch at the head: a summary row ID and a
+// copy of each of the branch's last Keep rows (ID_k1, ID_k2, …) chained
+// from it; the head moves to the last copy.
+type Compact struct {
+	ID   string `op:"id" ref:"new"`
+	Keep string `op:"keep"` // a count, 1 or more
 }
 
 // Rewind hides a node from reads (metadata.rewound).
@@ -70,6 +81,7 @@ func (Script) Kind() string      { return "script" }
 func (LegacyUser) Kind() string  { return "legacy-user" }
 func (LegacyReply) Kind() string { return "legacy-reply" }
 func (Orphan) Kind() string      { return "orphan" }
+func (Compact) Kind() string     { return "compact" }
 func (Rewind) Kind() string      { return "rewind" }
 func (Flag) Kind() string        { return "flag" }
 func (Writer) Kind() string      { return "writer" }
@@ -79,6 +91,7 @@ func (o Script) Apply(in Interpreter) error      { return in.Script(o) }
 func (o LegacyUser) Apply(in Interpreter) error  { return in.LegacyUser(o) }
 func (o LegacyReply) Apply(in Interpreter) error { return in.LegacyReply(o) }
 func (o Orphan) Apply(in Interpreter) error      { return in.Orphan(o) }
+func (o Compact) Apply(in Interpreter) error     { return in.Compact(o) }
 func (o Rewind) Apply(in Interpreter) error      { return in.Rewind(o) }
 func (o Flag) Apply(in Interpreter) error        { return in.Flag(o) }
 func (o Writer) Apply(in Interpreter) error      { return in.Writer(o) }
@@ -88,6 +101,7 @@ func (Script) Span() Span      { return Flat }
 func (LegacyUser) Span() Span  { return Flat }
 func (LegacyReply) Span() Span { return Flat }
 func (Orphan) Span() Span      { return Flat }
+func (Compact) Span() Span     { return Flat }
 func (Rewind) Span() Span      { return Flat }
 func (Flag) Span() Span        { return Flat }
 func (Writer) Span() Span      { return Flat }
@@ -97,6 +111,7 @@ func (Script) sealed()      {}
 func (LegacyUser) sealed()  {}
 func (LegacyReply) sealed() {}
 func (Orphan) sealed()      {}
+func (Compact) sealed()     {}
 func (Rewind) sealed()      {}
 func (Flag) sealed()        {}
 func (Writer) sealed()      {}

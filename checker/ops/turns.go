@@ -8,22 +8,39 @@ type Session struct {
 }
 
 // UserWeb is a turn typed in the browser: its parent is the client's
-// in-memory head.
+// in-memory head. Form is "" (typed text), "image" (with an image
+// attachment) or "function" (a function-form run typed in the chat).
 type UserWeb struct {
 	ID   string `op:"id" ref:"new"`
 	Text string `op:"text"`
+	Form string `op:"form"`
 }
 
 // UserDispatch is a turn through the dispatcher (CLI, channels). Parent is
 // "" (INHERIT), "none" (explicit None: a root-level fork) or a node id.
+// Source is "" (cli) or an internal turn's: task_followup (a finished
+// async task) or merge_turn. Rooted writes the user called by ROOT, as the
+// dispatcher's direct write did before R (R writes it caller-less through
+// the message adapter).
 type UserDispatch struct {
 	ID     string `op:"id" ref:"new"`
 	Text   string `op:"text"`
 	Parent string `op:"parent" ref:"node"`
+	Source string `op:"source"`
+	Rooted bool   `op:"rooted"`
 }
 
 // ForkRoot starts a new root-level conversation through the dispatcher.
 type ForkRoot struct {
+	ID     string `op:"id" ref:"new"`
+	Text   string `op:"text"`
+	Rooted bool   `op:"rooted"`
+}
+
+// Merge is the /merge command typed in the browser: its command row, then
+// the dispatcher's merge turn under it (pending until its reply).
+type Merge struct {
+	Cmd  string `op:"cmd" ref:"new"`
 	ID   string `op:"id" ref:"new"`
 	Text string `op:"text"`
 }
@@ -50,7 +67,9 @@ type Checkout struct {
 type Reload struct{}
 
 // Spawn is the /spawn command: a command row, a sub-agent turn and an attach
-// pointer. Mode is inherit or clean.
+// pointer. Mode is inherit, clean or async (/task --async: the attach
+// pointer first, running, finished once the sub-agent's turn ends). Rooted
+// writes the sub-agent's user called by ROOT (see UserDispatch).
 type Spawn struct {
 	Mode   string `op:"mode"`
 	Cmd    string `op:"cmd" ref:"new"`
@@ -58,6 +77,7 @@ type Spawn struct {
 	Attach string `op:"attach" ref:"new"`
 	Text   string `op:"text"`
 	Label  string `op:"label"`
+	Rooted bool   `op:"rooted"`
 }
 
 func (Session) Kind() string      { return "session" }
@@ -69,6 +89,7 @@ func (Edit) Kind() string         { return "edit" }
 func (Checkout) Kind() string     { return "checkout" }
 func (Reload) Kind() string       { return "reload" }
 func (Spawn) Kind() string        { return "spawn" }
+func (Merge) Kind() string        { return "merge" }
 
 func (o Session) Apply(in Interpreter) error      { return in.Session(o) }
 func (o UserWeb) Apply(in Interpreter) error      { return in.UserWeb(o) }
@@ -79,6 +100,7 @@ func (o Edit) Apply(in Interpreter) error         { return in.Edit(o) }
 func (o Checkout) Apply(in Interpreter) error     { return in.Checkout(o) }
 func (o Reload) Apply(in Interpreter) error       { return in.Reload(o) }
 func (o Spawn) Apply(in Interpreter) error        { return in.Spawn(o) }
+func (o Merge) Apply(in Interpreter) error        { return in.Merge(o) }
 
 func (Session) Span() Span      { return Flat }
 func (UserWeb) Span() Span      { return OpensTurn }
@@ -89,6 +111,7 @@ func (Edit) Span() Span         { return OpensTurn }
 func (Checkout) Span() Span     { return Flat }
 func (Reload) Span() Span       { return Flat }
 func (Spawn) Span() Span        { return Flat }
+func (Merge) Span() Span        { return OpensTurn }
 
 func (Session) sealed()      {}
 func (UserWeb) sealed()      {}
@@ -99,3 +122,4 @@ func (Edit) sealed()         {}
 func (Checkout) sealed()     {}
 func (Reload) sealed()       {}
 func (Spawn) sealed()        {}
+func (Merge) sealed()        {}

@@ -38,7 +38,13 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if rollout.plan != nil {
 		// The plan decides who writes on which flags: the script's own flag
 		// and writer ops give way to it.
-		file.Ops = rollout.plan.Apply(file.Ops)
+		played, left := rollout.plan.Apply(file.Ops)
+		for _, at := range left {
+			// A compaction of a branch the plan's writers recorded shorter.
+			fmt.Fprintf(stderr, "replay: op %d (%s) does not apply under the plan's writers: left out\n",
+				at+1, strings.TrimSpace(ops.String(file.Ops[at:at+1])))
+		}
+		file.Ops = played
 	}
 	var o campaign.ReplayOptions
 	if *checkList != "" {

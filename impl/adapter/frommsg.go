@@ -28,7 +28,11 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 	switch role.Str() {
 	case "user":
 		n.Role = node.RoleUser
-		n.Metadata = without(msg, "id", "role", "content", "timestamp")
+		// extra is taken out: its keys are merged in its place.
+		n.Metadata = without(msg, "id", "role", "content", "timestamp", "extra")
+		if mutant.On(mutant.AdapterKeepsExtra) {
+			n.Metadata = without(msg, "id", "role", "content", "timestamp")
+		}
 		if mutant.On(mutant.AdapterKnownKeys) {
 			n.Metadata = keepOnly(n.Metadata, "parent_id", "source", "status", "forked_from", "edit_of")
 		}
@@ -62,7 +66,10 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 		}
 	default:
 		n.Role = node.RoleLLM
-		n.Metadata = without(msg, "id", "role", "content", "timestamp", "token_model")
+		n.Metadata = without(msg, "id", "role", "content", "timestamp", "token_model", "extra")
+		if mutant.On(mutant.AdapterKeepsExtra) {
+			n.Metadata = without(msg, "id", "role", "content", "timestamp", "token_model")
+		}
 		mergeMissing(n.Metadata, extra)
 		if role.Str() == "system" {
 			n.Metadata.Set("role", node.Str("system"))

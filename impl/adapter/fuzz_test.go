@@ -226,8 +226,15 @@ func FuzzFromMessage(f *testing.F) {
 					continue // rebuilt from the node's edge and name (P8 checks generated ones)
 				}
 			case "user":
+				if kv.Key == "extra" {
+					extraKeysReadBack(t, msg, kv.Val, m)
+					continue
+				}
 			default:
 				switch kv.Key {
+				case "extra":
+					extraKeysReadBack(t, msg, kv.Val, m)
+					continue
 				case "called_by", "token_model":
 					if want.K == node.String && want.S != "" {
 						break
@@ -241,6 +248,34 @@ func FuzzFromMessage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// extraKeysReadBack: append_message takes a user's or an llm row's extra
+// out and merges its keys into the metadata, the message's own keys
+// winning (legacy §2.2), so each of them reads back unless the message or
+// the reader sets that key itself.
+func extraKeysReadBack(t *testing.T, msg *node.Obj, extra node.Value, m *adapter.Message) {
+	var x *node.Obj
+	switch extra.K {
+	case node.Object:
+		x = extra.O
+	case node.String:
+		if v, err := node.ParseString(extra.S); err == nil && v.K == node.Object {
+			x = v.O
+		}
+	}
+	if x == nil {
+		return
+	}
+	built := []string{"id", "session_id", "role", "content", "parent_id", "caller", "timestamp", "token_model", "called_by", "status"}
+	for _, kv := range x.M {
+		if msg.Has(kv.Key) || contains(built, kv.Key) {
+			continue
+		}
+		if got := m.F.Get(kv.Key); !got.IsSet() || dump1(got) != dump1(kv.Val) {
+			t.Fatalf("extra key %q: wrote %s, read back %s\nmessage %s\nback %s", kv.Key, dump1(kv.Val), dump1(got), dump(msg), dump(m.F))
+		}
+	}
 }
 
 func dump(o *node.Obj) string   { return node.Dumps(node.ObjV(o)) }

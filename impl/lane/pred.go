@@ -313,9 +313,11 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		return node.RootID
 	}
 	// A retry or edit is a sibling of the turn it reruns: its copied
-	// parent_id may be only the called_by-derived "ROOT" of that turn.
+	// parent_id may be only the called_by-derived "ROOT" of that turn. A row
+	// that carries forked_from but records another parent (compaction's
+	// copy of a rerun, chained from the row before it) is not one.
 	if src := n.Metadata.Get("forked_from"); src.K == node.String {
-		if j, ok := p.s.Pos(src.S); ok && j < i && p.conv[j] {
+		if j, ok := p.s.Pos(src.S); ok && j < i && p.conv[j] && copiesParentOf(n, p.s.Nodes()[j]) {
 			return p.pred[j]
 		}
 	}
@@ -338,11 +340,24 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		case "agent_spawn":
 			return node.RootID // a sub-agent root
 		}
-		if v := n.Metadata.Get("parent_id"); v.K == node.Null {
-			return node.RootID // an explicit null: advance_head's root fork
-		}
+	}
+	if v := n.Metadata.Get("parent_id"); v.K == node.Null && n.Role != node.RoleCode {
+		// An explicit null: advance_head's root fork, or a compaction's
+		// summary, which starts the chain its kept rows continue.
+		return node.RootID
 	}
 	return prev
+}
+
+// copiesParentOf reports whether n records the parent a rerun of src
+// copies: src's message parent_id (its metadata's, else its caller).
+func copiesParentOf(n, src *node.Node) bool {
+	rec := n.Metadata.Get("parent_id")
+	want := src.Metadata.Get("parent_id")
+	if want.K == node.Missing {
+		want = node.Str(src.CalledBy)
+	}
+	return rec.K == node.Missing || rec.K == want.K && rec.S == want.S
 }
 
 // earlier is the lookup the derivation of the node at position i climbs

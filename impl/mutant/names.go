@@ -6,22 +6,24 @@ package mutant
 // work split between cores, sibling groups). Each name is checked by
 // mutant.On where the bug goes; All describes them.
 const (
-	CardsByParent    = "cards-by-parent"
-	FallbackV1       = "fallback-v1"
-	AggNoExtraEdge   = "agg-no-extra-edge"
-	LexicalOrder     = "lexical-order"
-	NoCycleGuard     = "no-cycle-guard"
-	DropOrphans      = "drop-orphans"
-	StepAWrongPred   = "step-a-wrong-pred"
-	StepBIgnored     = "step-b-ignored"
-	StepCBranchOnly  = "step-c-branch-only"
-	StepDReadsParent = "step-d-reads-parent"
-	StepADropsParent = "step-a-drops-parent"
-	PredsTrustAfterA = "preds-trust-after-a"
-	OpenDropsLast    = "open-drops-last"
-	AdapterKnownKeys = "adapter-known-keys"
-	RenderMapOrder   = "render-map-order"
-	ColumnsStale     = "columns-stale"
+	CardsByParent     = "cards-by-parent"
+	FallbackV1        = "fallback-v1"
+	AggNoExtraEdge    = "agg-no-extra-edge"
+	LexicalOrder      = "lexical-order"
+	NoCycleGuard      = "no-cycle-guard"
+	DropOrphans       = "drop-orphans"
+	StepAWrongPred    = "step-a-wrong-pred"
+	StepBIgnored      = "step-b-ignored"
+	StepCBranchOnly   = "step-c-branch-only"
+	StepDReadsParent  = "step-d-reads-parent"
+	StepADropsParent  = "step-a-drops-parent"
+	PredsTrustAfterA  = "preds-trust-after-a"
+	OpenDropsLast     = "open-drops-last"
+	AdapterKnownKeys  = "adapter-known-keys"
+	RenderMapOrder    = "render-map-order"
+	ColumnsStale      = "columns-stale"
+	AdapterKeepsExtra = "adapter-keeps-extra"
+	TiesReversed      = "ties-reversed"
 
 	ColumnsKeepHidden  = "columns-keep-hidden"
 	ColumnsKeyNoB      = "columns-key-no-b"
@@ -76,6 +78,8 @@ var All = []Mutant{
 	{AdapterKnownKeys, "append_message keeps only the metadata keys it knows"},
 	{RenderMapOrder, "render_context returns its ids in map order"},
 	{ColumnsStale, "the load's per-session columns are not refreshed after an update of a node"},
+	{AdapterKeepsExtra, "append_message keeps a message's extra in the node's metadata beside its keys"},
+	{TiesReversed, "the cold load orders files of one seq (the function subprocess's) against their names"},
 
 	{ColumnsKeepHidden, "a column refill skips hidden positions: a node an update rewound keeps its row"},
 	{ColumnsKeyNoB, "the columns are keyed without flag B: A and A,B share a card-parent column"},

@@ -107,7 +107,13 @@ func Open(dir string) (*Store, error) {
 		lexical[i] = files[i].n
 	}
 	if !mutant.On(mutant.LexicalOrder) {
-		sort.SliceStable(files, func(i, j int) bool { return files[i].n.Seq < files[j].n.Seq })
+		sort.SliceStable(files, func(i, j int) bool {
+			a, b := files[i], files[j]
+			if mutant.On(mutant.TiesReversed) && a.n.Seq == b.n.Seq {
+				return a.name > b.name
+			}
+			return a.n.Seq < b.n.Seq
+		})
 	}
 	for i := range files {
 		if files[i].n != lexical[i] {

@@ -17,12 +17,12 @@ func attachOnPath(t *testing.T) *writer.Writer {
 	t.Helper()
 	w, err := writer.New(exSession, t.TempDir(), flags.All)
 	require.NoError(t, err)
-	require.NoError(t, w.WebUser("u1", "hello"))
+	require.NoError(t, w.WebUser("u1", "hello", ""))
 	require.NoError(t, w.Reply())
-	require.NoError(t, w.Task("c1", "s1", "a1", "look around", "scout", true))
+	require.NoError(t, w.Task("c1", "s1", "a1", "look around", "scout", true, true))
 	require.NoError(t, w.Done())
-	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper"))
-	require.NoError(t, w.Dispatch("d1", "thanks", "a1"))
+	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper", true))
+	require.NoError(t, w.Dispatch("d1", "thanks", "a1", "", true))
 	require.NoError(t, w.Reply())
 	return w
 }
@@ -55,12 +55,12 @@ func TestAttachRowOnPathHiddenWithAnchor(t *testing.T) {
 func TestAttachRowOnPathKeepsItsAttachRows(t *testing.T) {
 	w, err := writer.New(exSession, t.TempDir(), flags.All)
 	require.NoError(t, err)
-	require.NoError(t, w.WebUser("u1", "hello"))
+	require.NoError(t, w.WebUser("u1", "hello", ""))
 	require.NoError(t, w.Reply())
-	require.NoError(t, w.Task("c1", "s1", "a1", "look around", "scout", true))
+	require.NoError(t, w.Task("c1", "s1", "a1", "look around", "scout", true, true))
 	require.NoError(t, w.Done())
 	require.NoError(t, w.Checkout("a1"))
-	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper"))
+	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper", true))
 	l := webui.Load(w.S, flags.All)
 	require.Equal(t, []string{"u1", "u1_reply", "a1", "a2", "c2", "s2", "s2_reply"}, msgIDs(l.Chain))
 }

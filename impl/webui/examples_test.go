@@ -111,13 +111,13 @@ func newWriter(t *testing.T, dir string) *writer.Writer {
 func buildSection4(t *testing.T, w *writer.Writer, reload bool) {
 	t.Helper()
 	// Turn 1: the user types "list files"; one tool call.
-	require.NoError(t, w.WebUser(u1, "list files"))
+	require.NoError(t, w.WebUser(u1, "list files", ""))
 	require.Equal(t, u1, w.S.Head(), "set_head(u1) after the user row")
 	require.NoError(t, w.Reply())
 	require.Equal(t, a1, w.S.Head(), "set_head(reply) at placeholder insert")
 	require.NoError(t, w.Think("the user wants a listing"))
 	require.NoError(t, w.Say("Let me look.\n"))
-	require.NoError(t, w.Tool("toolu_01", "bash", `{"cmd":"ls"}`, "a.txt\nb.txt", false, false))
+	require.NoError(t, w.Tool("toolu_01", "bash", `{"cmd":"ls"}`, "a.txt\nb.txt", false, false, true))
 	require.NoError(t, w.Say("There are 2 files. "))
 	require.NoError(t, w.Done())
 	require.Equal(t, a1, w.S.PersistedHead())
@@ -133,7 +133,7 @@ func buildSection4(t *testing.T, w *writer.Writer, reload bool) {
 	}
 
 	// Turn 3: "thanks".
-	require.NoError(t, w.WebUser(u3, "thanks"))
+	require.NoError(t, w.WebUser(u3, "thanks", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Say("You're welcome."))
 	require.NoError(t, w.Done())
@@ -397,7 +397,7 @@ func TestSection4Continuation(t *testing.T) {
 
 			// Turn 4: u4, placeholder a4, the agentic tool analyze (G, Gx, H),
 			// then the plain task tool.
-			require.NoError(t, w.WebUser(u4, "analyze it"))
+			require.NoError(t, w.WebUser(u4, "analyze it", ""))
 			require.NoError(t, w.Reply())
 			require.Equal(t, a4, w.S.Head())
 			require.NoError(t, w.Fn(fnG, "analyze", `{"what":"files"}`, "", false))
@@ -405,14 +405,14 @@ func TestSection4Continuation(t *testing.T) {
 			require.NoError(t, w.Fn(fnH, "helper", `{}`, "", true))
 			require.NoError(t, w.End(`"ok"`, ""))
 			require.NoError(t, w.End(`{"n": 2}`, ""))
-			require.NoError(t, w.Task("toolu_03", subS, attA, "summarise", "sub", false))
+			require.NoError(t, w.Task("toolu_03", subS, attA, "summarise", "sub", false, true))
 			require.Equal(t, subR, w.S.Head(), "the task tool re-sets the head to the sub reply")
 			require.NoError(t, w.Say("Done."))
 			require.NoError(t, w.Done())
 			require.Equal(t, a4, w.S.PersistedHead(), "finalize sets head a4")
 
 			// Turn 5: the provider raises; the error is folded into a5.
-			require.NoError(t, w.WebUser(u5, "again"))
+			require.NoError(t, w.WebUser(u5, "again", ""))
 			require.NoError(t, w.Reply())
 			require.NoError(t, w.ErrorFolded("RuntimeError", "boom"))
 			require.Equal(t, a5, w.S.PersistedHead())
@@ -422,7 +422,7 @@ func TestSection4Continuation(t *testing.T) {
 				require.NoError(t, w.Reload())
 			}
 			// Turn 6: the user presses stop.
-			require.NoError(t, w.WebUser(u6, "more"))
+			require.NoError(t, w.WebUser(u6, "more", ""))
 			require.NoError(t, w.Reply())
 			require.NoError(t, w.Say("partial answer"))
 			require.NoError(t, w.Cancel())
@@ -518,7 +518,7 @@ func TestSection4Continuation(t *testing.T) {
 func TestSection4StandaloneError(t *testing.T) {
 	w := newWriter(t, "")
 	buildSection4(t, w, false)
-	require.NoError(t, w.WebUser(u5, "again"))
+	require.NoError(t, w.WebUser(u5, "again", ""))
 	require.NoError(t, w.ErrorStandalone("E5", "RuntimeError", "boom"))
 	st := w.S.AtPersistedHead()
 	require.Equal(t, "E5", st.PersistedHead())
@@ -564,7 +564,7 @@ func TestSection5L2FunctionBeforeFirstChat(t *testing.T) {
 	require.NoError(t, w.Manual("F", "word_count", `{"text":"hi"}`, ""))
 	require.NoError(t, w.End("1", ""))
 	// No reload: the conv head is null when typing.
-	require.NoError(t, w.WebUser(u1, "hello"))
+	require.NoError(t, w.WebUser(u1, "hello", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Say("hi"))
 	require.NoError(t, w.Done())
@@ -585,7 +585,7 @@ func TestSection5L2FunctionBeforeFirstChat(t *testing.T) {
 
 func TestSection5L3HeadOnRootFunctionAfterChat(t *testing.T) {
 	w := newWriter(t, "")
-	require.NoError(t, w.WebUser(u1, "hello"))
+	require.NoError(t, w.WebUser(u1, "hello", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Say("hi"))
 	require.NoError(t, w.Done())
@@ -604,10 +604,10 @@ func TestSection5L3HeadOnRootFunctionAfterChat(t *testing.T) {
 
 func TestSection5L4TwoRootParentedUsers(t *testing.T) {
 	w := newWriter(t, "")
-	require.NoError(t, w.WebUser(u1, "one"))
+	require.NoError(t, w.WebUser(u1, "one", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.NoError(t, w.ForkRoot("u2", "two"))
+	require.NoError(t, w.ForkRoot("u2", "two", true))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
 	st := w.S.AtPersistedHead()
@@ -691,9 +691,9 @@ func TestCardTreeErrorIsPythonStr(t *testing.T) {
 // extra.tool_use.called_by (§3.4).
 func TestLegacyToolFoldsViaExtraEdge(t *testing.T) {
 	w := newWriter(t, "")
-	require.NoError(t, w.WebUser(u1, "list files"))
+	require.NoError(t, w.WebUser(u1, "list files", ""))
 	require.NoError(t, w.Reply())
-	require.NoError(t, w.Tool("toolu_01", "bash", `{"cmd":"ls"}`, "a.txt", false, true))
+	require.NoError(t, w.Tool("toolu_01", "bash", `{"cmd":"ls"}`, "a.txt", false, true, true))
 	require.Equal(t, t1, w.S.Head(), "a caller-less append moves the in-memory head")
 	require.NoError(t, w.Say("one file"))
 	require.NoError(t, w.Done())

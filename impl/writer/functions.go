@@ -44,6 +44,15 @@ func (w *Writer) Manual(id, name, args, expose string) error {
 	return w.enter(id, name, args, expose, node.RootID, true)
 }
 
+// Run is a function run of a script in a session context (legacy §6 #34):
+// caller-less, so its append moves the head; nothing writes meta.
+func (w *Writer) Run(id, name, args, expose string) error {
+	if err := w.needIdle("run"); err != nil {
+		return err
+	}
+	return w.enter(id, name, args, expose, "", false)
+}
+
 func (w *Writer) enter(id, name, args, expose, caller string, manual bool) error {
 	in, err := parseArgs("function args", args)
 	if err != nil {
@@ -55,7 +64,7 @@ func (w *Writer) enter(id, name, args, expose, caller string, manual bool) error
 		expose = "io"
 	}
 	md := meta("expose", node.Str(expose), "status", node.Str("running"))
-	if manual {
+	if caller == "" || caller == node.RootID { // a top-level run is a conversation row
 		w.predecessor(md, w.storeAnchor())
 	}
 	if err := w.add(&node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(in), Output: node.NullV(), CalledBy: caller, Metadata: md}); err != nil {

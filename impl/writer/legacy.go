@@ -7,9 +7,9 @@ import (
 	"sessiondag/impl/node"
 )
 
-// Script writes a caller-less row of a script session (legacy §6 #26): a
-// top-level function ("fn") or model call ("exec"). The append moves the
-// head; meta.json is written.
+// Script writes a caller-less row of a script session (legacy §6 #26, #34):
+// a top-level function ("fn"), model call ("exec") or answered ask_user
+// question ("ask"). The append moves the head; meta.json is written.
 func (w *Writer) Script(what, id, name string) error {
 	if err := w.needIdle("script"); err != nil {
 		return err
@@ -24,8 +24,13 @@ func (w *Writer) Script(what, id, name string) error {
 		md := meta("status", node.Str("completed"))
 		w.predecessor(md, w.storeAnchor())
 		n = &node.Node{ID: id, Role: node.RoleLLM, Name: "model-x", Output: node.Str("script reply"), Metadata: md}
+	case "ask":
+		md := meta("status", node.Str("answered"))
+		w.predecessor(md, w.storeAnchor())
+		in := node.ObjV(meta("question", node.Str("proceed?")))
+		n = &node.Node{ID: id, Role: node.RoleUser, Input: in, Output: node.Str("yes"), Metadata: md}
 	default:
-		return fmt.Errorf("script what=%q: want fn or exec", what)
+		return fmt.Errorf("script what=%q: want fn, exec or ask", what)
 	}
 	if err := w.add(n); err != nil {
 		return err
@@ -60,12 +65,18 @@ func (w *Writer) LegacyUser(id, text, parent string) error {
 	return w.S.WriteMeta()
 }
 
-// LegacyReply writes an assistant row through append_message.
-func (w *Writer) LegacyReply(id, text, parent string) error {
+// LegacyReply writes an assistant row through append_message; with blocks
+// its message's extra held its calls and blocks, which land in metadata
+// (legacy §2.2).
+func (w *Writer) LegacyReply(id, text, parent string, blocks bool) error {
 	if err := w.needIdle("legacy-reply"); err != nil {
 		return err
 	}
 	md := meta("parent_id", node.Str(parent))
+	if blocks {
+		md.Set("tool_calls", node.Arr([]node.Value{}))
+		md.Set("blocks", node.Arr([]node.Value{node.ObjV(meta("type", node.Str("text"), "text", node.Str(text)))}))
+	}
 	w.predecessor(md, lane.Anchor(parent, w.S.Get))
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Output: node.Str(text), Metadata: md}); err != nil {
 		return err

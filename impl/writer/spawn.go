@@ -7,63 +7,121 @@ import (
 	"sessiondag/impl/node"
 )
 
-// Spawn is the /spawn command (legacy §6 #11, #12): a command row, a
-// sub-agent turn (inherit: parented to the command row; clean: a new chain
-// root) and an attach pointer under the fork anchor. The head ends on the
-// sub-agent's reply.
-func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string) error {
+// Spawn is the /spawn command (legacy §6 #11, #12, #35): a command row, a
+// sub-agent turn (inherit and async: parented to the command row; clean: a
+// new chain root) and an attach pointer under the fork anchor (async: the
+// pointer first, running, finished once the sub-agent has answered). The
+// head ends on the sub-agent's reply. The sub-agent's user is written as
+// the dispatcher writes it (Dispatch; rooted: called by ROOT).
+func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) error {
 	if err := w.needIdle("spawn"); err != nil {
 		return err
 	}
-	if mode != "inherit" && mode != "clean" {
-		return fmt.Errorf("spawn mode %q: want inherit or clean", mode)
+	if mode != "inherit" && mode != "clean" && mode != "async" {
+		return fmt.Errorf("spawn mode %q: want inherit, clean or async", mode)
 	}
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
-	md := meta("source", node.Str("web"), "function", node.Str("task"))
+	md, out := meta("source", node.Str("web"), "function", node.Str("task")), "/spawn "+text
+	if mode == "async" {
+		md, out = meta("source", node.Str("web")), "/task --async "+text
+	}
 	if ch, ok := w.ClientHead(); ok {
 		md.Set("parent_id", node.Str(ch))
 	}
 	from := w.storeAnchor() // where the spawn was issued: C's and the attach's predecessor
 	w.predecessor(md, from)
-	if err := w.add(&node.Node{ID: cmd, Role: node.RoleUser, Output: node.Str("/spawn " + text), CalledBy: node.RootID, Metadata: md}); err != nil {
+	if err := w.add(&node.Node{ID: cmd, Role: node.RoleUser, Output: node.Str(out), CalledBy: node.RootID, Metadata: md}); err != nil {
 		return err
 	}
 	if err := w.S.SetHead(cmd); err != nil {
 		return err
 	}
 	w.setClient(cmd)
-	var smd *node.Obj
-	if mode == "inherit" {
-		smd = meta("parent_id", node.Str(cmd), "source", node.Str("agent_spawn"))
-		w.predecessor(smd, cmd)
-	} else {
-		smd = meta("source", node.Str("agent_spawn"))
-		if w.Flags.Has(flags.A) { // a clean spawn is a marked spawn root
-			smd.Set("spawn_root", node.BoolV(true))
-		}
-	}
-	if err := w.subTurn(sub, text, smd); err != nil {
-		return err
-	}
 	anchor := cmd
 	if c, ok := w.S.Get(cmd); ok && c.ParentID() != "" {
 		anchor = c.ParentID()
 	}
-	amd := w.attachMeta(sub, text, label, false)
 	if from == node.RootID {
 		from = cmd // a spawn that starts the conversation hangs off its command row
 	}
+	if mode == "async" {
+		amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
+			"agent_id", node.Str("main"), "attach", node.ObjV(meta("session_id", node.Str(w.S.ID), "head_id", node.NullV(),
+				"label", node.Str(label), "prompt", node.Str(text), "source_commit_id", node.NullV(), "status", node.Str("running"))))
+		w.predecessor(amd, from)
+		if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("(running)"), CalledBy: anchor, Metadata: amd}); err != nil {
+			return err
+		}
+		if err := w.S.SetHead(cmd); err != nil {
+			return err
+		}
+	}
+	var smd *node.Obj
+	switch {
+	case mode != "clean":
+		smd = w.subMeta(node.Str(cmd), rooted)
+		w.predecessor(smd, cmd)
+	case rooted:
+		smd = meta("source", node.Str("agent_spawn"))
+	default:
+		smd = w.subMeta(node.NullV(), false)
+	}
+	if mode == "clean" && w.Flags.Has(flags.A) { // a clean spawn is a marked spawn root
+		smd.Set("spawn_root", node.BoolV(true))
+	}
+	if err := w.subTurn(sub, text, smd, rooted); err != nil {
+		return err
+	}
+	if mode == "async" {
+		return w.finishAttach(attach, sub)
+	}
+	amd := w.attachMeta(sub, text, label, false)
 	w.predecessor(amd, from)
 	return w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("(done)"), CalledBy: anchor, Metadata: amd})
 }
 
+// subMeta is a sub-agent user's metadata under parent: as the dispatcher
+// writes it (the peer and agent keys), or as its direct write did (rooted).
+func (w *Writer) subMeta(parent node.Value, rooted bool) *node.Obj {
+	if rooted {
+		return meta("parent_id", parent, "source", node.Str("agent_spawn"))
+	}
+	return meta("parent_id", parent, "source", node.Str("agent_spawn"), "peer_display", node.NullV(),
+		"peer_id", node.NullV(), "agent_id", node.Str("main"))
+}
+
+// finishAttach is the async task's end: its attach pointer shows the
+// sub-agent's answer, its head, status and task id, and the same attach
+// again in an extra string.
+func (w *Writer) finishAttach(attach, sub string) error {
+	return w.S.Update(attach, func(n *node.Node) {
+		n.Output = node.Str("sub done")
+		a := n.Metadata.Get("attach").O.Clone()
+		a.Set("head_id", node.Str(sub+"_reply"))
+		a.Set("status", node.Str("completed"))
+		a.Set("task_id", node.Str("t_"+attach))
+		n.Metadata.Set("attach", node.ObjV(a))
+		n.Metadata.Set("extra", node.Str(node.Dumps(node.ObjV(meta("attach", node.ObjV(a))))))
+	})
+}
+
 // subTurn writes a sub-agent's user row and reply; the head moves to the
-// reply.
-func (w *Writer) subTurn(sub, text string, md *node.Obj) error {
-	if err := w.add(&node.Node{ID: sub, Role: node.RoleUser, Output: node.Str(text), CalledBy: node.RootID, Metadata: md}); err != nil {
+// reply. The user is caller-less (its append moves the head, which is then
+// set to it), or called by ROOT when rooted.
+func (w *Writer) subTurn(sub, text string, md *node.Obj, rooted bool) error {
+	caller := ""
+	if rooted {
+		caller = node.RootID
+	}
+	if err := w.add(&node.Node{ID: sub, Role: node.RoleUser, Output: node.Str(text), CalledBy: caller, Metadata: md}); err != nil {
 		return err
+	}
+	if !rooted {
+		if err := w.S.SetHead(sub); err != nil {
+			return err
+		}
 	}
 	rmd := meta("parent_id", node.Str(sub), "status", node.Str("completed"))
 	w.predecessor(rmd, sub)
@@ -84,7 +142,7 @@ func (w *Writer) attachMeta(sub, text, label string, async bool) *node.Obj {
 // Task is the model's `task` tool (legacy §6 #13): a sub-agent turn parented
 // to the open reply, an attach pointer that is a conversation child of the
 // reply, and the tool's result row.
-func (w *Writer) Task(callID, sub, attach, text, label string, async bool) error {
+func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted bool) error {
 	if err := w.needReply("task"); err != nil {
 		return err
 	}
@@ -92,9 +150,9 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async bool) error
 		return fmt.Errorf("%w: task while a function is running", ErrState)
 	}
 	r := w.reply.id
-	smd := meta("parent_id", node.Str(r), "source", node.Str("agent_spawn"))
+	smd := w.subMeta(node.Str(r), rooted)
 	w.predecessor(smd, r)
-	if err := w.subTurn(sub, text, smd); err != nil {
+	if err := w.subTurn(sub, text, smd, rooted); err != nil {
 		return err
 	}
 	pre := w.S.Head()

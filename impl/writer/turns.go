@@ -23,16 +23,31 @@ func (w *Writer) predecessor(md *node.Obj, pred string) {
 // storeAnchor is the conversation position of the store's in-memory head.
 func (w *Writer) storeAnchor() string { return lane.Anchor(w.S.Head(), w.S.Get) }
 
+// imageExtra is the attachment manifest the web chat stores for a turn
+// with one image attached (legacy §1: a JSON string in metadata.extra).
+const imageExtra = `{"attachments": [{"type": "image", "media_type": "image/png", "size_b64": 96}]}`
+
 // WebUser is a turn typed in the browser: the parent is the client's
-// in-memory head (legacy §4 turn 3).
-func (w *Writer) WebUser(id, text string) error {
+// in-memory head (legacy §4 turn 3). form is "" (text), "image" (an image
+// attached) or "function" (a function-form run typed in the chat).
+func (w *Writer) WebUser(id, text, form string) error {
 	if err := w.needIdle("user"); err != nil {
 		return err
+	}
+	var md *node.Obj
+	switch form {
+	case "":
+		md = meta("source", node.Str("web"))
+	case "image":
+		md = meta("source", node.Str("web"), "extra", node.Str(imageExtra))
+	case "function":
+		md = meta("original_content", node.Str(text), "display", node.Str("runtime"))
+	default:
+		return fmt.Errorf("%w: user form %q: want image or function", ErrState, form)
 	}
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
-	md := meta("source", node.Str("web"))
 	if ch, ok := w.ClientHead(); ok && !(w.Flags.Has(flags.A) && mutant.On(mutant.StepADropsParent)) {
 		md.Set("parent_id", node.Str(ch))
 	}
@@ -53,34 +68,127 @@ func (w *Writer) WebUser(id, text string) error {
 }
 
 // Dispatch is a dispatcher turn (legacy §3.8). parent is "" for INHERIT,
-// "none" for an explicit None (a root-level fork), or a node id.
-func (w *Writer) Dispatch(id, text, parent string) error {
+// "none" for an explicit None (a root-level fork), or a node id; source is
+// "" (cli) or an internal turn's (task_followup, merge_turn). R's
+// dispatcher writes the user through the message adapter: caller-less,
+// with an explicit parent_id, moving the head (legacy §1). rooted is the
+// direct write of older versions: called by ROOT, parent_id only when
+// there is one, the head unmoved.
+func (w *Writer) Dispatch(id, text, parent, source string, rooted bool) error {
 	if err := w.needIdle("dispatch"); err != nil {
 		return err
+	}
+	internal := false
+	switch source {
+	case "":
+		source = "cli"
+	case "task_followup", "merge_turn":
+		internal = true
+	default:
+		return fmt.Errorf("%w: dispatch source %q: want task_followup or merge_turn", ErrState, source)
+	}
+	if rooted {
+		return w.rootedDispatch(id, text, parent, source, internal)
+	}
+	pv := node.NullV()
+	switch parent {
+	case "":
+		if p := w.inherit(); p != "" {
+			pv = node.Str(p)
+		}
+	case "none":
+	default:
+		pv = node.Str(parent)
 	}
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
-	md := meta("source", node.Str("cli"))
-	pred := ""
+	md := meta("parent_id", pv, "source", node.Str(source), "peer_display", node.NullV(), "peer_id", node.NullV(),
+		"agent_id", node.Str("main"))
+	if internal {
+		md.Set("display", node.Str("runtime"))
+	}
+	w.predecessor(md, w.dispatchPred(parent))
+	if err := w.add(&node.Node{ID: id, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(id); err != nil {
+		return err
+	}
+	w.pending = &turn{user: id, source: source}
+	return nil
+}
+
+// dispatchPred is flag A's predecessor of a dispatcher user: where the
+// store's head is (INHERIT), a root (none), or the named row's anchor.
+func (w *Writer) dispatchPred(parent string) string {
+	switch parent {
+	case "":
+		return w.storeAnchor()
+	case "none":
+		return node.RootID
+	}
+	return lane.Anchor(parent, w.S.Get)
+}
+
+// rootedDispatch is the dispatcher's direct write (rooted Dispatch).
+func (w *Writer) rootedDispatch(id, text, parent, source string, internal bool) error {
+	if err := w.ensureRoot(); err != nil {
+		return err
+	}
+	md := meta("source", node.Str(source))
 	switch parent {
 	case "":
 		if p := w.inherit(); p != "" {
 			md.Set("parent_id", node.Str(p))
 		}
-		pred = w.storeAnchor()
 	case "none":
-		pred = node.RootID
 	default:
 		md.Set("parent_id", node.Str(parent))
-		pred = lane.Anchor(parent, w.S.Get)
 	}
-	w.predecessor(md, pred)
+	if internal {
+		md.Set("display", node.Str("runtime"))
+	}
+	w.predecessor(md, w.dispatchPred(parent))
 	if err := w.add(&node.Node{ID: id, Role: node.RoleUser, Output: node.Str(text), CalledBy: node.RootID, Metadata: md}); err != nil {
 		return err
 	}
-	w.pending = &turn{user: id, source: "cli"}
+	w.pending = &turn{user: id, source: source}
 	return nil
+}
+
+// Merge is the /merge command (legacy §1): its command row, a seq the
+// merge's attach pointer takes and drops again, and the dispatcher's merge
+// turn under the command row.
+func (w *Writer) Merge(cmd, id, text string) error {
+	if err := w.needIdle("merge"); err != nil {
+		return err
+	}
+	for _, x := range []string{cmd, id} {
+		if _, dup := w.S.Get(x); dup || x == node.RootID || x == "" {
+			return fmt.Errorf("%w: merge id %q is empty or already taken", ErrState, x)
+		}
+	}
+	if id == cmd {
+		return fmt.Errorf("%w: merge names %q twice", ErrState, id)
+	}
+	if err := w.ensureRoot(); err != nil {
+		return err
+	}
+	md := meta("source", node.Str("web"))
+	if ch, ok := w.ClientHead(); ok {
+		md.Set("parent_id", node.Str(ch))
+	}
+	w.predecessor(md, w.storeAnchor())
+	if err := w.add(&node.Node{ID: cmd, Role: node.RoleUser, Output: node.Str("/merge " + text), CalledBy: node.RootID, Metadata: md}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(cmd); err != nil {
+		return err
+	}
+	w.setClient(cmd)
+	w.S.SetNextSeq(w.S.NextSeq() + 1)
+	return w.Dispatch(id, text, cmd, "merge_turn", false)
 }
 
 // inherit is the dispatcher's INHERIT parent: the last id of get_branch, else
@@ -98,7 +206,9 @@ func (w *Writer) inherit() string {
 }
 
 // ForkRoot starts a root-level conversation (dispatcher, parent None).
-func (w *Writer) ForkRoot(id, text string) error { return w.Dispatch(id, text, "none") }
+func (w *Writer) ForkRoot(id, text string, rooted bool) error {
+	return w.Dispatch(id, text, "none", "", rooted)
+}
 
 // Reply inserts the pending turn's reply placeholder and makes it the head.
 func (w *Writer) Reply() error {
@@ -139,9 +249,11 @@ func (w *Writer) block(kind, text string) error {
 	return nil
 }
 
-// Tool records one tool call of the open reply and writes its result row.
-// legacy writes the call edge only into metadata.called_by.
-func (w *Writer) Tool(callID, name, args, result string, isErr, legacy bool) error {
+// Tool records one tool call of the open reply and writes its result row,
+// whose input is the arguments' JSON text, as R stores it (object: the
+// arguments as an object, as older writers stored them). legacy writes the
+// call edge only into metadata.called_by.
+func (w *Writer) Tool(callID, name, args, result string, isErr, legacy, object bool) error {
 	if err := w.needReply("tool"); err != nil {
 		return err
 	}
@@ -159,10 +271,15 @@ func (w *Writer) Tool(callID, name, args, result string, isErr, legacy bool) err
 		caller = ""
 		md.Set("called_by", node.Str(r))
 	}
-	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: name, Input: node.ObjV(input), Output: node.Str(result), CalledBy: caller, Metadata: md}); err != nil {
+	text := node.Dumps(node.ObjV(input))
+	in := node.Str(text) // the arguments as the model sent them (R)
+	if object {
+		in = node.ObjV(input)
+	}
+	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: name, Input: in, Output: node.Str(result), CalledBy: caller, Metadata: md}); err != nil {
 		return err
 	}
-	w.recordCall(callID, name, node.Dumps(node.ObjV(input)), result, isErr)
+	w.recordCall(callID, name, text, result, isErr)
 	return nil
 }
 

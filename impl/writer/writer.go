@@ -153,7 +153,9 @@ func (w *Writer) add(n *node.Node) error {
 	if _, dup := w.S.Get(n.ID); dup {
 		return fmt.Errorf("%w: node id %q is already stored", ErrState, n.ID)
 	}
-	n.CreatedAt = w.now()
+	if n.CreatedAt.K == node.Missing { // a copied row keeps its own (Compact)
+		n.CreatedAt = w.now()
+	}
 	n.Seq = -1
 	if n.Input.K == node.Missing {
 		n.Input = node.NullV()

@@ -83,7 +83,7 @@ func TestExecInsideFunctionCalledByFrame(t *testing.T) {
 
 func TestNestedFrames(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.WebUser("u1", "go"))
+	require.NoError(t, w.WebUser("u1", "go", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Fn("G", "outer", `{}`, "", false))
 	require.NoError(t, w.Fn("H", "inner", `{}`, "", false))
@@ -192,7 +192,7 @@ func TestFunctionEntryVisibleMidRunThenUpdatedInPlace(t *testing.T) {
 
 func TestReplyRunningThenCompleted(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.WebUser("u1", "hi"))
+	require.NoError(t, w.WebUser("u1", "hi", ""))
 	require.NoError(t, w.Reply())
 	r := get(t, w.S, "u1_reply")
 	require.Equal(t, "running", r.Meta("status").Str())
@@ -210,7 +210,7 @@ func TestReplyRunningThenCompleted(t *testing.T) {
 
 func TestRetryOfFirstTurn(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.WebUser("u1", "hi"))
+	require.NoError(t, w.WebUser("u1", "hi", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
 	require.NoError(t, w.Retry("u1_reply", "u1b"))
@@ -233,7 +233,7 @@ func TestRetryOfFirstTurn(t *testing.T) {
 
 func TestRetryWithoutAssistantChildMovesHeadOnly(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.WebUser("u1", "hi"))
+	require.NoError(t, w.WebUser("u1", "hi", ""))
 	require.NoError(t, w.ErrorStandalone("E1", "RuntimeError", "boom"))
 	before := w.S.Len()
 	// E1 is a system row: u1 has no assistant child.
@@ -244,15 +244,15 @@ func TestRetryWithoutAssistantChildMovesHeadOnly(t *testing.T) {
 
 func TestCheckoutMovesHead(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.WebUser("u1", "one"))
+	require.NoError(t, w.WebUser("u1", "one", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.NoError(t, w.WebUser("u2", "two"))
+	require.NoError(t, w.WebUser("u2", "two", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
 	require.NoError(t, w.Checkout("u1_reply"))
 	require.Equal(t, "u1_reply", w.S.PersistedHead())
-	require.NoError(t, w.WebUser("u3", "three"))
+	require.NoError(t, w.WebUser("u3", "three", ""))
 	require.Equal(t, "u1_reply", get(t, w.S, "u3").ParentID(), "the new turn forks at the checked-out node")
 }
 
@@ -260,7 +260,7 @@ func TestCheckoutMovesHead(t *testing.T) {
 
 func TestDispatcherTurnPersistsUserAndReply(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.Dispatch("d1", "hello", ""))
+	require.NoError(t, w.Dispatch("d1", "hello", "", "", false))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Say("hi there"))
 	require.NoError(t, w.Done())
@@ -268,10 +268,16 @@ func TestDispatcherTurnPersistsUserAndReply(t *testing.T) {
 	require.Equal(t, []string{"ROOT", "d1", "d1_reply"}, nodeIDs(w.S))
 	d1 := get(t, w.S, "d1")
 	require.Equal(t, node.RoleUser, d1.Role)
-	require.Equal(t, node.RootID, d1.CalledBy)
+	// R's dispatcher writes through append_message: caller-less, with an
+	// explicit parent_id, null on a first turn (the session had no head).
+	require.Equal(t, "", d1.CalledBy)
 	require.Equal(t, "cli", d1.Meta("source").Str())
-	// INHERIT on an empty session: no branch, no message, the head is ROOT.
-	require.Equal(t, "ROOT", d1.ParentID())
+	require.Equal(t, node.Null, d1.Meta("parent_id").K)
+	var keys []string
+	for _, m := range d1.Metadata.M {
+		keys = append(keys, m.Key)
+	}
+	require.Equal(t, []string{"parent_id", "source", "peer_display", "peer_id", "agent_id"}, keys)
 	r := get(t, w.S, "d1_reply")
 	require.Equal(t, "d1", r.CalledBy)
 	require.Equal(t, "d1", r.ParentID())
@@ -285,7 +291,7 @@ func TestDispatcherTurnPersistsUserAndReply(t *testing.T) {
 	// The second turn receives the history: INHERIT takes the last id of
 	// get_branch.
 	require.Equal(t, []string{"d1", "d1_reply"}, ids(history.Branch(w.S, "")))
-	require.NoError(t, w.Dispatch("d2", "again", ""))
+	require.NoError(t, w.Dispatch("d2", "again", "", "", false))
 	require.Equal(t, "d1_reply", get(t, w.S, "d2").ParentID())
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
@@ -295,22 +301,41 @@ func TestDispatcherTurnPersistsUserAndReply(t *testing.T) {
 
 func TestDispatcherExplicitParent(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.Dispatch("d1", "hello", ""))
+	require.NoError(t, w.Dispatch("d1", "hello", "", "", false))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.NoError(t, w.Dispatch("d2", "again", "d1"))
+	require.NoError(t, w.Dispatch("d2", "again", "d1", "", false))
 	require.Equal(t, "d1", get(t, w.S, "d2").ParentID())
-	require.Equal(t, "d1_reply", w.S.Head(), "a dispatcher user row does not move the head by itself")
+	require.Equal(t, "d2", w.S.PersistedHead(), "R's dispatcher sets the head to its user row")
+}
+
+// The direct write of older versions (rooted): called by ROOT, parent_id
+// only when there is one, the head left where it was.
+func TestRootedDispatcherLeavesTheHead(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Dispatch("d1", "hello", "", "", true))
+	d1 := get(t, w.S, "d1")
+	require.Equal(t, node.RootID, d1.CalledBy)
+	// INHERIT on an empty session: no branch, no message, the head is ROOT.
+	require.Equal(t, "ROOT", d1.ParentID())
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.Dispatch("d2", "again", "d1", "", true))
+	require.Equal(t, "d1_reply", w.S.Head(), "a rooted dispatcher user row does not move the head by itself")
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.ForkRoot("d3", "third", true))
+	require.False(t, get(t, w.S, "d3").Metadata.Has("parent_id"), "explicit None → no parent_id")
 }
 
 func TestDispatcherParentNoneForksRootLevelSibling(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.Dispatch("d1", "first", ""))
+	require.NoError(t, w.Dispatch("d1", "first", "", "", false))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.NoError(t, w.ForkRoot("d2", "second"))
+	require.NoError(t, w.ForkRoot("d2", "second", false))
 	d2 := get(t, w.S, "d2")
-	require.False(t, d2.Metadata.Has("parent_id"), "explicit None → no parent_id")
+	require.Equal(t, node.Null, d2.Meta("parent_id").K, "explicit None → an explicit null parent_id")
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
 
@@ -325,7 +350,7 @@ func TestDispatcherParentNoneForksRootLevelSibling(t *testing.T) {
 
 func TestProviderExceptionFailsSessionAndFoldsError(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.Dispatch("d1", "hello", ""))
+	require.NoError(t, w.Dispatch("d1", "hello", "", "", false))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.ErrorFolded("RuntimeError", "boom"))
 
@@ -357,11 +382,11 @@ func TestRefusedOps(t *testing.T) {
 	require.ErrorIs(t, w.Done(), writer.ErrState, "done needs an open reply")
 	require.ErrorIs(t, w.End("", ""), writer.ErrState, "end needs an open frame")
 	require.ErrorIs(t, w.Ask("q", "?", ""), writer.ErrState, "ask needs an open frame")
-	require.NoError(t, w.WebUser("u1", "hi"))
-	require.ErrorIs(t, w.WebUser("u2", "again"), writer.ErrState, "a turn needs no pending turn")
+	require.NoError(t, w.WebUser("u1", "hi", ""))
+	require.ErrorIs(t, w.WebUser("u2", "again", ""), writer.ErrState, "a turn needs no pending turn")
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.ErrorIs(t, w.WebUser("u1", "dup"), writer.ErrState, "ids must be new")
+	require.ErrorIs(t, w.WebUser("u1", "dup", ""), writer.ErrState, "ids must be new")
 }
 
 // Two writers of one session: a peer shares the store and the clock, has
@@ -373,14 +398,14 @@ func TestPeerWriters(t *testing.T) {
 	require.NoError(t, err)
 	_, err = w1.Peer(flags.B)
 	require.Error(t, err, "flags that break a prerequisite")
-	require.NoError(t, w1.WebUser("u1", "hi"))
+	require.NoError(t, w1.WebUser("u1", "hi", ""))
 	require.NoError(t, w1.Reply())
-	require.NoError(t, w1.Tool("c1", "bash", "", "ok", false, true)) // moves only the in-memory head
+	require.NoError(t, w1.Tool("c1", "bash", "", "ok", false, true, false)) // moves only the in-memory head
 	require.Equal(t, "u1_reply_t_c1", w1.S.Head())
 	w2.TakeOver()
 	require.Equal(t, "u1_reply", w2.S.Head(), "the persisted head")
 	require.Error(t, w2.Reply(), "w1's turn is not w2's")
-	require.NoError(t, w2.WebUser("u2", "more"))
+	require.NoError(t, w2.WebUser("u2", "more", ""))
 	u2 := get(t, w2.S, "u2")
 	require.False(t, u2.Metadata.Has("parent_id"), "w2's browser has no head")
 	require.Equal(t, "u1_reply", u2.Metadata.Get("predecessor").Str(), "under A: the store's head")

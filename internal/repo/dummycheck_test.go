@@ -63,7 +63,7 @@ func TestNewCheckRunsEverywhere(t *testing.T) {
 		t.Errorf("the property suite did not run the new check on its data:\n%s", out)
 	}
 	huntOut := filepath.Join(tmp, "hunt")
-	out = run(t, root, 1, bin, "hunt", "--seed", "1", "--iterations", "20", "--max-ops", "30", "--check", "dummy", "--out", huntOut)
+	out = run(t, root, 1, bin, "hunt", "--seed", "1", "--iterations", "200", "--max-ops", "30", "--check", "dummy", "--out", huntOut)
 	if !strings.Contains(out, "dummy") {
 		t.Errorf("hunt did not run the new check:\n%s", out)
 	}
