@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report fuzz mutants mutants-exhaust regen throughput clean
+.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report fuzz mutants mutants-exhaust regen throughput hostile check-impl check-openprogram clean
 
 all: build test
 
@@ -50,6 +50,52 @@ exhaust: build
 hunt: build
 	./bin/sessiondag hunt --minutes $(HUNT_MINUTES)
 
+# Another implementation judged over the implementation protocol
+# (docs/protocol.md): the property suite at its default budget, a hunt of
+# IMPL_HUNT_MINUTES minutes and every script of at most IMPL_EXHAUST_OPS
+# ops, each against the command IMPL (run with sh -c in this directory).
+# All three run whatever the others find; exit 1 if any found a failure.
+# Failures land in IMPL_OUT with their replay commands; the suite's whole
+# output in bin/check-impl-props.log. Without IMPL it is impl/ itself behind
+# the protocol (sessiondag serve --mint, ids of its own): every property that
+# can judge another process passes, as in-process (make test runs the suite
+# so at a fifth of its budget: props.TestAcrossTheBoundary).
+IMPL_HUNT_MINUTES ?= 10
+IMPL_EXHAUST_OPS  ?= 3
+IMPL_OUT          ?= corpus/ops/failures
+IMPL              ?= ./bin/sessiondag serve --mint
+check-impl: build
+	@status=0; \
+	echo "== go test ./props against $(IMPL)"; \
+	mkdir -p bin; \
+	SESSIONDAG_IMPL='$(IMPL)' $(GO) test -count=1 -timeout 12h ./props -v > bin/check-impl-props.log 2>&1 || status=1; \
+	grep -E '^(--- |    --- |ok|FAIL)|reproduce:|not run:' bin/check-impl-props.log; \
+	echo "(the whole output: bin/check-impl-props.log)"; \
+	echo "== hunt --minutes $(IMPL_HUNT_MINUTES) against $(IMPL)"; \
+	./bin/sessiondag hunt --minutes $(IMPL_HUNT_MINUTES) --out $(IMPL_OUT) --impl '$(IMPL)' || status=1; \
+	echo "== exhaust --max-ops $(IMPL_EXHAUST_OPS) against $(IMPL)"; \
+	./bin/sessiondag exhaust --max-ops $(IMPL_EXHAUST_OPS) --out $(IMPL_OUT) --impl '$(IMPL)' || status=1; \
+	exit $$status
+
+# The original system (OpenProgram, Python) at a commit, through its adapter
+# in adapters/openprogram/ (docs/openprogram.md):
+#   make check-openprogram OPENPROGRAM_SRC=DIR [OPENPROGRAM=r|head] [OPENPROGRAM_IMPL=CMD]
+# OPENPROGRAM picks the adapter: r (c69b08e49, the default) or head
+# (f27be0ee2); DIR is a source tree of the original at that commit
+# (docs/openprogram.md). First the bundled op corpus, script by script
+# (scripts/openprogram-corpus.sh), then check-impl against the adapter.
+# Not part of make test: the original is not in this repository.
+OPENPROGRAM      ?= r
+OPENPROGRAM_IMPL ?= python3 adapters/openprogram/$(OPENPROGRAM).py
+check-openprogram: build
+	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names a source tree of the original (docs/openprogram.md)"; exit 2; }
+	@test -d "$(OPENPROGRAM_SRC)/openprogram" || { echo "check-openprogram: OPENPROGRAM_SRC=$(OPENPROGRAM_SRC): no openprogram/ package there (not a source tree of the original)"; exit 2; }
+	@status=0; \
+	echo "== the op corpus against $(OPENPROGRAM_IMPL)"; \
+	scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
+	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' || status=1; \
+	exit $$status
+
 # The main job: the rollout-readiness audit over the bundled corpus.
 demo: build
 	./bin/sessiondag audit
@@ -93,9 +139,15 @@ exhaust-dedup:
 regen:
 	$(GO) run ./scripts/regen
 
-# Audit throughput on 1,000 generated sessions of 1,000 nodes.
+# The audit's throughput without op scripts against cat of the same files,
+# and its page's size, on 300 and 3,000 generated sessions of 100 nodes.
 throughput:
 	scripts/audit-throughput.sh
+
+# Every hostile session tree at full size: time, peak memory and growth of
+# load, load --json and audit, then BenchmarkHostile (bench/hostile.md).
+hostile:
+	scripts/hostile.sh
 
 clean:
 	rm -rf bin

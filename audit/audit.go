@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"strings"
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -25,6 +25,12 @@ const (
 	Unchanged  = "unchanged"
 	Fix        = "fix"
 	Regression = "regression"
+	// Unjudged: the step changes the view of a broken session, whose files
+	// could not all be read (ruleBrokenNoVerdict).
+	Unjudged = "unjudged"
+	// Accepted: a regression whose every finding a reviewed exception
+	// accepts (ruleAccepted).
+	Accepted = "accepted"
 )
 
 // Config is one config's load of a session.
@@ -49,9 +55,19 @@ type Step struct {
 	// counts as shown), in chain order.
 	Added   []Row `json:"added"`
 	Removed []Row `json:"removed"`
-	// Hidden are the removed rows that are a user's message (with an op
-	// script: a message of the intended conversation).
+	// Hidden are the removed rows that are a user's message no user finds
+	// in the new config (with an op script: a message of the intended
+	// conversation the step takes off the chain).
 	Hidden []Row `json:"hidden_users,omitempty"`
+	// Moved are the removed rows that are a user's message now on another
+	// branch a user reaches (Went says which and how).
+	Moved []Row `json:"moved_users,omitempty"`
+	// Lost are the removed rows, other than a user's message, that no
+	// user finds under the new config: shown by no load, or only at a
+	// head nothing leads to (and not rows R's fallback glued on).
+	Lost []Row `json:"lost,omitempty"`
+	// Accepted are the findings reviewed exceptions accept.
+	Accepted []Acceptance `json:"accepted,omitempty"`
 }
 
 // Session is the audit of one session directory.
@@ -64,7 +80,11 @@ type Session struct {
 	Steps      []Step   `json:"steps"`
 	Violations []string `json:"violations"`
 	Notes      []string `json:"notes,omitempty"`
+	// Error: the session could not be opened at all. Unreadable: files
+	// of it that could not be used, each with the reason (its op script
+	// included). Either makes the session broken.
 	Error      string   `json:"error,omitempty"`
+	Unreadable []string `json:"unreadable,omitempty"`
 	// Residual is what the last config still does not show: with an op
 	// script the intended rows it misses, without one the conversation
 	// rows no config shows.
@@ -72,6 +92,17 @@ type Session struct {
 	// Columns are the chains of every config laid out for the page
 	// (kept only when asked for: Options.Columns).
 	Columns []Column `json:"-"`
+}
+
+// MovesUser reports whether a step moves a user's message to another
+// branch.
+func (s *Session) MovesUser() bool {
+	for _, st := range s.Steps {
+		if len(st.Moved) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // HidesUser reports whether a step hides a user's message.
@@ -84,10 +115,13 @@ func (s *Session) HidesUser() bool {
 	return false
 }
 
+// Broken reports whether the session could not be read whole.
+func (s *Session) Broken() bool { return s.Error != "" || len(s.Unreadable) > 0 }
+
 // Failed reports whether the session has a regression, a violation or
 // could not be audited.
 func (s *Session) Failed() bool {
-	if s.Error != "" || len(s.Violations) > 0 {
+	if s.Broken() || len(s.Violations) > 0 {
 		return true
 	}
 	for _, st := range s.Steps {
@@ -121,15 +155,18 @@ func one(dir string, columns bool) *Session {
 	}
 	rep.ID, rep.Nodes = st.ID, st.Len()
 	for _, p := range st.Problems {
-		rep.Violations = append(rep.Violations, "unreadable: "+p.Error())
+		rep.Unreadable = append(rep.Unreadable, p.Error())
 	}
+	rep.Notes = append(rep.Notes, st.Notes...) // a write in progress, seen and left alone
 	if st.LexicalMisorder {
 		rep.Notes = append(rep.Notes, "the original would order history files differently (seq ≥ 10000)")
 	}
 	loads := loadAll(st, rep)
 	in := <-intent
 	if in.err != nil {
-		rep.Notes = append(rep.Notes, "op script ignored: "+in.err.Error())
+		// The intended view cannot be known; judging without it could
+		// pass what the script says is wrong.
+		rep.Unreadable = append(rep.Unreadable, in.err.Error())
 	}
 	script := in.script
 	var want *model.TargetView
@@ -140,7 +177,8 @@ func one(dir string, columns bool) *Session {
 	rep.Intended = want != nil
 	strict := script != nil && script.Strict()
 
-	preds := lane.NewPreds(st)
+	preds := lane.PredsOf(st) // the loads derive the same ones: shared
+	budget := placeLoads
 	for i, fl := range flags.Rollout {
 		l := loads[i]
 		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
@@ -150,8 +188,9 @@ func one(dir string, columns bool) *Session {
 		}
 		rep.Configs = append(rep.Configs, c)
 		if i > 0 {
-			at := func(head string) *webui.Loaded { return webui.Load(st.AtHead(head), fl) }
-			rep.Steps = append(rep.Steps, classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, at))
+			step := classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, newPlacer(st, fl, l, &budget))
+			ruleBrokenNoVerdict(rep, &step)
+			rep.Steps = append(rep.Steps, step)
 		}
 	}
 	if want != nil {
@@ -202,25 +241,25 @@ func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
 // writer on an earlier step, is judged by the no-lost-message rule
 // (harness.IsFix).
 func intended(dir string) (*harness.Session, error) {
-	f, err := os.Open(filepath.Join(dir, ScriptName))
+	path := filepath.Join(dir, ScriptName)
+	text, err := readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", ScriptName, err)
 	}
-	defer f.Close()
-	script, err := ops.Parse(f, filepath.Join(dir, ScriptName))
+	script, err := ops.Parse(strings.NewReader(text), path)
 	if err != nil {
-		return nil, err
+		return nil, err // names the file and the line
 	}
 	s, err := harness.NewSession(harness.Options{Data: harness.DataFor(script, flags.Off), SessionID: harness.SessionIDOf(script), ModelOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", ScriptName, err)
 	}
 	for _, op := range script {
 		if _, err := s.Apply(op); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", ScriptName, err)
 		}
 	}
 	return s, nil

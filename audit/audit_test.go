@@ -78,7 +78,7 @@ func TestAuditNeverWrites(t *testing.T) {
 	require.Equal(t, before, snapshot(t, root), "the audit changed the audited tree")
 	require.True(t, sort.StringsAreSorted(seen), "sessions are reported in a stable order")
 	require.Greater(t, sum.Sessions, 100)
-	require.Positive(t, sum.Violations, "the broken session's unreadable files are reported")
+	require.Equal(t, 1, sum.Broken, "the broken session's unreadable files are reported")
 	require.True(t, sum.Failed())
 }
 
@@ -95,9 +95,9 @@ func TestAuditReportsBrokenAndGoesOn(t *testing.T) {
 	_, err := audit.Run([]string{root}, nil, func(s *audit.Session) { got = append(got, s) })
 	require.NoError(t, err)
 	require.Len(t, got, 2)
-	require.NotEmpty(t, got[0].Violations)
-	require.Contains(t, got[0].Violations[0], "history/0000-u-x.json")
-	require.Contains(t, got[0].Violations[0], `field "seq"`)
+	require.True(t, got[0].Broken())
+	require.Contains(t, got[0].Unreadable[0], "history/0000-u-x.json")
+	require.Contains(t, got[0].Unreadable[0], `field "seq"`)
 	require.False(t, got[1].Failed(), "%+v", got[1])
 	require.True(t, got[1].Intended)
 }

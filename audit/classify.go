@@ -10,104 +10,123 @@ import (
 	"sessiondag/model"
 )
 
-// classify says what a rollout step did to the loaded chain and which rows
-// it added and removed. With an op script the intended view decides
-// (harness.IsFix). Without one (real sessions) the rule is conservative: a
-// step that hides a user's message is a regression, wherever R found the
-// row, unless the step moved it to the branch it continues (movedToBranch);
-// so is one that loses a runtime card or any conversation row the previous
-// config showed on its recorded chain. Only rows other than user messages
-// that R showed because its get_branch fallback glued another root on, and
-// function internals a head sat on, may go. at loads the session under to
-// at another head.
-func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool, isConv func(string) bool, at func(head string) *webui.Loaded) Step {
+// classify says what a rollout step did to the loaded chain, which rows it
+// added and removed, and where each removed row went (place.go). With an
+// op script the intended view decides (ruleScripted). Without one (real
+// sessions) the step is a regression when it loses a row (ruleLost) or
+// puts a user's message where no user finds it (ruleUserUnfindable); a
+// user's message moved to a branch a user reaches is named as moved.
+func classify(from, to flags.Set, a, b *webui.Loaded, want *model.TargetView, strict bool, isConv func(string) bool, pl *placer) Step {
 	st := Step{From: from.String(), To: to.String()}
 	pa, pb := harness.Project(a.Chain), harness.Project(b.Chain)
 	st.Added, st.Removed = rowsOf(b, missing(pb, pa)), rowsOf(a, missing(pa, pb))
-	if a.HeadID == b.HeadID && harness.SameChain(pa, pb) {
+	if ruleUnchanged(a, b, pa, pb) {
 		st.Verdict = Unchanged
 		return st
 	}
+	for i := range st.Removed {
+		p := pl.place(st.Removed[i].ID)
+		st.Removed[i].Went = &p
+	}
+	userMsg := func(r Row) bool { return isUserMessage(r, isConv) }
 	if want != nil {
 		intended := map[string]bool{}
 		for _, r := range want.Chain {
 			intended[r.ID] = true
 		}
-		st.Hidden = hiddenUsers(st.Removed, func(id string) bool { return intended[id] })
+		st.Hidden = filter(st.Removed, func(r Row) bool { return isUserMessage(r, func(id string) bool { return intended[id] }) })
+		st.Moved = filter(st.Removed, func(r Row) bool { return userMsg(r) && !intended[r.ID] && movedToBranch(r) })
 		va, vb := project(a), project(b)
 		st.Verdict = Regression
 		st.Detail = fmt.Sprintf("gap to the intended view %s → %s", harness.ViewGap(va, *want), harness.ViewGap(vb, *want))
-		if harness.IsFix(va, vb, *want, strict) {
+		moved := map[string]bool{}
+		for _, r := range st.Removed {
+			if intended[r.ID] && movedToBranch(r) {
+				moved[r.ID] = true
+			}
+		}
+		if ruleScripted(va, vb, *want, strict, moved) {
 			st.Verdict = Fix
+			if !harness.IsFix(va, vb, *want, strict) {
+				st.Detail += fmt.Sprintf(", %s of the intended conversation moved to a branch a user reaches", plural(len(moved), "row"))
+			}
 		}
 		return st
 	}
-	// Only conversation rows count: a head on a function internal (an
-	// exec call, an ask_user row) showed that internal as a row at R; a
-	// step that shows the conversation row it belongs to instead loses
-	// nothing.
-	st.Hidden = hiddenUsers(st.Removed, isConv)
-	var moved []Row
-	var movedTo string
-	st.Hidden, moved, movedTo = movedToBranch(st.Hidden, a, to, b, at)
-	var lost []Row
-	for _, r := range st.Removed {
-		if isConv(r.ID) && r.Role != "user" {
-			lost = append(lost, r)
-		}
-	}
-	// Rows R showed only because its get_branch fallback glued an earlier
-	// root on (rule 3, legacy §3.2) are not the conversation's: a step that
-	// walks the recorded predecessors may drop them — unless it is the
-	// user's own message, which no step may hide without a script to say
-	// it was not meant to be there.
-	var unglued int
-	if a.FallbackUsed {
-		onLinear := map[string]bool{}
-		for _, m := range a.Linear {
-			onLinear[m.ID] = true
-		}
-		kept := lost[:0]
-		for _, r := range lost {
-			if onLinear[r.ID] {
-				kept = append(kept, r)
-			} else {
-				unglued++
-			}
-		}
-		lost = kept
-	}
+	glued := gluedOn(a)
+	st.Hidden = filter(st.Removed, func(r Row) bool { return ruleUserUnfindable(r, isConv) })
+	st.Lost = filter(st.Removed, func(r Row) bool { return !ruleUserUnfindable(r, isConv) && ruleLost(r, glued[r.ID]) })
+	st.Moved = filter(st.Removed, func(r Row) bool { return userMsg(r) && movedToBranch(r) })
 	switch {
 	case len(st.Hidden) > 0:
 		st.Verdict = Regression
-		st.Detail = "hides the user's message " + joinRows(st.Hidden)
-	case len(lost) > 0:
+		st.Detail = "puts the user's message where no user finds it: " + joinRows(st.Hidden)
+		if len(st.Lost) > 0 {
+			st.Detail += "; loses " + plural(len(st.Lost), "row")
+		}
+	case len(st.Lost) > 0:
 		st.Verdict = Regression
-		st.Detail = fmt.Sprintf("loses %d rows the previous config showed: %s", len(lost), joinRows(lost))
+		st.Detail = fmt.Sprintf("loses %s no user finds under %s: %s", plural(len(st.Lost), "row"), st.To, joinRows(st.Lost))
 	default:
 		st.Verdict = Fix
 		st.Detail = fmt.Sprintf("chain %d → %d rows", len(pa), len(pb))
-		if unglued > 0 {
-			st.Detail += fmt.Sprintf(", %d rows R's fallback glued from another root dropped", unglued)
+		if n := count(st.Removed, func(r Row) bool { return movedToBranch(r) }); n > 0 {
+			st.Detail += fmt.Sprintf(", %s moved to other branches", plural(n, "row"))
 		}
-		if len(moved) > 0 {
-			st.Detail += fmt.Sprintf(", moves the user's message %s, which R's fallback glued from another root, to the branch it continues (shown at head %s)", joinRows(moved), movedTo)
+		if len(st.Moved) > 0 {
+			st.Detail += ", the user's message moved: " + joinRows(st.Moved)
 		}
 	}
 	return st
 }
 
-// hiddenUsers are the removed user messages that count (conversation rows,
-// or intended ones when a script says what was intended).
-func hiddenUsers(removed []Row, counts func(string) bool) []Row {
+// gluedOn are the rows a load shows only because R's get_branch fallback
+// replaced its chain: rows the walk from the head (Linear) does not reach.
+func gluedOn(l *webui.Loaded) map[string]bool {
+	if !l.FallbackUsed {
+		return nil
+	}
+	linear := make(map[string]bool, len(l.Linear))
+	for _, m := range l.Linear {
+		linear[m.ID] = true
+	}
+	out := map[string]bool{}
+	for _, m := range l.Chain {
+		if !linear[m.ID] {
+			out[m.ID] = true
+		}
+	}
+	return out
+}
+
+// isUserMessage: a row a user typed (a user row of the conversation, not a
+// card, not a function's ask_user question).
+func isUserMessage(r Row, counts func(string) bool) bool {
+	return r.Role == "user" && !r.Card && counts(r.ID)
+}
+
+// movedToBranch: a removed row a user finds on another branch.
+func movedToBranch(r Row) bool { return r.Went != nil && r.Went.Kind == PlaceBranch }
+
+func filter(rows []Row, keep func(Row) bool) []Row {
 	var out []Row
-	for _, r := range removed {
-		if r.Role == "user" && !r.Card && counts(r.ID) {
+	for _, r := range rows {
+		if keep(r) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// plural is "1 row", "2 rows".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func count(rows []Row, keep func(Row) bool) int { return len(filter(rows, keep)) }
 
 // joinRows names up to five rows for a one-line detail.
 func joinRows(rows []Row) string {

@@ -51,7 +51,7 @@ end output=2
 // records a predecessor, written as flag A's writers write it, that
 // contradicts its parent_id: a root. R's own walk shows both turns; A,B
 // follow the predecessor and show the second turn alone, the first user
-// message on no chain they show at this head — a hidden message.
+// message on no chain they show at this head.
 const hidingUser = `session id=local_hidden0001
 user id=u1 text="hello there\nsecond line"
 reply
@@ -90,34 +90,12 @@ func step(t *testing.T, s *audit.Session, from, to string) audit.Step {
 	return audit.Step{}
 }
 
-// TestHiddenUserIsARegression: without an op script a step that drops the
-// user's own message from the chain R's own walk showed is a regression,
-// and the report names the row with its role and text.
-func TestHiddenUserIsARegression(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "s")
-	buildHiding(t, dir)
-	s := audit.One(dir)
-	require.Equal(t, 4, s.Configs[0].ChainLen, "R's walk shows both turns")
-	require.False(t, s.Configs[0].Fallback)
-	st := step(t, s, "A", "A,B")
-	require.Equal(t, audit.Regression, st.Verdict, "%+v", st)
-	want := []audit.Row{{ID: "u1", Role: "user", Text: "hello there"}}
-	require.Equal(t, want, st.Hidden)
-	require.Contains(t, st.Detail, `u1 user "hello there"`)
-	require.True(t, s.Failed())
-	require.True(t, s.HidesUser())
-
-	sum := audit.NewSummary()
-	sum.Add(s)
-	require.True(t, sum.Failed(), "a hidden user message blocks ready")
-	require.Equal(t, 1, sum.HiddenUsers)
-}
-
-// TestMovedUserIsAFix: a user message R showed only because its fallback
-// glued another root on, which the step shows on the branch it is on (a
-// root-level fork the sibling arrows reach), is moved, not hidden: the step
-// is a fix and says where the message is, with or without the script.
-func TestMovedUserIsAFix(t *testing.T) {
+// TestMovedUserIsNamed: the step that takes the user's message u1 off the
+// chain, which R showed only because its fallback glued another root on,
+// names it as moved, with where it went (on the branch the arrows of f1
+// lead to, the root-level fork), and the report carries its role and text;
+// with the op script as without it, the step is a fix and nothing blocks.
+func TestMovedUserIsNamed(t *testing.T) {
 	for _, withScript := range []bool{false, true} {
 		dir := filepath.Join(t.TempDir(), "s")
 		build(t, dir, movedUser, withScript)
@@ -127,15 +105,48 @@ func TestMovedUserIsAFix(t *testing.T) {
 		require.True(t, s.Configs[0].Fallback)
 		st := step(t, s, "A", "A,B")
 		require.Equal(t, audit.Fix, st.Verdict, "%+v", st)
-		require.Equal(t, []audit.Row{{ID: "u1", Role: "user", Text: "hello there"}}, st.Removed)
+		went := &audit.Place{Kind: audit.PlaceBranch, Tip: "u1", Via: "switcher", SwitchAt: []string{"f1"}, Loaded: true}
+		want := []audit.Row{{ID: "u1", Role: "user", Text: "hello there", Went: went}}
+		require.Equal(t, want, st.Removed)
+		require.Equal(t, want, st.Moved)
 		require.Empty(t, st.Hidden)
 		require.Empty(t, st.Added)
 		if !withScript {
-			require.Contains(t, st.Detail, `moves the user's message u1 user "hello there"`)
-			require.Contains(t, st.Detail, "shown at head u1")
+			require.Contains(t, st.Detail, `u1 user "hello there"`)
 		}
 		require.False(t, s.Failed())
+		require.True(t, s.MovesUser())
+
+		sum, err := audit.Run([]string{dir}, nil, nil)
+		require.NoError(t, err)
+		require.False(t, sum.Failed(), "a user message moved to a branch a user reaches does not block")
+		require.Equal(t, 1, sum.MovedUsers)
 	}
+}
+
+// TestWalkedUserMovedIsNamed: a user message on R's own walk (not glued on
+// by the fallback) that A,B take off the chain because the next turn
+// records a contradicting predecessor: where it went decides, as for any
+// row (docs/rollout.md §8.3): both are roots, so u2's sibling arrows lead
+// to the first turn's tip, and the step names u1 as moved there; the
+// session is at risk, not blocking.
+func TestWalkedUserMovedIsNamed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	buildHiding(t, dir)
+	s := audit.One(dir)
+	require.Equal(t, 4, s.Configs[0].ChainLen, "R's walk shows both turns")
+	require.False(t, s.Configs[0].Fallback)
+	st := step(t, s, "A", "A,B")
+	require.Equal(t, audit.Fix, st.Verdict, "%+v", st)
+	went := &audit.Place{Kind: audit.PlaceBranch, Tip: "u1_reply", Via: "switcher", SwitchAt: []string{"u2"}, Loaded: true}
+	require.Equal(t, []audit.Row{
+		{ID: "u1", Role: "user", Text: "hello there", Went: went},
+		{ID: "u1_reply", Role: "assistant", Text: "hi", Went: went},
+	}, st.Removed)
+	require.Equal(t, st.Removed[:1], st.Moved)
+	require.Empty(t, st.Lost)
+	require.False(t, s.Failed())
+	require.True(t, s.MovesUser())
 }
 
 // TestStepListsAddedRows: the design note's case (two ROOT-parented users,

@@ -34,7 +34,7 @@ func TestFindTakesFoldersAsTheOriginalLeavesThem(t *testing.T) {
 	got, err := audit.Find([]string{root})
 	require.NoError(t, err)
 	var rel []string
-	for _, d := range got {
+	for _, d := range got.Sessions {
 		r, err := filepath.Rel(root, d)
 		require.NoError(t, err)
 		rel = append(rel, r)

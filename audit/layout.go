@@ -35,10 +35,13 @@ type Fold struct {
 // a fold lists at most foldRows rows, so a session of any size gives a page
 // of bounded size.
 const (
-	longChain = 40
-	context   = 2
-	ends      = 3
-	foldRows  = 100
+	longChain   = 40
+	contextRows = 2
+	ends        = 3
+	foldRows    = 100
+	// maxShown bounds the rows kept out of folds, so that a step that
+	// changes every row of a long chain still gives a bounded column.
+	maxShown = 120
 )
 
 // layout lays out the chains of every config of the rollout path, marking
@@ -99,9 +102,19 @@ func fold(items []Item) []Item {
 			keep[i] = true
 		}
 		if items[i].Mark != "" {
-			for j := max(0, i-context); j <= min(len(items)-1, i+context); j++ {
+			for j := max(0, i-contextRows); j <= min(len(items)-1, i+contextRows); j++ {
 				keep[j] = true
 			}
+		}
+	}
+	shown := 0
+	for i := range keep {
+		if keep[i] && i < len(items)-ends {
+			if shown == maxShown-ends {
+				keep[i] = false
+				continue
+			}
+			shown++
 		}
 	}
 	var out []Item

@@ -294,7 +294,7 @@ func storedRow(st *store.Store, id string) Row {
 	if n, ok := st.Get(id); ok {
 		return rowOfNode(n)
 	}
-	return Row{ID: clean(id)}
+	return Row{ID: id}
 }
 
 func set(ids []string) map[string]bool {

@@ -8,6 +8,7 @@ import (
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/node"
+	"sessiondag/internal/termtext"
 )
 
 // Row is a chat row as a report names it: enough to recognise the message
@@ -19,6 +20,9 @@ type Row struct {
 	Card bool   `json:"card,omitempty"` // a runtime card (a top-level function run)
 	// Function is a card's function.
 	Function string `json:"function,omitempty"`
+	// Went: for a row a step removed, where it went in the config the
+	// step turns on.
+	Went *Place `json:"went,omitempty"`
 }
 
 // textLimit is how many characters of a row's first line a report keeps.
@@ -26,9 +30,9 @@ const textLimit = 80
 
 // rowOf describes a loaded chain row.
 func rowOf(m *adapter.Message) Row {
-	r := Row{ID: clean(m.ID), Role: clean(m.Role), Text: firstLine(contentText(m))}
+	r := Row{ID: m.ID, Role: m.Role, Text: firstLine(contentText(m))}
 	if m.Get("type").Str() == "status" && m.Get("display").Str() == "runtime" && m.Get("context_tree").IsSet() {
-		r.Card, r.Function = true, clean(m.Get("function").Str())
+		r.Card, r.Function = true, m.Get("function").Str()
 	}
 	return r
 }
@@ -52,20 +56,22 @@ func rowOfNode(n *node.Node) Row {
 		b, _ := json.Marshal(n.Output)
 		text = string(b)
 	}
-	r := Row{ID: clean(n.ID), Role: clean(role), Text: firstLine(text)}
+	r := Row{ID: n.ID, Role: role, Text: firstLine(text)}
 	if n.Role == node.RoleCode && (n.CalledBy == "" || n.CalledBy == node.RootID) && !n.Meta("called_by").Truthy() {
-		r.Card, r.Function = true, clean(n.Name) // a top-level run shows as its card
+		r.Card, r.Function = true, n.Name // a top-level run shows as its card
 	}
 	return r
 }
 
-// String is the row for a text report: id, role, the text quoted.
+// String is the row for a text report: id, role, the text quoted, every
+// part safe for a terminal (the values are the stored ones, as the JSON
+// output has them).
 func (r Row) String() string {
 	who := r.Role
 	if r.Card {
 		who = "card " + r.Function
 	}
-	return r.ID + " " + who + " " + quote(r.Text)
+	return termtext.Line(r.ID) + " " + termtext.Line(who) + " " + termtext.Line(quote(r.Text))
 }
 
 func quote(s string) string {
@@ -92,7 +98,7 @@ func firstLine(s string) string {
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = s[:i]
 	}
-	s = clean(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
 	if utf8.RuneCountInString(s) <= textLimit {
 		return s
 	}
@@ -106,9 +112,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// clean makes text from a session safe to print and to embed in a page:
-// invalid UTF-8 and control characters (a corrupt file can hold NUL bytes)
-// become U+FFFD.
+// clean makes text from a session safe to embed in a page: invalid UTF-8
+// and control characters (a corrupt file can hold NUL bytes, which XHTML
+// cannot carry) become U+FFFD. Text reports escape instead (termtext).
 func clean(s string) string {
 	ok := utf8.ValidString(s)
 	for _, c := range s {

@@ -1,8 +1,11 @@
 package audit
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"sessiondag/impl/flags"
@@ -12,18 +15,30 @@ import (
 // Summary totals an audit. Summaries of disjoint shards merge (Merge) into
 // the summary of the whole run.
 type Summary struct {
-	Shard       string         `json:"shard,omitempty"` // "i/n" when the run audited one shard
-	Sessions    int            `json:"sessions"`
-	Nodes       int            `json:"nodes"`
-	Broken      int            `json:"broken"`
-	Violations  int            `json:"violations"`
-	Regressions int            `json:"regressions"`
-	HiddenUsers int            `json:"sessions_hiding_a_user_message"`
-	Steps       []StepTotal    `json:"steps"`
-	Intended    int            `json:"with_intended_view"`
-	Seconds     float64        `json:"seconds"`    // summed over merged shards
-	ChainTotals map[string]int `json:"chain_rows"` // per config
-	Residual    ResidualTotals `json:"residual"`
+	Shard       string      `json:"shard,omitempty"` // "i/n" when the run audited one shard
+	Sessions    int         `json:"sessions"`
+	Nodes       int         `json:"nodes"`
+	Broken      int         `json:"broken"`
+	Violations  int         `json:"violations"`
+	Regressions int         `json:"regressions"`
+	HiddenUsers int         `json:"sessions_hiding_a_user_message"`
+	MovedUsers  int         `json:"sessions_moving_a_user_message"`
+	Steps       []StepTotal `json:"steps"`
+	Intended    int         `json:"with_intended_view"`
+	// Found is how many session directories the walk found in the whole
+	// tree (every shard walks all of it); a whole run audits each once.
+	Found int `json:"found"`
+	// TreeProblems are directories the walk could not read (the run is
+	// then NOT READY); TreeNotes what it did that a reader should know.
+	TreeProblems []string       `json:"tree_problems,omitempty"`
+	TreeNotes    []string       `json:"tree_notes,omitempty"`
+	Seconds      float64        `json:"seconds"`    // summed over merged shards
+	ChainTotals  map[string]int `json:"chain_rows"` // per config
+	Residual     ResidualTotals `json:"residual"`
+	// Accepted counts the steps reviewed exceptions accept (not
+	// regressions); Exceptions is how each exception of the file fared.
+	Accepted   int            `json:"accepted,omitempty"`
+	Exceptions []ExceptionUse `json:"exceptions,omitempty"`
 	// Shards are the shards merged into this summary.
 	Shards []string `json:"shards,omitempty"`
 }
@@ -35,45 +50,81 @@ type StepTotal struct {
 	Unchanged  int    `json:"unchanged"`
 	Fix        int    `json:"fix"`
 	Regression int    `json:"regression"`
+	// Unjudged: the step changes the view of a broken session, which gets
+	// no verdict (ruleBrokenNoVerdict).
+	Unjudged int `json:"unjudged,omitempty"`
+	// Accepted: regressions reviewed exceptions accept.
+	Accepted int `json:"accepted,omitempty"`
 }
 
 // Failed reports whether the audit must fail (exit 1): a broken session, a
-// violation, a regression, or a merge of shards that is not every shard
-// exactly once (a verdict on part of the sessions is no verdict).
-func (sum *Summary) Failed() bool {
-	return sum.Broken+sum.Violations+sum.Regressions > 0 || len(sum.ShardProblems()) > 0
-}
+// violation, a regression, or a run that is not a verdict on the whole
+// tree (Problems).
+func (sum *Summary) Failed() bool { return !ruleReady(sum) }
 
 // Options configure a run.
 type Options struct {
-	Progress io.Writer // a one-line counter, when not nil
+	Progress *Progress // how far the run is, when not nil
+	// Context stops the run between two sessions (or two directories of
+	// the walk) when it is done: RunWith then returns ErrInterrupted with
+	// the summary of what it audited.
+	Context context.Context
 	// Shard splits a run: it audits the sessions whose index in the sorted
 	// list of session directories it owns. The shards of one split are
 	// disjoint and together the whole run.
 	Shard   shard.Shard
 	Columns bool // lay out every session's chains for the page
+	// Writes are the files the run will write (the page): the run is
+	// refused when one is inside a session directory it reads.
+	Writes []string
+	// Exceptions are reviewed findings to accept (nil: none).
+	Exceptions *Exceptions
+	// Workers audit that many sessions side by side (0: one per core);
+	// sessions are still handed over in sorted order.
+	Workers int
 }
 
 // Run audits every session below roots. Each session is passed to emit as
-// soon as it is done; progress, when not nil, gets a one-line counter.
+// soon as it is done; progress, when not nil, gets a plain progress line
+// every few seconds.
 func Run(roots []string, progress io.Writer, emit func(*Session)) (*Summary, error) {
-	return RunWith(roots, Options{Progress: progress}, emit)
+	o := Options{}
+	if progress != nil {
+		o.Progress = &Progress{W: progress}
+	}
+	return RunWith(roots, o, emit)
 }
+
+// ErrInterrupted: the run's context ended before every session was
+// audited; the summary covers the sessions audited, and is no verdict.
+var ErrInterrupted = errors.New("interrupted")
 
 // RunWith is Run with options.
 func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	if o.Shard.I < 0 || o.Shard.I >= o.Shard.Parts() {
 		return nil, fmt.Errorf("audit: shard %v: the index must be 0 to %d", o.Shard, o.Shard.Parts()-1)
 	}
-	all, err := Find(roots)
+	ctx := o.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	o.Progress.begin()
+	tree, err := find(ctx, roots, os.ReadDir, o.Progress)
 	if err != nil {
 		return nil, err
 	}
-	dirs := all
+	for _, w := range o.Writes {
+		if dir, ok := tree.Holding(w); ok {
+			return nil, fmt.Errorf("audit: %s is inside the session directory %s, which the audit reads and never writes to: write it elsewhere", w, dir)
+		}
+	}
+	dirs := tree.Sessions
 	sum := NewSummary()
+	sum.Found = len(tree.Sessions)
+	sum.TreeProblems, sum.TreeNotes = tree.Problems, tree.Notes
 	if !o.Shard.IsWhole() {
 		dirs = nil
-		for i, d := range all {
+		for i, d := range tree.Sessions {
 			if o.Shard.Owns(uint64(i)) {
 				dirs = append(dirs, d)
 			}
@@ -81,20 +132,23 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 		sum.Shard = o.Shard.String()
 	}
 	start := time.Now()
-	for i, dir := range dirs {
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "\r\033[Kaudit %d/%d %s", i+1, len(dirs), dir)
-		}
-		s := one(dir, o.Columns)
+	var uses []ExceptionUse
+	defer o.Progress.end()
+	at := o.Progress.mark()
+	complete := inOrder(ctx, dirs, o.Workers, o.Columns, func(s *Session) {
+		uses = mergeUses(uses, o.Exceptions.apply(s))
 		sum.Add(s)
 		if emit != nil {
 			emit(s)
 		}
-	}
-	if o.Progress != nil && len(dirs) > 0 {
-		fmt.Fprint(o.Progress, "\r\033[K")
+		o.Progress.audited(sum.Sessions, len(dirs), sum.Nodes, at)
+	})
+	if !complete {
+		sum.Seconds = time.Since(start).Seconds()
+		return sum, ErrInterrupted
 	}
 	sum.Seconds = time.Since(start).Seconds()
+	sum.Exceptions = mergeUses(uses, o.Exceptions.unseen(uses))
 	return sum, nil
 }
 
@@ -111,7 +165,7 @@ func NewSummary() *Summary {
 func (sum *Summary) Add(s *Session) {
 	sum.Sessions++
 	sum.Nodes += s.Nodes
-	if s.Error != "" {
+	if s.Broken() {
 		sum.Broken++
 	}
 	if s.Intended {
@@ -119,6 +173,9 @@ func (sum *Summary) Add(s *Session) {
 	}
 	if s.HidesUser() {
 		sum.HiddenUsers++
+	}
+	if s.MovesUser() {
+		sum.MovedUsers++
 	}
 	sum.Violations += len(s.Violations)
 	for _, c := range s.Configs {
@@ -134,6 +191,11 @@ func (sum *Summary) Add(s *Session) {
 		case Regression:
 			t.Regression++
 			sum.Regressions++
+		case Unjudged:
+			t.Unjudged++
+		case Accepted:
+			t.Accepted++
+			sum.Accepted++
 		}
 	}
 	if s.Intended {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"sessiondag/internal/shard"
@@ -97,13 +98,26 @@ func (sum *Summary) Merge(o *Summary) error {
 		t.Unchanged += st.Unchanged
 		t.Fix += st.Fix
 		t.Regression += st.Regression
+		t.Unjudged += st.Unjudged
+		t.Accepted += st.Accepted
 	}
+	sum.Accepted += o.Accepted
+	sum.Exceptions = mergeUses(sum.Exceptions, o.Exceptions)
+	switch {
+	case sum.Found == 0:
+		sum.Found = o.Found
+	case o.Found != sum.Found:
+		sum.TreeProblems = append(sum.TreeProblems, fmt.Sprintf("the shards walked different trees: %d and %d session directories", sum.Found, o.Found))
+	}
+	sum.TreeProblems = union(sum.TreeProblems, o.TreeProblems)
+	sum.TreeNotes = union(sum.TreeNotes, o.TreeNotes)
 	sum.Sessions += o.Sessions
 	sum.Nodes += o.Nodes
 	sum.Broken += o.Broken
 	sum.Violations += o.Violations
 	sum.Regressions += o.Regressions
 	sum.HiddenUsers += o.HiddenUsers
+	sum.MovedUsers += o.MovedUsers
 	sum.Intended += o.Intended
 	sum.Seconds += o.Seconds
 	for k, v := range o.ChainTotals {
@@ -116,9 +130,31 @@ func (sum *Summary) Merge(o *Summary) error {
 		sum.Shards = append(sum.Shards, o.Shards...)
 	case o.Shard != "":
 		sum.Shards = append(sum.Shards, o.Shard)
+	default:
+		sum.Shards = append(sum.Shards, shard.Whole.String()) // a whole run is the one shard of its split
 	}
 	sort.Strings(sum.Shards)
 	return nil
+}
+
+// union is a and b sorted, each string once.
+func union(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Stale are the exceptions that match no finding: of a session the run
+// audited, or any once the run (or the merge) is whole.
+func (sum *Summary) Stale() []ExceptionUse {
+	whole := sum.Shard == "" && len(sum.ShardProblems()) == 0
+	var out []ExceptionUse
+	for _, u := range sum.Exceptions {
+		if u.Stale(whole) {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // ShardProblems says what is wrong with the set of shards merged into a
@@ -129,4 +165,23 @@ func (sum *Summary) ShardProblems() []string {
 		return nil
 	}
 	return shard.Coverage(sum.Shards)
+}
+
+// Problems says why a run is no verdict on the whole tree, whatever its
+// sessions show: nothing found, a directory the walk could not read, a
+// merge of shards that is not every shard once, or a whole run that did
+// not audit every session the walk found.
+func (sum *Summary) Problems() []string {
+	var out []string
+	if sum.Found == 0 {
+		out = append(out, "no session directory was found")
+	}
+	for _, p := range sum.TreeProblems {
+		out = append(out, "unreadable: "+p)
+	}
+	out = append(out, sum.ShardProblems()...)
+	if sum.Shard == "" && sum.Sessions != sum.Found && len(sum.ShardProblems()) == 0 {
+		out = append(out, fmt.Sprintf("%d of the %d session directories found were audited", sum.Sessions, sum.Found))
+	}
+	return out
 }

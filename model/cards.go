@@ -78,18 +78,36 @@ func contextTree(s *Session, rootID string) any { return newReading(s).contextTr
 // contextTree is built from all nodes (not messages) in seq order; children
 // = nodes whose node `called_by` is the id. Unknown root → null. The original
 // has no cycle guard (it would recurse until Python's recursion limit); this
-// model cuts a cycle by leaving out a node already on the current path.
+// model leaves out a child from which its parent can be reached again by
+// call edges (the two lie on one called_by cycle), so a tree never depends
+// on where it is shown and stays no larger than the nodes below it.
 func (rd *reading) contextTree(rootID string) any {
 	root := rd.node(rootID)
 	if root == nil {
 		return nil
 	}
-	return rd.treeNode(root, map[string]bool{})
+	return rd.treeNode(root)
 }
 
-func (rd *reading) treeNode(n *Node, onPath map[string]bool) *Object {
-	onPath[n.ID] = true
-	defer delete(onPath, n.ID)
+// reaches reports whether the id to can be reached from the id from by
+// following call children.
+func (rd *reading) reaches(from, to string) bool {
+	seen := map[string]bool{from: true}
+	for queue := []string{from}; len(queue) > 0; queue = queue[1:] {
+		if queue[0] == to {
+			return true
+		}
+		for _, k := range rd.idx.kids[queue[0]] {
+			if !seen[k.ID] {
+				seen[k.ID] = true
+				queue = append(queue, k.ID)
+			}
+		}
+	}
+	return false
+}
+
+func (rd *reading) treeNode(n *Node) *Object {
 	md := n.meta()
 	// path, name (else role, else "node"), status (else "completed")
 	t := newObject("path", n.ID, "name", or(or(n.Name, n.Role), "node"),
@@ -130,8 +148,8 @@ func (rd *reading) treeNode(n *Node, onPath map[string]bool) *Object {
 	}
 	var kids []any
 	for _, c := range rd.idx.kids[n.ID] { // nodes_by_seq order = seq order
-		if !onPath[c.ID] {
-			kids = append(kids, rd.treeNode(c, onPath))
+		if !rd.reaches(c.ID, n.ID) {
+			kids = append(kids, rd.treeNode(c))
 		}
 	}
 	if len(kids) > 0 {

@@ -121,6 +121,13 @@ func (r *LegacyRun) Rooted() bool { return r.byID["ROOT"] != nil }
 // InMemoryHead is the store's in-memory head ("" before any).
 func (r *LegacyRun) InMemoryHead() string { return r.memHead }
 
+// CallerPending reports whether the node id names a caller that is not
+// written yet (an orphan whose caller a later op writes).
+func (r *LegacyRun) CallerPending(id string) bool {
+	n := r.byID[id]
+	return n != nil && n.CalledBy != "" && n.CalledBy != "ROOT" && r.byID[n.CalledBy] == nil
+}
+
 // NodeCount is how many nodes the store holds, ROOT included.
 func (r *LegacyRun) NodeCount() int { return len(r.nodes) }
 

@@ -31,8 +31,11 @@ func TestChecks(t *testing.T) {
 	}
 }
 
-// runCheck is one check on one kind of data, with its reach.
+// runCheck is one check on one kind of data, with its reach. Against
+// another implementation (SESSIONDAG_IMPL) a check or a kind of data that
+// cannot judge it is skipped, saying why.
 func runCheck(t *testing.T, c harness.Check, d harness.Data) {
+	judges(t, []harness.Check{c}, d)
 	total := gen.NewTally()
 	var mu sync.Mutex
 	test := t.Name()
@@ -58,6 +61,7 @@ func runCheck(t *testing.T, c harness.Check, d harness.Data) {
 // explores op sequences with coverage guidance; crashers land in
 // testdata/fuzz/FuzzSessionOps.
 func FuzzSessionOps(f *testing.F) {
+	judges(f, []harness.Check{check("legacy")}, harness.OffAny)
 	f.Fuzz(rapid.MakeFuzz(func(t *rapid.T) {
 		machine(t, "FuzzSessionOps", check("legacy"), harness.OffAny)
 	}))

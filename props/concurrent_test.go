@@ -30,6 +30,7 @@ const concurrentLoaders, concurrentRounds = 4, 20
 // side). Under -race it also finds the loads' data races.
 func TestConcurrentLoads(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "loads of one store side by side")
 	rapid.Check(t, func(t *rapid.T) {
 		opt := gen.Options{Legacy: true, FlagFlips: true}
 		opt.Swarm = gen.DrawSwarm(rapidsrc.Source{T: t}, opt)

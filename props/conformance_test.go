@@ -38,6 +38,7 @@ var originalCorpora = []struct {
 // what the loads before it kept.
 func TestConformanceThroughBothReaders(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "the cold load of the conformance sessions")
 	var dirs []string
 	for _, c := range originalCorpora {
 		found, err := filepath.Glob(filepath.Join(corpusDir, c.name, "sessions", "*"))
@@ -80,7 +81,7 @@ func sameAtHead(t *testing.T, st *store.Store, ms *model.Session, h string) bool
 	// The checks load the store at its persisted head: the in-memory meta
 	// (never written back) names h.
 	st.Meta.Set("head_id", node.Str(h))
-	s := &harness.Session{Impl: &driver.Run{W: &writer.Writer{S: st}}}
+	s := harness.OnStore(&driver.Run{W: &writer.Writer{S: st}})
 	for _, name := range storeChecks {
 		if f := check(name).Run(s); f != nil {
 			t.Errorf("head %q: check %s: %s\n%s", h, name, f.What, f.Diff)

@@ -28,6 +28,9 @@ const corpusDir = "../corpus"
 // campaign.Replay: a script saved by a failing check runs exactly that check
 // (its `#! check` line), any other runs every check on data written with
 // the flags on and with them off, where the check's declared data admit it.
+// Against another implementation (SESSIONDAG_IMPL), each script runs the
+// checks and kinds of data that can judge it; a script none can is
+// skipped with the reason.
 func TestCorpusReplay(t *testing.T) {
 	t.Parallel()
 	var scripts []string
@@ -43,10 +46,17 @@ func TestCorpusReplay(t *testing.T) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
 			file := parseScriptFile(t, p)
-			found, err := campaign.Replay(file, campaign.ReplayOptions{Tmp: scratch()})
+			o := campaign.ReplayOptions{Tmp: scratch(), Impl: underTest}
+			found, err := campaign.Replay(file, o)
+			if notWritten(err) {
+				t.Skip(err)
+			}
 			require.NoError(t, err)
+			for _, why := range campaign.NotRun(file, o) {
+				t.Logf("not run: %s", why)
+			}
 			for _, f := range found {
-				c := campaign.Case{Check: check(f.Check), Data: f.Data, Script: file.Ops}.Of(f)
+				c := campaign.Case{Check: check(f.Check), Data: f.Data, Script: file.Ops, Impl: underTest}.Of(f)
 				t.Errorf("%s: %s", p, campaign.Report(c, f, p))
 			}
 		})
@@ -60,6 +70,7 @@ func TestCorpusReplay(t *testing.T) {
 // rollout moves towards the intended view.
 func TestCorpusSessions(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "loading the corpus's session directories")
 	dirs, err := filepath.Glob(filepath.Join(corpusDir, "sessions", "*"))
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)

@@ -18,6 +18,7 @@ import (
 // property suite checks the derivation only against the intent, which
 // judges legacy data leniently, so each rule is also pinned here.
 func TestDerivationRules(t *testing.T) {
+	inProcessOnly(t, "flag A's derivation, read from the load's predecessors")
 	const turn = "user id=u1 text=hi\nreply\ndone\n"
 	for _, tc := range []struct {
 		rule, script string

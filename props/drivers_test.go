@@ -39,6 +39,7 @@ var sayAfterReload = harness.Check{Name: "say-after-reload", Prop: "test", Doc: 
 // name: every driver reduces through campaign.Reduce and saves through
 // campaign.Save.
 func TestDriversSaveOneScript(t *testing.T) {
+	inProcessOnly(t, "a planted check of the drivers in this repository")
 	// Not parallel: it turns off rapid's fail files while the parallel tests
 	// wait for the sequential ones to end.
 	prev := flag.Lookup("rapid.nofailfile").Value.String()

@@ -19,8 +19,13 @@ import (
 // complete is the "chain is complete" property as a harness check: under
 // flags fl the loaded chain misses no row of the intended conversation.
 func complete(fl flags.Set) harness.Check {
+	claims := []harness.Claim{harness.ClaimRollout}
+	if fl == flags.Off {
+		claims = append(claims, harness.ClaimLegacy)
+	}
 	return harness.Check{Name: "complete", Prop: "P4", Doc: "the chain under " + fl.String() + " misses no intended row",
-		Data: []harness.Data{harness.OffAny, harness.WrittenOff}, Run: func(s *harness.Session) *harness.Finding {
+		Needs: harness.Needs{Claims: claims, Configs: []flags.Set{fl}},
+		Data:  []harness.Data{harness.OffAny, harness.WrittenOff}, Run: func(s *harness.Session) *harness.Finding {
 			if g := harness.ViewGap(harness.Projected(s.Load(fl)), s.Intended()); g.Missing > 0 {
 				return &harness.Finding{What: fmt.Sprintf("flags %s: %s", fl, g)}
 			}
@@ -31,7 +36,7 @@ func complete(fl flags.Set) harness.Check {
 // incomplete reports whether a script loses history under fl at some op.
 func incomplete(fl flags.Set) func([]ops.Op) bool {
 	return func(script []ops.Op) bool {
-		f, err := harness.Play(harness.WrittenOff, script, complete(fl))
+		f, err := harness.PlayOn(underTest, harness.WrittenOff, script, complete(fl))
 		return err == nil && f != nil
 	}
 }
@@ -48,7 +53,7 @@ func turnsOnly(seed uint64, manual bool) []ops.Op {
 	if manual {
 		kinds = []string{"user", "reply", "done", "reload", "manual", "end", "exec", "say"}
 	}
-	return gen.New(gen.Options{Only: kinds, SyncedBrowser: manual}).Script(gen.NewSeeded(seed), 30)
+	return gen.New(drawnFor(gen.Options{Only: kinds, SyncedBrowser: manual})).Script(gen.NewSeeded(seed), 30)
 }
 
 // find draws sessions from random seeds until one violates completeness
@@ -64,7 +69,7 @@ func find(t *testing.T, manual bool, fails func([]ops.Op) bool) []ops.Op {
 		t.Logf("seed %d: a %d-op session loses history", seed, len(script))
 		// The reduction stays in the kind of data the search draws: with
 		// manual runs, data whose intent is in the data.
-		c := campaign.Case{Check: complete(flags.Off), Data: harness.OffAny, Script: script}
+		c := campaign.Case{Check: complete(flags.Off), Data: harness.OffAny, Script: script, Impl: underTest}
 		if manual {
 			c.Data = harness.WrittenOff
 		}
@@ -82,9 +87,21 @@ func find(t *testing.T, manual bool, fails func([]ops.Op) bool) []ops.Op {
 // run (legacy §5.1 L3/L4). The harness finds each from random sessions with
 // the "chain is complete" property and reduces it to at most 6 ops; with A
 // and B on the same scripts load whole.
+//
+// Against another implementation: the cut-off is found when it claims the
+// legacy or the rollout, and A,B load the scripts whole when it loads
+// under A,B.
 func TestKnownLegacyCutoff(t *testing.T) {
 	t.Parallel()
 	fixed := flags.A | flags.B
+	judges(t, []harness.Check{complete(flags.Off)}, harness.WrittenOff)
+	loadsWhole := func(t *testing.T, script []ops.Op) {
+		if err := complete(fixed).Applies(about()); err != nil {
+			t.Logf("not run: %v", err)
+			return
+		}
+		require.False(t, incomplete(fixed)(script), "flags A,B must load it whole")
+	}
 	t.Run("two ROOT-parented users", func(t *testing.T) {
 		t.Parallel()
 		script := find(t, false, incomplete(flags.Off))
@@ -93,7 +110,7 @@ func TestKnownLegacyCutoff(t *testing.T) {
 		require.LessOrEqual(t, len(script), 6)
 		require.Contains(t, text, "dispatch", "a dispatcher turn the browser never saw…")
 		require.Contains(t, text, "user ", "…then a web turn with no parent: two ROOT-parented users")
-		require.False(t, incomplete(fixed)(script), "flags A,B must load it whole")
+		loadsWhole(t, script)
 	})
 	t.Run("manual function after chat", func(t *testing.T) {
 		t.Parallel()
@@ -102,7 +119,7 @@ func TestKnownLegacyCutoff(t *testing.T) {
 		t.Logf("reduced:\n%s", text)
 		require.LessOrEqual(t, len(script), 6)
 		require.Contains(t, text, "manual")
-		require.False(t, incomplete(fixed)(script), "flags A,B must load it whole")
+		loadsWhole(t, script)
 	})
 }
 

@@ -42,6 +42,7 @@ var largeSessions = []struct {
 // extending or refilling what the earlier ones kept.
 func TestLargeSessions(t *testing.T) {
 	t.Parallel()
+	inProcessOnly(t, "the load's large-session paths (its columns, the split fill and read)")
 	if testing.Short() {
 		t.Skip("large sessions: not in -short")
 	}
@@ -88,7 +89,7 @@ func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err erro
 		if f, err := s.Apply(op); f != nil || err != nil {
 			return f, err
 		}
-		if next < 0 && s.Impl.W.S.Len() >= largeNodes {
+		if next < 0 && s.Run().W.S.Len() >= largeNodes {
 			next = i
 		}
 		if i != next && i != len(script)-1 {

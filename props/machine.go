@@ -18,12 +18,17 @@ import (
 // swarm configuration drawn first, gen.DrawSwarm) and steps the harness
 // session, which runs the check after the op. It returns the generator,
 // whose tally says what was drawn.
+//
+// The session is the implementation under test's (underTest): the test
+// has already skipped when the check cannot judge it (judges). The draw
+// keeps to the op kinds it writes; a case that still draws another kind
+// ends there, without a verdict.
 func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen {
-	opt := campaign.GenOptions(d)
+	opt := drawnFor(campaign.GenOptions(d))
 	opt.Swarm = gen.DrawSwarm(rapidsrc.Source{T: t}, opt)
 	g := gen.New(opt)
-	o := harness.Options{Data: d}
-	if c.OnDisk {
+	o := harness.Options{Data: d, Impl: underTest}
+	if c.OnDisk && underTest == nil {
 		parent, err := os.MkdirTemp(scratch(), "sessiondag-props-")
 		if err != nil {
 			t.Fatalf("temp dir: %v", err)
@@ -36,14 +41,23 @@ func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen 
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
+	defer s.Close()
+	stopped := false
 	t.Repeat(map[string]func(*rapid.T){"op": func(t *rapid.T) {
 		op := g.Next(rapidsrc.Source{T: t})
+		if stopped {
+			return
+		}
 		f, err := s.Step(op, c)
+		if notWritten(err) {
+			stopped = true
+			return
+		}
 		if err != nil {
 			t.Fatalf("the generator drew an op the writers refuse: %v\n%s", err, ops.String(s.Script))
 		}
 		if f != nil {
-			fail(t, test, campaign.Case{Check: c, Data: d, Script: s.Script}, f)
+			fail(t, test, campaign.Case{Check: c, Data: d, Script: s.Script, Impl: underTest}, f)
 		}
 	}})
 	return g

@@ -28,8 +28,14 @@ func TestMain(m *testing.M) {
 			os.Exit(2)
 		}
 	}
+	closeImpl, err := openImpl()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "props:", err)
+		os.Exit(2)
+	}
 	code := m.Run()
 	saveFound(os.Stderr)
+	closeImpl()
 	os.Exit(code)
 }
 

@@ -15,10 +15,16 @@ import (
 // keys (session_id, caller, a default status) but never loses or changes one;
 // a user's or an assistant's extra comes back as its keys, which
 // append_message merged into the node's metadata in its place.
-func TestP8AdapterRoundTrip(t *testing.T) { rapid.Check(t, adapterRoundTrip) }
+func TestP8AdapterRoundTrip(t *testing.T) {
+	inProcessOnly(t, "the message adapter")
+	rapid.Check(t, adapterRoundTrip)
+}
 
 // FuzzAdapterRoundTrip runs the same property from fuzzer bytes.
-func FuzzAdapterRoundTrip(f *testing.F) { f.Fuzz(rapid.MakeFuzz(adapterRoundTrip)) }
+func FuzzAdapterRoundTrip(f *testing.F) {
+	inProcessOnly(f, "the message adapter")
+	f.Fuzz(rapid.MakeFuzz(adapterRoundTrip))
+}
 
 var (
 	extraKeys   = []string{"source", "status", "display", "forked_from", "edit_of", "worker_id", "agent_id", "x-custom", "café"}

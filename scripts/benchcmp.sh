@@ -132,8 +132,8 @@ cat "$OUT/benchstat.txt"
 echo
 
 # The gate decides. It is built rather than `go run` because go run turns
-# every non-zero exit into 1, which would hide the 1 (regression) vs
-# 2 (error) distinction.
+# every non-zero exit into 1, which would hide the 1 (regression), 2 (error)
+# and 3 (inconclusive: too few runs) distinction.
 gate_rc=0
 if go build -o "$OUT/sessiondag" ./cmd/sessiondag; then
 	"$OUT/sessiondag" benchgate "$old_txt" "$new_txt" 2>&1 | tee "$OUT/gate.txt" || gate_rc=${PIPESTATUS[0]}

@@ -35,7 +35,8 @@ Flags may come before or after OLD and NEW.
                   five percent ("0.05" means 0.05%%, not 5%%) (default %g%%)
   --alpha A       significance level, 0 < A <= 1 (default %g)
 
-Exit codes: 0 no regression, 1 regression, 2 usage or input error.
+Exit codes: 0 pass, 1 regression, 2 usage or input error, 3 inconclusive
+(too few runs in a gated unit to find a regression).
 `
 
 func usage(w io.Writer) {

@@ -68,6 +68,18 @@ func (r *report) tooFew() []row {
 	return out
 }
 
+// undecided are the comparisons of gated units the U test could not
+// decide: a regression there would go unseen.
+func (r *report) undecided() []row {
+	var out []row
+	for _, x := range r.rows {
+		if x.tooFew && gatedUnits[x.key.Unit] && x.verdict != verdictRegression {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // compare pairs up the series of both sides and judges each pair.
 func compare(old, new *sideData, alpha, thresholdPct float64) *report {
 	rep := &report{alpha: alpha, thresholdPct: thresholdPct, configDiffs: configMismatches(old, new)}

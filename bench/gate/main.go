@@ -11,13 +11,16 @@ const (
 	ExitOK         = 0 // no regression
 	ExitRegression = 1 // at least one regression
 	ExitError      = 2 // bad usage, or an input file missing or unreadable
+	// ExitInconclusive: no regression found, but a gated comparison had
+	// too few samples to find one: the gate cannot say PASS.
+	ExitInconclusive = 3
 )
 
 // Main runs the gate: `benchgate OLD NEW [--threshold 5%] [--alpha 0.05]`.
 // args excludes the program (or subcommand) name. The table and the
 // verdict go to stdout; usage errors, file errors and per-line parse
-// warnings go to stderr. It returns ExitOK, ExitRegression or ExitError
-// and never panics on bad input.
+// warnings go to stderr. It returns ExitOK, ExitRegression,
+// ExitInconclusive or ExitError and never panics on bad input.
 func Main(args []string, stdout, stderr io.Writer) int {
 	opts, err := parseArgs(args, stderr)
 	if errors.Is(err, errHelp) {
@@ -59,6 +62,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(rep.regressions()) > 0 {
 		return ExitRegression
+	}
+	if len(rep.undecided()) > 0 {
+		return ExitInconclusive
 	}
 	return ExitOK
 }

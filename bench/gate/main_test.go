@@ -80,14 +80,16 @@ func TestFasterPasses(t *testing.T) {
 	assert.Contains(t, rowLine(out, "Load-2", "sec/op"), "-22.30%")
 }
 
-func TestTooFewSamplesWarnsAndPasses(t *testing.T) {
+func TestTooFewSamplesIsInconclusive(t *testing.T) {
 	// 3 per side: even total separation gives p = 2/C(6,3) = 0.1, so the
 	// +98% jump cannot be called significant. The gate must say so
-	// instead of reporting a plain "no change".
+	// instead of reporting a plain "no change", and must not pass.
 	code, out, _ := gateFiles(t,
 		header+runs("Load-2", seq(100, 1, 3), ""),
 		header+runs("Load-2", seq(200, 1, 3), ""))
-	assert.Equal(t, ExitOK, code, out)
+	assert.Equal(t, ExitInconclusive, code, out)
+	assert.Contains(t, out, "benchgate: INCONCLUSIVE: no regression found")
+	assert.NotContains(t, out, "PASS")
 	line := rowLine(out, "Load-2", "sec/op")
 	assert.Equal(t, "~", verdictOf(t, out, "Load-2", "sec/op"))
 	assert.Contains(t, line, "TOO FEW SAMPLES: min attainable p=0.100")
@@ -113,7 +115,7 @@ func TestUnevenSidesTooFew(t *testing.T) {
 	code, out, _ := gateFiles(t,
 		header+runs("Load-2", seq(100, 1, 10), ""),
 		header+runs("Load-2", []float64{500}, ""))
-	assert.Equal(t, ExitOK, code, out)
+	assert.Equal(t, ExitInconclusive, code, out)
 	assert.Contains(t, out, "n=10+1: min p 0.182")
 }
 

@@ -111,6 +111,11 @@ func writeSummary(w io.Writer, rep *report) {
 	regs := rep.regressions()
 	rule := fmt.Sprintf("> +%s%% and p < %g", fmtNum(rep.thresholdPct), rep.alpha)
 	if len(regs) == 0 {
+		if und := rep.undecided(); len(und) > 0 {
+			fmt.Fprintf(w, "benchgate: INCONCLUSIVE: no regression found (%s), but %d of %d gated comparison(s) had too few samples to find one (%s): not a pass\n",
+				rule, len(und), len(rep.rows), sampleSizes(und))
+			return
+		}
 		fmt.Fprintf(w, "benchgate: PASS: no regression (%s) in %d comparison(s)\n", rule, len(rep.rows))
 		return
 	}

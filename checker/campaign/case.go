@@ -21,6 +21,10 @@ type Case struct {
 	Damage   []PointerEdit
 	Folder   []FolderEdit   // how the original leaves the folder besides the nodes
 	Files    []harness.Edit // edits read from a saved file's `#! file` lines
+	// Impl starts the implementation the case plays against; nil = the
+	// implementation in this repository, in-process. Its file names it
+	// (`#! impl`), so that a replay runs it again.
+	Impl harness.Starter
 }
 
 // Of is the case that finding f of c's check is: the script up to the op
@@ -30,8 +34,11 @@ func (c Case) Of(f *harness.Finding) Case {
 	if f.Step > 0 && f.Step < len(c.Script) && !c.Check.Damage {
 		c.Script = c.Script[:f.Step]
 	}
-	if f.Check == harness.Validity.Name {
+	switch f.Check {
+	case harness.Validity.Name:
 		c.Check = harness.Validity
+	case harness.Protocol.Name:
+		c.Check = harness.Protocol
 	}
 	return c
 }
@@ -40,6 +47,11 @@ func (c Case) Of(f *harness.Finding) Case {
 // case's data. tmp is where directories on disk go ("" = the system's).
 func (c Case) Play(tmp string) (*harness.Finding, error) {
 	if c.Check.Damage {
+		if c.Impl != nil {
+			if err := c.Check.Applies(c.Impl.About()); err != nil {
+				return nil, err
+			}
+		}
 		edits, err := Edits(c)
 		if err != nil {
 			return nil, err
@@ -50,7 +62,7 @@ func (c Case) Play(tmp string) (*harness.Finding, error) {
 		}
 		return f, err
 	}
-	f, err := harness.Play(c.Data, c.Script, c.Check)
+	f, err := harness.PlayOn(c.Impl, c.Data, c.Script, c.Check)
 	if f != nil {
 		f.Data = c.Data
 	}
@@ -69,10 +81,14 @@ func (c Case) Fails(tmp string) bool {
 // directives are the `#!` lines beyond the check's own that rebuild a
 // damaged directory.
 func (c Case) directives() []ops.Directive {
-	if !c.Check.Damage {
-		return nil
+	var out []ops.Directive
+	if impl := c.ImplCommand(); impl != "" {
+		out = append(out, ImplDirective(impl))
 	}
-	out := []ops.Directive{{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: fmt.Sprint(c.FirstSeq)}}}}
+	if !c.Check.Damage {
+		return out
+	}
+	out = append(out, ops.Directive{Name: "cold", Args: []ops.Arg{{Key: "first-seq", Value: fmt.Sprint(c.FirstSeq)}}})
 	for _, d := range c.Damage {
 		out = append(out, d.Directive())
 	}
@@ -83,6 +99,30 @@ func (c Case) directives() []ops.Directive {
 		out = append(out, e.Directive())
 	}
 	return out
+}
+
+// ImplCommand is the command of the implementation the case plays
+// against, "" in-process.
+func (c Case) ImplCommand() string {
+	if c.Impl == nil {
+		return ""
+	}
+	return c.Impl.About().Command
+}
+
+// ImplDirective is the `#! impl command=…` line naming the implementation
+// a file's case was found on.
+func ImplDirective(command string) ops.Directive {
+	return ops.Directive{Name: "impl", Args: []ops.Arg{{Key: "command", Value: command}}}
+}
+
+// ImplOf is the implementation command a file's `#! impl` line names, "".
+func ImplOf(f *ops.File) string {
+	if d, ok := f.Directive("impl"); ok {
+		c, _ := d.Get("command")
+		return c
+	}
+	return ""
 }
 
 // With is the case on another script (and damage), the rest kept.

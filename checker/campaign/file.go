@@ -54,6 +54,25 @@ func Save(dir string, c Case, f *harness.Finding, foundBy string, header ...stri
 // ReplayCommand is the command that replays a saved case and exits 1 on it.
 func ReplayCommand(path string) string { return "go run ./cmd/sessiondag replay " + path }
 
+// ReplayCommand is the command that replays the case saved at path: with
+// the implementation it plays against, when that is another process (the
+// file's `#! impl` line names it too).
+func (c Case) ReplayCommand(path string) string {
+	cmd := ReplayCommand(path)
+	if impl := c.ImplCommand(); impl != "" {
+		cmd += " --impl " + ShellQuote(impl)
+	}
+	return cmd
+}
+
+// ShellQuote makes s one word for a POSIX shell.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@,+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // Report is the failure message: what failed, the script, the evidence and
 // the command that reproduces it (when the file was saved).
 func Report(c Case, f *harness.Finding, savedAs string) string {
@@ -64,7 +83,7 @@ func Report(c Case, f *harness.Finding, savedAs string) string {
 		fmt.Fprintf(&b, "%s\n", f.Diff)
 	}
 	if savedAs != "" {
-		fmt.Fprintf(&b, "reproduce: %s\n", ReplayCommand(savedAs))
+		fmt.Fprintf(&b, "reproduce: %s\n", c.ReplayCommand(savedAs))
 	} else {
 		b.WriteString("reproduce: (the script was not saved)\n")
 	}

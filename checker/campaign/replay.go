@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
@@ -17,6 +18,11 @@ type ReplayOptions struct {
 	Checks []harness.Check
 	Data   []harness.Data
 	Tmp    string // where directories on disk go ("" = the system's)
+	// Impl starts the implementation the file is replayed against; nil =
+	// the implementation in this repository, in-process. Against another,
+	// the checks and kinds of data that cannot judge it are left out
+	// (NotRun says which).
+	Impl harness.Starter
 }
 
 // A Group is checks played together on one kind of data: one session, the
@@ -104,10 +110,27 @@ func planned(f *ops.File, d ops.Directive, o ReplayOptions) ([]Group, error) {
 // Replay runs a script file and returns what failed: at most one finding
 // per group. A file saved by a failing check names that check and its data
 // in a `#! check` line, so its replay runs exactly that.
+//
+// Against another implementation, a file with an op kind it does not
+// write, or whose every check or kind of data cannot judge it, is an error
+// that is harness.ErrNotApplicable.
 func Replay(f *ops.File, o ReplayOptions) ([]*harness.Finding, error) {
 	groups, err := Plan(f, o)
 	if err != nil {
 		return nil, err
+	}
+	if o.Impl != nil {
+		a := o.Impl.About()
+		var skipped []string
+		groups, skipped = applicable(a, groups)
+		if len(groups) == 0 {
+			return nil, fmt.Errorf("%w: %s", harness.ErrNotApplicable, strings.Join(skipped, "; "))
+		}
+		for _, op := range f.Ops {
+			if !a.Writes(op.Kind()) {
+				return nil, fmt.Errorf("%w: %s does not write %s ops", harness.ErrNotApplicable, a.Name, op.Kind())
+			}
+		}
 	}
 	var out []*harness.Finding
 	for _, g := range groups {
@@ -115,7 +138,7 @@ func Replay(f *ops.File, o ReplayOptions) ([]*harness.Finding, error) {
 		if g.Case != nil {
 			fd, err = g.Case.Play(o.Tmp)
 		} else {
-			fd, err = harness.Play(g.Data, f.Ops, g.Checks...)
+			fd, err = harness.PlayOn(o.Impl, g.Data, f.Ops, g.Checks...)
 			if fd != nil {
 				fd.Data = g.Data
 			}
@@ -141,9 +164,52 @@ func CaseOf(f *ops.File, o ReplayOptions) (Case, error) {
 		return Case{}, fmt.Errorf("the file is not one check on one kind of data: give it a `#! check` line, or --check NAME with --flags")
 	}
 	if g := groups[0]; g.Case != nil {
-		return *g.Case, nil
+		c := *g.Case
+		c.Impl = o.Impl
+		return c, nil
 	}
-	return Case{Check: groups[0].Checks[0], Data: groups[0].Data, Script: f.Ops}, nil
+	return Case{Check: groups[0].Checks[0], Data: groups[0].Data, Script: f.Ops, Impl: o.Impl}, nil
+}
+
+// NotRun lists what a replay against another implementation leaves out:
+// the checks and kinds of data of the plan that cannot judge it, each
+// with why.
+func NotRun(f *ops.File, o ReplayOptions) []string {
+	if o.Impl == nil {
+		return nil
+	}
+	groups, err := Plan(f, o)
+	if err != nil {
+		return nil
+	}
+	_, skipped := applicable(o.Impl.About(), groups)
+	return skipped
+}
+
+// applicable keeps the groups, and the checks of each, that can judge an
+// implementation, and says why each of the others is left out.
+func applicable(a harness.About, groups []Group) ([]Group, []string) {
+	var out []Group
+	var skipped []string
+	for _, g := range groups {
+		if err := a.TakesData(g.Data); err != nil {
+			skipped = append(skipped, harness.Why(err))
+			continue
+		}
+		var checks []harness.Check
+		for _, c := range g.Checks {
+			if err := c.Applies(a); err != nil {
+				skipped = append(skipped, harness.Why(err))
+				continue
+			}
+			checks = append(checks, c)
+		}
+		if len(checks) > 0 {
+			g.Checks = checks
+			out = append(out, g)
+		}
+	}
+	return out, skipped
 }
 
 // caseOf reads the damage directives of a file.

@@ -17,7 +17,7 @@ import (
 func TestSavedFindingReplays(t *testing.T) {
 	planted := harness.Check{Name: "planted", Prop: "test", Doc: "fails once a web turn has a reply",
 		Data: harness.DataKinds, Run: func(s *harness.Session) *harness.Finding {
-			if s.Impl.W.S.Len() >= 3 {
+			if s.Run().W.S.Len() >= 3 {
 				return &harness.Finding{What: "three nodes"}
 			}
 			return nil

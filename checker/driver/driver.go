@@ -195,6 +195,16 @@ func (r *Run) Writer(o ops.Writer) error {
 	return nil
 }
 
+// Reopen gives every writer of the session the store s in place of the one
+// they share: a worker that restarted reads the session from its files,
+// and so does each writer taking over after it.
+func (r *Run) Reopen(s *store.Store) {
+	r.W.S = s
+	for _, p := range r.parked {
+		p.w.S = s
+	}
+}
+
 func (r *Run) Clock(o ops.Clock) error {
 	at, err := o.Time()
 	if err != nil {

@@ -35,7 +35,10 @@
 // (TestDedupSameVerdicts, make exhaust-dedup), only the work is not.
 // TestFingerprintsAreTheState holds two scripts of one fingerprint to one
 // state, field by field; TestFingerprintLeavingOutCaught shows it catching
-// fingerprints that leave a piece out.
+// fingerprints that leave a piece out. The fingerprints are of the
+// implementation in this repository, in-process: a run against another
+// process (Options.Impl) has no deduplication, since nothing here sees that
+// process's state.
 //
 // Shards split the walk on its first ops: the nodes of depth at most
 // ShardDepth are numbered in walk order and node k belongs to shard k mod n,

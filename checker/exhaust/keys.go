@@ -31,17 +31,23 @@ import "encoding/binary"
 //
 // storeKey: the implementation's store (store.Store.AppendState: with its
 // update log), which decides what loads leave in its memos.
+//
+// Every key reads the in-process implementation (harness.Session.Run):
+// a lane checking another process has no dedup (lane.dedup).
 
 func (l *lane) storeKey() Fingerprint {
-	l.buf = l.scout.Impl.W.S.AppendState(append(l.buf[:0], 'S'))
+	if !l.dedup {
+		return Fingerprint{} // no memo to key; another process has no store here
+	}
+	l.buf = l.scout.Run().W.S.AppendState(append(l.buf[:0], 'S'))
 	return fingerprintOf(l.buf)
 }
 
 func (l *lane) dataKey(p plan) Fingerprint {
 	s := l.scout
 	b := p.appendState(append(l.buf[:0], 'D', byte(l.writer)))
-	b = s.Impl.W.S.AppendState(b)
-	b = binary.AppendUvarint(b, uint64(s.Impl.W.Flags))
+	b = s.Run().W.S.AppendState(b)
+	b = binary.AppendUvarint(b, uint64(s.Run().W.Flags))
 	b = s.Legacy.AppendData(b)
 	b = s.Target.View().AppendState(b)
 	b = appendBool(appendBool(b, s.Strict()), s.LegacyWrites())
@@ -52,8 +58,8 @@ func (l *lane) dataKey(p plan) Fingerprint {
 func (l *lane) historyKey(p plan, before Fingerprint) Fingerprint {
 	b := p.appendState(append(l.buf[:0], 'H', byte(l.writer)))
 	b = append(b, before[:]...)
-	b = l.scout.Impl.W.S.AppendState(b)
-	b = binary.AppendUvarint(b, uint64(l.scout.Impl.W.Flags))
+	b = l.scout.Run().W.S.AppendState(b)
+	b = binary.AppendUvarint(b, uint64(l.scout.Run().W.Flags))
 	l.buf = b
 	return fingerprintOf(b)
 }
@@ -67,7 +73,7 @@ func (p plan) appendState(b []byte) []byte {
 }
 
 func (l *lane) stateKey(n Node, failed bool) Fingerprint {
-	return l.stateKeyOf(n.front, failed, l.scout.Impl.AppendState)
+	return l.stateKeyOf(n.front, failed, l.scout.Run().AppendState)
 }
 
 // stateKeyOf is stateKey with the frontier and the encoding of the

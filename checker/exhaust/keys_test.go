@@ -60,7 +60,7 @@ func TestFingerprintsAreTheState(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("SESSIONDAG_FINGERPRINT_OPS")); err == nil {
 		max = n
 	}
-	for _, l := range newLanes(DefaultChecks(), max, true, 1<<20, true) {
+	for _, l := range newLanes(DefaultChecks(), nil, max, true, 1<<20, true) {
 		states, pairs, diff := mergedStates(t, l, max, (*lane).stateKey)
 		if diff != "" {
 			t.Fatalf("lane %s: %s", l.writer, diff)
@@ -85,17 +85,17 @@ func TestFingerprintLeavingOutCaught(t *testing.T) {
 	}{
 		{"the parked writers", func(l *lane, n Node, failed bool) Fingerprint {
 			return l.stateKeyOf(n.front, failed, func(b []byte) []byte {
-				return l.scout.Impl.W.S.AppendState(l.scout.Impl.W.AppendState(b))
+				return l.scout.Run().W.S.AppendState(l.scout.Run().W.AppendState(b))
 			})
 		}},
 		{"the flips from all on", func(l *lane, n Node, failed bool) Fingerprint {
 			f := *n.front
 			f.flipsOn = harness.Steady
-			return l.stateKeyOf(&f, failed, l.scout.Impl.AppendState)
+			return l.stateKeyOf(&f, failed, l.scout.Run().AppendState)
 		}},
 	} {
 		found := false
-		for _, l := range newLanes(DefaultChecks(), 2, true, 1<<20, true) {
+		for _, l := range newLanes(DefaultChecks(), nil, 2, true, 1<<20, true) {
 			if _, _, diff := mergedStates(t, l, 2, c.key); diff != "" {
 				found = true
 				t.Logf("without %s, lane %s: %.400s", c.name, l.writer, diff)
@@ -119,9 +119,11 @@ func mergedStates(t *testing.T, l *lane, max int, key func(*lane, Node, bool) Fi
 		if diff != "" {
 			return false
 		}
-		require.NoError(t, l.goTo(n.Script))
+		pf, err := l.goTo(n.Script)
+		require.NoError(t, err)
+		require.Nil(t, pf)
 		k := key(l, n, false)
-		s := snapshot{Script: ops.String(n.Script), Front: *n.front, Impl: l.scout.Impl,
+		s := snapshot{Script: ops.String(n.Script), Front: *n.front, Impl: l.scout.Run(),
 			Legacy: l.scout.Legacy, Target: l.scout.Target,
 			Strict: l.scout.Strict(), LegacyWrites: l.scout.LegacyWrites(), InForce: l.scout.InForce()}
 		first, seen := byKey[k]

@@ -40,11 +40,22 @@ var writers = []flags.Set{flags.All, flags.Off}
 // and expands each distinct state once (stateKey), taking the tallies below
 // a state from its memo when the state comes again; the counts are those
 // of a run without it.
+//
+// The implementation is another process when impl is set: its sessions may
+// stop answering on any request (a harness.Protocol finding), which is the
+// failure of the script being checked; the scout is then closed and the
+// next script starts another process.
 type lane struct {
 	writer flags.Set
 	checks []harness.Check // those declaring a kind of data with this start
+	impl   harness.Starter // nil = in-process
 	max    int
-	dedup  bool // off when a check reads the script itself (ReadsScript)
+	// dedup is off when a check reads the script itself (ReadsScript), and
+	// when the implementation is another process (impl): the fingerprints
+	// are of the in-process implementation's writers and store, and
+	// another process's state is not visible to them, so two scripts with
+	// equal fingerprints may well leave it in different states.
+	dedup bool
 	// memoFrom is the least depth whose states the memo keeps: ShardDepth
 	// in a part of the walk (above it a script's subtree is dealt to
 	// several parts), 1 in a whole one.
@@ -85,10 +96,10 @@ type frame struct {
 	store Fingerprint
 }
 
-func newLanes(checks []harness.Check, max int, dedup bool, memoLimit int, whole bool) []*lane {
+func newLanes(checks []harness.Check, impl harness.Starter, max int, dedup bool, memoLimit int, whole bool) []*lane {
 	var out []*lane
 	for _, w := range writers {
-		l := &lane{writer: w, max: max, dedup: dedup, memo: newMemo(memoLimit), memoFrom: ShardDepth}
+		l := &lane{writer: w, impl: impl, max: max, dedup: dedup && impl == nil, memo: newMemo(memoLimit), memoFrom: ShardDepth}
 		if whole {
 			l.memoFrom = 1
 		}
@@ -110,11 +121,19 @@ func newLanes(checks []harness.Check, max int, dedup bool, memoLimit int, whole 
 
 // start begins the lane's walk at the empty script.
 func (l *lane) start() error {
-	if err := l.goTo(nil); err != nil {
+	if _, err := l.goTo(nil); err != nil {
 		return err
 	}
 	l.path = []frame{{below: make([]tally, l.max), store: l.storeKey()}}
 	return nil
+}
+
+// close ends the lane's scout.
+func (l *lane) close() {
+	if l.scout != nil {
+		l.scout.Close()
+		l.scout = nil
+	}
 }
 
 // total is what the lane covered: the tallies of its root, by length.
@@ -188,7 +207,10 @@ func (l *lane) enter(n Node) (bool, error) {
 	if n.Leaf {
 		return false, nil
 	}
-	if err := l.goTo(n.Script); err != nil {
+	// An implementation that stops answering here leaves no scout: the
+	// scripts below start another (goTo), and it is their failure if it
+	// stops again.
+	if _, err := l.goTo(n.Script); err != nil {
 		return false, err
 	}
 	f := frame{below: make([]tally, l.max-d), failed: failed, store: l.storeKey()}
@@ -247,8 +269,12 @@ func (l *lane) outcome(n Node, checks []harness.Check, kinds []harness.Data, bef
 		if len(p.checks) == 0 {
 			continue
 		}
-		if err := l.goTo(n.Script); err != nil {
+		if pf, err := l.goTo(n.Script); err != nil {
 			return false, err
+		} else if pf != nil {
+			// The implementation stopped answering on the way to the
+			// script: that is the script's failure.
+			return true, l.protocolFailure(n, p, pf)
 		}
 		var key Fingerprint
 		if l.dedup {
@@ -282,6 +308,20 @@ func (l *lane) outcome(n Node, checks []harness.Check, kinds []harness.Data, bef
 	return false, nil
 }
 
+// protocolFailure records a failure of the protocol found on the way to
+// script n (before its checks ran).
+func (l *lane) protocolFailure(n Node, p plan, f *harness.Finding) error {
+	f.Data = p.kinds[0]
+	if f.Step == 0 {
+		f.Step = len(n.Script)
+	}
+	l.stats.failed++
+	if n.Owned {
+		l.failed(p.checks, f, n.Script)
+	}
+	return nil
+}
+
 // plan is the checks run on one session, each with its kind of data.
 type plan struct {
 	checks []harness.Check
@@ -305,26 +345,38 @@ func (l *lane) check(script []ops.Op, p plan) (*harness.Finding, error) {
 	if p.history() {
 		prefix, last := script[:len(script)-1], script[len(script)-1]
 		var s *harness.Session
-		if s, err = l.session(prefix); err != nil {
+		if s, f, err = l.session(prefix); err != nil {
 			return nil, err
 		}
-		warm(s)
-		f, err = s.Step(last, p.checks...)
+		if f == nil {
+			warm(s)
+			f, err = s.Step(last, p.checks...)
+		}
+		s.Close()
 		l.stats.history++
 	} else {
 		if l.loaded {
-			if err := l.rebuild(script); err != nil {
+			if f, err = l.rebuild(script); err != nil {
 				return nil, err
 			}
 		}
-		l.loaded = true
-		f, err = l.scout.Check(p.checks...)
+		if f == nil {
+			l.loaded = true
+			f, err = l.scout.Check(p.checks...)
+		}
+		if f != nil && f.Check == harness.Protocol.Name {
+			// The process is gone: the next script starts another.
+			l.close()
+		}
 	}
 	l.stats.checked++
 	if err != nil {
 		return nil, fmt.Errorf("exhaust: a script the writer model accepts: %w\n%s", err, ops.String(script))
 	}
 	if f != nil {
+		if f.Step == 0 {
+			f.Step = len(script)
+		}
 		f.Data = p.kinds[0]
 		for i, c := range p.checks {
 			if c.Name == f.Check {
@@ -345,46 +397,61 @@ func warm(s *harness.Session) {
 }
 
 // session is a new session with the lane's writers after script, applied
-// without checks.
-func (l *lane) session(script []ops.Op) (*harness.Session, error) {
-	s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}})
+// without checks. Another process stopping to answer on the way is a
+// finding of harness.Protocol, with the session closed.
+func (l *lane) session(script []ops.Op) (*harness.Session, *harness.Finding, error) {
+	s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}, Impl: l.impl})
 	if err != nil {
-		return nil, fmt.Errorf("exhaust: start a session: %w", err)
+		return nil, nil, fmt.Errorf("exhaust: start a session: %w", err)
 	}
 	for _, op := range script {
-		if f, err := s.Apply(op); f != nil || err != nil {
+		f, err := s.Apply(op)
+		if f != nil && f.Check == harness.Protocol.Name {
+			s.Close()
+			return nil, f, nil
+		}
+		if f != nil || err != nil {
+			s.Close()
 			// The walk applies only what the writer model accepts; the
 			// writers disagreeing on it is a finding of the validity check.
-			return nil, fmt.Errorf("exhaust: applying a prefix the writer model accepts: %v %v\n%s", f, err, ops.String(script))
+			return nil, nil, fmt.Errorf("exhaust: applying a prefix the writer model accepts: %v %v\n%s", f, err, ops.String(script))
 		}
 	}
-	return s, nil
+	return s, nil, nil
 }
 
 // goTo brings the scout to the state after script: one op on from where it
-// is when it stands at the script's parent, else rebuilt.
-func (l *lane) goTo(script []ops.Op) error {
+// is when it stands at the script's parent, else rebuilt. A finding is of
+// harness.Protocol: the implementation stopped answering, and the lane has
+// no scout until the next goTo.
+func (l *lane) goTo(script []ops.Op) (*harness.Finding, error) {
 	if l.scout != nil && len(l.scout.Script) <= len(script) && slices.Equal(l.scout.Script, script[:len(l.scout.Script)]) {
 		if len(l.scout.Script) == len(script) {
-			return nil
+			return nil, nil
 		}
 		if len(l.scout.Script)+1 == len(script) {
-			if f, err := l.scout.Apply(script[len(script)-1]); f != nil || err != nil {
-				return fmt.Errorf("exhaust: applying a script the writer model accepts: %v %v\n%s", f, err, ops.String(script))
+			f, err := l.scout.Apply(script[len(script)-1])
+			if f != nil && f.Check == harness.Protocol.Name {
+				l.close()
+				return f, nil
 			}
-			return nil
+			if f != nil || err != nil {
+				return nil, fmt.Errorf("exhaust: applying a script the writer model accepts: %v %v\n%s", f, err, ops.String(script))
+			}
+			return nil, nil
 		}
 	}
 	return l.rebuild(script)
 }
 
 // rebuild starts the scout afresh and applies script without checks.
-func (l *lane) rebuild(script []ops.Op) error {
-	s, err := l.session(script)
-	if err != nil {
-		return err
+func (l *lane) rebuild(script []ops.Op) (*harness.Finding, error) {
+	l.close()
+	s, f, err := l.session(script)
+	if err != nil || f != nil {
+		return f, err
 	}
 	l.scout, l.loaded = s, false
 	l.stats.rebuilds++
-	return nil
+	return nil, nil
 }

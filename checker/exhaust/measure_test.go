@@ -23,7 +23,7 @@ func TestFingerprintCounts(t *testing.T) {
 	if max == 0 {
 		t.Skip("SESSIONDAG_FINGERPRINTS unset")
 	}
-	for _, l := range newLanes(DefaultChecks(), max, true, 1<<30, true) {
+	for _, l := range newLanes(DefaultChecks(), nil, max, true, 1<<30, true) {
 		if err := l.start(); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +38,7 @@ func TestFingerprintCounts(t *testing.T) {
 		scripts, planned := 0, 0
 		err := Walk(max, nil, shard.Whole, func(n Node) bool {
 			d := len(n.Script)
-			if err := l.goTo(n.Script); err != nil {
+			if _, err := l.goTo(n.Script); err != nil {
 				t.Fatal(err)
 			}
 			scripts++

@@ -15,7 +15,10 @@ func (r *runner) failed(checks []harness.Check, f *harness.Finding, script []ops
 	if r.opt.MaxReduced < 0 || r.sum.Reduced >= int64(r.opt.MaxReduced) {
 		return
 	}
-	c := campaign.Case{Check: harness.Validity, Data: f.Data, Script: slices.Clone(script)}
+	c := campaign.Case{Check: harness.Validity, Data: f.Data, Script: slices.Clone(script), Impl: r.opt.Impl}
+	if f.Check == harness.Protocol.Name {
+		c.Check = harness.Protocol
+	}
 	for _, ch := range checks {
 		if ch.Name == f.Check {
 			c.Check = ch

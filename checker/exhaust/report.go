@@ -52,7 +52,7 @@ func (f Failure) Record(file string) FailureRecord {
 		Step: f.Reduced.Finding.Step, Script: ops.String(f.Script), Reduced: ops.String(c.Script), File: file,
 		Key: campaign.Key(c)[:16]}
 	if file != "" {
-		r.Replay = campaign.ReplayCommand(file)
+		r.Replay = f.Reduced.Case.ReplayCommand(file)
 	}
 	return r
 }
@@ -73,6 +73,12 @@ func WriteJSON(w io.Writer, sum Summary, fails []FailureRecord) error {
 // Text prints the summary.
 func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", s.MaxOps, kindsNote(s), s.Shard)
+	if s.Impl != "" {
+		fmt.Fprintf(w, "  implementation: %s\n", s.Impl)
+		for _, why := range s.NotRun {
+			fmt.Fprintf(w, "  not run: %s\n", why)
+		}
+	}
 	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", s.Scripts, lengths(s.ByLength))
 	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", s.Runs, s.Skipped)
 	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", s.Unsynced)

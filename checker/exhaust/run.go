@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +50,15 @@ type Options struct {
 	// here, with its failures, as files there (Claims). With several
 	// workers, worker w claims as Claim.Name plus "." and w.
 	Claim *Claims
+	// Impl starts the implementation checked; nil = the implementation in
+	// this repository, in-process. Another is checked with the checks and
+	// kinds of data that can judge it (harness.ApplicableTo), on scripts of
+	// the op kinds it writes.
+	Impl harness.Starter
+
+	// notRun is what cannot judge Impl (harness.ApplicableTo), for the
+	// summaries of the run and of its parts.
+	notRun []string
 }
 
 // DefaultMemoLimit is the states each lane's memo keeps per generation
@@ -75,6 +86,25 @@ func Run(o Options) (Summary, []Failure, error) {
 	}
 	if len(o.Checks) == 0 {
 		o.Checks = DefaultChecks()
+	}
+	if o.Impl != nil {
+		a := o.Impl.About()
+		o.Checks, o.notRun = harness.ApplicableTo(o.Checks, a)
+		if len(o.Checks) == 0 {
+			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(o.notRun, "; "))
+		}
+		// The fingerprints are of the in-process implementation (keys.go):
+		// they cannot tell two states of another process apart, so a run
+		// against one checks every script and walks below every state.
+		o.NoDedup = true
+		if len(o.Kinds) == 0 && a.Ops != nil {
+			for _, k := range ops.Kinds()[1:] {
+				if !a.Writes(k) {
+					o.Kinds = slices.DeleteFunc(slices.Clone(a.Ops), func(k string) bool { return k == "session" })
+					break
+				}
+			}
+		}
 	}
 	workers := max(o.Workers, 1)
 	parts := 0
@@ -114,7 +144,7 @@ func Run(o Options) (Summary, []Failure, error) {
 	wg.Wait()
 	stop()
 	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
-		Dedup: !o.NoDedup, Kinds: kindsOf(o)}
+		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun}
 	if o.Claim != nil {
 		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
 	}
@@ -138,6 +168,14 @@ func Run(o Options) (Summary, []Failure, error) {
 	sum.Reduced = int64(len(all))
 	sum.Seconds, sum.CPUSeconds = time.Since(start).Seconds(), cpuSeconds()-cpu
 	return sum, all, errors.Join(errs...)
+}
+
+// implName is the Impl of a run's summary: "" in-process.
+func implName(o Options) string {
+	if o.Impl == nil {
+		return ""
+	}
+	return o.Impl.About().Name
 }
 
 // kindsOf is the Kinds of a run's summary.
@@ -172,7 +210,7 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}, prog: prog, claims: claims, parts: parts}
 	r.sum.Kinds = kindsOf(o)
-	r.lanes = newLanes(o.Checks, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil)
+	r.lanes = newLanes(o.Checks, o.Impl, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil)
 	for _, l := range r.lanes {
 		l.failed = r.failed
 		if err := l.start(); err != nil {
@@ -184,6 +222,9 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 		err = walkOwned(o.MaxOps, o.Kinds, claims.claim, false, r)
 	} else {
 		err = walkWith(o.MaxOps, o.Kinds, sh, r)
+	}
+	for _, l := range r.lanes {
+		l.close()
 	}
 	if err == nil {
 		err = r.err

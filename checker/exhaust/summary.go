@@ -10,9 +10,11 @@ import (
 
 // Summary is what a run checked. The counts of shards add up (Merge).
 type Summary struct {
-	MaxOps int    `json:"max_ops"`
-	Kinds  string `json:"kinds,omitempty"` // the op kinds used, when not every kind
-	Shard  string `json:"shard"`           // "i/n"; "0/1" for a whole run
+	MaxOps int      `json:"max_ops"`
+	Kinds  string   `json:"kinds,omitempty"`   // the op kinds used, when not every kind
+	Impl   string   `json:"impl,omitempty"`    // the implementation checked, when not in-process
+	NotRun []string `json:"not_run,omitempty"` // the lanes and checks that cannot judge it, each with why
+	Shard  string   `json:"shard"`             // "i/n"; "0/1" for a whole run
 	// Claimant is who walked the part, when parts were claimed (Claims).
 	Claimant string   `json:"claimant,omitempty"`
 	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
@@ -157,8 +159,11 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	if len(sums) == 0 {
 		return Summary{}, false, fmt.Errorf("exhaust: no summaries to merge")
 	}
-	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds}
+	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds, Impl: sums[0].Impl, NotRun: sums[0].NotRun}
 	for _, s := range sums {
+		if s.Impl != merged.Impl {
+			return Summary{}, false, fmt.Errorf("exhaust: merging runs against %q and %q", merged.Impl, s.Impl)
+		}
 		if s.MaxOps != merged.MaxOps || s.Kinds != merged.Kinds {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs of max_ops %d %q and %d %q",
 				merged.MaxOps, merged.Kinds, s.MaxOps, s.Kinds)

@@ -298,7 +298,9 @@ func (g *Gen) idle() []choice {
 		add(kCheckout, w.checkout)
 	}
 	add(kForkRoot, w.forkRoot)
-	if !stale {
+	// A head on an orphan whose caller is not written yet anchors a
+	// /spawn's attach row at nothing the data can show (ops.Intent).
+	if !stale && !(g.opt.SyncedBrowser && g.intent.Unanchored(s)) {
 		add(kSpawn, w.spawn)
 		add(kMerge, written.merge)
 	}

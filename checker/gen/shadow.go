@@ -39,6 +39,7 @@ type shadow struct {
 	// first (later.go), and the shapes each one's write completes.
 	laterUsers, laterRuns []string
 	awaited               map[string][]string
+	orphanCaller          map[string]string // an orphan → the caller it names
 	// What the load caches about a row (columns, folded copies, card
 	// trees), for the rewinds that must refresh it, and the rows of each
 	// kind in creation order.
@@ -79,6 +80,13 @@ func (s *shadow) writeMeta() { s.persisted = s.head }
 func (s *shadow) ClientHead() (string, bool) { return s.client, s.client != "" }
 func (s *shadow) InMemoryHead() string       { return s.head }
 func (s *shadow) Rooted() bool               { return s.root }
+
+// CallerPending reports whether the node id is an orphan whose caller is
+// not written yet.
+func (s *shadow) CallerPending(id string) bool {
+	c := s.orphanCaller[id]
+	return c != "" && !s.written[c]
+}
 
 type sframe struct {
 	id       string
@@ -123,7 +131,7 @@ func newShadow(step int, t *Tally) shadow {
 	return shadow{tally: t, swriter: swriter{name: ops.FirstWriter, step: step},
 		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
-		parentOf: map[string]string{}, awaited: map[string][]string{},
+		parentOf: map[string]string{}, awaited: map[string][]string{}, orphanCaller: map[string]string{},
 		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
 		finished: map[string]bool{},
 	}

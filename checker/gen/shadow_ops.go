@@ -409,6 +409,9 @@ func (s *shadow) Compact(o ops.Compact) error {
 
 func (s *shadow) Orphan(o ops.Orphan) error {
 	s.await(o.Caller, ShapeCallerLater)
+	if o.Caller != "" {
+		s.orphanCaller[o.ID] = o.Caller
+	}
 	s.write(o.ID, o.Caller == "")
 	s.writeMeta()
 	s.tally.Shape(ShapeOrphan)

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -61,4 +62,16 @@ func (s *Swarm) String() string {
 		}
 	}
 	return fmt.Sprintf("without [%s], weights [%s]", strings.Join(out, " "), strings.Join(weighted, " "))
+}
+
+// DrawKindsOf lists the draw kinds whose ops are of the given op kinds (an
+// implementation's, for Options.Only): every variant of a kind with it.
+func DrawKindsOf(opKinds []string) []string {
+	var out []string
+	for k := range numKinds {
+		if slices.Contains(opKinds, k.Op()) {
+			out = append(out, k.String())
+		}
+	}
+	return out
 }

@@ -2,7 +2,10 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"sessiondag/impl/flags"
 )
 
 // A Check is one property. It declares what it holds on and needs, and every
@@ -40,7 +43,36 @@ type Check struct {
 	// Reach names the shapes of the generator's tally a full run of the
 	// check must reach (gen.Requirements): a run that misses one fails.
 	Reach string
+	// Needs is what the check needs of the implementation under test, and
+	// the claims that promise its property (Applies).
+	Needs Needs
 }
+
+// Needs is what a check needs of the implementation under test. A check
+// whose needs an implementation does not meet is not run against it, and
+// is reported so, never as a pass.
+type Needs struct {
+	// Claims are the claims that promise the property; nil = every claim.
+	Claims []Claim
+	// Configs are the flag sets the check loads under: a rollout
+	// implementation must declare each (a target one loads as one config).
+	Configs []flags.Set
+	// Views are the views beyond the load that the check reads.
+	Views []string
+	// InProcess is set when the check reads the implementation's internals
+	// (its store, the load's columns, its counters, its directory cold):
+	// only the implementation in this repository, in-process, has them.
+	InProcess bool
+	// Restart is set when the check restarts the implementation.
+	Restart bool
+}
+
+var (
+	legacyClaims  = []Claim{ClaimLegacy, ClaimRollout}
+	targetClaims  = []Claim{ClaimTarget, ClaimRollout}
+	rolloutClaims = []Claim{ClaimRollout}
+	abc           = flags.A | flags.B | flags.C
+)
 
 // PerOp reports whether the check runs on the session after every op.
 func (c Check) PerOp() bool { return !c.Damage }
@@ -50,29 +82,33 @@ var Checks = []Check{
 	// First: the columns a load keeps are filled by the first load under a
 	// rule set, and that fill must be counted too.
 	{Name: "retire-d", Prop: "D", Doc: "under D no reader reads parent_id, and D changes no view",
-		Data: RolloutData, Run: checkRetireD},
+		Data: RolloutData, Run: checkRetireD, Needs: Needs{Claims: rolloutClaims, InProcess: true}},
 	{Name: "legacy", Prop: "P1", Doc: "flags off ≡ model.Legacy in every view (data written with the flags off)",
-		Data: []Data{OffAny}, Run: checkLegacy, Reach: "legacy"},
+		Data: []Data{OffAny}, Run: checkLegacy, Reach: "legacy",
+		Needs: Needs{Claims: legacyClaims, Configs: []flags.Set{flags.Off}}},
 	{Name: "target", Prop: "P2", Doc: "flags all ≡ model.Target (data written with the flags on)",
-		Data: []Data{WrittenOn}, Run: checkTarget},
+		Data: []Data{WrittenOn}, Run: checkTarget, Needs: Needs{Claims: targetClaims, Configs: []flags.Set{flags.All}}},
 	{Name: "rollout", Prop: "P3", Doc: "every change of the loaded chain along the rollout path is a fix",
-		Data: RolloutData, Run: checkRollout, Reach: "forks"},
+		Data: RolloutData, Run: checkRollout, Reach: "forks", Needs: Needs{Claims: rolloutClaims, Configs: flags.Rollout}},
 	{Name: "rollback", Prop: "P10", Doc: "flags off on data written on any steps ≡ model.Legacy of the same ops, but the keys flag A adds",
-		Data: []Data{WrittenOn, MixedAny}, Run: checkRollback},
+		Data: []Data{WrittenOn, MixedAny}, Run: checkRollback, Needs: Needs{Claims: rolloutClaims, Configs: []flags.Set{flags.Off}}},
 	{Name: "cutoff", Prop: "P4", Doc: "with A,B the chain is not cut off and the get_branch fallback changes nothing",
-		Data: RolloutData, Run: checkCutoff, Reach: "forks"},
+		Data: RolloutData, Run: checkCutoff, Reach: "forks",
+		Needs: Needs{Claims: targetClaims, Configs: []flags.Set{flags.A | flags.B, abc}}},
 	{Name: "cards", Prop: "P5", Doc: "the runtime-card pass never removes a user row, in every config",
-		Data: []Data{OffAny, WrittenOn, MixedAny}, Run: checkCards},
+		Data: []Data{OffAny, WrittenOn, MixedAny}, Run: checkCards,
+		Needs: Needs{Claims: targetClaims, Configs: flags.Rollout, Views: []string{ViewBeforeCards}}},
 	{Name: "aggregation", Prop: "P6", Doc: "each tool row folded exactly once or kept in place; blocks are copies",
-		Data: []Data{OffAny}, Run: checkAggregation},
+		Data: []Data{OffAny}, Run: checkAggregation, Needs: Needs{InProcess: true}},
 	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps shows",
-		Data: []Data{FlippedAny, MixedAny}, Run: checkColumns, Reach: "cache", History: true},
+		Data: []Data{FlippedAny, MixedAny}, Run: checkColumns, Reach: "cache", History: true, Needs: Needs{InProcess: true}},
 	{Name: "fields", Prop: "A", Doc: "under every config a message is its flags-off message with at most parent_id's value changed, keys in place",
-		Data: []Data{WrittenOn, FlippedAny, MixedAny}, Run: checkFields},
+		Data: []Data{WrittenOn, FlippedAny, MixedAny}, Run: checkFields,
+		Needs: Needs{Claims: rolloutClaims, Configs: flags.Rollout, Views: []string{ViewMessages, ViewAll}}},
 	{Name: "persistence", Prop: "P7", Doc: "a cold load of the directory gives the live session's nodes, head and views",
-		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true},
+		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true, Needs: Needs{Restart: true}},
 	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory, or one as the original leaves it, ≡ the model's reader",
-		Data: []Data{OffAny}, Damage: true, Reach: "cold"},
+		Data: []Data{OffAny}, Damage: true, Reach: "cold", Needs: Needs{InProcess: true}},
 }
 
 // Validity is what every session checks before any check runs: the
@@ -81,10 +117,40 @@ var Checks = []Check{
 var Validity = Check{Name: "validity", Prop: "P1", Doc: "the implementation and the models agree on whether each op applies",
 	Data: DataKinds, Run: func(*Session) *Finding { return nil }}
 
-// CheckNamed finds a check by name (Validity included).
+// Protocol is what every session of another process checks: it answers
+// every request as docs/protocol.md says (Broken). A failure of it is saved
+// under this name; its replay asks for the views under every config the
+// implementation declares after every op, so that it makes at least the
+// requests of the check that was running when the implementation broke.
+var Protocol = Check{Name: "protocol", Prop: "impl", Doc: "the implementation answers every request as the protocol says, within the deadline",
+	Data: DataKinds, Run: checkProtocol}
+
+func checkProtocol(s *Session) *Finding {
+	if s.about.InProcess {
+		return nil
+	}
+	for _, c := range s.about.Configs {
+		fl := flags.All // a target implementation's one config
+		if c != ConfigTarget {
+			var err error
+			if fl, err = flags.Parse(c); err != nil {
+				continue // the handshake refuses unknown configs
+			}
+		}
+		if s.Views(fl); s.broken != nil {
+			return nil // Step reports it
+		}
+	}
+	return nil
+}
+
+// CheckNamed finds a check by name (Validity and Protocol included).
 func CheckNamed(name string) (Check, error) {
-	if name == Validity.Name {
+	switch name {
+	case Validity.Name:
 		return Validity, nil
+	case Protocol.Name:
+		return Protocol, nil
 	}
 	for _, c := range Checks {
 		if c.Name == name {
@@ -124,4 +190,40 @@ func Select(list string) ([]Check, error) {
 		}
 	}
 	return out, nil
+}
+
+// Applies reports whether the check can judge an implementation: nil, or
+// an error (ErrNotApplicable) saying what it lacks.
+func (c Check) Applies(a About) error {
+	if a.InProcess {
+		return nil
+	}
+	n := c.Needs
+	switch {
+	case n.InProcess:
+		return notApplicable("check %s reads the implementation's internals: it needs the implementation in this repository, in-process", c.Name)
+	case n.Claims != nil && !slices.Contains(n.Claims, a.Claim):
+		return notApplicable("check %s (%s) is promised by a %s implementation; %s claims %s", c.Name, c.Prop, claimList(n.Claims), a.Name, a.Claim)
+	case n.Restart && !a.Restart:
+		return notApplicable("check %s restarts the implementation; %s does not support restart", c.Name, a.Name)
+	}
+	for _, v := range n.Views {
+		if !a.Returns(v) {
+			return notApplicable("check %s reads the view %s, which %s does not return", c.Name, v, a.Name)
+		}
+	}
+	for _, fl := range n.Configs {
+		if _, err := a.Config(fl); err != nil {
+			return notApplicable("check %s: %v", c.Name, err)
+		}
+	}
+	return nil
+}
+
+func claimList(cs []Claim) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = string(c)
+	}
+	return strings.Join(s, " or ")
 }

@@ -7,17 +7,23 @@ import (
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
+	"sessiondag/impl/webui"
 )
 
 // checkPersistence is P7: whatever the writers wrote, a cold load of the
 // directory gives the same nodes (byte for byte, same order), the same head
-// and the same views as the live session.
+// and the same views as the live session. Across the protocol, where the
+// nodes are the implementation's own, the session is restarted and every
+// view must be what it was (checkRestart).
 func checkPersistence(s *Session) *Finding {
-	if s.Impl.W.S.Dir == "" {
+	if s.Run() == nil {
+		return checkRestart(s)
+	}
+	if s.Run().W.S.Dir == "" {
 		return nil
 	}
 	live := s.Store()
-	cold, err := store.Open(s.Impl.W.S.Dir)
+	cold, err := store.Open(s.Run().W.S.Dir)
 	switch {
 	case err != nil:
 		return s.finding("persistence", "cold load failed", err.Error())
@@ -33,6 +39,31 @@ func checkPersistence(s *Session) *Finding {
 	for _, fl := range []flags.Set{flags.Off, flags.All} {
 		if sec, d := ViewDiff(s.Views(fl), Views(cold, fl)); sec != "" {
 			return s.finding("persistence", fmt.Sprintf("flags %s: cold view %s differs from the live one", fl, sec), d)
+		}
+	}
+	return nil
+}
+
+// checkRestart is P7 across the protocol: the views before a restart, under
+// the configs the implementation loads under of off and all (its one config
+// when it claims the target), are the views after it.
+func checkRestart(s *Session) *Finding {
+	var configs []flags.Set
+	for _, fl := range []flags.Set{flags.Off, flags.All} {
+		if c, err := s.about.Config(fl); err == nil && (len(configs) == 0 || c != ConfigTarget) {
+			configs = append(configs, fl)
+		}
+	}
+	before := make([]webui.View, len(configs))
+	for i, fl := range configs {
+		before[i] = s.Views(fl)
+	}
+	if s.broken != nil || !s.Restart() {
+		return nil // Step reports the implementation's failure
+	}
+	for i, fl := range configs {
+		if sec, d := ViewDiff(before[i], s.Views(fl)); sec != "" {
+			return s.finding("persistence", fmt.Sprintf("flags %s: view %s after a restart differs from the one before (-before +after)", fl, sec), d)
 		}
 	}
 	return nil

@@ -11,7 +11,7 @@ func checkLegacy(s *Session) *Finding {
 	if !s.LegacyWrites() {
 		return nil
 	}
-	if sec, d := ViewDiff(s.LegacyView(), s.Views(flags.Off)); sec != "" {
+	if sec, d := ViewDiff(s.Shown(s.LegacyView()), s.Views(flags.Off)); sec != "" {
 		return s.finding("legacy", "impl (flags off) differs from model.Legacy in view "+sec, d)
 	}
 	return nil

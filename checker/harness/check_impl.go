@@ -37,7 +37,7 @@ func checkCards(s *Session) *Finding {
 // row exactly once into the assistant it names or keeps it in place;
 // nothing is lost, duplicated or reordered; blocks are copies.
 func checkAggregation(s *Session) *Finding {
-	st := s.Impl.W.S
+	st := s.Run().W.S
 	l := webui.Load(st, flags.Off)
 	reread := func() []*adapter.Message { return webui.Aggregate(webui.Messages(st)) }
 	if err := checkAggregationOf(l.Messages, l.All, reread); err != nil {
@@ -68,7 +68,7 @@ func checkRetireD(s *Session) *Finding {
 // loads), at every rollout step. The session is loaded after every op, so
 // each load runs over what the earlier ones kept.
 func checkColumns(s *Session) *Finding {
-	st := s.Impl.W.S
+	st := s.Run().W.S
 	for _, fl := range flags.Rollout {
 		if d := LoadDiff(webui.LoadByMaps(st, fl), webui.Load(st, fl)); d != "" {
 			return s.finding("columns", fmt.Sprintf("flags %s: the load by position differs from the load by maps", fl), d)

@@ -27,7 +27,7 @@ func checkRollback(s *Session) *Finding {
 		return nil
 	}
 	got := WithoutRolloutKeys(s.Views(flags.Off))
-	if sec, d := ViewDiff(s.LegacyView(), got); sec != "" {
+	if sec, d := ViewDiff(s.Shown(s.LegacyView()), got); sec != "" {
 		return s.finding("rollback", "flags off on data written on later steps differs from the original's view of the same ops in view "+sec, d)
 	}
 	return nil

@@ -2,9 +2,12 @@ package harness
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/ops"
@@ -14,21 +17,23 @@ import (
 	"sessiondag/model"
 )
 
-// Session is one op script applied to the implementation's writers and both
-// reference models side by side, op by op: the loop every property,
+// Session is one op script applied to the implementation under test and
+// both reference models side by side, op by op: the loop every property,
 // `sessiondag replay`, the hunt and the audit run. What a reader sees after
 // an op (a load under a flag set, a model's view) is computed at most once
 // per op, whichever checks ask for it.
 type Session struct {
 	Data   Data
-	Impl   *driver.Run      // nil when only the models run
+	Impl   Impl             // nil when only the models run
 	Legacy *model.LegacyRun // with ModelOnly, the target's own writer (Target.Legacy())
 	Target *model.TargetRun
 	Script []ops.Op
 
-	strict       bool // every row so far written with every flag on
-	legacyWrites bool // every row so far written with every flag off
-	flags        int  // the flags in force (the writer's performing the ops): a step of the rollout path
+	about        About
+	strict       bool    // every row so far written with every flag on
+	legacyWrites bool    // every row so far written with every flag off
+	flags        int     // the flags in force (the writer's performing the ops): a step of the rollout path
+	broken       *Broken // the implementation stopped answering as the protocol says
 	step         stepCache
 }
 
@@ -39,6 +44,9 @@ type Options struct {
 	Dir       string // the implementation writes to this directory when set; its name is the session id
 	ModelOnly bool   // no implementation: what the models say is all that is needed
 	NoSync    bool   // the implementation's writes skip fsync (throwaway directories)
+	// Impl starts the implementation under test; nil = the implementation
+	// in this repository, in-process.
+	Impl Starter
 }
 
 // NewSession starts a session.
@@ -59,14 +67,53 @@ func NewSession(o Options) (*Session, error) {
 	// would only repeat it.
 	s.Legacy = s.Target.Legacy()
 	if !o.ModelOnly {
-		s.Legacy = model.NewLegacy(id)
-		r, err := driver.StartWith(ops.Session{ID: id}, o.Dir, o.Data.Writer, store.WriteOptions{NoSync: o.NoSync})
-		if err != nil {
+		starter := o.Impl
+		if starter == nil {
+			starter = InProcessStarter
+		}
+		s.about = starter.About()
+		if err := s.about.TakesData(o.Data); err != nil {
 			return nil, err
 		}
-		s.Impl = r
+		s.Legacy = model.NewLegacy(id)
+		impl, err := starter.Start(Start{SessionID: id, Dir: o.Dir, Writer: o.Data.Writer, NoSync: o.NoSync})
+		if err != nil {
+			var b *Broken
+			if errors.As(err, &b) {
+				s.broken = b
+				return s, nil // Apply reports it as the first op's finding
+			}
+			return nil, err
+		}
+		s.Impl = impl
 	}
 	return s, nil
+}
+
+// OnStore is a session of the in-process implementation over a store
+// already written (the conformance corpus, say), for the checks that need
+// no op script: they run on it through Check.Run.
+func OnStore(r *driver.Run) *Session {
+	return &Session{Impl: NewInProcess(r), about: InProcessAbout}
+}
+
+// Close ends the session: a process serving it takes the next one.
+func (s *Session) Close() {
+	if s.Impl != nil {
+		s.Impl.Close()
+	}
+}
+
+// About is what the implementation under test declared of itself.
+func (s *Session) About() About { return s.about }
+
+// Run is the in-process implementation's session, for the checks that
+// read its internals; nil when the implementation is another process.
+func (s *Session) Run() *driver.Run {
+	if p, ok := s.Impl.(*InProcess); ok {
+		return p.Run
+	}
+	return nil
 }
 
 // SessionIDOf is the session id a script names in its first op, else "".
@@ -81,21 +128,33 @@ func SessionIDOf(script []ops.Op) string {
 
 // Apply runs op on every side. The sides must agree on whether it applies:
 // when they do not, that is a Finding; when none accepts it, the script is
-// not valid and Apply returns an error.
+// not valid and Apply returns an error. An op of a kind the implementation
+// does not write is not sent: Apply returns an error that is
+// ErrNotApplicable.
 func (s *Session) Apply(op ops.Op) (*Finding, error) {
+	if s.broken != nil {
+		return s.brokenFinding(), nil
+	}
+	if s.Impl != nil && !s.about.Writes(op.Kind()) {
+		return nil, notApplicable("op %d (%s): %s does not write %s ops", len(s.Script)+1, ops.Format(op), s.about.Name, op.Kind())
+	}
 	s.Script = append(s.Script, op)
 	s.step = stepCache{}
 	var ei, el error
 	before := s.Target.Legacy().NodeCount()
 	if s.Impl != nil {
 		ei, el = s.Impl.Apply(op), s.Legacy.Apply(op)
+		if b := asBroken(ei); b != nil {
+			s.broken = b
+			return s.brokenFinding(), nil
+		}
 	}
 	et := s.Target.Apply(op)
 	if s.Impl == nil {
 		ei, el = et, et // Legacy is the target's own writer, which Target.Apply ran
 	}
 	if (ei == nil) != (el == nil) || (el == nil) != (et == nil) {
-		return s.finding("validity", "the writers disagree on whether the op applies",
+		return s.finding("validity", fmt.Sprintf("the writers disagree on whether op %d (%s) applies", len(s.Script), ops.Format(op)),
 			fmt.Sprintf("impl: %s\nmodel.Legacy: %s\nmodel.Target: %s", errText(ei), errText(el), errText(et))), nil
 	}
 	if ei != nil {
@@ -112,6 +171,8 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 }
 
 // Step applies op and runs the checks after it: the first finding, if any.
+// A check that does not apply to the implementation (Check.Applies) is an
+// error: callers choose the checks that do.
 func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 	if f, err := s.Apply(op); f != nil || err != nil {
 		return f, err
@@ -126,7 +187,14 @@ func (s *Session) Check(checks ...Check) (*Finding, error) {
 		if c.Run == nil {
 			return nil, fmt.Errorf("check %s does not run after each op (it reads a damaged directory: campaign.Case plays it)", c.Name)
 		}
-		if f := c.Run(s); f != nil {
+		if err := c.Applies(s.about); err != nil {
+			return nil, err
+		}
+		f := c.Run(s)
+		if s.broken != nil {
+			return s.brokenFinding(), nil
+		}
+		if f != nil {
 			f.Check, f.Data, f.Step = c.Name, s.Data, len(s.Script)
 			return f, nil
 		}
@@ -134,12 +202,18 @@ func (s *Session) Check(checks ...Check) (*Finding, error) {
 	return nil, nil
 }
 
-// Play runs a whole script through a new session with the checks after
-// every op and returns the first finding.
+// Play runs a whole script through a new session of the in-process
+// implementation with the checks after every op and returns the first
+// finding.
 func Play(data Data, script []ops.Op, checks ...Check) (*Finding, error) {
-	o := Options{Data: data, SessionID: SessionIDOf(script)}
+	return PlayOn(nil, data, script, checks...)
+}
+
+// PlayOn is Play against the implementation impl starts (nil: in-process).
+func PlayOn(impl Starter, data Data, script []ops.Op, checks ...Check) (*Finding, error) {
+	o := Options{Data: data, SessionID: SessionIDOf(script), Impl: impl}
 	for _, c := range checks {
-		if c.OnDisk && o.Dir == "" {
+		if c.OnDisk && o.Dir == "" && impl == nil {
 			parent, err := os.MkdirTemp("", "sessiondag-play-")
 			if err != nil {
 				return nil, err
@@ -152,6 +226,7 @@ func Play(data Data, script []ops.Op, checks ...Check) (*Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.Close()
 	for _, op := range script {
 		if f, err := s.Step(op, checks...); f != nil || err != nil {
 			return f, err
@@ -174,13 +249,13 @@ func (s *Session) LegacyWrites() bool { return s.legacyWrites }
 // written with, so what Strict and LegacyWrites become.
 func (s *Session) InForce() int { return s.flags }
 
-// Store is the implementation's session as a browser loads it (at the
-// persisted head).
+// Store is the in-process implementation's session as a browser loads it
+// (at the persisted head); nil when the implementation is another process.
 func (s *Session) Store() *store.Store {
-	if s.step.store == nil {
-		s.step.store = s.Impl.W.S.AtPersistedHead()
+	if p, ok := s.Impl.(*InProcess); ok {
+		return p.Store()
 	}
-	return s.step.store
+	return nil
 }
 
 // Load is the implementation's load under fl after the last op.
@@ -188,7 +263,11 @@ func (s *Session) Load(fl flags.Set) *webui.Loaded {
 	if l, ok := s.step.loads[fl]; ok {
 		return l
 	}
-	l := load(s.Store(), fl)
+	l, err := s.Impl.Load(fl)
+	if err != nil {
+		s.fail(fmt.Sprintf("load under flags %s", fl), err)
+		l = &webui.Loaded{}
+	}
 	if s.step.loads == nil {
 		s.step.loads = map[flags.Set]*webui.Loaded{}
 	}
@@ -201,12 +280,87 @@ func (s *Session) Views(fl flags.Set) webui.View {
 	if v, ok := s.step.views[fl]; ok {
 		return v
 	}
-	v := views(s.Store(), fl)
+	v, err := s.Impl.Views(fl)
+	if err != nil {
+		s.fail(fmt.Sprintf("views under flags %s", fl), err)
+	}
 	if s.step.views == nil {
 		s.step.views = map[flags.Set]webui.View{}
 	}
 	s.step.views[fl] = v
 	return v
+}
+
+// Restart restarts the implementation: the views after it come from what
+// the worker left on disk. It reports whether the implementation answered.
+func (s *Session) Restart() bool {
+	s.step.loads, s.step.views = nil, nil
+	if err := s.Impl.Restart(); err != nil {
+		s.fail("restart", err)
+		return false
+	}
+	return true
+}
+
+// Shown is a model's view with the sections the implementation does not
+// return left empty, as they are in its own views.
+func (s *Session) Shown(v model.View) model.View {
+	a := s.about
+	if a.InProcess {
+		return v
+	}
+	if !a.Returns(ViewStoredHead) {
+		v.StoredHead = ""
+	}
+	if !a.Returns(ViewMessages) {
+		v.Messages = nil
+	}
+	if !a.Returns(ViewAll) {
+		v.All = nil
+	}
+	if !a.Returns(ViewBranch) {
+		v.Branch = nil
+	}
+	if !a.Returns(ViewRender) {
+		v.Render = nil
+	}
+	if len(a.Unmodelled) > 0 {
+		v.Messages, v.All = without(v.Messages, a.Unmodelled), without(v.All, a.Unmodelled)
+		v.Chain, v.Branch = without(v.Chain, a.Unmodelled), without(v.Branch, a.Unmodelled)
+	}
+	return v
+}
+
+// without copies messages with the keys left out (the model's messages are
+// shared between its views, so they are never changed in place).
+func without(msgs []*model.Object, keys []string) []*model.Object {
+	if msgs == nil {
+		return nil
+	}
+	out := make([]*model.Object, len(msgs))
+	for i, m := range msgs {
+		c := &model.Object{}
+		for _, f := range m.Fields {
+			if !slices.Contains(keys, f.Key) {
+				c.Fields = append(c.Fields, f)
+			}
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// fail records that the implementation did not answer a request: a Broken
+// as it is, any other error as what went wrong with the request.
+func (s *Session) fail(request string, err error) {
+	if s.broken != nil {
+		return
+	}
+	var b *Broken
+	if !errors.As(err, &b) {
+		b = &Broken{Request: request, What: err.Error()}
+	}
+	s.broken = b
 }
 
 // Intended is model.Target's view after the last op.
@@ -229,7 +383,6 @@ func (s *Session) LegacyView() model.View {
 
 // stepCache holds what readers saw after the last op.
 type stepCache struct {
-	store    *store.Store
 	loads    map[flags.Set]*webui.Loaded
 	views    map[flags.Set]webui.View
 	intended *model.TargetView
@@ -238,6 +391,36 @@ type stepCache struct {
 
 func (s *Session) finding(check, what, diff string) *Finding {
 	return &Finding{Check: check, Data: s.Data, Step: len(s.Script), What: what, Diff: diff}
+}
+
+// Broken is the finding of an implementation that stopped answering as
+// the protocol says (a view asked for outside Step, say), or nil.
+func (s *Session) Broken() *Finding {
+	if s.broken == nil {
+		return nil
+	}
+	return s.brokenFinding()
+}
+
+func (s *Session) brokenFinding() *Finding {
+	b := s.broken
+	diff := "stderr: (nothing)"
+	if len(b.Stderr) > 0 {
+		diff = "last lines of stderr:\n" + "    " + strings.Join(b.Stderr, "\n    ")
+	}
+	return s.finding(Protocol.Name, fmt.Sprintf("%s: %s", b.Request, b.What), diff)
+}
+
+// asBroken is err as a *Broken, or nil.
+func asBroken(err error) *Broken {
+	if err == nil {
+		return nil // no allocation on the path every op takes
+	}
+	var b *Broken
+	if errors.As(err, &b) {
+		return b
+	}
+	return nil
 }
 
 func errText(err error) string {

@@ -16,19 +16,20 @@ import (
 // collector gathers the outcomes of the workers: the counts, the distinct
 // failures (written out as they are found) and the errors.
 type collector struct {
-	cfg      *Config
-	mu       sync.Mutex
-	rows     []*PropStats
-	swarms   map[string]bool
-	rollouts map[string]bool // the distinct rollout plans drawn
-	planned  int             // scripts played under one
-	shapes   map[string]int  // scripts that have each shape
-	played   []Played
-	failures map[string]*Failure // by Key
-	errors   []*ErrorRecord
-	findings int
-	ops      int
-	writeErr error
+	cfg        *Config
+	mu         sync.Mutex
+	rows       []*PropStats
+	swarms     map[string]bool
+	rollouts   map[string]bool // the distinct rollout plans drawn
+	planned    int             // scripts played under one
+	shapes     map[string]int  // scripts that have each shape
+	played     []Played
+	failures   map[string]*Failure // by Key
+	errors     []*ErrorRecord
+	findings   int
+	notWritten int
+	ops        int
+	writeErr   error
 }
 
 func newCollector(cfg *Config) *collector {
@@ -76,6 +77,8 @@ func (c *collector) add(o outcome) {
 		}
 	}
 	switch {
+	case o.notWritten:
+		c.notWritten++
 	case o.err != nil:
 		c.addError(p, o.err)
 	case o.reduced != nil:
@@ -102,7 +105,7 @@ func (c *collector) addFailure(p *Plan, o outcome) bool {
 		}
 	}
 	f := red.Finding
-	rec := &Failure{Check: red.Case.Check.Name, Data: red.Case.Data.Slug, DataName: red.Case.Data.Name,
+	rec := &Failure{Impl: red.Case.ImplCommand(), Check: red.Case.Check.Name, Data: red.Case.Data.Slug, DataName: red.Case.Data.Name,
 		What: campaign.FirstLine(f.What), Step: f.Step, Ops: len(red.Case.Script), FoundOps: o.applied,
 		Iteration: p.Iteration, ScriptSeed: p.Seed, Swarm: p.Swarm.String(), Key: key[:16], Times: 1,
 		Reproduced: red.Reproduced}
@@ -146,7 +149,10 @@ func (c *collector) addError(p *Plan, err error) {
 // the seed, the checks and the script length decide what it draws.
 func (c *collector) again(k uint64) string {
 	cmd := fmt.Sprintf("go run ./cmd/sessiondag hunt --seed %d --max-ops %d", c.cfg.Seed, c.cfg.MaxOps)
-	if names := checkList(c.cfg.Targets); names != checkList(Targets()) {
+	if impl := c.cfg.implCommand(); impl != "" {
+		cmd += " --impl " + campaign.ShellQuote(impl)
+	}
+	if names := checkList(c.cfg.Targets); names != checkList(c.cfg.allChecks()) {
 		cmd += " --check " + names
 	}
 	return fmt.Sprintf("%s --iteration %d", cmd, k)
@@ -170,7 +176,8 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
-		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings, Played: slices.Clone(c.played), Errors: c.errors}
+		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
+		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
 		r.Props = append(r.Props, *row)

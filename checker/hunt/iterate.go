@@ -1,12 +1,14 @@
 package hunt
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
 	"time"
 
 	"sessiondag/checker/campaign"
+	"sessiondag/checker/harness"
 )
 
 // An outcome is what one iteration did.
@@ -17,6 +19,9 @@ type outcome struct {
 	reduced *campaign.Reduced
 	took    time.Duration // drawing, playing and reducing
 	err     error         // the plan could not be drawn or played (or it panicked)
+	// notWritten: the script has an op the implementation does not write,
+	// so it was not judged.
+	notWritten bool
 }
 
 // iterate draws and plays iteration k, and reduces what it finds.
@@ -29,14 +34,19 @@ func iterate(cfg *Config, k uint64) (o outcome) {
 			o.err = fmt.Errorf("panic: %v\n%s", r, firstFrames(debug.Stack()))
 		}
 	}()
-	p, err := PlanFor(cfg.Seed, k, cfg.Targets, cfg.MaxOps)
+	p, err := planFor(cfg.Seed, k, cfg.Targets, cfg.MaxOps, cfg.kinds)
 	if err != nil {
 		o.err = err
 		return o
 	}
 	o.plan = p
+	p.Case.Impl = cfg.Impl
 	f, err := p.Case.Play(cfg.Tmp)
 	o.applied = len(p.Case.Script)
+	if errors.Is(err, harness.ErrNotApplicable) {
+		o.notWritten = true
+		return o
+	}
 	if err != nil || f == nil {
 		o.err = err
 		return o

@@ -2,6 +2,7 @@ package hunt
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
@@ -39,15 +40,26 @@ type Plan struct {
 // how many writers, each phase how long), then the script and any damage,
 // all from the script seed, in that order.
 func PlanFor(seed, k uint64, checks []harness.Check, maxOps int) (*Plan, error) {
+	return planFor(seed, k, checks, maxOps, nil)
+}
+
+// planFor is PlanFor with the draw kept to the draw kinds only (nil: every
+// kind), as an implementation that writes some op kinds only needs.
+func planFor(seed, k uint64, checks []harness.Check, maxOps int, only []string) (*Plan, error) {
 	p := &Plan{Iteration: k, Seed: ScriptSeed(seed, k)}
 	src := gen.NewSeeded(p.Seed)
 	c := checks[src.IntN(len(checks), "target")]
 	p.Case = campaign.Case{Check: c, Data: c.Data[src.IntN(len(c.Data), "data")]}
 	opt := campaign.GenOptions(p.Case.Data)
+	if only != nil {
+		opt.Only = only
+	}
 	p.Swarm = gen.DrawSwarm(src, opt)
 	opt.Swarm = p.Swarm
 	length := 1 + src.IntN(maxOps, "ops")
-	if d := p.Case.Data; d.Flips > harness.Steady && src.IntN(2, "rollout plan") == 0 {
+	// A plan hands the session between writers: only for an implementation
+	// that writes writer ops.
+	if d := p.Case.Data; d.Flips > harness.Steady && (only == nil || slices.Contains(only, "writer")) && src.IntN(2, "rollout plan") == 0 {
 		p.Rollout = gen.DrawRollout(src, opt.StartStep, d.Flips == harness.Any, opt.Writers, length)
 		opt.Rollout = p.Rollout
 	}

@@ -12,6 +12,7 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
 
@@ -36,6 +37,9 @@ type Report struct {
 	Failures   []*Failure // distinct after reduction, by iteration
 	Errors     []*ErrorRecord
 	Played     []Played // every iteration played, in order
+	Impl       string   // the implementation hunted
+	NotRun     []string // the checks and kinds of data it cannot be judged on, each with why
+	NotWritten int      // scripts not judged: they hold an op kind it does not write
 }
 
 // PropStats are the counts of one property on one kind of data.
@@ -58,6 +62,7 @@ type PropStats struct {
 // Failure is one distinct failure: the first iteration that found it and
 // the file its reduced script was written to.
 type Failure struct {
+	Impl       string `json:"impl,omitempty"` // the implementation command, when not in-process
 	Check      string `json:"check"`
 	Data       string `json:"data"`
 	DataName   string `json:"-"`
@@ -80,7 +85,11 @@ func (f *Failure) Replay() string {
 	if f.File == "" {
 		return "(not written)"
 	}
-	return campaign.ReplayCommand(f.File)
+	cmd := campaign.ReplayCommand(f.File)
+	if f.Impl != "" {
+		cmd += " --impl " + campaign.ShellQuote(f.Impl)
+	}
+	return cmd
 }
 
 // ErrorRecord is an iteration that could not be played: the generator drew
@@ -119,6 +128,15 @@ func propsTable(w io.Writer, props []PropStats) {
 // Text writes the report for a reader.
 func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
+	if r.Impl != "" && r.Impl != harness.InProcessAbout.Name {
+		fmt.Fprintf(w, "implementation: %s\n", r.Impl)
+		for _, why := range r.NotRun {
+			fmt.Fprintf(w, "not run: %s\n", why)
+		}
+		if r.NotWritten > 0 {
+			fmt.Fprintf(w, "not judged: %s with an op kind it does not write\n", plural(r.NotWritten, "script"))
+		}
+	}
 	fmt.Fprintf(w, "%d scripts, %d ops applied, %d distinct swarm configurations, %d scripts under %d distinct rollout plans\n\n",
 		r.Scripts, r.Ops, r.Swarms, r.Planned, r.Rollouts)
 	propsTable(w, r.Props)

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
@@ -29,6 +31,14 @@ type Config struct {
 	// Only, when set, plays iteration *Only and nothing else (whatever the
 	// shard, budget or bound): one script of a campaign, from its seed.
 	Only *uint64
+	// Impl starts the implementation hunted; nil = the implementation in
+	// this repository, in-process. Another is hunted with the checks it
+	// can be judged on, each on the kinds of data it writes, their scripts
+	// drawn from the op kinds it writes (harness.ApplicableTo).
+	Impl harness.Starter
+
+	notRun []string // what harness.ApplicableTo left out, and why
+	kinds  []string // the draw kinds of the op kinds Impl writes; nil = every kind
 }
 
 // DefaultMaxOps is the longest script drawn by default: about three times
@@ -44,6 +54,16 @@ func (c *Config) defaults() error {
 	}
 	if c.Targets == nil {
 		c.Targets = Targets()
+	}
+	if c.Impl != nil {
+		a := c.Impl.About()
+		c.Targets, c.notRun = harness.ApplicableTo(c.Targets, a)
+		if len(c.Targets) == 0 {
+			return fmt.Errorf("no check can judge %s: %s", a.Name, strings.Join(c.notRun, "; "))
+		}
+		if a.Ops != nil {
+			c.kinds = gen.DrawKindsOf(a.Ops)
+		}
 	}
 	if len(c.Targets) == 0 {
 		return errors.New("no checks to hunt")
@@ -102,4 +122,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	wg.Wait()
 	return c.report(time.Since(start)), c.writeErr
+}
+
+// implCommand is the command of the implementation hunted, "" in-process.
+func (c *Config) implCommand() string {
+	if c.Impl == nil {
+		return ""
+	}
+	return c.Impl.About().Command
+}
+
+// implName is the implementation hunted, for the report.
+func (c *Config) implName() string {
+	if c.Impl == nil {
+		return harness.InProcessAbout.Name
+	}
+	a := c.Impl.About()
+	return fmt.Sprintf("%s (%s; claims %s)", a.Name, a.Command, a.Claim)
+}
+
+// allChecks are the checks of the whole campaign against its
+// implementation, before --check picks some.
+func (c *Config) allChecks() []harness.Check {
+	if c.Impl == nil {
+		return Targets()
+	}
+	t, _ := harness.ApplicableTo(Targets(), c.Impl.About())
+	return t
 }

@@ -1,8 +1,9 @@
 package hunt
 
 import (
-	"sessiondag/checker/harness"
 	"strings"
+
+	"sessiondag/checker/harness"
 )
 
 // Targets are the checks a campaign hunts: every check of harness.Checks,

@@ -4,13 +4,15 @@ import "encoding/binary"
 
 // WriterState is what the intent rule reads of the writer performing the
 // ops: its browser's head (null until set), the store's in-memory head,
-// whether ROOT exists, and whether the writer has a turn or run in
-// progress. model.LegacyRun and the generator's shadow both keep it.
+// whether ROOT exists, whether the writer has a turn or run in progress, and
+// whether a row names a caller not written yet (an orphan whose caller a
+// later op writes). model.LegacyRun and the generator's shadow both keep it.
 type WriterState interface {
 	ClientHead() (id string, set bool)
 	InMemoryHead() string
 	Rooted() bool
 	Busy() bool
+	CallerPending(id string) bool
 }
 
 // Intent is the one rule for where data written with the flags off holds its
@@ -39,6 +41,12 @@ type WriterState interface {
 //     to: it copies the kept rows whole, their recorded predecessors
 //     included, so each copy records the original's predecessor, not the
 //     summary it continues (an older writer cannot know the key).
+//   - a /spawn while the head stands on a row whose caller is not written yet
+//     (Unanchored: a checkout onto an orphan named by a later reply): the
+//     intent anchors the /spawn at nothing, so its attach row after the
+//     command row, but the attach records that row, which reads as a call of
+//     the later reply once it is written. TestP3 found it on migration data:
+//     A → A,B hid the attach row A showed through its get_branch fallback.
 //
 // Once flag A is on the writers record every row's predecessor from the
 // store's head, and nothing is left to guess. The generator draws only ops the
@@ -68,6 +76,12 @@ func (in *Intent) Stale(w WriterState) bool {
 // Unrecorded reports whether the store's head stands where no row records it.
 func (in *Intent) Unrecorded() bool { return !in.predecessors && in.unrecorded }
 
+// Unanchored reports whether the store's head stands on a row whose caller
+// is not written yet: the conversation row it stands for is not decided.
+func (in *Intent) Unanchored(w WriterState) bool {
+	return !in.predecessors && w.CallerPending(w.InMemoryHead())
+}
+
 // Keeps reports whether op, applied now to a writer in state w, leaves the
 // intent in the data.
 func (in *Intent) Keeps(op Op, w WriterState) bool {
@@ -75,8 +89,10 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 		return true
 	}
 	switch op := op.(type) {
-	case UserWeb, Spawn, Merge:
+	case UserWeb, Merge:
 		return !in.Stale(w)
+	case Spawn:
+		return !in.Stale(w) && !in.Unanchored(w)
 	case Manual, Script, Run:
 		return !in.unrecorded
 	case LegacyUser:

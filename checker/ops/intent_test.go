@@ -20,6 +20,7 @@ import (
 // corpus/ops/regressions/checkout-then-unanswered-fork-then-manual.ops.
 func TestIntentRule(t *testing.T) {
 	const manual = `manual id=m2 name=word_count args="{}"` + "\nend\n"
+	const spawn = "spawn mode=inherit cmd=c1 id=s1 attach=a1 text=hi label=helper\n"
 	const checkout = "user id=u1 text=hi\nreply\ndone\ncheckout id=u1\n"
 	for script, want := range map[string]bool{
 		"user id=u1 text=hi\nreply\ndone\n" + manual: true,
@@ -42,6 +43,14 @@ func TestIntentRule(t *testing.T) {
 		"writer name=w2 set=A\nuser id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\n" +
 			"compact id=c keep=1\n": true,
 		"user id=u1 text=hi\nreply\ndone\nuser id=u2 text=hi\nreply\ndone\ncompact id=c keep=1\n": true,
+		// A /spawn from a head on an orphan whose caller is not written yet
+		// (TestP3, migration data; a caller no op writes is not written yet
+		// either, as far as the writer can tell); once the caller is
+		// written, it may.
+		"user id=u0 text=hi\nreply\ndone\norphan id=o1 name=bash caller=u5_reply\ncheckout id=o1\n" + spawn:                                  false,
+		"user id=u0 text=hi\nreply\ndone\norphan id=o1 name=bash caller=gone\ncheckout id=o1\n" + spawn:                                      false,
+		"user id=u0 text=hi\nreply\ndone\nuser id=u5 text=hi\nreply\ndone\norphan id=o1 name=bash caller=u5_reply\ncheckout id=o1\n" + spawn: true,
+		"user id=u0 text=hi\nreply\ndone\norphan id=o1 name=bash\ncheckout id=o1\n" + spawn:                                                  true,
 		// Writers taking turns at idle points keep it; a run resumed after
 		// another writer's turn moves the head back where the data cannot
 		// say (the same bytes as the run ending before that turn).

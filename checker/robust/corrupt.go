@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"sessiondag/checker/gen"
 	"sessiondag/impl/node"
@@ -52,7 +53,7 @@ const (
 	MissingField Kind = "missing-field" // a field other than id removed
 	DeepNesting  Kind = "deep-nesting"  // an output nested 50 or 5000 deep
 	NonFinite    Kind = "non-finite"    // NaN, Infinity or 1e400 as a value (Python writes them)
-	LinkInside   Kind = "link-inside"   // a symlink in history/ to another node file of the session
+	LinkInside   Kind = "link-inside"   // a symlink in history/ to another node file of the session: refused, the file is read once
 
 	// Damage that makes a file unusable: it must be listed in Problems.
 	Truncated    Kind = "truncated"    // a file cut short (a non-atomic writer's crash)
@@ -92,14 +93,16 @@ var Kinds = []Kind{
 // order, with the same head. Left out: wrong-typed fields other than id and
 // seq (the model reads them as empty values, the implementation refuses the
 // file), a missing seq or created_at (the model skips / keeps null, the
-// implementation numbers / defaults them), links leaving the directory (the
-// model follows them), and an unparsable meta.json (the model cannot read
-// the session at all). Within the kinds, a Corrupter with
+// implementation numbers / defaults them), links leaving the directory and
+// links to another node file (the model follows both; the implementation
+// reads a node file once, under the name that is not a link), and an
+// unparsable meta.json (the model cannot read the session at all). Within
+// the kinds, a Corrupter with
 // ForModel set avoids the remaining differences (see ForModel).
 var ModelKinds = []Kind{
 	DanglingParent, DanglingCaller, ParentCycle, CallerCycle, UnknownHead,
 	DuplicateID, DuplicateSeq, BigSeq, OddName,
-	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, NonFinite, LinkInside,
+	HugeOutput, NULEscaped, HostileID, MissingField, DeepNesting, NonFinite,
 	Truncated, EmptyFile, HalfWritten, TmpLeftover, MetaTmp, InvalidJSON, NULRaw, InvalidUTF8,
 	NotObject, MissingID, TooDeep, DirNamedJSON, LinkBroken, MissingHistory, MissingMeta,
 }
@@ -126,6 +129,7 @@ const (
 	PhraseOutside   = "outside the session directory"
 	PhraseBroken    = "broken link"
 	PhraseNotObject = "object"
+	PhraseSameFile  = "same file as"
 )
 
 // Corrupter damages one session directory.
@@ -355,12 +359,20 @@ func (c *Corrupter) renumber(f string, o *node.Obj) (string, error) {
 	return nf, nil
 }
 
-// markUnusable records that f can no longer be loaded, nor any link to it.
+// markUnusable records that f can no longer be loaded. A link to it stays
+// refused as a second name of the file.
 func (c *Corrupter) markUnusable(f, phrase string) {
 	c.unusable[f] = phrase
-	for _, l := range c.links[f] {
-		c.unusable[l] = phrase
+}
+
+// writeStale writes a temporary file as a writer that stopped an hour ago
+// left it: younger, it would be a write in progress.
+func (c *Corrupter) writeStale(rel string, data []byte) error {
+	if err := os.WriteFile(c.path(rel), data, 0o644); err != nil {
+		return err
 	}
+	old := time.Now().Add(-time.Hour)
+	return os.Chtimes(c.path(rel), old, old)
 }
 
 // Files and names.

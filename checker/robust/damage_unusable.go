@@ -43,7 +43,7 @@ func (c *Corrupter) halfWritten(_ Kind) (Applied, error) {
 	data := encode(o)
 	tmp := f + ".tmp"
 	c.markUnusable(tmp, PhraseTmp)
-	return Applied{File: tmp, Note: "half of a new version beside " + f}, os.WriteFile(c.path(tmp), data[:len(data)/2], 0o644)
+	return Applied{File: tmp, Note: "half of a new version beside " + f}, c.writeStale(tmp, data[:len(data)/2])
 }
 
 func (c *Corrupter) tmpLeftover(_ Kind) (Applied, error) {
@@ -54,7 +54,7 @@ func (c *Corrupter) tmpLeftover(_ Kind) (Applied, error) {
 	o := newNode(id, 9000+int64(c.fresh))
 	tmp := "history/" + fileName(9000+int64(c.fresh), "u", id) + ".tmp"
 	c.markUnusable(tmp, PhraseTmp)
-	return Applied{File: tmp, Note: "a complete node never renamed into place"}, os.WriteFile(c.path(tmp), encode(o), 0o644)
+	return Applied{File: tmp, Note: "a complete node never renamed into place"}, c.writeStale(tmp, encode(o))
 }
 
 func (c *Corrupter) metaTmp(_ Kind) (Applied, error) {
@@ -66,7 +66,7 @@ func (c *Corrupter) metaTmp(_ Kind) (Applied, error) {
 		return Applied{}, err
 	}
 	c.unusable["meta.json.tmp"] = PhraseTmp
-	return Applied{File: "meta.json.tmp", Note: "half of a meta write"}, os.WriteFile(c.path("meta.json.tmp"), data[:len(data)/2], 0o644)
+	return Applied{File: "meta.json.tmp", Note: "half of a meta write"}, c.writeStale("meta.json.tmp", data[:len(data)/2])
 }
 
 func (c *Corrupter) invalidJSON(_ Kind) (Applied, error) {

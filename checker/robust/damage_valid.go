@@ -156,5 +156,6 @@ func (c *Corrupter) linkInside(_ Kind) (Applied, error) {
 	}
 	nf := "history/" + c.freshSeqName("u", c.freshID("alias"))
 	c.links[f] = append(c.links[f], nf)
+	c.unusable[nf] = PhraseSameFile
 	return Applied{File: nf, Note: "link to " + f}, os.Symlink(filepath.Base(f), c.path(nf))
 }

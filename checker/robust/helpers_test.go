@@ -150,6 +150,38 @@ func checkProblems(t fataler, s *store.Store, unusable map[string]string) {
 	}
 }
 
+// withHead adds to the unusable files the problem of a head that names no
+// node: when meta.json is usable and its head_id (else last_node_id), read
+// here with encoding/json, is no id of a node that loaded.
+func withHead(t fataler, dir string, s *store.Store, unusable map[string]string) map[string]string {
+	t.Helper()
+	if _, bad := unusable["meta.json"]; bad {
+		return unusable
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "meta.json"))
+	if err != nil {
+		return unusable
+	}
+	var meta map[string]any
+	if json.Unmarshal(data, &meta) != nil {
+		return unusable
+	}
+	head, _ := meta["head_id"].(string)
+	if head == "" {
+		head, _ = meta["last_node_id"].(string)
+	}
+	if head == "" {
+		return unusable
+	}
+	for _, n := range s.Nodes() {
+		if n.ID == head {
+			return unusable
+		}
+	}
+	unusable["meta.json"] = PhraseUnknownHead
+	return unusable
+}
+
 // fileState is one entry of a directory snapshot.
 type fileState struct {
 	mode  fs.FileMode

@@ -62,7 +62,7 @@ func TestCorruptedLoad(t *testing.T) {
 			return
 		}
 		checkAccounted(t, dir, s)
-		checkProblems(t, s, c.Unusable())
+		checkProblems(t, s, withHead(t, dir, s, c.Unusable()))
 	})
 }
 

@@ -194,12 +194,20 @@ func TestDeepestLeafOnACycle(t *testing.T) {
 }
 
 // TestUnknownHead: a stored head that no file has loads (the chain falls
-// back or is empty), under every config, as the model reads it.
+// back or is empty), under every config, as the model reads it; the load
+// says so (a problem of meta.json, Unsettled), after reading the directory
+// again in case a writer was about to rename the node in.
 func TestUnknownHead(t *testing.T) {
 	dir := writeDir(t, "nowhere",
 		mk(1, "u1", node.RoleUser, "ROOT", "x"),
 		mk(2, "a1", node.RoleLLM, "u1", "y", "parent_id", "u1"))
-	s := openClean(t, dir)
+	s, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Problems) != 1 || s.Problems[0].File != "meta.json" || !strings.Contains(s.Problems[0].Error(), PhraseUnknownHead) || !s.Unsettled() {
+		t.Fatalf("problems %v (unsettled %v): want meta.json's head naming no node", s.Problems, s.Unsettled())
+	}
 	readAll(t, dir)
 	for _, fl := range flags.Rollout {
 		l := webui.Load(s, fl)
@@ -235,9 +243,15 @@ func TestMissingMeta(t *testing.T) {
 func TestMissingHistory(t *testing.T) {
 	dir := writeDir(t, "a1", mk(1, "u1", node.RoleUser, "ROOT", "x"))
 	os.RemoveAll(filepath.Join(dir, "history"))
-	s := openClean(t, dir)
+	s, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if s.Len() != 0 || s.Head() != "a1" {
 		t.Errorf("%d nodes, head %q", s.Len(), s.Head())
+	}
+	if len(s.Problems) != 1 || !strings.Contains(s.Problems[0].Error(), PhraseUnknownHead) {
+		t.Errorf("problems %v: want the head naming no node", s.Problems)
 	}
 	readAll(t, dir)
 	sameAsModel(t, dir, s)

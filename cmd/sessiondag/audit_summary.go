@@ -19,14 +19,45 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	}
 	fmt.Fprintf(w, "\naudited %d sessions, %d nodes in %.2fs (%d with an op script giving the intended view%s)\n",
 		sum.Sessions, sum.Nodes, sum.Seconds, sum.Intended, shards)
-	fmt.Fprintf(w, "\n%-8s %-8s %10s %6s %11s\n", "from", "to", "unchanged", "fix", "regression")
+	unjudged := 0
 	for _, st := range sum.Steps {
-		fmt.Fprintf(w, "%-8s %-8s %10d %6d %11d\n", st.From, st.To, st.Unchanged, st.Fix, st.Regression)
+		unjudged += st.Unjudged
+	}
+	fmt.Fprintf(w, "\n%-8s %-8s %10s %6s %11s", "from", "to", "unchanged", "fix", "regression")
+	if sum.Accepted > 0 {
+		fmt.Fprintf(w, " %9s", "accepted")
+	}
+	if unjudged > 0 {
+		fmt.Fprintf(w, " %9s", "unjudged")
+	}
+	fmt.Fprintln(w)
+	for _, st := range sum.Steps {
+		fmt.Fprintf(w, "%-8s %-8s %10d %6d %11d", st.From, st.To, st.Unchanged, st.Fix, st.Regression)
+		if sum.Accepted > 0 {
+			fmt.Fprintf(w, " %9d", st.Accepted)
+		}
+		if unjudged > 0 {
+			fmt.Fprintf(w, " %9d", st.Unjudged)
+		}
+		fmt.Fprintln(w)
 	}
 	printCauses(w, "residual with an op script: intended rows the last config (all) does not show", sum.Residual.Intended, true)
 	printCauses(w, "residual without one: conversation rows no config shows", sum.Residual.Unshown, false)
-	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message): ",
-		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers)
+	printExceptions(w, sum)
+	if len(sum.TreeNotes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range sum.TreeNotes {
+			fmt.Fprintf(w, "note: %s\n", line(n))
+		}
+	}
+	if ps := sum.Problems(); len(ps) > 0 {
+		fmt.Fprintln(w)
+		for _, p := range ps {
+			fmt.Fprintf(w, "NOT A VERDICT ON THE WHOLE: %s\n", line(p))
+		}
+	}
+	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message, %d where one moves it to another branch): ",
+		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers, sum.MovedUsers)
 	if sum.Failed() {
 		fmt.Fprintln(w, "NOT READY")
 	} else {
@@ -56,6 +87,40 @@ func printCauses(w io.Writer, title string, causes []audit.CauseTotal, atR bool)
 		} else {
 			fmt.Fprintf(w, "%6d %9d  %s: %s\n", c.Rows, c.Sessions, c.Cause, c.Text)
 		}
-		fmt.Fprintf(w, "%18s e.g. %s, row %s\n", "", c.Example, c.ExampleRow)
+		fmt.Fprintf(w, "%18s e.g. %s, row %s\n", "", line(c.Example), line(c.ExampleRow))
 	}
+}
+
+// printExceptions says how the reviewed exceptions fared: how many
+// regressions they accept, which have expired (they accept nothing) and
+// which match no finding any more (stale: remove them).
+func printExceptions(w io.Writer, sum *audit.Summary) {
+	if len(sum.Exceptions) == 0 {
+		return
+	}
+	used := 0
+	var expired []audit.ExceptionUse
+	for _, u := range sum.Exceptions {
+		if u.Used {
+			used++
+		}
+		if u.Expired {
+			expired = append(expired, u)
+		}
+	}
+	steps := fmt.Sprintf("%d accepted steps", sum.Accepted)
+	if sum.Accepted == 1 {
+		steps = "1 accepted step"
+	}
+	fmt.Fprintf(w, "\nreviewed exceptions: %d of %d accept a finding (%s, not counted as regressions)\n", used, len(sum.Exceptions), steps)
+	for _, u := range expired {
+		fmt.Fprintf(w, "  expired on %s (accepts nothing): %s\n", u.Expires, exceptionLine(u.Exception))
+	}
+	for _, u := range sum.Stale() {
+		fmt.Fprintf(w, "  stale (matches no finding: remove it): %s\n", exceptionLine(u.Exception))
+	}
+}
+
+func exceptionLine(e audit.Exception) string {
+	return fmt.Sprintf("%s %s row %s (%s)", line(e.Session), e.Step, line(e.Row), line(e.Reason))
 }

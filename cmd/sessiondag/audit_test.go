@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,5 +28,52 @@ func TestAuditWritesPage(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `+ 0a0b0c0d0e01 user "hello"`) {
 		t.Errorf("-v does not list L4's added rows:\n%s", out.String())
+	}
+}
+
+// TestAuditProgressOnStderr: run as a process (stderr a file, here a
+// pipe, not a terminal), the audit writes plain progress lines to stderr
+// (every nanosecond here, SESSIONDAG_PROGRESS_EVERY) and nothing of it to
+// stdout.
+func TestAuditProgressOnStderr(t *testing.T) {
+	t.Setenv("SESSIONDAG_PROGRESS_EVERY", "1ns")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- string(b)
+	}()
+	var out bytes.Buffer
+	code := run([]string{"audit", filepath.Join("..", "..", "corpus", "sessions")}, &out, w)
+	w.Close()
+	stderr := <-got
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"audit: walking the tree: ", "sessions/s", "nodes/s", "left\n"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%.2000s", want, stderr)
+		}
+	}
+	if strings.Contains(out.String(), "sessions/s") || strings.Contains(stderr, "\r") {
+		t.Error("progress on stdout, or redrawn off a terminal")
+	}
+}
+
+// TestAuditInterrupted: an audit stopped by Ctrl-C says so and gives no
+// verdict (exit 130).
+func TestAuditInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	old := interrupt
+	interrupt = ctx
+	defer func() { interrupt = old }()
+	var out, errb bytes.Buffer
+	code := run([]string{"audit", filepath.Join("..", "..", "corpus", "sessions")}, &out, &errb)
+	if code != exitInterrupted || !strings.Contains(errb.String(), "sessiondag audit: interrupted") || strings.Contains(out.String(), "ready") {
+		t.Errorf("exit %d\n--- stdout\n%s--- stderr\n%s", code, out.String(), errb.String())
 	}
 }

@@ -40,6 +40,8 @@ var cliCases = []cliCase{
 	{"audit-one", "audit $ROOT/corpus/sessions/10-two-root-users-L4 -v"},
 	{"audit-json", "audit $ROOT/corpus/sessions/01-plain-web-chat --json"},
 	{"audit-residual", "audit $ROOT/corpus/sessions/18-errors $ROOT/corpus/conformance/sessions/local_0011000000 -v"},
+	{"audit-empty", "audit $TMP"},
+	{"audit-missing", "audit $TMP/nothing-here"},
 	{"audit-shard", "audit $ROOT/corpus/sessions --shard 5/16 -v --html $TMP/audit.html"},
 	{"summary", "summary testdata/audit-shards.jsonl"},
 	{"summary-json", "summary testdata/audit-shards.jsonl --json"},
@@ -54,6 +56,16 @@ var cliCases = []cliCase{
 	{"promote", "promote $ROOT/corpus/ops/shapes/01-plain-web-chat.ops plain-chat --to $TMP/regressions --note kept"},
 	{"benchgate-slower", "benchgate testdata/bench-old.txt testdata/bench-new.txt"},
 	{"benchgate-same", "benchgate testdata/bench-old.txt testdata/bench-old.txt"},
+	{"benchgate-too-few", "benchgate testdata/bench-few.txt testdata/bench-few.txt"},
+	{"benchgate-help", "benchgate -h"},
+	{"audit-help", "audit -h"},
+	{"load-help", "load --help"},
+	{"gen-bad-nodes", "gen --nodes -5 --out $TMP/x"},
+	{"hunt-bad-minutes", "hunt --minutes -1"},
+	{"exhaust-bad-workers", "exhaust --max-ops 2 --workers 0"},
+	{"replay-empty", "replay testdata/empty.ops"},
+	{"promote-empty", "promote testdata/empty.ops kept --to $TMP/r"},
+	{"promote-still-fails", "promote testdata/still-fails.ops kept --to $TMP/r"},
 }
 
 // TestCommands runs every command on small fixed inputs and compares what it
@@ -109,4 +121,59 @@ func stable(s, tmp, root string) string {
 	s = strings.ReplaceAll(s, root, "$ROOT")
 	s = seconds.ReplaceAllString(s, "N.NNs")
 	return jsonSeconds.ReplaceAllString(s, `"seconds": N`)
+}
+
+// TestVersion: --version (and version) prints the build and exits 0.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version", "-version"} {
+		var out, errb bytes.Buffer
+		if code := run([]string{arg}, &out, &errb); code != 0 || !strings.HasPrefix(out.String(), "sessiondag ") || !strings.Contains(out.String(), "go1.") {
+			t.Errorf("%s: exit %d, %q %q", arg, code, out.String(), errb.String())
+		}
+	}
+}
+
+// TestEveryCommandHelpExitsZero: CMD -h prints the command's usage on
+// stdout and exits 0, for every command of the table.
+func TestEveryCommandHelpExitsZero(t *testing.T) {
+	for _, c := range commands {
+		var out, errb bytes.Buffer
+		code := run([]string{c.name, "-h"}, &out, &errb)
+		if code != 0 || !strings.Contains(out.String(), "usage:") {
+			t.Errorf("%s -h: exit %d\n--- stdout\n%s--- stderr\n%s", c.name, code, out.String(), errb.String())
+		}
+	}
+}
+
+// TestPromoteFindsTheRepository: without --to, promote writes under
+// corpus/ops/regressions of the repository it runs in, found from the
+// current directory upwards (here a scratch copy with its own go.mod).
+func TestPromoteFindsTheRepository(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module sessiondag\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("..", "..", "corpus", "ops", "shapes", "01-plain-web-chat.ops"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(repo, "deep", "er")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	var out, errb bytes.Buffer
+	if code := run([]string{"promote", script, "plain-chat", "--note", "kept"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(repo, "corpus", "ops", "regressions", "plain-chat.ops")); err != nil {
+		t.Errorf("not written under the repository's root: %v\n%s", err, out.String())
+	}
+	t.Chdir(t.TempDir()) // outside any repository, and the script's own is the real one: refused only with neither
+	other := filepath.Join(t.TempDir(), "x.ops")
+	os.WriteFile(other, []byte("user id=u1 text=hi\n"), 0o644)
+	errb.Reset()
+	if code := run([]string{"promote", other, "x"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "no sessiondag repository") {
+		t.Errorf("outside a repository: exit %d, %q", code, errb.String())
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -19,7 +18,7 @@ import (
 // prints the summary and the failures, each reduced and saved as a `#!
 // check` file with its replay command. Exit 1 on a failure.
 func cmdExhaust(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("exhaust", stderr)
+	fs := newFlags("exhaust", stdout, stderr)
 	maxOps := fs.Int("max-ops", 0, "check every valid script of 1…N ops")
 	shardArg := fs.String("shard", "", "check shard i/n of the scripts (0 ≤ i < n); the n shards' outputs merge by concatenation")
 	asJSON := fs.Bool("json", false, "print JSON lines: one per failure, then {\"kind\":\"exhaust\",\"summary\":…}")
@@ -29,15 +28,23 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves (negative: none); the rest are counted")
 	stop := fs.Bool("stop", false, "end at the first failing script")
 	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
-	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts)")
+	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts; off with --impl)")
 	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures)")
 	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
-	pos, err := parseArgs(fs, args)
-	if err != nil || len(pos) != 0 || *maxOps < 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag exhaust --max-ops N [--shard i/n | --claim DIR [--claimant NAME]] [--json] [--out DIR] [--check NAMES] [--kinds K,...] [--workers W] [--dedup=false] [--stop] [--quiet]")
-		return 2
+	impl := addImplFlags(fs)
+	pos, err := fs.parse(args)
+	if err != nil || len(pos) != 0 || !flagGiven(fs, "max-ops") {
+		return fs.usageError(err)
+	}
+	for _, c := range []struct {
+		name   string
+		v, min int
+	}{{"max-ops", *maxOps, 1}, {"workers", *workers, 1}, {"max-reduced", *maxReduced, 0}} {
+		if err := fs.atLeast(c.name, int64(c.v), int64(c.min)); err != nil {
+			return fail(stderr, "exhaust", err)
+		}
 	}
 	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced, NoDedup: !*dedup, MemoLimit: *memo,
 		Stop: *stop}
@@ -65,6 +72,14 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	}
 	if *kinds != "" {
 		o.Kinds = strings.Split(*kinds, ",")
+	}
+	pool, err := impl.open(*impl.command, stderr)
+	if err != nil {
+		return fail(stderr, "exhaust", err)
+	}
+	if pool != nil {
+		defer pool.Close()
+		o.Impl = pool
 	}
 	// The sessions are small and short-lived: collecting less often buys
 	// time (a GOGC the caller sets wins).

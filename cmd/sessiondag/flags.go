@@ -1,15 +1,60 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"sessiondag/internal/termtext"
 )
 
-// parseArgs parses flags that may come before, between or after the
+// errHelp: the command line asked for a command's help (-h, -help,
+// --help), which goes to stdout with exit 0.
+var errHelp = errors.New("help requested")
+
+// flagSet is a command's flags, with where its help goes.
+type flagSet struct {
+	*flag.FlagSet
+	name   string
+	stdout io.Writer
+}
+
+func newFlags(name string, stdout, stderr io.Writer) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet("sessiondag "+name, flag.ContinueOnError), name: name, stdout: stdout}
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fs.usage(fs.Output()) }
+	return fs
+}
+
+// usage is the command's usage line and its flags.
+func (fs *flagSet) usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: sessiondag %s\n", usageLine(fs.name))
+	if doc := commandDoc(fs.name); doc != "" {
+		fmt.Fprintf(w, "\n%s\n", doc)
+	}
+	fmt.Fprintln(w, "\nflags:")
+	out := fs.Output()
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+}
+
+// parse parses flags that may come before, between or after the
 // positional arguments (Go's flag package stops at the first positional).
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+// A request for help prints the usage on stdout and returns errHelp; a bad
+// flag has been reported on stderr.
+func (fs *flagSet) parse(args []string) ([]string, error) {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.usage(fs.stdout)
+			return nil, errHelp
+		}
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -27,10 +72,25 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("sessiondag "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
+// usageError is the exit code for a command line that did not parse or
+// asked for help, after printing the usage line for a wrong number of
+// arguments (err nil).
+func (fs *flagSet) usageError(err error) int {
+	switch {
+	case errors.Is(err, errHelp):
+		return 0
+	case err == nil:
+		fmt.Fprintf(fs.Output(), "usage: sessiondag %s\n", usageLine(fs.name))
+	}
+	return 2
+}
+
+// atLeast refuses a number flag below min, naming the flag.
+func (fs *flagSet) atLeast(name string, v, min int64) error {
+	if v < min {
+		return fmt.Errorf("--%s %d: want a number ≥ %d", name, v, min)
+	}
+	return nil
 }
 
 func fail(stderr io.Writer, cmd string, err error) int {
@@ -38,12 +98,12 @@ func fail(stderr io.Writer, cmd string, err error) int {
 	if !strings.HasPrefix(msg, cmd) {
 		msg = cmd + ": " + msg
 	}
-	fmt.Fprintln(stderr, "sessiondag "+msg)
+	fmt.Fprintln(stderr, "sessiondag "+termtext.Line(msg))
 	return 2
 }
 
 // flagGiven reports whether the command line set a flag.
-func flagGiven(fs *flag.FlagSet, name string) bool {
+func flagGiven(fs *flagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given

@@ -15,16 +15,18 @@ import (
 )
 
 func cmdGen(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("gen", stderr)
+	fs := newFlags("gen", stdout, stderr)
 	seed := fs.Uint64("seed", 1, "generator seed (the same seed gives the same bytes)")
 	nodes := fs.Int("nodes", 100, "write at least this many nodes")
 	out := fs.String("out", "", "session directory to create (must not exist)")
 	legacy := fs.Bool("legacy", true, "include legacy-shaped rows (adapter writes, orphans, script rows)")
 	fl := flags.Off
 	fs.Var(&fl, "flags", "the writers' rollout flags: off, all, or a list such as A,B")
-	if pos, err := parseArgs(fs, args); err != nil || len(pos) > 0 || *out == "" {
-		fmt.Fprintln(stderr, "usage: sessiondag gen --seed N --nodes N [--flags F] --out DIR")
-		return 2
+	if pos, err := fs.parse(args); err != nil || len(pos) > 0 || *out == "" {
+		return fs.usageError(err)
+	}
+	if err := fs.atLeast("nodes", int64(*nodes), 1); err != nil {
+		return fail(stderr, "gen", err)
 	}
 	if _, err := os.Stat(*out); err == nil {
 		return fail(stderr, "gen", fmt.Errorf("%s exists; refusing to write into it", *out))

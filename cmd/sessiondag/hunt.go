@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"os/signal"
 	"time"
 
 	"sessiondag/checker/harness"
@@ -18,7 +15,7 @@ import (
 // JSON lines on stdout, the seed on stderr first, so that a run stopped
 // from outside can still be repeated. Exit 1 when it found a failure.
 func cmdHunt(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("hunt", stderr)
+	fs := newFlags("hunt", stdout, stderr)
 	minutes := fs.Float64("minutes", 0, "the time budget in minutes")
 	seed := fs.Uint64("seed", 0, "the campaign's seed (default: drawn, and printed)")
 	shardArg := fs.String("shard", "0/1", "run shard i of n (0-based): the iterations ≡ i mod n")
@@ -29,10 +26,19 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
 	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
 	verbose := fs.Bool("v", false, "name each failure's file on stderr as it is written")
-	pos, err := parseArgs(fs, args)
-	if err != nil || len(pos) != 0 || (*minutes <= 0 && *iterations == 0 && !flagGiven(fs, "iteration")) {
-		fmt.Fprintln(stderr, "usage: sessiondag hunt --minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N]")
-		return 2
+	impl := addImplFlags(fs)
+	pos, err := fs.parse(args)
+	if err != nil || len(pos) != 0 {
+		return fs.usageError(err)
+	}
+	switch {
+	case *minutes < 0:
+		return fail(stderr, "hunt", fmt.Errorf("--minutes %g: want a time budget ≥ 0", *minutes))
+	case *minutes == 0 && *iterations == 0 && !flagGiven(fs, "iteration"):
+		return fs.usageError(nil)
+	}
+	if err := fs.atLeast("max-ops", int64(*maxOps), 1); err != nil {
+		return fail(stderr, "hunt", err)
 	}
 	cfg := hunt.Config{Seed: *seed, Budget: time.Duration(*minutes * float64(time.Minute)), Iterations: *iterations,
 		MaxOps: *maxOps, Out: *out}
@@ -45,6 +51,14 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	if cfg.Targets, err = harness.Select(*checks); err != nil {
 		return fail(stderr, "hunt", err)
 	}
+	pool, err := impl.open(*impl.command, stderr)
+	if err != nil {
+		return fail(stderr, "hunt", err)
+	}
+	if pool != nil {
+		defer pool.Close()
+		cfg.Impl = pool
+	}
 	if *verbose {
 		cfg.Log = stderr
 	}
@@ -52,9 +66,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 		cfg.Only = only
 	}
 	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, *shardArg)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	r, err := hunt.Run(ctx, cfg)
+	r, err := hunt.Run(interrupt, cfg)
 	if r != nil {
 		if *asJSON {
 			if jerr := r.JSON(stdout); jerr != nil && err == nil {
@@ -66,6 +78,13 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return fail(stderr, "hunt", err)
+	}
+	if interrupt.Err() != nil {
+		fmt.Fprintln(stderr, "sessiondag hunt: interrupted: the report covers the iterations played")
+		if r.Failed() {
+			return 1
+		}
+		return exitInterrupted
 	}
 	if r.Failed() {
 		return 1

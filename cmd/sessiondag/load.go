@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -12,42 +12,51 @@ import (
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/internal/termtext"
 )
 
 func cmdLoad(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("load", stderr)
+	fs := newFlags("load", stdout, stderr)
 	fl := flags.Off
 	fs.Var(&fl, "flags", "rollout flags: off, all, or a list such as A,B")
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag load DIR [--flags F] [--json]")
-		return 2
+	pos, err := fs.parse(args)
+	if err != nil || len(pos) != 1 {
+		return fs.usageError(err)
 	}
 	s, err := store.Open(pos[0])
 	if err != nil {
 		return fail(stderr, "load", err)
 	}
 	for _, p := range s.Problems {
-		fmt.Fprintf(stderr, "sessiondag load: %s: %s\n", pos[0], p.Error())
+		fmt.Fprintf(stderr, "sessiondag load: %s: %s\n", termtext.Line(pos[0]), termtext.Line(p.Error()))
+	}
+	for _, n := range s.Notes {
+		fmt.Fprintf(stderr, "sessiondag load: %s: %s\n", termtext.Line(pos[0]), termtext.Line(n))
 	}
 	l := webui.Load(s, fl)
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(loadJSON{
-			SessionID: l.SessionID, HeadID: l.HeadID, FallbackUsed: l.FallbackUsed,
-			Flags: fl.String(), Chain: nonNil(l.Chain), All: nonNil(l.All),
-		})
-		if err != nil {
-			return fail(stderr, "load", err)
-		}
-		return 0
+	status := 0
+	if len(s.Problems) > 0 {
+		// A file could not be used, the session changed while it was read,
+		// or its head names a node it does not have: the view is shown,
+		// but it is not the whole conversation.
+		status = 1
 	}
-	fmt.Fprintf(stdout, "session %s  head %s  flags %s  %d of %d rows shown", l.SessionID, l.HeadID, fl, len(l.Chain), len(l.All))
+	if *asJSON {
+		w := bufio.NewWriterSize(stdout, 64<<10)
+		err := node.WriteView(w, loadDoc(l, fl))
+		if err == nil {
+			err = w.WriteByte('\n')
+		}
+		if err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			return fail(stderr, "load", fmt.Errorf("write the view of %s: %w", pos[0], err))
+		}
+		return status
+	}
+	fmt.Fprintf(stdout, "session %s  head %s  flags %s  %d of %d rows shown", termtext.Line(l.SessionID), termtext.Line(l.HeadID.String()), fl, len(l.Chain), len(l.All))
 	if l.FallbackUsed {
 		fmt.Fprint(stdout, "  (get_branch fallback)")
 	}
@@ -55,48 +64,61 @@ func cmdLoad(args []string, stdout, stderr io.Writer) int {
 	for _, m := range l.Chain {
 		transcriptRow(stdout, m)
 	}
-	return 0
+	return status
 }
 
-// loadJSON is what load --json prints, keys in this order.
-type loadJSON struct {
-	SessionID    string             `json:"session_id"`
-	HeadID       webui.Head         `json:"head_id"` // null when the session has no head
-	FallbackUsed bool               `json:"fallback_used"`
-	Flags        string             `json:"flags"`
-	Chain        []*adapter.Message `json:"chain"`
-	All          []*adapter.Message `json:"all"`
-}
-
-func nonNil(m []*adapter.Message) []*adapter.Message {
-	if m == nil {
-		return []*adapter.Message{}
+// loadDoc is what load --json prints, keys in this order: session_id,
+// head_id (null when the session has no head), fallback_used, flags, chain,
+// all. The messages are shared, not copied: the document is written as it
+// is walked (node.WriteView), however large the runtime cards' trees make
+// it.
+func loadDoc(l *webui.Loaded, fl flags.Set) node.Value {
+	head := node.NullV()
+	if id, ok := l.HeadID.Get(); ok {
+		head = node.Str(id)
 	}
-	return m
+	rows := func(ms []*adapter.Message) node.Value {
+		a := make([]node.Value, len(ms))
+		for i, m := range ms {
+			a[i] = node.ObjV(m.F)
+		}
+		return node.Arr(a)
+	}
+	return node.ObjV(&node.Obj{M: []node.Member{
+		{Key: "session_id", Val: node.Str(l.SessionID)},
+		{Key: "head_id", Val: head},
+		{Key: "fallback_used", Val: node.BoolV(l.FallbackUsed)},
+		{Key: "flags", Val: node.Str(fl.String())},
+		{Key: "chain", Val: rows(l.Chain)},
+		{Key: "all", Val: rows(l.All)},
+	}})
 }
 
-// transcriptRow prints one chat row as a reader would see it.
+// transcriptRow prints one chat row as a reader would see it. Stored text
+// is data: ids, names and roles are printed one-line safe, message text with
+// its lines but without a control character a terminal would act on.
 func transcriptRow(w io.Writer, m *adapter.Message) {
-	who := m.Role
+	who := termtext.Line(m.Role)
 	if m.Get("type").Str() == "status" && m.Get("display").Str() == "runtime" {
-		who = "run " + m.Get("function").Str()
+		who = "run " + termtext.Line(m.Get("function").Str())
 	} else if m.Get("function").Str() == "attach" {
 		who = "sub-agent"
 	}
 	sib := ""
 	if t := m.Get("sibling_total"); t.K != 0 && t.S != "1" && t.S != "0" {
-		sib = fmt.Sprintf("  [%s/%s]", m.Get("sibling_index").S, t.S)
+		sib = fmt.Sprintf("  [%s/%s]", termtext.Line(m.Get("sibling_index").S), termtext.Line(t.S))
 	}
-	fmt.Fprintf(w, "\n%s %s%s\n", who, m.ID, sib)
+	fmt.Fprintf(w, "\n%s %s%s\n", who, termtext.Line(m.ID), sib)
 	if text := strings.TrimSpace(contentText(m)); text != "" {
-		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(text, "\n", "\n  "))
+		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(termtext.Text(text), "\n", "\n  "))
 	}
 	for _, c := range m.Get("tool_calls").A {
 		status := "ok"
 		if c.O.Get("is_error").Truthy() {
 			status = "error"
 		}
-		fmt.Fprintf(w, "  · %s %s → %s (%s)\n", c.O.Get("tool").Str(), c.O.Get("input").Str(), oneLine(c.O.Get("result").Str()), status)
+		fmt.Fprintf(w, "  · %s %s → %s (%s)\n", termtext.Line(c.O.Get("tool").Str()), termtext.Line(c.O.Get("input").Str()),
+			termtext.Line(oneLine(c.O.Get("result").Str())), status)
 	}
 }
 
@@ -105,7 +127,7 @@ func contentText(m *adapter.Message) string {
 	if c.K == node.String {
 		return c.S
 	}
-	b, _ := json.Marshal(c)
+	b, _ := c.MarshalJSON()
 	return string(b)
 }
 

@@ -23,20 +23,55 @@ type command struct {
 	run  func(args []string, stdout, stderr io.Writer) int
 }
 
-// commands is the command-line tool, in the order the usage lists it.
-var commands = []command{
-	{"audit", "[DIR...] [--json] [-v] [--html FILE] [--shard i/n]", "rollout-readiness report over session directories (default: the bundled corpus)", cmdAudit},
-	{"summary", "[FILE...] [--json]", "merge the summary records of JSON lines (audit, hunt and exhaust shards) from files or stdin", cmdSummary},
-	{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
-	{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
-	{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR]", "run a script through the writers and both models with the checks after every op", cmdReplay},
-	{"exhaust", "--max-ops N [--shard i/n] [--claim DIR] [--json] [--out DIR] [--check NAMES] [--dedup=false]", "check every valid op script of at most N ops (the checks after its last op)", cmdExhaust},
-	{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
-	{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
-	{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown", gate.Main},
+// commands is the command-line tool, in the order the usage lists it. It
+// is filled in init: the commands' own help reads it.
+var commands []command
+
+func init() { commands = commandTable() }
+
+func commandTable() []command {
+	return []command{
+		{"audit", "[DIR...] [--json] [-v] [--html FILE] [--shard i/n] [--exceptions FILE]", "rollout-readiness report over session directories (default: the bundled corpus)", cmdAudit},
+		{"summary", "[FILE...] [--json]", "merge the summary records of JSON lines (audit, hunt and exhaust shards) from files or stdin", cmdSummary},
+		{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
+		{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
+		{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--impl CMD]", "run a script through the writers and both models with the checks after every op", cmdReplay},
+		{"exhaust", "--max-ops N [--shard i/n] [--claim DIR] [--json] [--out DIR] [--check NAMES] [--dedup=false] [--impl CMD]", "check every valid op script of at most N ops (the checks after its last op)", cmdExhaust},
+		{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--impl CMD]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
+		{"serve", "[--flags F] [--claim rollout] [--mint]", "serve the implementation over the implementation protocol (docs/protocol.md) on stdin and stdout", cmdServe},
+		{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
+		{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown; INCONCLUSIVE (exit 3) when too few runs to find one", gate.Main},
+	}
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+// usageLine is a command's name and arguments, as the usage lists them.
+func usageLine(name string) string {
+	for _, c := range commands {
+		if c.name == name {
+			return strings.TrimSpace(c.name + " " + c.args)
+		}
+	}
+	return name
+}
+
+// commandDoc is what a command does, in a line.
+func commandDoc(name string) string {
+	for _, c := range commands {
+		if c.name == name {
+			return c.doc
+		}
+	}
+	return ""
+}
+
+func main() {
+	name := ""
+	if len(os.Args) > 1 {
+		name = os.Args[1]
+	}
+	watchInterrupt(name)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -46,6 +81,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage())
+		return 0
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, version())
 		return 0
 	}
 	for _, c := range commands {
@@ -65,6 +103,6 @@ func usage() string {
 		fmt.Fprintf(&b, "  %s %s\n      %s\n", c.name, c.args, c.doc)
 	}
 	b.WriteString("\nflags F: off (default), all, or a list of rollout steps such as A,B\n")
-	b.WriteString("run 'sessiondag <command> -h' for a command's flags\n")
+	b.WriteString("run 'sessiondag <command> -h' for a command's flags, 'sessiondag --version' for the build\n")
 	return b.String()
 }

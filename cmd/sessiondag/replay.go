@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +18,7 @@ import (
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", stderr)
+	fs := newFlags("replay", stdout, stderr)
 	var writer flags.Set
 	fs.Var(&writer, "flags", "the writers' flags at the start: off, all, or a list such as A,B (every check)")
 	var rollout rolloutFlag
@@ -26,14 +27,17 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
 	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
 	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
-	pos, err := parseArgs(fs, args)
+	impl := addImplFlags(fs)
+	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: sessiondag replay FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--reduce]")
-		return 2
+		return fs.usageError(err)
 	}
 	file, err := readScript(pos[0])
 	if err != nil {
 		return fail(stderr, "replay", err)
+	}
+	if len(file.Ops) == 0 {
+		return fail(stderr, "replay", fmt.Errorf("%s holds no ops: nothing to replay", pos[0]))
 	}
 	if rollout.plan != nil {
 		// The plan decides who writes on which flags: the script's own flag
@@ -46,7 +50,19 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		}
 		file.Ops = played
 	}
-	var o campaign.ReplayOptions
+	// A failure found on another implementation names it in the file.
+	command := campaign.ImplOf(file)
+	if impl.given() {
+		command = *impl.command
+	}
+	pool, err := impl.open(command, stderr)
+	if err != nil {
+		return fail(stderr, "replay", err)
+	}
+	if pool != nil {
+		defer pool.Close()
+	}
+	o := campaign.ReplayOptions{Impl: starter(pool)}
 	if *checkList != "" {
 		if o.Checks, err = harness.Select(*checkList); err != nil {
 			return fail(stderr, "replay", err)
@@ -72,17 +88,27 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		return reduceFile(file, o, pos[0], stdout, stderr)
 	}
 	found, err := campaign.Replay(file, o)
+	if errors.Is(err, harness.ErrNotApplicable) {
+		return fail(stderr, "replay", fmt.Errorf("%s: nothing run against %s: %w", pos[0], pool.About().Name, err))
+	}
 	if err != nil {
 		return fail(stderr, "replay", fmt.Errorf("%s: %w", pos[0], err))
 	}
+	for _, why := range campaign.NotRun(file, o) {
+		fmt.Fprintf(stdout, "%s: not run: %s\n", pos[0], why)
+	}
 	for _, f := range found {
-		c := campaign.Case{Check: mustCheck(f.Check), Data: f.Data, Script: file.Ops}.Of(f)
+		c := campaign.Case{Check: mustCheck(f.Check), Data: f.Data, Script: file.Ops, Impl: o.Impl}.Of(f)
 		fmt.Fprintf(stdout, "%s: %s", pos[0], campaign.Report(c, f, ""))
 	}
 	if len(found) > 0 {
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s: %d ops; %s\n", pos[0], len(file.Ops), planned(file, o))
+	against := ""
+	if pool != nil {
+		against = " against " + pool.About().Name
+	}
+	fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o))
 	return 0
 }
 
@@ -122,9 +148,17 @@ func planned(file *ops.File, o campaign.ReplayOptions) string {
 	}
 	var parts []string
 	for _, g := range groups {
+		if o.Impl != nil && o.Impl.About().TakesData(g.Data) != nil {
+			continue
+		}
 		var names []string
 		for _, c := range g.Checks {
-			names = append(names, c.Name)
+			if o.Impl == nil || c.Applies(o.Impl.About()) == nil {
+				names = append(names, c.Name)
+			}
+		}
+		if len(names) == 0 {
+			continue
 		}
 		verb := "hold"
 		if len(names) == 1 {

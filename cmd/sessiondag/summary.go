@@ -32,11 +32,11 @@ var summaryKinds = map[string]func() summaryMerger{
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("summary", stderr)
+	fs := newFlags("summary", stdout, stderr)
 	asJSON := fs.Bool("json", false, "print the merged summary as JSON lines, one record per kind")
-	files, err := parseArgs(fs, args)
+	files, err := fs.parse(args)
 	if err != nil {
-		return 2
+		return fs.usageError(err)
 	}
 	merged := map[string]summaryMerger{}
 	if len(files) == 0 {
@@ -61,7 +61,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 	for _, k := range kinds {
 		m := merged[k]
 		for _, p := range m.Problems() {
-			fmt.Fprintf(stderr, "sessiondag summary: %s: %s\n", k, p)
+			fmt.Fprintf(stderr, "sessiondag summary: %s: %s\n", k, line(p))
 			code = 1
 		}
 		if *asJSON {
@@ -135,4 +135,4 @@ func (m *auditMerger) Merge(raw json.RawMessage) error {
 func (m *auditMerger) Text(w io.Writer)   { printSummary(w, m.sum) }
 func (m *auditMerger) Value() any         { return m.sum }
 func (m *auditMerger) Failed() bool       { return m.sum.Failed() }
-func (m *auditMerger) Problems() []string { return m.sum.ShardProblems() }
+func (m *auditMerger) Problems() []string { return m.sum.Problems() }

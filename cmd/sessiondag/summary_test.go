@@ -121,3 +121,42 @@ func TestSummaryRefuses(t *testing.T) {
 		t.Errorf("--shard 3/3: exit %d", code)
 	}
 }
+
+// TestSummaryOfPartOfARunIsNotReady: the summary of a whole run given
+// twice, or shards that walked different trees, are NOT READY (exit 1)
+// with the reason on stderr; a whole run given once is the run.
+func TestSummaryOfPartOfARunIsNotReady(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := os.WriteFile(whole, []byte(auditJSON(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"summary", whole}, &out, &errb); code != 0 {
+		t.Fatalf("one whole run: exit %d: %s", code, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"summary", whole, whole}, &out, &errb); code != 1 {
+		t.Errorf("a whole run given twice: exit %d, want 1\n%s", code, out.String())
+	}
+	if !strings.Contains(errb.String(), "shard 0/1 given 2 times") || !strings.Contains(out.String(), "NOT READY") {
+		t.Errorf("a whole run given twice: stderr %q\n%s", errb.String(), out.String())
+	}
+
+	// Shard 0/2 of the corpus and shard 1/2 of one directory of it.
+	part0 := auditJSON(t, "--shard", "0/2")
+	var other bytes.Buffer
+	if code := run([]string{"audit", filepath.Join("..", "..", "corpus", "sessions"), "--json", "--shard", "1/2"}, &other, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	mixed := filepath.Join(dir, "mixed.jsonl")
+	if err := os.WriteFile(mixed, []byte(part0+other.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"summary", mixed}, &out, &errb); code != 1 || !strings.Contains(out.String(), "walked different trees") {
+		t.Errorf("shards of different trees: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}

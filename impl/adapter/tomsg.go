@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"sessiondag/impl/node"
@@ -96,18 +97,13 @@ var (
 // base keys, skipping the popped ones.
 func overlay(f *node.Obj, meta *node.Obj, skip []string) {
 	hasStatus := false
-next:
 	for _, m := range meta.M {
-		for _, k := range skip {
-			if m.Key == k {
-				continue next
-			}
-		}
-		if m.Key == "status" {
+		if m.Key == "status" && !slices.Contains(skip, m.Key) {
 			hasStatus = true
+			break
 		}
-		f.Set(m.Key, m.Val)
 	}
+	f.UpdateExcept(meta, skip)
 	if !hasStatus {
 		f.Set("status", node.Str("done"))
 	}

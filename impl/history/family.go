@@ -24,6 +24,17 @@ type Family struct {
 	index   func(id string) (int, bool)    // list index of the first message with id
 	groupOf func(key string) (int32, bool) // the group of a string key
 	key     SiblingKey                     // the key NewFamily grouped by; nil for NewGrouped
+
+	leaves map[string]leafAnswer // DeepestLeaf's answers so far, by id
+	path   []string              // scratch for DeepestLeaf's walk
+}
+
+// leafAnswer is where DeepestLeaf's walk from an id ends: at a leaf (ok), or
+// at a repeat or an unknown id (then the answer is the id it started from).
+type leafAnswer struct {
+	leaf    string
+	ok      bool
+	walking bool // on the walk under way
 }
 
 // NewFamily indexes msgs, grouping them by key.
@@ -173,18 +184,42 @@ func (f *Family) Keyed(s string) Msgs {
 // repeat (a parent_id cycle) or an unknown id gives back the id the walk
 // started from, as the original does, not the one it stopped at.
 func (f *Family) DeepestLeaf(id string) string {
-	seen := map[string]struct{}{}
+	// Walks from different ids meet (two rows with one id share their
+	// children), and a load asks for the neighbours of every chain row:
+	// every id a walk passes gets its answer, so each id is walked once.
+	// From any id on a walk that ends at a leaf the walk ends there too;
+	// on one that ends at a repeat or an unknown id, it ends there as well
+	// and gives back the id it started from. While a walk is on, its ids
+	// are marked as such: meeting one again is the repeat.
+	if f.leaves == nil {
+		f.leaves = map[string]leafAnswer{}
+	}
+	path := f.path[:0]
+	end := func(a leafAnswer) string {
+		for _, p := range path {
+			f.leaves[p] = a
+		}
+		f.path = path
+		if a.ok {
+			return a.leaf
+		}
+		return id
+	}
 	for cur := id; ; {
+		if a, met := f.leaves[cur]; met {
+			if a.walking {
+				return end(leafAnswer{})
+			}
+			return end(a)
+		}
 		if _, known := f.index(cur); !known {
-			return id
+			return end(leafAnswer{})
 		}
-		if _, dup := seen[cur]; dup {
-			return id
-		}
-		seen[cur] = struct{}{}
+		f.leaves[cur] = leafAnswer{walking: true}
+		path = append(path, cur)
 		kids := f.keyed(cur)
 		if len(kids) == 0 {
-			return cur
+			return end(leafAnswer{leaf: cur, ok: true})
 		}
 		cur = f.msgs[kids[len(kids)-1]].ID
 	}

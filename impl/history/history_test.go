@@ -7,6 +7,7 @@ package history_test
 // adapter.ToMessage (every read).
 
 import (
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -310,6 +311,35 @@ func TestBranchRule3StopsAtRootWithConvChildren(t *testing.T) {
 		nd{"a2", "llm", "u2", "u2"},
 	)
 	require.Equal(t, []string{"u2", "a2"}, ids(history.Branch(s, "a2")))
+}
+
+// TestDeepestLeafAnswersDoNotDependOnOrder: one family asked for the
+// deepest leaf of every id, in any order (its answers are kept and reused
+// along later walks), answers as a fresh family asked once per id, on
+// parent graphs with repeated ids, cycles and dangling parents.
+func TestDeepestLeafAnswersDoNotDependOnOrder(t *testing.T) {
+	for seed := 0; seed < 500; seed++ {
+		rng := rand.New(rand.NewPCG(uint64(seed), 1))
+		next := rng.IntN
+		var specs []m
+		for i := 0; i < 2+next(14); i++ {
+			parent := absent
+			switch k := next(10); {
+			case k < 8:
+				parent = "n" + strconv.Itoa(next(8))
+			case k < 9:
+				parent = "gone"
+			}
+			specs = append(specs, m{id: "n" + strconv.Itoa(next(8)), role: "user", parent: parent})
+		}
+		msgs := build(t, specs...)
+		key := history.ParentKey
+		shared := history.NewFamily(msgs, key)
+		for k := 0; k < 30; k++ {
+			id := "n" + strconv.Itoa(next(9))
+			require.Equal(t, history.NewFamily(msgs, key).DeepestLeaf(id), shared.DeepestLeaf(id), "seed %d, %v, id %s", seed, specs, id)
+		}
+	}
 }
 
 // TestReachableFrom: from the rows a browser shows, the sibling arrows

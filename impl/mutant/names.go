@@ -50,6 +50,10 @@ const (
 	FloatFixedTo15     = "float-fixed-to-15"
 	ForkAnsweredByCall = "fork-answered-by-call"
 	FloatWholeAsInt    = "float-whole-as-int"
+
+	StepBDropsRoot      = "step-b-drops-root"
+	StepCSkipsSplice    = "step-c-skips-splice"
+	StepDAttachByCaller = "step-d-attach-by-caller"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -74,6 +78,9 @@ var All = []Mutant{
 	{StepDReadsParent, "flag D: readers still read parent_id"},
 	{StepADropsParent, "flag A: a web turn's writer leaves out the legacy parent_id (its recorded predecessor replaces it)"},
 	{PredsTrustAfterA, "flag A: rows after one that records its predecessor are read as recording theirs: one a writer on another step wrote without becomes a root"},
+	{StepBDropsRoot, "flag B: the predecessor walk stops before the conversation's first row"},
+	{StepCSkipsSplice, "flag C: removing the fallback also skips the attach splice after it"},
+	{StepDAttachByCaller, "flag D: attach pointers are spliced after their called_by, which a task's attach row does not have"},
 	{OpenDropsLast, "the cold load silently skips the newest history file"},
 	{AdapterKnownKeys, "append_message keeps only the metadata keys it knows"},
 	{RenderMapOrder, "render_context returns its ids in map order"},

@@ -5,6 +5,7 @@ import (
 	"sessiondag/impl/mutant"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Style selects how a Value is written.
@@ -44,6 +45,9 @@ func AppendJSON(b []byte, v Value, style Style) []byte {
 		}
 		return AppendPyNumber(b, v.S)
 	case String:
+		if style == view {
+			return appendSafeString(b, v.S)
+		}
 		return AppendPyString(b, v.S)
 	case Array:
 		b = append(b, '[')
@@ -61,7 +65,11 @@ func AppendJSON(b []byte, v Value, style Style) []byte {
 				if i > 0 {
 					b = appendSep(b, ',', style)
 				}
-				b = AppendPyString(b, m.Key)
+				if style == view {
+					b = appendSafeString(b, m.Key)
+				} else {
+					b = AppendPyString(b, m.Key)
+				}
 				b = appendSep(b, ':', style)
 				b = AppendJSON(b, m.Val, style)
 			}
@@ -80,9 +88,17 @@ func appendSep(b []byte, c byte, style Style) []byte {
 }
 
 // AppendPyString writes s as Python's json.dumps(ensure_ascii=False) does:
-// only '"', '\\' and control characters are escaped.
+// only '"', '\\' and control characters are escaped. A lone surrogate (held
+// as its three WTF-8 bytes, see Parse) stays as it is, as in the Python
+// string json.dumps returns: such text is not UTF-8 until a view or a file
+// escapes it (appendSafeString).
 func AppendPyString(b []byte, s string) []byte {
 	b = append(b, '"')
+	b = appendPyStringBody(b, s)
+	return append(b, '"')
+}
+
+func appendPyStringBody(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -106,13 +122,65 @@ func AppendPyString(b []byte, s string) []byte {
 		case '\f':
 			b = append(b, '\\', 'f')
 		default:
-			const hex = "0123456789abcdef"
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			b = appendU(b, rune(c))
 		}
 		start = i + 1
 	}
-	b = append(b, s[start:]...)
+	return append(b, s[start:]...)
+}
+
+func appendU(b []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+}
+
+// appendSafeString is AppendPyString for text that leaves the process as
+// UTF-8 (a view, a node file): a lone surrogate is written as its \udXXX
+// escape, which is what Python's json writes for one with ensure_ascii
+// (and what its json.loads reads back as the same string), and a byte that
+// is not UTF-8 (a file name's, say) as \udcXX, the code Python's file
+// system decoding gives it (surrogateescape). The result is always valid
+// UTF-8.
+func appendSafeString(b []byte, s string) []byte {
+	if utf8.ValidString(s) {
+		return AppendPyString(b, s)
+	}
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError || size != 1 {
+			i += size
+			continue
+		}
+		b = appendPyStringBody(b, s[start:i])
+		if sur, ok := wtf8Surrogate(s[i:]); ok {
+			b = appendU(b, sur)
+			i += 3
+		} else {
+			b = appendU(b, 0xdc00|rune(s[i]))
+			i++
+		}
+		start = i
+	}
+	b = appendPyStringBody(b, s[start:])
 	return append(b, '"')
+}
+
+// wtf8Surrogate decodes a surrogate code point held as three WTF-8 bytes
+// (ED A0–BF 80–BF) at the start of s.
+func wtf8Surrogate(s string) (rune, bool) {
+	if len(s) < 3 || s[0] != 0xed || s[1] < 0xa0 || s[1] > 0xbf || s[2] < 0x80 || s[2] > 0xbf {
+		return 0, false
+	}
+	return 0xd000 | rune(s[1]&0x3f)<<6 | rune(s[2]&0x3f), true
+}
+
+// appendWTF8 appends a surrogate code point as three WTF-8 bytes: the form
+// Parse keeps a lone \udXXX escape in, so that two different ones stay
+// two different strings (utf8.AppendRune would make both U+FFFD).
+func appendWTF8(b []byte, r rune) []byte {
+	return append(b, 0xed, 0xa0|byte(r>>6&0x1f), 0x80|byte(r&0x3f))
 }
 
 // IsIntLiteral reports whether a number literal parses as a Python int.
@@ -266,7 +334,21 @@ func appendPyStrRepr(b []byte, s string) []byte {
 		q = '"'
 	}
 	b = append(b, q)
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			// Python's repr of a surrogate, a lone one or a file name's
+			// undecodable byte: \udXXX.
+			if sur, ok := wtf8Surrogate(s[i:]); ok {
+				b = appendU(b, sur)
+				i += 3
+			} else {
+				b = appendU(b, 0xdc00|rune(s[i]))
+				i++
+			}
+			continue
+		}
+		i += size
 		switch {
 		case r == rune(q) || r == '\\':
 			b = append(b, '\\', byte(r))

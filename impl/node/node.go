@@ -195,38 +195,54 @@ func (n *Node) Encode() []byte {
 	return append(b, '\n')
 }
 
-// AppendIndent writes v as Python's json.dumps(indent=2, ensure_ascii=False).
+// AppendIndent writes v as Python's json.dumps(indent=2, ensure_ascii=False),
+// each line after the first starting with indent. Text that is not UTF-8
+// (a lone surrogate) is escaped, so that the file reads back as the same
+// value.
 func AppendIndent(b []byte, v Value, indent string) []byte {
-	inner := indent + "  "
+	return appendIndent(b, v, indent, 0)
+}
+
+// appendIndent writes v nested depth levels below indent.
+func appendIndent(b []byte, v Value, indent string, depth int) []byte {
+	newline := func(b []byte, depth int) []byte {
+		b = append(append(b, '\n'), indent...)
+		for range depth {
+			b = append(b, "  "...)
+		}
+		return b
+	}
 	switch v.K {
 	case Array:
 		if len(v.A) == 0 {
 			return append(b, "[]"...)
 		}
-		b = append(b, "[\n"...)
+		b = append(b, '[')
 		for i := range v.A {
 			if i > 0 {
-				b = append(b, ",\n"...)
+				b = append(b, ',')
 			}
-			b = append(b, inner...)
-			b = AppendIndent(b, v.A[i], inner)
+			b = newline(b, depth+1)
+			b = appendIndent(b, v.A[i], indent, depth+1)
 		}
-		return append(append(append(b, '\n'), indent...), ']')
+		return append(newline(b, depth), ']')
 	case Object:
 		if v.O.Len() == 0 {
 			return append(b, "{}"...)
 		}
-		b = append(b, "{\n"...)
+		b = append(b, '{')
 		for i, m := range v.O.M {
 			if i > 0 {
-				b = append(b, ",\n"...)
+				b = append(b, ',')
 			}
-			b = append(b, inner...)
-			b = AppendPyString(b, m.Key)
+			b = newline(b, depth+1)
+			b = appendSafeString(b, m.Key)
 			b = append(b, ": "...)
-			b = AppendIndent(b, m.Val, inner)
+			b = appendIndent(b, m.Val, indent, depth+1)
 		}
-		return append(append(append(b, '\n'), indent...), '}')
+		return append(newline(b, depth), '}')
+	case String:
+		return appendSafeString(b, v.S)
 	}
 	return AppendJSON(b, v, Python)
 }

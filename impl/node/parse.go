@@ -185,10 +185,13 @@ func (p *parser) str() (string, error) {
 		c := p.b[p.i]
 		switch {
 		case c == '"':
-			p.i++
-			if !utf8.Valid(buf) {
+			// Escapes are ASCII: the raw text is UTF-8 exactly when the
+			// bytes copied from it are (the decoded text may hold lone
+			// surrogates, which are not).
+			if !utf8.ValidString(p.b[start:p.i]) {
 				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
 			}
+			p.i++
 			return string(buf), nil
 		case c < 0x20:
 			return "", p.errf("control character in string")
@@ -229,7 +232,14 @@ func (p *parser) str() (string, error) {
 					}
 					p.i = save
 				}
-				buf = utf8.AppendRune(buf, r) // a lone surrogate becomes U+FFFD
+				if utf16.IsSurrogate(r) {
+					// Python's json.loads keeps a lone surrogate as a
+					// character of its own; WTF-8 keeps it apart from
+					// every other one (and from U+FFFD).
+					buf = appendWTF8(buf, r)
+					continue
+				}
+				buf = utf8.AppendRune(buf, r)
 			default:
 				return "", p.errf("invalid escape \\%c", e)
 			}
@@ -297,6 +307,7 @@ func (p *parser) object(depth int) (Value, error) {
 	}
 	base := len(p.members)
 	defer func() { p.members = p.members[:base] }()
+	var keys map[string]int // key → position in p.members, once the object is large
 	for {
 		p.ws()
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
@@ -316,7 +327,7 @@ func (p *parser) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		p.set(base, k, v)
+		keys = p.set(base, keys, k, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated object")
@@ -335,12 +346,34 @@ func (p *parser) object(depth int) (Value, error) {
 
 // set adds a member to the object whose members start at base. Python's
 // json keeps the last of duplicate keys, at the first key's position.
-func (p *parser) set(base int, k string, v Value) {
-	for i := base; i < len(p.members); i++ {
-		if p.members[i].Key == k {
-			p.members[i].Val = v
-			return
+// Small objects are scanned; past smallObject members the keys go into a
+// map, so that an object of n keys costs n, not n²/2.
+func (p *parser) set(base int, keys map[string]int, k string, v Value) map[string]int {
+	if keys == nil {
+		for i := base; i < len(p.members); i++ {
+			if p.members[i].Key == k {
+				p.members[i].Val = v
+				return nil
+			}
 		}
+		p.members = append(p.members, Member{k, v})
+		if len(p.members)-base > smallObject {
+			keys = make(map[string]int, 2*smallObject)
+			for i := base; i < len(p.members); i++ {
+				keys[p.members[i].Key] = i
+			}
+		}
+		return keys
 	}
+	if i, ok := keys[k]; ok {
+		p.members[i].Val = v
+		return keys
+	}
+	keys[k] = len(p.members)
 	p.members = append(p.members, Member{k, v})
+	return keys
 }
+
+// smallObject is the number of members up to which a key is looked up by
+// scanning.
+const smallObject = 32

@@ -55,7 +55,26 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		// A node file (AppendIndent) reads back as the same value, lone
+		// surrogates included; Dumps is the same text without the
+		// indentation wherever the value holds none (Python's json.dumps
+		// leaves a lone surrogate unescaped: not UTF-8, not parseable).
+		// (Indentation makes a file quadratic in the nesting depth, as
+		// Python's: the deepest seeds are left to Dumps.)
+		var file []byte
+		if depth(v) <= 100 {
+			file = node.AppendIndent(nil, v, "")
+			if w, err := node.Parse(file); err != nil || !equal(v, w) {
+				t.Fatalf("the file text %q of Parse(%q) does not read back as the same value (%v)", file, data, err)
+			}
+		}
 		text := node.Dumps(v)
+		if !utf8.ValidString(text) {
+			if file != nil && !strings.Contains(string(file), `\ud`) {
+				t.Fatalf("Dumps(Parse(%q)) = %q is not UTF-8, and the value has no lone surrogate", data, text)
+			}
+			return
+		}
 		w, err := node.Parse([]byte(text))
 		if err != nil {
 			t.Fatalf("Dumps(Parse(%q)) = %q does not parse: %v", data, text, err)
@@ -72,13 +91,34 @@ func FuzzParse(f *testing.F) {
 		// Views embed values through MarshalJSON: always standard JSON,
 		// NaN and infinities as null, and encoding/json takes it.
 		b, err := v.MarshalJSON()
-		if err != nil || !json.Valid(b) {
+		if err != nil || !json.Valid(b) || !utf8.Valid(b) {
 			t.Fatalf("MarshalJSON wrote %q (%v)", b, err)
+		}
+		var streamed bytes.Buffer
+		if err := node.WriteView(&streamed, v); err != nil || !bytes.Equal(streamed.Bytes(), b) {
+			t.Fatalf("WriteView wrote %q, MarshalJSON %q (%v)", streamed.Bytes(), b, err)
 		}
 		if _, err := json.Marshal(map[string]any{"v": v}); err != nil && !strings.Contains(err.Error(), "exceeded max depth") {
 			t.Fatalf("encoding/json cannot embed %q: %v", data, err)
 		}
 	})
+}
+
+// depth is the nesting depth of v: 0 for a scalar.
+func depth(v node.Value) int {
+	d := 0
+	for _, x := range v.A {
+		d = max(d, depth(x))
+	}
+	if v.O != nil {
+		for _, m := range v.O.M {
+			d = max(d, depth(m.Val))
+		}
+	}
+	if v.K == node.Array || v.K == node.Object {
+		d++
+	}
+	return d
 }
 
 func asSyntax(err error, target **node.SyntaxError) bool {

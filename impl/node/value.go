@@ -172,13 +172,39 @@ func (o *Obj) CloneCap(extra int) *Obj {
 	return &Obj{M: m}
 }
 
-// Update overlays every member of src onto o, in src's order.
-func (o *Obj) Update(src *Obj) {
+// Update overlays every member of src onto o, in src's order (Python's
+// dict.update).
+func (o *Obj) Update(src *Obj) { o.UpdateExcept(src, nil) }
+
+// UpdateExcept is Update leaving out the keys in skip. Large objects are
+// merged through a map of o's keys, so that laying n keys over n costs n,
+// not n².
+func (o *Obj) UpdateExcept(src *Obj, skip []string) {
 	if src == nil {
 		return
 	}
+	if len(o.M)+len(src.M) <= smallObject {
+		for _, m := range src.M {
+			if !slices.Contains(skip, m.Key) {
+				o.Set(m.Key, m.Val)
+			}
+		}
+		return
+	}
+	at := make(map[string]int, len(o.M)+len(src.M))
+	for i := len(o.M) - 1; i >= 0; i-- { // the first of equal keys, as Set finds it
+		at[o.M[i].Key] = i
+	}
 	for _, m := range src.M {
-		o.Set(m.Key, m.Val)
+		if slices.Contains(skip, m.Key) {
+			continue
+		}
+		if i, ok := at[m.Key]; ok {
+			o.M[i].Val = m.Val
+			continue
+		}
+		at[m.Key] = len(o.M)
+		o.M = append(o.M, m)
 	}
 }
 

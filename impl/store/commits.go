@@ -42,7 +42,7 @@ func (s *Store) ContextCommit(id string) (node.Value, bool) {
 		}
 	}
 	var buf []byte
-	text, err := readFile(s.Dir, filepath.Join("context", "commits", id+".json"), &buf)
+	text, _, err := readFile(s.Dir, filepath.Join("context", "commits", id+".json"), &buf)
 	if err != nil {
 		return node.Value{}, false
 	}

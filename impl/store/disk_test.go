@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
@@ -59,6 +60,7 @@ func copyTree(t *testing.T, dst, src string) {
 type state struct {
 	views    string
 	problems []string
+	notes    []string
 }
 
 func load(t *testing.T, dir string) state {
@@ -78,6 +80,7 @@ func load(t *testing.T, dir string) state {
 	for _, p := range s.Problems {
 		st.problems = append(st.problems, p.Error())
 	}
+	st.notes = s.Notes
 	return st
 }
 
@@ -183,6 +186,16 @@ func TestCrashSafeWrites(t *testing.T) {
 						if m.tmp != "" && leftovers[0] != m.tmp {
 							t.Errorf("leftover %s, want %s", leftovers[0], m.tmp)
 						}
+						// Just written, it cannot be told from a write in
+						// progress: a note, not a problem.
+						if len(got.problems) != 0 || len(got.notes) != 1 || !strings.HasPrefix(got.notes[0], leftovers[0]+": ") ||
+							!strings.Contains(got.notes[0], "write in progress") {
+							t.Errorf("fresh leftover %s: problems %q, notes %q, want one note of a write in progress", leftovers[0], got.problems, got.notes)
+						}
+						// Once it is older than any write takes, it is a
+						// stopped writer's.
+						age(t, filepath.Join(dir, leftovers[0]))
+						got = load(t, dir)
 						if len(got.problems) != 1 || !strings.HasPrefix(got.problems[0], leftovers[0]+": ") ||
 							!strings.Contains(got.problems[0], "temporary file") {
 							t.Errorf("leftover %s: problems %q, want one naming it as a temporary file", leftovers[0], got.problems)
@@ -193,6 +206,7 @@ func TestCrashSafeWrites(t *testing.T) {
 						if err := os.WriteFile(p, data[:len(data)/2], 0o644); err != nil {
 							t.Fatal(err)
 						}
+						age(t, p)
 						if half := load(t, dir); half.views != old.views || len(half.problems) != 1 {
 							t.Errorf("half-written temporary file: views changed or problems %q", half.problems)
 						}
@@ -200,6 +214,16 @@ func TestCrashSafeWrites(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// age sets a file's times an hour back: a temporary file a writer left
+// that long ago is no write in progress.
+func age(t *testing.T, p string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -326,7 +350,8 @@ func TestLinksStayInside(t *testing.T) {
 		t.Errorf("problems %v, want one naming history/7000-u-secret.json as a link outside", s.Problems)
 	}
 
-	// A link to a file inside is read (as a second copy of that node).
+	// A link to another node file inside is not read as a second copy of
+	// that node: it is refused, naming the file it leads to.
 	os.Remove(evil)
 	roots, _ := filepath.Glob(filepath.Join(dir, "history", "*-u-ROOT.json"))
 	if len(roots) != 1 {
@@ -335,7 +360,8 @@ func TestLinksStayInside(t *testing.T) {
 	if err := os.Symlink(filepath.Base(roots[0]), filepath.Join(dir, "history", "9999-u-alias.json")); err != nil {
 		t.Fatal(err)
 	}
-	if s, err = store.Open(dir); err != nil || s.Len() != nodes+1 || len(s.Problems) != 0 {
+	if s, err = store.Open(dir); err != nil || s.Len() != nodes || len(s.Problems) != 1 ||
+		s.Problems[0].File != "history/9999-u-alias.json" || !strings.Contains(s.Problems[0].Error(), "same file as history/"+filepath.Base(roots[0])) {
 		t.Errorf("link inside: %v, %d nodes, problems %v", err, s.Len(), s.Problems)
 	}
 
@@ -363,8 +389,21 @@ func TestMaxFileSize(t *testing.T) {
 	s0, _ := store.Open(dir)
 	old := store.MaxFileSize
 	defer func() { store.MaxFileSize = old }()
-	store.MaxFileSize = 400
-	big := strings.Repeat("x", 500)
+	// The limit just above every file the writers wrote, so only the big
+	// one is over it.
+	entries, err := os.ReadDir(filepath.Join(dir, "history"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var largest int64
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			largest = max(largest, fi.Size())
+		}
+	}
+	store.MaxFileSize = largest + 1
+	limit := fmt.Sprintf("exceeds the limit of %d", store.MaxFileSize)
+	big := strings.Repeat("x", int(largest)+100)
 	n := &node.Node{ID: "big", Seq: 500, Role: node.RoleCode, CreatedAt: node.Num("1.0"), Input: node.NullV(),
 		Output: node.Str(big), Reads: node.Arr([]node.Value{}), Metadata: &node.Obj{}}
 	if err := os.WriteFile(filepath.Join(dir, "history", "0500-c-big.json"), n.Encode(), 0o644); err != nil {
@@ -377,17 +416,17 @@ func TestMaxFileSize(t *testing.T) {
 	var named bool
 	for _, p := range s.Problems {
 		if p.File == "history/0500-c-big.json" {
-			named = strings.Contains(p.Error(), "exceeds the limit of 400")
+			named = strings.Contains(p.Error(), limit)
 		}
 	}
 	if !named {
-		t.Errorf("problems %v: want history/0500-c-big.json refused for exceeding the limit of 400", s.Problems)
+		t.Errorf("problems %v: want history/0500-c-big.json refused: %s", s.Problems, limit)
 	}
 	if _, ok := s.Get("big"); ok {
 		t.Errorf("the file over the limit was loaded")
 	}
 	if s.Len()+len(s.Problems) != s0.Len()+1 {
-		t.Errorf("%d nodes + %d problems for %d files", s.Len(), len(s.Problems), s0.Len()+1)
+		t.Errorf("%d nodes + %d problems for %d files: %v", s.Len(), len(s.Problems), s0.Len()+1, s.Problems)
 	}
 	// meta.json over the limit too.
 	store.MaxFileSize = 10

@@ -7,3 +7,10 @@ func SetParallelRead(n int) (restore func()) {
 	parallelRead = n
 	return func() { parallelRead = old }
 }
+
+// SetAfterListing makes Open call f between reading history/ and reading
+// meta.json, and returns a function that removes it.
+func SetAfterListing(f func()) (restore func()) {
+	afterListing = f
+	return func() { afterListing = nil }
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -25,6 +26,8 @@ func TestParallelOpen(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(hist, "0003-u-bad.json"), []byte("{not json"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(hist, "0050-u-typed.json"), []byte(`{"id": "typed", "seq": "x"}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(hist, "0060-u-x.json.tmp"), []byte("{}"), 0o644))
+	old := time.Now().Add(-time.Hour) // a stopped writer's, not one in progress
+	require.NoError(t, os.Chtimes(filepath.Join(hist, "0060-u-x.json.tmp"), old, old))
 	require.NoError(t, os.Mkdir(filepath.Join(hist, "0070-u-dir.json"), 0o755))
 	require.NoError(t, syscall.Mkfifo(filepath.Join(hist, "0080-u-fifo.json"), 0o644))
 

@@ -45,10 +45,22 @@ type Store struct {
 	// Problems lists the files a cold load could not use. The original
 	// skips them silently; here each one is kept with its reason.
 	Problems []Problem
+	// Notes lists what a cold load saw that is not damage, each naming its
+	// file: a temporary file of a write in progress.
+	Notes []string
 	// LexicalMisorder is set when the original's lexical file order would
 	// have appended nodes out of seq order (seq ≥ 10000, docs/rollout.md §1 item 8).
 	LexicalMisorder bool
+
+	changing    bool // every read of the directory saw it change
+	headUnknown bool // the stored head names no node read
 }
+
+// Unsettled reports whether a cold load could not give a view the writer
+// could have left: the session changed during every read of it, or its head
+// names a node it does not have (Problems says which). Such a view is shown
+// but is not the whole of a conversation.
+func (s *Store) Unsettled() bool { return s.changing || s.headUnknown }
 
 // Problem is one file of a session directory that could not be used.
 type Problem struct {

@@ -35,26 +35,3 @@ func TestParallelFill(t *testing.T) {
 		}
 	}
 }
-
-// TestCallPath: the path of a tree under construction answers membership
-// the same before and after it grows past the length where a map joins
-// the slice, and forgets what is popped.
-func TestCallPath(t *testing.T) {
-	var p callPath
-	ids := make([]string, 40)
-	for i := range ids {
-		ids[i] = string(rune('a'+i%26)) + string(rune('0'+i/26))
-		require.False(t, p.has(ids[i]))
-		p.push(ids[i])
-		for _, id := range ids[:i+1] {
-			require.True(t, p.has(id), "%s on a path of %d", id, i+1)
-		}
-	}
-	for i := len(ids) - 1; i >= 0; i-- {
-		p.pop()
-		require.False(t, p.has(ids[i]), "%s popped", ids[i])
-		if i > 0 {
-			require.True(t, p.has(ids[i-1]))
-		}
-	}
-}

@@ -94,7 +94,9 @@ func (r *reader) load() *Loaded {
 			l.FallbackUsed = true
 		}
 	}
-	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf, r.attachGrouped)
+	if !r.fl.Has(flags.C) || !mutant.On(mutant.StepCSkipsSplice) {
+		chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf, r.attachGrouped)
+	}
 	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf, nil)
 	l.BeforeCards = chain
 	chain = r.rules.rebuildCards(chain, allIdx, NewTreeIndex(s))
@@ -124,6 +126,9 @@ func (r *reader) walksPreds() bool { return r.rules.Walks }
 // orphan tool row).
 func (r *reader) predChain(head string, allIdx rowIndex) (Head, []*adapter.Message) {
 	ids := r.preds.Walk(head)
+	if mutant.On(mutant.StepBDropsRoot) && len(ids) > 1 {
+		ids = ids[1:]
+	}
 	chain := make([]*adapter.Message, 0, len(ids))
 	for _, id := range ids {
 		if m, ok := allIdx.get(id); ok {

@@ -92,6 +92,9 @@ func (r Rules) fixEdge(m *adapter.Message) string {
 // the row the spawn was issued from.
 func (r Rules) attachParent(m *adapter.Message) string {
 	if r.Walks && m.IsConv {
+		if r.d() && mutant.On(mutant.StepDAttachByCaller) {
+			return m.CalledBy
+		}
 		return m.Pred
 	}
 	if cb := m.TopCalledBy; cb.Truthy() {

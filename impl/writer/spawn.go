@@ -92,6 +92,9 @@ func (w *Writer) subMeta(parent node.Value, rooted bool) *node.Obj {
 		"peer_id", node.NullV(), "agent_id", node.Str("main"))
 }
 
+// TaskID is the id of the async task whose attach row is attach.
+func TaskID(attach string) string { return "t_" + attach }
+
 // finishAttach is the async task's end: its attach pointer shows the
 // sub-agent's answer, its head, status and task id, and the same attach
 // again in an extra string.
@@ -101,7 +104,7 @@ func (w *Writer) finishAttach(attach, sub string) error {
 		a := n.Metadata.Get("attach").O.Clone()
 		a.Set("head_id", node.Str(sub+"_reply"))
 		a.Set("status", node.Str("completed"))
-		a.Set("task_id", node.Str("t_"+attach))
+		a.Set("task_id", node.Str(TaskID(attach)))
 		n.Metadata.Set("attach", node.ObjV(a))
 		n.Metadata.Set("extra", node.Str(node.Dumps(node.ObjV(meta("attach", node.ObjV(a))))))
 	})

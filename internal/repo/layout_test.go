@@ -19,7 +19,7 @@ func TestLayout(t *testing.T) {
 	root := repoRoot(t)
 	want := []string{"audit", "bench", "checker", "cmd", "impl", "internal", "model", "props", "scripts"}
 	require(t, want, goDirs(t, root, ""), "top-level folders holding Go code")
-	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "mutant", "ops", "robust"},
+	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "mutant", "ops", "remote", "robust", "serve"},
 		goDirs(t, root, "checker"), "packages of the checker's wing")
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {

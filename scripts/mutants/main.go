@@ -12,7 +12,7 @@
 // exit 1; a mutant whose tests do not build or run, 2. Run it from the
 // project root (make mutants):
 //
-//	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [PKG...]
+//	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [-rapid=false] [PKG...]
 //
 // With -exhaust N it prints instead the small-scope curve (make
 // mutants-exhaust): for each mutant the smallest op count at which
@@ -45,6 +45,7 @@ func main() {
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
 	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
 	dedupOps := flag.Int("exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
+	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the tests (false for packages without rapid, such as ./audit)")
 	flag.Parse()
 	pkgs := flag.Args() // every mutant against these, when given
 	todo, err := selected(*only)
@@ -85,6 +86,9 @@ func main() {
 		}
 		// Flags after the packages reach every test binary; only the ones
 		// that define them (props, and packages with rapid tests) read them.
+		if !*rapidFlags {
+			return args
+		}
 		if *checks > 0 {
 			args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
 		}

@@ -1,0 +1,705 @@
+"""Self-test of the adapters, without the Go harness.
+
+    OPENPROGRAM_SRC=/path/to/OpenProgram@c69b08e49 \\
+    OPENPROGRAM_HEAD_SRC=/path/to/OpenProgram@f27be0ee2 \\
+        python3 -m unittest discover -s adapters/openprogram -v
+
+Each test feeds op scripts of corpus/ops/shapes/ through an adapter over the
+protocol (docs/protocol.md) and compares the view after the last op with
+the one corpus/expected/ records for the models: R (OPENPROGRAM_SRC) with
+``model.Legacy``'s view (every message key but the adapter's ``unmodelled``
+ones, ids renamed through the protocol's mapping), HEAD
+(OPENPROGRAM_HEAD_SRC) with ``model.Target``'s chain. Where the original
+matches the model the test says so (R_EXACT, HEAD_EXACT); where it differs,
+the difference is a finding docs/openprogram.md explains (R_FINDINGS, HEAD_FINDINGS),
+and the test holds the adapter to exactly those differences, so a change on
+either side shows; a shape the original cannot write is refused at the op
+docs/openprogram.md names (R_REFUSED, HEAD_REFUSED). Without the sources the tests
+are skipped.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import protocol  # noqa: E402
+
+
+class Client:
+    """The harness's end of the protocol, enough for one script at a time."""
+
+    def __init__(self, adapter: str, src: str):
+        env = dict(os.environ, OPENPROGRAM_SRC=src)
+        self.p = subprocess.Popen([sys.executable, os.path.join(HERE, adapter)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, env=env, encoding="utf-8",
+                                  stderr=None if os.environ.get("OPENPROGRAM_ADAPTER_STDERR") else subprocess.DEVNULL)
+        self.hello = self.call({"type": "hello", "protocol": 1})
+
+    def call(self, req: dict) -> dict:
+        self.p.stdin.write(json.dumps(req) + "\n")
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the adapter exited ({self.p.wait()})")
+        return json.loads(line)
+
+    def run(self, path: str):
+        """Every op of a script; the view after the last, the id map and the
+        refusals (seq, error)."""
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        lines = [ln for ln in text.splitlines()
+                 if ln.strip() and not ln.lstrip().startswith("#")]
+        kind, f = protocol.parse_op(lines[0])
+        sid = f.get("id", "local_0000000000") if kind == "session" else "local_0000000000"
+        d = tempfile.mkdtemp(prefix="op-adapter-test-")
+        self.tmp = d
+        r = self.call({"type": "session", "id": sid, "dir": os.path.join(d, sid), "writer": "off"})
+        assert r.get("type") == "session", r
+        ids, refused = {}, []
+        for seq, line in enumerate(lines, 1):
+            if seq == 1 and kind == "session":
+                continue
+            k, _ = protocol.parse_op(line)
+            if k not in self.hello["ops"]:
+                refused.append((seq, f"{k}: not declared"))
+                continue
+            r = self.call({"type": "op", "seq": seq, "op": line})
+            if r.get("type") == "error":
+                refused.append((seq, r.get("error", "")))
+            ids.update(r.get("ids") or {})
+        v = self.call({"type": "view", "config": self.hello["configs"][0]})
+        return v.get("view"), ids, refused
+
+    def close(self):
+        try:
+            self.call({"type": "bye"})
+        except Exception:
+            pass
+        self.p.stdin.close()
+        self.p.wait(timeout=10)
+        self.p.stdout.close()
+        shutil.rmtree(getattr(self, "tmp", ""), ignore_errors=True)
+
+
+def renamer(ids: dict):
+    rev = {v: k for k, v in ids.items()}
+    pat = re.compile("|".join(re.escape(k) for k in sorted(rev, key=len, reverse=True))) if rev else None
+
+    def ren(x):
+        if isinstance(x, str):
+            if x in rev:
+                return rev[x]
+            return pat.sub(lambda m: rev[m.group(0)], x) if pat else x
+        if isinstance(x, list):
+            return [ren(y) for y in x]
+        if isinstance(x, dict):
+            return {k: ren(v) for k, v in x.items()}
+        return x
+    return ren
+
+
+def strip(x, keys):
+    if isinstance(x, list):
+        return [strip(y, keys) for y in x]
+    if isinstance(x, dict):
+        return {k: strip(v, keys) for k, v in x.items() if k not in keys}
+    return x
+
+
+def legacy_differences(model: dict, got: dict, unmodelled) -> list[str]:
+    """Where the original's view differs from the model's: one line per view
+    key and per message key, naming the row by the script's id."""
+    out = []
+    for k in ("head_id", "stored_head", "fallback_used"):
+        if model.get(k) != got.get(k):
+            out.append(f"{k}: model {model.get(k)!r}, original {got.get(k)!r}")
+    for view in ("chain", "messages", "all", "branch"):
+        mrows = strip(model.get(view) or [], unmodelled)
+        grows = strip(got.get(view) or [], unmodelled)
+        mids, gids = [m.get("id") for m in mrows], [g.get("id") for g in grows]
+        if mids != gids:
+            out.append(f"{view} rows: model {mids}, original {gids}")
+            continue
+        for m, g in zip(mrows, grows):
+            for key in dict.fromkeys(list(m) + list(g)):
+                if m.get(key, "<absent>") != g.get(key, "<absent>"):
+                    out.append(f"{view} {m['id']}.{key}")
+            if [k for k in m if k in g] != [k for k in g if k in m]:
+                out.append(f"{view} {m['id']}: key order")
+    return out
+
+
+def target_projection(view: dict, ren) -> dict:
+    chain = []
+    for m in view.get("chain") or []:
+        row = {"id": ren(m.get("id")),
+               "kind": "card" if m.get("type") == "status" and m.get("display") == "runtime" else "row"}
+        calls = [ren(c.get("tool_call_id")) for c in m.get("tool_calls") or []]
+        if calls:
+            row["calls"] = calls
+        chain.append(row)
+    return {"head_id": ren(view.get("head_id")) or "", "chain": chain}
+
+
+SHAPES = os.path.join(ROOT, "corpus", "ops", "shapes")
+
+
+def added_rows(diffs: list[str], path: str) -> list[str]:
+    """The differences with the id of a row no op of the script names (one
+    the original adds on its own, such as the turn a finished sub-agent
+    task starts, whose id the original draws in a thread of its own) written
+    as <added>: which id it draws depends on the order its threads run in."""
+    with open(path, encoding="utf-8") as f:
+        named = set(re.findall(r"\bid=(\S+)", f.read()))
+    # and the ids the models give the rows the ops write without naming them
+    shape = os.path.basename(path)[:-len(".ops")]
+    named |= set(re.findall(r'"([0-9a-f]{12})(?:_reply)?"', json.dumps(expected(shape))))
+    return [re.sub(r"(?<![0-9a-z])[0-9a-f]{12}(?![0-9a-z])", lambda m: m.group(0) if m.group(0) in named else "<added>", d) for d in diffs]
+EXPECTED = os.path.join(ROOT, "corpus", "expected")
+
+
+def expected(shape: str) -> dict:
+    with open(os.path.join(EXPECTED, shape + ".json"), encoding="utf-8") as f:
+        return json.load(f)
+
+# The shapes where R's view is model.Legacy's, every key (but the adapter's
+# unmodelled ones) and every row.
+R_EXACT = ["01-plain-web-chat", "07-manual-variant-B", "08-manual-runs-L1", "09-head-on-manual-L3", "21-legacy-adapter"]
+
+# Where R's view is not model.Legacy's: every difference legacy_differences
+# reports, per shape, each one of the findings docs/openprogram.md lists (R1…R9).
+R_FINDINGS = {
+    # R1
+    '02-dispatcher-chat': [
+        'chain 0a0b0c0d0e01.parent_id',
+        'chain 0a0b0c0d0e01.caller',
+        'chain 0a0b0c0d0e01.timestamp',
+        'chain 0a0b0c0d0e02.caller',
+        'messages 0a0b0c0d0e01.parent_id',
+        'messages 0a0b0c0d0e01.caller',
+        'messages 0a0b0c0d0e01.timestamp',
+        'messages 0a0b0c0d0e02.caller',
+        'all 0a0b0c0d0e01.parent_id',
+        'all 0a0b0c0d0e01.caller',
+        'all 0a0b0c0d0e01.timestamp',
+        'all 0a0b0c0d0e02.caller',
+        'branch 0a0b0c0d0e01.parent_id',
+        'branch 0a0b0c0d0e01.caller',
+        'branch 0a0b0c0d0e01.timestamp',
+        'branch 0a0b0c0d0e02.caller',
+    ],
+    # R2 R3
+    '03-tool-heavy': [
+        'chain u1_reply.extra',
+        'chain u1_reply.tool_calls',
+        'chain u1_reply.blocks',
+        'messages u1_reply.extra',
+        'messages u1_reply_t_toolu_01.extra',
+        'messages u1_reply_t_toolu_02.extra',
+        'messages u1_reply_t_toolu_03.extra',
+        'all u1_reply.extra',
+        'all u1_reply.tool_calls',
+        'all u1_reply.blocks',
+        'branch u1_reply.extra',
+    ],
+    # R4
+    '05-function-first-L2': [
+        'chain f00000000001.context_tree',
+    ],
+    # R2 R3 R4
+    '06-manual-variant-A': [
+        'chain f00000000001.context_tree',
+        'messages u1_reply.extra',
+        'messages u1_reply_t_toolu_01.extra',
+        'all u1_reply.extra',
+        'all u1_reply.blocks',
+    ],
+    # R1 R8
+    '10-two-root-users-L4': [
+        "chain rows: model ['u2', 'u2_reply'], original ['0a0b0c0d0e01', '0a0b0c0d0e01_reply', 'u2', 'u2_reply']",
+        'messages 0a0b0c0d0e01.parent_id',
+        'messages 0a0b0c0d0e01.caller',
+        'messages 0a0b0c0d0e01.timestamp',
+        'messages u2.parent_id',
+        'all 0a0b0c0d0e01.parent_id',
+        'all 0a0b0c0d0e01.caller',
+        'all 0a0b0c0d0e01.timestamp',
+        'all u2.parent_id',
+        "branch rows: model ['u2', 'u2_reply'], original ['0a0b0c0d0e01', '0a0b0c0d0e01_reply', 'u2', 'u2_reply']",
+    ],
+    # R2 R5
+    '11-retry-mid': [
+        'chain u1_reply.extra',
+        'chain u2c.source',
+        'messages u1_reply.extra',
+        'messages u2b.source',
+        'messages u2c.source',
+        'all u1_reply.extra',
+        'all u2b.source',
+        'all u2c.source',
+        'branch u1_reply.extra',
+        'branch u2c.source',
+    ],
+    # R2 R5
+    '13-edit': [
+        'chain u1_reply.extra',
+        'chain u2e.source',
+        'messages u1_reply.extra',
+        'messages u2_reply.extra',
+        'messages u2e.source',
+        'all u1_reply.extra',
+        'all u2_reply.extra',
+        'all u2e.source',
+        'branch u1_reply.extra',
+        'branch u2e.source',
+    ],
+    # R2
+    '14-checkout-branch': [
+        'chain u1_reply.extra',
+        'chain u3_reply.extra',
+        'messages u1_reply.extra',
+        'messages u2_reply.extra',
+        'messages u3_reply.extra',
+        'all u1_reply.extra',
+        'all u2_reply.extra',
+        'all u3_reply.extra',
+        'branch u1_reply.extra',
+        'branch u3_reply.extra',
+    ],
+    # R2 R6
+    '15-spawn-inherit': [
+        "head_id: model '5a0000000001_reply', original 'c1'",
+        "stored_head: model '5a0000000001_reply', original 'c1'",
+        "chain rows: model ['u1', 'u1_reply', 'a10000000001', 'c1', '5a0000000001', '5a0000000001_reply'], original ['u1', 'u1_reply', 'a10000000001', 'c1']",
+        'messages u1_reply.extra',
+        'messages c1.content',
+        'messages 5a0000000001.caller',
+        'messages 5a0000000001_reply.token_model',
+        'messages 5a0000000001_reply.source',
+        'messages 5a0000000001_reply.model',
+        'messages 5a0000000001_reply.extra',
+        'messages a10000000001.content',
+        'messages a10000000001.attach',
+        'all u1_reply.extra',
+        'all c1.content',
+        'all 5a0000000001.caller',
+        'all 5a0000000001_reply.token_model',
+        'all 5a0000000001_reply.source',
+        'all 5a0000000001_reply.model',
+        'all 5a0000000001_reply.extra',
+        'all 5a0000000001_reply.blocks',
+        'all a10000000001.content',
+        'all a10000000001.attach',
+        "branch rows: model ['u1', 'u1_reply', 'c1', '5a0000000001', '5a0000000001_reply'], original ['u1', 'u1_reply', 'c1']",
+    ],
+    # R2 R6
+    '16-spawn-clean': [
+        "chain rows: model ['5a0000000001', '5a0000000001_reply', 'u2', 'u2_reply'], original ['u1', 'u1_reply', 'a10000000001', 'c1', 'u2', 'u2_reply']",
+        'messages u1_reply.extra',
+        'messages c1.content',
+        'messages 5a0000000001.parent_id',
+        'messages 5a0000000001.caller',
+        'messages 5a0000000001_reply.token_model',
+        'messages 5a0000000001_reply.source',
+        'messages 5a0000000001_reply.model',
+        'messages 5a0000000001_reply.extra',
+        'messages a10000000001.content',
+        'messages a10000000001.attach',
+        'messages u2.parent_id',
+        'messages u2_reply.extra',
+        'all u1_reply.extra',
+        'all c1.content',
+        'all 5a0000000001.parent_id',
+        'all 5a0000000001.caller',
+        'all 5a0000000001_reply.token_model',
+        'all 5a0000000001_reply.source',
+        'all 5a0000000001_reply.model',
+        'all 5a0000000001_reply.extra',
+        'all 5a0000000001_reply.blocks',
+        'all a10000000001.content',
+        'all a10000000001.attach',
+        'all u2.parent_id',
+        'all u2_reply.extra',
+        "branch rows: model ['5a0000000001', '5a0000000001_reply', 'u2', 'u2_reply'], original ['u1', 'u1_reply', 'c1', 'u2', 'u2_reply']",
+    ],
+    # R2 R7
+    '17-task-tool': [
+        "chain rows: model ['u1', 'u1_reply', 'a10000000001', 'a10000000002'], original ['u1', 'u1_reply', 'a10000000001']",
+        "messages rows: model ['u1', 'u1_reply', '5a0000000001', '5a0000000001_reply', 'a10000000001', 'u1_reply_t_toolu_01', '5a0000000002', '5a0000000002_reply', 'a10000000002', 'u1_reply_t_toolu_02'], original ['u1', 'u1_reply', '5a0000000001', '5a0000000001_reply', 'a10000000001', 'u1_reply_t_toolu_01', 'u1_reply_t_toolu_02', '5a0000000002', '5a0000000002_reply', '<added>', '<added>_reply']",
+        "all rows: model ['u1', 'u1_reply', '5a0000000001', '5a0000000001_reply', 'a10000000001', '5a0000000002', '5a0000000002_reply', 'a10000000002'], original ['u1', 'u1_reply', '5a0000000001', '5a0000000001_reply', 'a10000000001', '5a0000000002', '5a0000000002_reply', '<added>', '<added>_reply']",
+        'branch u1_reply.extra',
+    ],
+    # R2
+    '23-head-on-internal': [
+        'chain u1_reply.extra',
+        'messages u1_reply.extra',
+        'all u1_reply.extra',
+        'all u1_reply.blocks',
+        'branch u1_reply.extra',
+    ],
+    # R9
+    '24-script-session': [
+        "stored_head: model 's00000000003', original ''",
+        'chain s00000000001.context_tree',
+        'chain s00000000001.duration_seconds',
+        'chain s00000000003.context_tree',
+        'chain s00000000003.duration_seconds',
+        'messages s00000000001.duration_seconds',
+        'messages s00000000003.duration_seconds',
+        'all s00000000001.duration_seconds',
+        'all s00000000003.duration_seconds',
+        'branch s00000000001.duration_seconds',
+        'branch s00000000003.duration_seconds',
+    ],
+    # R1 R2
+    '26-fork-root': [
+        'chain 0a0b0c0d0e02.parent_id',
+        'chain 0a0b0c0d0e02.caller',
+        'chain 0a0b0c0d0e02.sibling_index',
+        'chain 0a0b0c0d0e02.sibling_total',
+        'chain 0a0b0c0d0e02.prev_sibling_id',
+        'chain 0a0b0c0d0e02_reply.extra',
+        'messages u1_reply.extra',
+        'messages 0a0b0c0d0e02.parent_id',
+        'messages 0a0b0c0d0e02.caller',
+        'messages 0a0b0c0d0e02_reply.extra',
+        'all u1_reply.extra',
+        'all 0a0b0c0d0e02.parent_id',
+        'all 0a0b0c0d0e02.caller',
+        'all 0a0b0c0d0e02_reply.extra',
+        'branch 0a0b0c0d0e02.parent_id',
+        'branch 0a0b0c0d0e02.caller',
+        'branch 0a0b0c0d0e02_reply.extra',
+    ],
+    # R1 R2
+    '27-ambiguous-stale-browser': [
+        'chain u1_reply.extra',
+        'chain u3_reply.extra',
+        'messages u1_reply.extra',
+        'messages 0a0b0c0d0e02.caller',
+        'messages 0a0b0c0d0e02_reply.extra',
+        'messages u3_reply.extra',
+        'all u1_reply.extra',
+        'all 0a0b0c0d0e02.caller',
+        'all 0a0b0c0d0e02_reply.extra',
+        'all u3_reply.extra',
+        'branch u1_reply.extra',
+        'branch u3_reply.extra',
+    ],
+    # R2
+    '28-ambiguous-checkout-manual': [
+        'messages u1_reply.extra',
+        'messages u2_reply.extra',
+        'all u1_reply.extra',
+        'all u2_reply.extra',
+    ],
+}
+
+# The shapes R cannot write as a whole: the op (seq) the adapter refuses and
+# why (docs/openprogram.md).
+R_REFUSED = {
+ "04-agentic-function": [
+  [
+   6,
+   "fn: the original writes an exec row only after its tool loop: a function called from it precedes the row it hangs off"
+  ],
+  [
+   12,
+   "end: no function is running"
+  ]
+ ],
+ "12-retry-first": [
+  [
+   6,
+   "error-standalone: not declared"
+  ],
+  [
+   7,
+   "retry: a turn is in progress"
+  ]
+ ],
+ "18-errors": [
+  [
+   12,
+   "error-standalone: not declared"
+  ]
+ ],
+ "19-cancel-crash": [
+  [
+   9,
+   "tool: the original's writers write no legacy tool edge"
+  ]
+ ],
+ "20-orphans": [
+  [
+   4,
+   "tool: the original's writers write no legacy tool edge"
+  ]
+ ],
+ "22-rewound": [
+  [
+   11,
+   "rewind: not declared"
+  ]
+ ],
+ "25-flag-flip": [
+  [
+   7,
+   "flag: not declared"
+  ]
+ ]
+}
+
+# The shapes where HEAD's chain is model.Target's.
+HEAD_EXACT = ["01-plain-web-chat", "02-dispatcher-chat", "03-tool-heavy", "05-function-first-L2", "06-manual-variant-A", "08-manual-runs-L1", "09-head-on-manual-L3", "10-two-root-users-L4", "11-retry-mid", "13-edit", "14-checkout-branch", "15-spawn-inherit", "16-spawn-clean", "17-task-tool", "26-fork-root", "28-ambiguous-checkout-manual"]
+
+# Where it is not: the chain HEAD shows, per shape (docs/openprogram.md, H1–H3).
+HEAD_FINDINGS = {
+ "07-manual-variant-B": {
+  "head_id": "u3_reply",
+  "chain": [
+   {
+    "id": "u1",
+    "kind": "row"
+   },
+   {
+    "id": "u1_reply",
+    "kind": "row"
+   },
+   {
+    "id": "u3",
+    "kind": "row"
+   },
+   {
+    "id": "u3_reply",
+    "kind": "row"
+   }
+  ]
+ },
+ "23-head-on-internal": {
+  "head_id": "e00000000001",
+  "chain": [
+   {
+    "id": "e00000000001",
+    "kind": "row"
+   }
+  ]
+ },
+ "27-ambiguous-stale-browser": {
+  "head_id": "u3_reply",
+  "chain": [
+   {
+    "id": "u1",
+    "kind": "row"
+   },
+   {
+    "id": "u1_reply",
+    "kind": "row"
+   },
+   {
+    "id": "u3",
+    "kind": "row"
+   },
+   {
+    "id": "u3_reply",
+    "kind": "row"
+   }
+  ]
+ }
+}
+
+HEAD_REFUSED = {
+ "04-agentic-function": [
+  [
+   6,
+   "fn: the original writes an exec row only after its tool loop: a function called from it precedes the row it hangs off"
+  ],
+  [
+   12,
+   "end: no function is running"
+  ]
+ ],
+ "12-retry-first": [
+  [
+   6,
+   "error-standalone: not declared"
+  ],
+  [
+   7,
+   "retry: a turn is in progress"
+  ]
+ ],
+ "18-errors": [
+  [
+   12,
+   "error-standalone: not declared"
+  ]
+ ],
+ "19-cancel-crash": [
+  [
+   9,
+   "tool: the original's writers write no legacy tool edge"
+  ]
+ ],
+ "20-orphans": [
+  [
+   4,
+   "tool: the original's writers write no legacy tool edge"
+  ],
+  [
+   6,
+   "orphan: not declared"
+  ],
+  [
+   7,
+   "orphan: not declared"
+  ]
+ ],
+ "21-legacy-adapter": [
+  [
+   2,
+   "legacy-user: not declared"
+  ],
+  [
+   3,
+   "legacy-reply: not declared"
+  ],
+  [
+   4,
+   "legacy-user: not declared"
+  ],
+  [
+   5,
+   "legacy-reply: not declared"
+  ],
+  [
+   6,
+   "legacy-user: not declared"
+  ],
+  [
+   7,
+   "legacy-reply: not declared"
+  ]
+ ],
+ "22-rewound": [
+  [
+   11,
+   "rewind: not declared"
+  ]
+ ],
+ "24-script-session": [
+  [
+   2,
+   "script: not declared"
+  ],
+  [
+   3,
+   "script: not declared"
+  ],
+  [
+   4,
+   "script: not declared"
+  ]
+ ],
+ "25-flag-flip": [
+  [
+   7,
+   "flag: not declared"
+  ]
+ ]
+}
+
+
+@unittest.skipUnless(os.environ.get("OPENPROGRAM_SRC"), "OPENPROGRAM_SRC names no source of the original at R")
+class TestR(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.client = Client("r.py", os.environ["OPENPROGRAM_SRC"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+
+    def test_handshake(self):
+        h = self.client.hello
+        self.assertEqual((h["protocol"], h["claims"], h["configs"]), (1, "legacy", ["off"]))
+        self.assertIn("load", h["views"])
+
+    def _differences(self, shape):
+        path = os.path.join(SHAPES, shape + ".ops")
+        view, ids, refused = self.client.run(path)
+        self.assertEqual(refused, [])
+        model = expected(shape)["legacy"]
+        return added_rows(legacy_differences(model, renamer(ids)(view), set(self.client.hello.get("unmodelled", []))), path)
+
+    def test_matches_model_legacy(self):
+        for shape in R_EXACT:
+            with self.subTest(shape=shape):
+                self.assertEqual(self._differences(shape), [])
+
+    def test_findings(self):
+        for shape, known in R_FINDINGS.items():
+            with self.subTest(shape=shape):
+                self.assertEqual(self._differences(shape), known)
+
+    def test_refused(self):
+        for shape, known in R_REFUSED.items():
+            with self.subTest(shape=shape):
+                _, _, refused = self.client.run(os.path.join(SHAPES, shape + ".ops"))
+                self.assertEqual([list(x) for x in refused], [list(x) for x in known])
+
+
+@unittest.skipUnless(os.environ.get("OPENPROGRAM_HEAD_SRC"),
+                     "OPENPROGRAM_HEAD_SRC names no source of the original at HEAD")
+class TestHEAD(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.client = Client("head.py", os.environ["OPENPROGRAM_HEAD_SRC"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+
+    def test_handshake(self):
+        h = self.client.hello
+        self.assertEqual((h["protocol"], h["claims"], h["configs"]), (1, "target", ["target"]))
+
+    def _chain(self, shape):
+        view, ids, refused = self.client.run(os.path.join(SHAPES, shape + ".ops"))
+        self.assertEqual(refused, [])
+        want = expected(shape)["target"]
+        return want, target_projection(view, renamer(ids))
+
+    def test_matches_model_target(self):
+        for shape in HEAD_EXACT:
+            with self.subTest(shape=shape):
+                want, got = self._chain(shape)
+                self.assertEqual(got, want)
+
+    def test_findings(self):
+        for shape, known in HEAD_FINDINGS.items():
+            with self.subTest(shape=shape):
+                want, got = self._chain(shape)
+                self.assertNotEqual(got, want)
+                self.assertEqual(got, known)
+
+    def test_refused(self):
+        for shape, known in HEAD_REFUSED.items():
+            with self.subTest(shape=shape):
+                _, _, refused = self.client.run(os.path.join(SHAPES, shape + ".ops"))
+                self.assertEqual([list(x) for x in refused], [list(x) for x in known])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,314 @@
+package remote
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"sessiondag/checker/harness"
+	"sessiondag/impl/node"
+	"sessiondag/internal/termtext"
+)
+
+// MaxReply bounds one reply line: a process that writes more without a
+// newline is stopped rather than read into memory without end.
+const MaxReply = 256 << 20
+
+// exitGrace is how long the harness waits, once a process has closed its
+// output, for its exit status (and for the rest of its stderr) before it
+// reports what it has.
+const exitGrace = 2 * time.Second
+
+// process is one running implementation: its pipes, a reader of its
+// replies, the tail of its stderr and whether it is still usable.
+type process struct {
+	command string
+	cmd     *exec.Cmd
+	stdin   *os.File
+	replies chan reply
+	exited  chan struct{} // closed once the process has exited
+	waitErr error         // its exit status, once exited is closed
+	stderr  *tail
+	errDone chan struct{} // closed once stderr reached its end
+	done    chan struct{} // closed when the harness stops reading replies
+	once    sync.Once
+	broken  *harness.Broken
+}
+
+// reply is one line of output, or the error that ended the output.
+type reply struct {
+	line []byte
+	err  error
+}
+
+// start runs `sh -c command` in its own process group, in dir ("" = the
+// harness's working directory).
+func start(command, dir string) (*process, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %q: %w", command, err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("start %q: %w", command, err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("start %q: %w", command, err)
+	}
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	ownGroup(cmd)
+	err = cmd.Start()
+	// The child holds its own ends now.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start %q: %w", command, err)
+	}
+	p := &process{command: command, cmd: cmd, stdin: inW, replies: make(chan reply),
+		exited: make(chan struct{}), stderr: newTail(stderrLines), errDone: make(chan struct{}), done: make(chan struct{})}
+	go p.readReplies(outR)
+	go func() {
+		defer close(p.errDone)
+		defer errR.Close()
+		p.stderr.read(errR)
+	}()
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// readReplies hands each line of output to the request waiting for it,
+// until the output ends or the harness stops reading.
+func (p *process) readReplies(out *os.File) {
+	defer out.Close()
+	r := bufio.NewReaderSize(out, 64<<10)
+	for {
+		line, err := readLine(r)
+		select {
+		case p.replies <- reply{line: line, err: err}:
+		case <-p.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads up to a newline, at most MaxReply bytes.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return bytes.TrimRight(line, "\r\n"), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			if len(line) > MaxReply {
+				return nil, fmt.Errorf("a reply line longer than %d bytes", MaxReply)
+			}
+		case errors.Is(err, io.EOF) && len(line) > 0:
+			return nil, fmt.Errorf("its output ended inside a line: %s", clip(line))
+		default:
+			return nil, err
+		}
+	}
+}
+
+// call sends one request and waits, at most timeout, for the reply: a JSON
+// object whose type is want (or "error", which the caller reads). Anything
+// else breaks the process: it is killed and every later call returns the
+// same Broken.
+func (p *process) call(request string, req any, want string, timeout time.Duration) (*node.Obj, *harness.Broken) {
+	if p.broken != nil {
+		return nil, p.broken
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, p.breakWith(request, "the request does not encode: "+err.Error())
+	}
+	deadline := time.Now().Add(timeout)
+	if err := p.stdin.SetWriteDeadline(deadline); err == nil {
+		if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return nil, p.breakWith(request, fmt.Sprintf("did not read its input within %s; killed", timeout))
+			}
+			return nil, p.ended(request, "closed its input")
+		}
+	} else if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+		return nil, p.ended(request, "closed its input")
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case r := <-p.replies:
+		if r.err != nil {
+			what := "closed its output"
+			if !errors.Is(r.err, io.EOF) {
+				what = r.err.Error()
+			}
+			return nil, p.ended(request, what)
+		}
+		return p.parse(request, r.line, want)
+	case <-timer.C:
+		return nil, p.breakWith(request, fmt.Sprintf("no reply within %s; killed", timeout))
+	}
+}
+
+// parse reads a reply line: one JSON object of the wanted type or an
+// error.
+func (p *process) parse(request string, line []byte, want string) (*node.Obj, *harness.Broken) {
+	v, err := node.Parse(line)
+	if err != nil || v.K != node.Object {
+		if err == nil {
+			err = errors.New("not an object")
+		}
+		return nil, p.breakWith(request, fmt.Sprintf("the reply is not one JSON object on one line (%v): %s", err, clip(line)))
+	}
+	t := v.O.Get("type")
+	switch {
+	case t.K != node.String:
+		return nil, p.breakWith(request, fmt.Sprintf("the reply has no type: %s", clip(line)))
+	case t.S == "error":
+		if e := v.O.Get("error"); e.K != node.String {
+			return nil, p.breakWith(request, fmt.Sprintf("an error reply without an error string: %s", clip(line)))
+		}
+	case t.S != want:
+		return nil, p.breakWith(request, fmt.Sprintf("a reply of type %q to a %s request: %s", t.S, want, clip(line)))
+	}
+	return v.O, nil
+}
+
+// ended is the Broken of a process whose output or input ended: its exit
+// status when it exited within the grace period.
+func (p *process) ended(request, what string) *harness.Broken {
+	select {
+	case <-p.exited:
+		what += fmt.Sprintf(" and exited (%s)", exitText(p.waitErr))
+	case <-time.After(exitGrace):
+		what += " (still running; killed)"
+	}
+	return p.breakWith(request, what)
+}
+
+// breakWith kills the process and records why, with its last stderr lines.
+func (p *process) breakWith(request, what string) *harness.Broken {
+	p.kill()
+	select {
+	case <-p.errDone:
+	case <-time.After(exitGrace):
+	}
+	p.broken = &harness.Broken{Request: request, What: what, Stderr: p.stderr.lines()}
+	return p.broken
+}
+
+// kill ends the process group and releases the pipes.
+func (p *process) kill() {
+	killGroup(p.cmd)
+	p.stop()
+	select {
+	case <-p.exited:
+	case <-time.After(exitGrace):
+	}
+}
+
+// bye ends a process that is still usable: bye, then its input closes and
+// it has a short time to exit before it is killed.
+func (p *process) bye(timeout time.Duration) {
+	if p.broken == nil {
+		p.call("bye", plainRequest{Type: "bye"}, "bye", timeout)
+	}
+	p.stop()
+	select {
+	case <-p.exited:
+	case <-time.After(exitGrace):
+		killGroup(p.cmd)
+	}
+}
+
+// stop closes the process's input and stops reading its output.
+func (p *process) stop() {
+	p.once.Do(func() {
+		p.stdin.Close()
+		close(p.done)
+	})
+}
+
+func exitText(err error) string {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return "status 0"
+	case errors.As(err, &ee):
+		return ee.ProcessState.String()
+	}
+	return err.Error()
+}
+
+// clip is a reply cut to a readable length, safe for a terminal.
+func clip(b []byte) string {
+	const n = 300
+	s := string(b)
+	if len(s) > n {
+		s = s[:n] + fmt.Sprintf("… (%d bytes)", len(b))
+	}
+	return termtext.Line(s)
+}
+
+// stderrLines is how many lines of stderr a finding shows.
+const stderrLines = 20
+
+// tail keeps the last lines a process wrote to stderr.
+type tail struct {
+	mu   sync.Mutex
+	n    int
+	kept []string
+}
+
+func newTail(n int) *tail { return &tail{n: n} }
+
+func (t *tail) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if len(line) > 500 {
+			line = line[:500] + "…"
+		}
+		t.mu.Lock()
+		t.kept = append(t.kept, termtext.Line(line))
+		if len(t.kept) > t.n {
+			t.kept = t.kept[len(t.kept)-t.n:]
+		}
+		t.mu.Unlock()
+	}
+}
+
+func (t *tail) lines() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.kept...)
+}

@@ -1,0 +1,36 @@
+package remote
+
+import (
+	"testing"
+
+	"sessiondag/impl/node"
+)
+
+// TestRenameInsideViews: an implementation's ids become the script's
+// wherever a view holds them as a whole string — an id, a parent, a head,
+// a list of ids — and inside the JSON text a tool row's extra carries,
+// which is written again as Python's json.dumps writes it; text that merely
+// contains an id, object keys, and a view without any of the ids are left
+// as they are.
+func TestRenameInsideViews(t *testing.T) {
+	r := renamer{"9f2c": "u1", "9f2c_reply": "u1_reply"}
+	in := `{"id":"9f2c_reply","parent_id":"9f2c","content":"see 9f2c","render":["ROOT","9f2c"],` +
+		`"extra":"{\"tool_use\": {\"called_by\": \"9f2c_reply\", \"n\": 2.0}}","9f2c":1,"other":"{not json 9f2c"}`
+	want := `{"id":"u1_reply","parent_id":"u1","content":"see 9f2c","render":["ROOT","u1"],` +
+		`"extra":"{\"tool_use\": {\"called_by\": \"u1_reply\", \"n\": 2.0}}","9f2c":1,"other":"{not json 9f2c"}`
+	v, err := node.ParseString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, changed := r.value(v)
+	if b, _ := got.MarshalJSON(); !changed || string(b) != want {
+		t.Fatalf("renamed (changed %v):\n%s\nwant\n%s", changed, b, want)
+	}
+	if b, _ := v.MarshalJSON(); string(b) != in {
+		t.Fatalf("the reply itself was changed:\n%s", b)
+	}
+	plain, _ := node.ParseString(`{"id":"u2","chain":[{"id":"u2_reply"}]}`)
+	if _, changed := r.value(plain); changed {
+		t.Fatal("a view without the implementation's ids changed")
+	}
+}

@@ -1,0 +1,374 @@
+// Package serve is the implementation in this repository (impl/, written
+// through checker/driver) behind the implementation protocol of
+// docs/protocol.md: `sessiondag serve` reads requests on its input and
+// answers each on its output, so that the harness judges it across a
+// process boundary exactly as it judges any other implementation — the
+// test that the boundary loses nothing.
+//
+// It serves the rollout (every config of the rollout path, the writers'
+// flags given by each session) or one flag set (its writers and loads use
+// only that one: off claims the legacy, all the target). With Mint it gives
+// nodes ids of its own and reports them, as an implementation that mints
+// its ids does, so the renaming the harness does is exercised end to end.
+package serve
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"sessiondag/checker/driver"
+	"sessiondag/checker/ops"
+	"sessiondag/impl/adapter"
+	"sessiondag/impl/flags"
+	"sessiondag/impl/store"
+	"sessiondag/impl/webui"
+	"sessiondag/impl/writer"
+)
+
+// Options choose what is served.
+type Options struct {
+	// Flags, when set, is the one flag set the writers write with and
+	// the loads load under; nil serves the rollout.
+	Flags *flags.Set
+	// Mint gives every node an id of its own (the script's with a prefix)
+	// and reports the mapping.
+	Mint bool
+}
+
+// server is one run of the protocol: the declaration and the session
+// being served.
+type server struct {
+	o       Options
+	claim   string
+	configs []string
+	kinds   []string
+	run     *driver.Run
+	dir     string
+	ids     *minter
+}
+
+// Serve answers requests from in on out until bye or the end of in.
+func Serve(in io.Reader, out io.Writer, o Options) error {
+	s := newServer(o)
+	r := bufio.NewReaderSize(in, 64<<10)
+	w := bufio.NewWriterSize(out, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) == 0 && err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		reply, bye := s.answer(line)
+		if _, err := w.Write(append(reply, '\n')); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if bye {
+			return nil
+		}
+	}
+}
+
+func newServer(o Options) *server {
+	s := &server{o: o}
+	switch {
+	case o.Flags == nil:
+		s.claim = "rollout"
+		for _, fl := range flags.Rollout {
+			s.configs = append(s.configs, fl.String())
+		}
+	case *o.Flags == flags.Off:
+		s.claim, s.configs = "legacy", []string{"off"}
+	case *o.Flags == flags.All:
+		s.claim, s.configs = "target", []string{"target"}
+	default:
+		s.claim, s.configs = "rollout", []string{o.Flags.String()}
+	}
+	for _, k := range ops.Kinds() {
+		// A server of one flag set keeps its writers' flags: no flag op,
+		// no writer taking over on other flags.
+		if k != "session" && (k != "flag" && k != "writer" || o.Flags == nil) {
+			s.kinds = append(s.kinds, k)
+		}
+	}
+	return s
+}
+
+// request is every field a request may carry.
+type request struct {
+	Type     string `json:"type"`
+	Protocol int    `json:"protocol"`
+	ID       string `json:"id"`
+	Dir      string `json:"dir"`
+	Writer   string `json:"writer"`
+	Seq      int    `json:"seq"`
+	Op       string `json:"op"`
+	Config   string `json:"config"`
+}
+
+type errorReply struct {
+	Type  string `json:"type"`
+	Seq   int    `json:"seq,omitempty"`
+	Error string `json:"error"`
+}
+
+// answer is the reply to one request line, and whether it was bye.
+func (s *server) answer(line []byte) ([]byte, bool) {
+	var req request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return s.errorf(0, "the request is not a JSON object: %v", err), false
+	}
+	var reply any
+	var err error
+	switch req.Type {
+	case "hello":
+		reply, err = s.hello(req)
+	case "session":
+		reply, err = s.session(req)
+	case "op":
+		reply, err = s.op(req)
+		if err != nil {
+			return s.errorf(req.Seq, "%v", err), false
+		}
+	case "view":
+		var b []byte
+		if b, err = s.view(req); err == nil {
+			return b, false
+		}
+	case "restart":
+		reply, err = s.restart()
+	case "bye":
+		return []byte(`{"type":"bye"}`), true
+	default:
+		err = fmt.Errorf("no request of type %q", req.Type)
+	}
+	if err != nil {
+		return s.errorf(0, "%s: %v", req.Type, err), false
+	}
+	b, err := json.Marshal(reply)
+	if err != nil {
+		return s.errorf(0, "%s: %v", req.Type, err), false
+	}
+	return b, false
+}
+
+func (s *server) errorf(seq int, format string, args ...any) []byte {
+	b, _ := json.Marshal(errorReply{Type: "error", Seq: seq, Error: fmt.Sprintf(format, args...)})
+	return b
+}
+
+type helloReply struct {
+	Type     string   `json:"type"`
+	Protocol int      `json:"protocol"`
+	Name     string   `json:"name"`
+	Claims   string   `json:"claims"`
+	Ops      []string `json:"ops"`
+	Configs  []string `json:"configs"`
+	Views    []string `json:"views"`
+	Restart  bool     `json:"restart"`
+}
+
+func (s *server) hello(req request) (any, error) {
+	if req.Protocol != 1 {
+		return nil, fmt.Errorf("protocol %d: this server speaks protocol 1", req.Protocol)
+	}
+	name := "sessiondag impl/ (" + s.claim
+	if s.o.Flags != nil {
+		name += ", flags " + s.o.Flags.String()
+	}
+	if s.o.Mint {
+		name += ", own ids"
+	}
+	return helloReply{Type: "hello", Protocol: 1, Name: name + ")", Claims: s.claim, Ops: s.kinds, Configs: s.configs,
+		Views: []string{"load", "stored_head", "messages", "all", "branch", "render", "before_cards"}, Restart: true}, nil
+}
+
+type plainReply struct {
+	Type string `json:"type"`
+}
+
+// session starts a new session, ending the one before.
+func (s *server) session(req request) (any, error) {
+	writer := flags.Off
+	if s.o.Flags != nil {
+		writer = *s.o.Flags
+	} else if req.Writer != "" {
+		fl, err := flags.Parse(req.Writer)
+		if err != nil {
+			return nil, fmt.Errorf("writer: %w", err)
+		}
+		writer = fl
+	}
+	if req.ID == "" {
+		return nil, errors.New("no session id")
+	}
+	run, err := driver.StartWith(ops.Session{ID: req.ID}, req.Dir, writer, store.WriteOptions{NoSync: true})
+	if err != nil {
+		return nil, err
+	}
+	s.run, s.dir = run, req.Dir
+	s.ids = nil
+	if s.o.Mint {
+		s.ids = newMinter()
+	}
+	return plainReply{Type: "session"}, nil
+}
+
+type opReply struct {
+	Type string            `json:"type"`
+	Seq  int               `json:"seq"`
+	IDs  map[string]string `json:"ids,omitempty"`
+}
+
+// op applies one op of the op language.
+func (s *server) op(req request) (any, error) {
+	if s.run == nil {
+		return nil, errors.New("no session")
+	}
+	script, err := ops.ParseString(req.Op)
+	if err != nil {
+		return nil, err
+	}
+	if len(script) != 1 {
+		return nil, fmt.Errorf("%d ops in one request", len(script))
+	}
+	op := script[0]
+	if !slices.Contains(s.kinds, op.Kind()) {
+		return nil, fmt.Errorf("%s ops are not written here", op.Kind())
+	}
+	if s.ids != nil {
+		op = s.ids.own(op)
+	}
+	before := s.run.W.S.Len()
+	if err := s.run.Apply(op); err != nil {
+		return nil, err
+	}
+	reply := opReply{Type: "op", Seq: req.Seq}
+	if s.ids != nil {
+		add := func(script, own string) {
+			if reply.IDs == nil {
+				reply.IDs = map[string]string{}
+			}
+			reply.IDs[script] = own
+		}
+		for _, n := range s.run.W.S.Nodes()[before:] {
+			if back := s.ids.back(n.ID); back != n.ID {
+				add(back, n.ID)
+			}
+		}
+		// A task's id is the attach row's (writer.Spawn): minted with it.
+		if sp, ok := script[0].(ops.Spawn); ok && op.(ops.Spawn).Attach != sp.Attach {
+			add(writer.TaskID(sp.Attach), writer.TaskID(op.(ops.Spawn).Attach))
+		}
+	}
+	return reply, nil
+}
+
+// config is the flag set a view's config names.
+func (s *server) config(c string) (flags.Set, error) {
+	if !slices.Contains(s.configs, c) {
+		return 0, fmt.Errorf("config %q is not one of %v", c, s.configs)
+	}
+	if c == "target" {
+		return flags.All, nil
+	}
+	return flags.Parse(c)
+}
+
+// view is every view at the persisted head, and the chain before the
+// card pass.
+func (s *server) view(req request) ([]byte, error) {
+	if s.run == nil {
+		return nil, errors.New("no session")
+	}
+	fl, err := s.config(req.Config)
+	if err != nil {
+		return nil, err
+	}
+	st := s.run.W.S.AtPersistedHead()
+	return viewReply(webui.Views(st, fl), webui.Load(st, fl).BeforeCards)
+}
+
+// restart drops every cache: the store is read again from its directory.
+// The writer's own state (the browser's head, a turn in progress) stays,
+// as a server's sessions outlive one worker, and so does the head in
+// memory.
+func (s *server) restart() (any, error) {
+	if s.run == nil {
+		return nil, errors.New("no session")
+	}
+	if s.dir == "" {
+		return nil, errors.New("the session is in memory only")
+	}
+	live := s.run.W.S
+	cold, err := store.Open(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(cold.Problems) > 0 {
+		return nil, fmt.Errorf("the directory reads back with problems: %v", cold.Problems)
+	}
+	cold.Writes = live.Writes
+	cold.MoveHead(live.Head())
+	s.run.Reopen(cold)
+	return plainReply{Type: "restart"}, nil
+}
+
+// viewReply writes the reply with each message through its own encoder,
+// keys in the original's order (json.Marshal would re-validate every row).
+func viewReply(v webui.View, beforeCards []*adapter.Message) ([]byte, error) {
+	b := []byte(`{"type":"view","view":{"session_id":`)
+	b = appendJSON(b, v.SessionID)
+	b = append(b, `,"stored_head":`...)
+	b = appendJSON(b, v.StoredHead)
+	b = append(b, `,"head_id":`...)
+	h, err := v.HeadID.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, h...)
+	b = append(b, `,"fallback_used":`...)
+	b = appendJSON(b, v.FallbackUsed)
+	for _, l := range []struct {
+		key  string
+		msgs []*adapter.Message
+	}{{"messages", v.Messages}, {"all", v.All}, {"chain", v.Chain}, {"branch", v.Branch}, {"before_cards", beforeCards}} {
+		if l.key == "before_cards" {
+			b = append(b, `,"render":`...)
+			b = appendJSON(b, nonNil(v.Render))
+		}
+		b = append(b, `,"`+l.key+`":[`...)
+		for i, m := range l.msgs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			mb, err := m.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, mb...)
+		}
+		b = append(b, ']')
+	}
+	return append(b, "}}"...), nil
+}
+
+func appendJSON(b []byte, v any) []byte {
+	x, _ := json.Marshal(v)
+	return append(b, x...)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
