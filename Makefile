@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust demo bench benchcmp bench-report fuzz mutants regen throughput hostile check-impl check-openprogram clean
+.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report fuzz mutants mutants-exhaust regen throughput hostile check-impl check-openprogram clean
 
 all: build test
 
@@ -119,6 +119,21 @@ fuzz:
 # Exit 1 if a mutant survives. Options: make mutants ARGS='-only a,b'.
 mutants:
 	$(GO) run ./scripts/mutants $(ARGS)
+
+# The small-scope curve: for each mutant, the fewest ops (1…MUTANT_OPS) at
+# which exhaust kills it (the README's mutant table, its last column).
+MUTANT_OPS ?= 4
+mutants-exhaust:
+	$(GO) run ./scripts/mutants -exhaust $(MUTANT_OPS) $(ARGS)
+
+# exhaust at 4 ops with and without deduplication, as built and with the
+# mutants of DEDUP_MUTANTS compiled in: the same counts and first failure
+# (bench/exhaust-dedup.md keeps the output).
+DEDUP_MUTANTS ?= step-a-wrong-pred,columns-stale,cards-by-parent,fallback-v1
+exhaust-dedup:
+	echo '`go run ./scripts/mutants -exhaust-dedup 4 -only $(DEDUP_MUTANTS)` ($(shell git rev-parse --short HEAD)):' > bench/exhaust-dedup.md
+	echo >> bench/exhaust-dedup.md
+	$(GO) run ./scripts/mutants -exhaust-dedup 4 -only $(DEDUP_MUTANTS) | tee -a bench/exhaust-dedup.md
 
 # Rebuild corpus/sessions and corpus/expected from corpus/ops/shapes.
 regen:

@@ -19,7 +19,7 @@ import (
 
 // sayAfterReload is a planted failure: a `say` anywhere after a `reload`.
 var sayAfterReload = harness.Check{Name: "say-after-reload", Prop: "test", Doc: "a say after a reload",
-	Data: []harness.Data{harness.OffAny}, Run: func(s *harness.Session) *harness.Finding {
+	Data: []harness.Data{harness.OffAny}, ReadsScript: true, Run: func(s *harness.Session) *harness.Finding {
 		reloaded := false
 		for _, op := range s.Script {
 			switch op.(type) {

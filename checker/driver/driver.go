@@ -6,6 +6,8 @@ package driver
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
@@ -20,7 +22,7 @@ type Run struct {
 	W *writer.Writer // the writer performing the ops now
 
 	name   string        // its name
-	parked []namedWriter // every other writer named so far
+	parked []namedWriter // every other writer named so far, in name order
 }
 
 // namedWriter is a writer of the session and the name the script gives it.
@@ -171,23 +173,23 @@ func (r *Run) Writer(o ops.Writer) error {
 		r.W.Flags = fl
 		return nil
 	}
-	next := -1
+	var next *writer.Writer
 	for i, p := range r.parked {
 		if p.name == o.Name {
-			next = i
+			next = p.w
+			r.parked = slices.Delete(r.parked, i, i+1)
+			break
 		}
 	}
-	if next < 0 {
-		w, err := r.W.Peer(fl)
-		if err != nil {
+	if next == nil {
+		if next, err = r.W.Peer(fl); err != nil {
 			return err
 		}
-		r.parked = append(r.parked, namedWriter{o.Name, w})
-		next = len(r.parked) - 1
 	}
-	p := r.parked[next]
-	r.parked[next] = namedWriter{r.name, r.W}
-	r.W, r.name = p.w, p.name
+	// Parked in name order: which writers wait, not when each was parked.
+	at, _ := slices.BinarySearchFunc(r.parked, r.name, func(p namedWriter, name string) int { return strings.Compare(p.name, name) })
+	r.parked = slices.Insert(r.parked, at, namedWriter{r.name, r.W})
+	r.W, r.name = next, o.Name
 	r.W.Flags = fl
 	r.W.TakeOver()
 	return nil

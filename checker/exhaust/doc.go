@@ -12,13 +12,38 @@
 // same N always gives the same sequence.
 //
 // Since every prefix is itself a script, each script is checked only after
-// its last op. One harness.Session per kind of data follows the walk down a
-// path, stepping op by op; a session cannot be copied, so when the walk
-// turns to a sibling the session is rebuilt by applying the prefix again
-// without checks.
+// its last op, on each lane: a writers' start (flags on, flags off) with the
+// checks whose kinds of data start there (lane.go). A scout session per lane
+// follows the walk down a path and is rebuilt from the prefix when the walk
+// turns to a sibling; the checks run on it right after the last op, on memos
+// no load has filled, so that a script's outcome is a function of the data
+// it left, whatever order the walk took. A check about what loads keep
+// (harness.Check.History) runs after the loads of every config on the
+// session before the last op instead.
+//
+// Deduplication (keys.go): fingerprints of what the checks read (the stored
+// data, model.Legacy's data, model.Target's intended view, the flags) and of
+// everything that decides what comes next (the state of every writer a
+// script named, the one writing and those a writer op parked, in both
+// models and the implementation; the flags in force; the walk's frontier)
+// are 128 bits of SHA-256 over the
+// interpreters' own canonical encodings (their AppendState methods). A lane
+// checks each distinct data once and expands each distinct state once,
+// keeping in its memo the tallies below every state it expanded, by
+// distance, so that a state found again adds what lies below it without
+// walking it: the counts are those of a walk without deduplication
+// (TestDedupSameVerdicts, make exhaust-dedup), only the work is not.
+// TestFingerprintsAreTheState holds two scripts of one fingerprint to one
+// state, field by field; TestFingerprintLeavingOutCaught shows it catching
+// fingerprints that leave a piece out. The fingerprints are of the
+// implementation in this repository, in-process: a run against another
+// process (Options.Impl) has no deduplication, since nothing here sees that
+// process's state.
 //
 // Shards split the walk on its first ops: the nodes of depth at most
 // ShardDepth are numbered in walk order and node k belongs to shard k mod n,
 // with everything below it; n shards check exactly the scripts of one
-// unsharded run, none twice.
+// unsharded run, none twice. The same nodes are the walk's parts (Parts),
+// which claimants sharing a directory take one after another instead
+// (Claims): many more parts than claimants, so they end together.
 package exhaust

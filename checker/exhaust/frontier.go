@@ -1,6 +1,7 @@
 package exhaust
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -80,6 +81,23 @@ func (f *frontier) extend(c cand, run *model.LegacyRun) (frontier, bool) {
 		}
 	}
 	return g, true
+}
+
+// appendState appends an unambiguous encoding of the frontier to b: with the
+// writer's state it decides every candidate below the prefix and how each
+// one extends the frontier (the flags in force and how they changed on both
+// lanes, which writers are named and which one writes).
+func (f *frontier) appendState(b []byte) []byte {
+	for _, list := range [][]string{f.nodes, f.turns, f.rewound} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, id := range list {
+			b = appendString(b, id)
+		}
+	}
+	for _, x := range []int{f.step, int(f.flips), int(f.flipsOn), f.named, f.writer, f.fresh} {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	return f.intent.AppendState(b)
 }
 
 // writerName is the name the walk gives its i-th writer (0: ops.FirstWriter).

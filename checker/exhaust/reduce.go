@@ -12,8 +12,7 @@ import (
 // check still fails on the same kind of data, played from scratch) and kept
 // once per reduced case, up to MaxReduced.
 func (r *runner) failed(checks []harness.Check, f *harness.Finding, script []ops.Op) {
-	r.sum.Failures++
-	if r.sum.Reduced >= int64(r.opt.MaxReduced) {
+	if r.opt.MaxReduced < 0 || r.sum.Reduced >= int64(r.opt.MaxReduced) {
 		return
 	}
 	c := campaign.Case{Check: harness.Validity, Data: f.Data, Script: slices.Clone(script), Impl: r.opt.Impl}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"sessiondag/checker/campaign"
+	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 )
 
@@ -81,9 +82,30 @@ func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", s.Scripts, lengths(s.ByLength))
 	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", s.Runs, s.Skipped)
 	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", s.Unsynced)
+	if s.Dedup {
+		fmt.Fprintf(w, "  each distinct state expanded once: %d states expanded, %d found again; %d script × writers walked, the rest taken from the memo\n",
+			s.States, s.Reused, s.Walked)
+		fmt.Fprintf(w, "  each distinct data checked once: %d sessions checked (%d after a load: %s)\n",
+			s.ChecksRun, s.HistoryChecks, historyNames())
+		fmt.Fprintf(w, "  fingerprints of 128 bits: collision probability ≤ %.1e (birthday bound over %d)\n",
+			s.CollisionBound(), s.States+s.ChecksRun)
+	} else {
+		fmt.Fprintf(w, "  every script checked (no deduplication): %d sessions checked\n", s.ChecksRun)
+	}
+	fmt.Fprintf(w, "  depth reached: %d ops\n", s.Depth)
+	if s.Stopped {
+		fmt.Fprintf(w, "  stopped at the first failing script: the counts are of the scripts walked until then\n")
+	}
+	if slowest, mean := s.Balance(); len(s.Claimants) > 0 && mean > 0 {
+		fmt.Fprintf(w, "  claimants: %d; processor time of the slowest %.1f s, of the mean %.1f s (%.2f×)\n",
+			len(s.Claimants), slowest, mean, slowest/mean)
+	}
 	fmt.Fprintf(w, "  %.1f s, %.0f scripts/s; %.1f s of processor time, %.0f scripts per processor second\n",
 		s.Seconds, s.ScriptsPerSecond(), s.CPUSeconds, s.ScriptsPerCPUSecond())
 	fmt.Fprintf(w, "  failures: %d (%d distinct after reduction)\n", s.Failures, s.Reduced)
+	if s.Failures > 0 {
+		fmt.Fprintf(w, "  failures by length: %s\n", lengths(s.FailuresByLength))
+	}
 }
 
 // WriteText prints the summary and each failure with its reduced script
@@ -97,6 +119,17 @@ func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
 			fmt.Fprintf(w, "  replay: %s\n", f.Replay)
 		}
 	}
+}
+
+// historyNames lists the checks about what loads keep.
+func historyNames() string {
+	var names []string
+	for _, c := range harness.Checks {
+		if c.History {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func kindsNote(s Summary) string {

@@ -3,6 +3,7 @@ package exhaust
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -11,7 +12,6 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
-	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
 )
 
@@ -23,20 +23,48 @@ type Options struct {
 	Checks []harness.Check // empty = DefaultChecks()
 	Tmp    string          // where reductions make directories ("" = the system's)
 	// Workers splits the shard further into this many parts walked side
-	// by side (0 or 1: one). The result does not depend on it.
+	// by side (0 or 1: one). The counts do not depend on it; with dedup,
+	// what each part checks and which failures it reduces do (each part
+	// keeps its own memo).
 	Workers int
+	// NoDedup checks every script and walks below every state, as if no
+	// two were equal (the counts are the same; only the work differs).
+	NoDedup bool
+	// MemoLimit bounds each memo map of a worker's lane (0 = DefaultMemoLimit).
+	MemoLimit int
 	// MaxReduced caps how many failures each worker reduces and keeps
-	// (0 = 20); the rest are counted.
+	// (0 = 20, negative = none); the rest are counted.
 	MaxReduced int
+	// Stop ends the walk at the first failing script: the counts are then
+	// of the scripts walked so far (Summary.Stopped).
+	Stop bool
 	// OnFailure, when set, sees each kept failure as soon as it is reduced
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
+	// Progress, when set, gets a line every ProgressEvery (0 = 10 s) while
+	// the run lasts: scripts and states per second, depth, time left.
+	Progress      io.Writer
+	ProgressEvery time.Duration
+	// Claim, when set, deals the parts of the walk (Parts) by claims in a
+	// shared directory instead of by Shard, and writes each part walked
+	// here, with its failures, as files there (Claims). With several
+	// workers, worker w claims as Claim.Name plus "." and w.
+	Claim *Claims
 	// Impl starts the implementation checked; nil = the implementation in
 	// this repository, in-process. Another is checked with the checks and
 	// kinds of data that can judge it (harness.ApplicableTo), on scripts of
 	// the op kinds it writes.
 	Impl harness.Starter
+
+	// notRun is what cannot judge Impl (harness.ApplicableTo), for the
+	// summaries of the run and of its parts.
+	notRun []string
 }
+
+// DefaultMemoLimit is the states each lane's memo keeps per generation
+// (with four times as many outcomes): about 200 bytes a state and 30 an
+// outcome, two generations, two lanes: some 350 MB at most per worker.
+const DefaultMemoLimit = 1 << 18
 
 // Failure is one failing script: the script as the walk found it and the
 // failure reduced (campaign.Reduce), with the finding on the reduced case.
@@ -53,16 +81,22 @@ func Run(o Options) (Summary, []Failure, error) {
 	if o.MaxReduced == 0 {
 		o.MaxReduced = 20
 	}
+	if o.MemoLimit == 0 {
+		o.MemoLimit = DefaultMemoLimit
+	}
 	if len(o.Checks) == 0 {
 		o.Checks = DefaultChecks()
 	}
-	var notRun []string
 	if o.Impl != nil {
 		a := o.Impl.About()
-		o.Checks, notRun = harness.ApplicableTo(o.Checks, a)
+		o.Checks, o.notRun = harness.ApplicableTo(o.Checks, a)
 		if len(o.Checks) == 0 {
-			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(notRun, "; "))
+			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(o.notRun, "; "))
 		}
+		// The fingerprints are of the in-process implementation (keys.go):
+		// they cannot tell two states of another process apart, so a run
+		// against one checks every script and walks below every state.
+		o.NoDedup = true
 		if len(o.Kinds) == 0 && a.Ops != nil {
 			for _, k := range ops.Kinds()[1:] {
 				if !a.Writes(k) {
@@ -73,26 +107,51 @@ func Run(o Options) (Summary, []Failure, error) {
 		}
 	}
 	workers := max(o.Workers, 1)
+	parts := 0
+	if o.Claim != nil {
+		if !o.Shard.IsWhole() {
+			return Summary{}, nil, fmt.Errorf("exhaust: claims deal the whole walk: no shard %v with them", o.Shard)
+		}
+		if err := o.Claim.prepare(); err != nil {
+			return Summary{}, nil, err
+		}
+		var err error
+		if parts, err = Parts(o.MaxOps, o.Kinds); err != nil {
+			return Summary{}, nil, err
+		}
+	}
+	prog, err := newProgress(o)
+	if err != nil {
+		return Summary{}, nil, err
+	}
+	stop := prog.report(o, start)
 	sums := make([]Summary, workers)
 	fails := make([][]Failure, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w))
+			var claims *Claims
+			if o.Claim != nil {
+				claims = &Claims{Dir: o.Claim.Dir, Name: o.Claim.Name}
+				if workers > 1 {
+					claims.Name = fmt.Sprintf("%s.%d", o.Claim.Name, w)
+				}
+			}
+			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w), prog, claims, parts)
 		})
 	}
 	wg.Wait()
-	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)), NotRun: notRun}
-	if o.Impl != nil {
-		sum.Impl = o.Impl.About().Name
-	}
-	if len(o.Kinds) > 0 {
-		sum.Kinds = fmt.Sprint(o.Kinds)
+	stop()
+	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
+		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun}
+	if o.Claim != nil {
+		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
 	}
 	var found []Failure
 	for w := range workers {
 		sum.add(sums[w])
+		sum.Stopped = sum.Stopped || sums[w].Stopped
 		found = append(found, fails[w]...)
 	}
 	// Each reduced script once, found by the first script in walk order
@@ -111,85 +170,158 @@ func Run(o Options) (Summary, []Failure, error) {
 	return sum, all, errors.Join(errs...)
 }
 
-// runner is a walk's visitor: it counts the shard's scripts, checks each on
-// every lane that takes it, and collects what fails.
+// implName is the Impl of a run's summary: "" in-process.
+func implName(o Options) string {
+	if o.Impl == nil {
+		return ""
+	}
+	return o.Impl.About().Name
+}
+
+// kindsOf is the Kinds of a run's summary.
+func kindsOf(o Options) string {
+	if len(o.Kinds) == 0 {
+		return ""
+	}
+	return fmt.Sprint(o.Kinds)
+}
+
+// partName is the shard a part's summary names: part k of n.
+func partName(k, n int) string { return fmt.Sprintf("%d/%d", k, n) }
+
+// runner is a walk's visitor: it hands each script to every lane, and
+// collects what fails.
 type runner struct {
 	opt   Options
 	lanes []*lane
 	sum   Summary
 	fails []Failure
 	seen  map[string]bool // reduced failures kept, by check, data and text
+	prog  *progress
 	err   error
+	// With claims: the parts, and the one whose head is being walked.
+	claims *Claims
+	parts  int
+	open   *openPart
 }
 
-// runPart is one worker's walk.
-func runPart(o Options, sh shard.Shard) (Summary, []Failure, error) {
+// runPart is one worker's walk: of its shard, or of the parts it claims.
+func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts int) (Summary, []Failure, error) {
 	start := time.Now()
-	r := &runner{opt: o, seen: map[string]bool{}}
-	r.lanes = newLanes(o.Checks)
+	r := &runner{opt: o, seen: map[string]bool{}, prog: prog, claims: claims, parts: parts}
+	r.sum.Kinds = kindsOf(o)
+	r.lanes = newLanes(o.Checks, o.Impl, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil)
 	for _, l := range r.lanes {
-		l.impl = o.Impl
-	}
-	r.sum.ByLength = make([]int64, max(o.MaxOps, 0))
-	err := Walk(o.MaxOps, o.Kinds, sh, r.visit)
-	for _, l := range r.lanes {
-		if l.sess != nil {
-			l.sess.Close()
+		l.failed = r.failed
+		if err := l.start(); err != nil {
+			return Summary{}, nil, err
 		}
+	}
+	var err error
+	if claims != nil {
+		err = walkOwned(o.MaxOps, o.Kinds, claims.claim, false, r)
+	} else {
+		err = walkWith(o.MaxOps, o.Kinds, sh, r)
+	}
+	for _, l := range r.lanes {
+		l.close()
 	}
 	if err == nil {
 		err = r.err
 	}
-	for _, l := range r.lanes {
-		r.sum.Rebuilds += int64(l.rebuilds)
+	if err == nil {
+		err = r.tally()
 	}
 	r.sum.WorkerSeconds = time.Since(start).Seconds()
 	return r.sum, r.fails, err
 }
 
-// visit checks one script. Scripts above ShardDepth are checked by every
-// shard, so that each knows which of them fail (nothing below a failure is
-// checked), but counted and reported only by their owner.
-func (r *runner) visit(n Node) bool {
+func (r *runner) enter(n Node) bool {
 	if r.err != nil {
 		return false
 	}
-	d := len(n.Script)
-	if n.Owned {
-		r.sum.Scripts++
-		r.sum.ByLength[d-1]++
+	if r.opt.Stop && r.stopped() {
+		return false
 	}
+	var part *openPart
+	if r.claims != nil && n.Owned && n.Part >= 0 {
+		part = r.beginPart(n)
+	}
+	descend := false
 	for _, l := range r.lanes {
-		flips := n.Flips
-		if l.writer == flags.All {
-			flips = n.FlipsOn
-		}
-		checks, kinds := l.planFor(flips, n.Synced)
-		if !n.Synced && n.Owned {
-			if all, _ := l.planFor(flips, true); len(all) > len(checks) {
-				r.sum.Unsynced++ // checks that need the intent in the data left out
-			}
-		}
-		if l.below(d) {
-			if n.Owned && len(checks) > 0 {
-				r.sum.Skipped++
-			}
-			continue
-		}
-		if len(checks) == 0 || !n.Owned && d >= ShardDepth {
-			continue
-		}
-		f, err := l.check(n.Script, checks, kinds)
+		below, err := l.enter(n)
 		if err != nil {
 			r.err = err
 			return false
 		}
-		if n.Owned {
-			r.sum.Runs++
-			if f != nil {
-				r.failed(checks, f, n.Script)
-			}
+		descend = descend || below
+	}
+	r.prog.entered(n, r.lanes)
+	switch {
+	case part == nil:
+	case descend && len(n.Script) == ShardDepth:
+		r.open = part // everything below is the part's
+	default:
+		r.endPart(part)
+	}
+	return descend
+}
+
+func (r *runner) leave(n Node) {
+	for _, l := range r.lanes {
+		l.leave(n)
+	}
+	if r.open != nil && len(n.Script) == ShardDepth {
+		r.endPart(r.open)
+		r.open = nil
+	}
+}
+
+// stopped reports whether a lane found a failing script.
+func (r *runner) stopped() bool {
+	for _, l := range r.lanes {
+		if l.stats.failed > 0 {
+			r.sum.Stopped = true
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// tally adds up what the lanes covered and did. Every lane covers every
+// script of the shard, each in its own walk through its memo: they must
+// agree on how many there are.
+func (r *runner) tally() error {
+	r.sum.ByLength = make([]int64, max(r.opt.MaxOps, 0))
+	r.sum.FailuresByLength = make([]int64, max(r.opt.MaxOps, 0))
+	for i, l := range r.lanes {
+		var scripts int64
+		for k, t := range l.total() {
+			if i == 0 {
+				r.sum.ByLength[k] = t.scripts
+				if t.scripts > 0 {
+					r.sum.Depth = k + 1
+				}
+			}
+			scripts += t.scripts
+			r.sum.Runs += t.runs
+			r.sum.Skipped += t.skipped
+			r.sum.Unsynced += t.unsynced
+			r.sum.Failures += t.failures
+			r.sum.FailuresByLength[k] += t.failures
+		}
+		if i == 0 {
+			r.sum.Scripts = scripts
+		} else if scripts != r.sum.Scripts {
+			return fmt.Errorf("exhaust: the lanes covered %d and %d scripts: a memo took unequal states as equal", r.sum.Scripts, scripts)
+		}
+		r.sum.ChecksRun += l.stats.checked
+		r.sum.Walked += l.stats.walked
+		r.sum.HistoryChecks += l.stats.history
+		r.sum.States += l.stats.states
+		r.sum.Reused += l.stats.reused
+		r.sum.Rebuilds += l.stats.rebuilds
+		r.sum.Forgotten += l.memo.forgot
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ import (
 
 // planted fails once a `say` follows a `reload` anywhere before it.
 var planted = harness.Check{Name: "planted", Prop: "test", Doc: "a say after a reload",
-	Data: []harness.Data{harness.WrittenOff}, Run: func(s *harness.Session) *harness.Finding {
+	Data: []harness.Data{harness.WrittenOff}, ReadsScript: true, Run: func(s *harness.Session) *harness.Finding {
 		text := ops.String(s.Script)
 		r := strings.Index(text, "reload\n")
 		if r >= 0 && strings.Contains(text[r:], "say ") {
@@ -95,7 +95,7 @@ func TestRunWorkersAndCap(t *testing.T) {
 // after a CLI turn synced).
 func TestSyncedOnlyChecks(t *testing.T) {
 	userAfterCLI := harness.Check{Name: "user-after-cli", Prop: "test", Doc: "a web turn after a CLI turn",
-		Data: []harness.Data{harness.WrittenOff}, Run: func(s *harness.Session) *harness.Finding {
+		Data: []harness.Data{harness.WrittenOff}, ReadsScript: true, Run: func(s *harness.Session) *harness.Finding {
 			text := ops.String(s.Script)
 			if d := strings.Index(text, "dispatch "); d >= 0 && strings.Contains(text[d:], "user ") {
 				return &harness.Finding{What: "a web turn after a CLI turn"}

@@ -2,35 +2,96 @@ package exhaust
 
 import (
 	"fmt"
-	"sessiondag/internal/shard"
 	"slices"
+	"strings"
+
+	"sessiondag/internal/shard"
 )
 
 // Summary is what a run checked. The counts of shards add up (Merge).
 type Summary struct {
-	MaxOps   int      `json:"max_ops"`
-	Kinds    string   `json:"kinds,omitempty"`   // the op kinds used, when not every kind
-	Impl     string   `json:"impl,omitempty"`    // the implementation checked, when not in-process
-	NotRun   []string `json:"not_run,omitempty"` // the lanes and checks that cannot judge it, each with why
-	Shard    string   `json:"shard"`             // "i/n"; "0/1" for a whole run
-	Merged   []string `json:"merged,omitempty"`  // the shards a merged summary adds up
-	Scripts  int64    `json:"scripts"`           // distinct valid scripts enumerated and checked
-	ByLength []int64  `json:"by_length"`         // scripts of 1, 2, … ops
-	Runs     int64    `json:"runs"`              // script × kind of data checked
-	Skipped  int64    `json:"skipped"`           // script × data not run: below a failing script
+	MaxOps int      `json:"max_ops"`
+	Kinds  string   `json:"kinds,omitempty"`   // the op kinds used, when not every kind
+	Impl   string   `json:"impl,omitempty"`    // the implementation checked, when not in-process
+	NotRun []string `json:"not_run,omitempty"` // the lanes and checks that cannot judge it, each with why
+	Shard  string   `json:"shard"`             // "i/n"; "0/1" for a whole run
+	// Claimant is who walked the part, when parts were claimed (Claims).
+	Claimant string   `json:"claimant,omitempty"`
+	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
+	Scripts  int64    `json:"scripts"`          // distinct valid scripts enumerated and checked
+	ByLength []int64  `json:"by_length"`        // scripts of 1, 2, … ops
+	Runs     int64    `json:"runs"`             // script × kind of data checked
+	Skipped  int64    `json:"skipped"`          // script × data not run: below a failing script
 	// Unsynced counts the runs on legacy data whose intent is not in the
 	// data, where the checks that need it (a kind with Synced) were left out.
-	Unsynced int64   `json:"unsynced"`
-	Failures int64   `json:"failures"` // failing script × data
-	Reduced  int64   `json:"reduced"`  // failures reduced and kept (distinct per shard)
-	Rebuilds int64   `json:"rebuilds"` // sessions rebuilt from a prefix
-	Seconds  float64 `json:"seconds"`  // wall time (merged: the longest shard)
+	Unsynced int64 `json:"unsynced"`
+	Failures int64 `json:"failures"` // failing script × data
+	// FailuresByLength counts them by the failing script's length.
+	FailuresByLength []int64 `json:"failures_by_length,omitempty"`
+	Reduced          int64   `json:"reduced"`  // failures reduced and kept (distinct per shard)
+	Rebuilds         int64   `json:"rebuilds"` // sessions rebuilt from a prefix
+	// What deduplication did: sessions checked (one per distinct data and
+	// lane), distinct states expanded and states found
+	// again (nothing below them walked), memo entries dropped (then found
+	// again by walking), the most ops of a script covered.
+	Dedup     bool  `json:"dedup"`
+	ChecksRun int64 `json:"checks_run"`
+	// Walked counts the runs (script × lane) the walk entered; the rest
+	// of Runs were taken from the memo with the states they lie below.
+	Walked int64 `json:"walked"`
+	// HistoryChecks counts the sessions of ChecksRun that ran the checks
+	// about what loads keep (harness.Check.History), after a load.
+	HistoryChecks int64 `json:"history_checks"`
+	States        int64 `json:"states"`
+	Reused        int64 `json:"reused"`
+	Forgotten     int64 `json:"forgotten"`
+	Depth         int   `json:"depth"`
+	// Stopped: the run ended at its first failing script (Options.Stop).
+	Stopped bool    `json:"stopped,omitempty"`
+	Seconds float64 `json:"seconds"` // wall time (merged: the longest shard)
 	// WorkerSeconds is the walk time summed over workers and shards.
 	WorkerSeconds float64 `json:"worker_seconds"`
 	// CPUSeconds is the processor time used (summed over shards): what
 	// the run costs whatever else shares the machine.
 	CPUSeconds float64 `json:"cpu_seconds"`
+	// Claimants are the parts' claimants of a merged run, by name.
+	Claimants []ClaimantTime `json:"claimants,omitempty"`
 }
+
+// ClaimantTime is what one claimant of parts (Claims) walked.
+type ClaimantTime struct {
+	Name       string  `json:"name"`
+	Parts      int64   `json:"parts"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+}
+
+// Balance is how the claimants of a merged run shared it: the processor
+// time of the slowest and of the mean claimant (zero without claimants).
+func (s Summary) Balance() (slowest, mean float64) {
+	for _, c := range s.Claimants {
+		slowest = max(slowest, c.CPUSeconds)
+		mean += c.CPUSeconds / float64(len(s.Claimants))
+	}
+	return slowest, mean
+}
+
+// addClaimant adds what a claimant walked.
+func (s *Summary) addClaimant(c ClaimantTime) {
+	i, found := slices.BinarySearchFunc(s.Claimants, c.Name, func(a ClaimantTime, name string) int {
+		return strings.Compare(a.Name, name)
+	})
+	if !found {
+		s.Claimants = slices.Insert(s.Claimants, i, ClaimantTime{Name: c.Name})
+	}
+	t := &s.Claimants[i]
+	t.Parts, t.Seconds, t.CPUSeconds = t.Parts+c.Parts, t.Seconds+c.Seconds, t.CPUSeconds+c.CPUSeconds
+}
+
+// CollisionBound bounds the probability that two distinct states or data
+// of the run shared a fingerprint: the birthday bound over every
+// fingerprint its memos held.
+func (s Summary) CollisionBound() float64 { return CollisionBound(s.States + s.ChecksRun) }
 
 // Failed reports whether a script failed.
 func (s Summary) Failed() bool { return s.Failures > 0 }
@@ -60,6 +121,15 @@ func (s *Summary) add(t Summary) {
 	s.Failures += t.Failures
 	s.Reduced += t.Reduced
 	s.Rebuilds += t.Rebuilds
+	s.Dedup = s.Dedup || t.Dedup
+	s.ChecksRun += t.ChecksRun
+	s.Walked += t.Walked
+	s.HistoryChecks += t.HistoryChecks
+	s.HistoryChecks += t.HistoryChecks
+	s.States += t.States
+	s.Reused += t.Reused
+	s.Forgotten += t.Forgotten
+	s.Depth = max(s.Depth, t.Depth)
 	s.Seconds = max(s.Seconds, t.Seconds)
 	s.WorkerSeconds += t.WorkerSeconds
 	s.CPUSeconds += t.CPUSeconds
@@ -68,6 +138,18 @@ func (s *Summary) add(t Summary) {
 	}
 	for i, n := range t.ByLength {
 		s.ByLength[i] += n
+	}
+	for len(s.FailuresByLength) < len(t.FailuresByLength) {
+		s.FailuresByLength = append(s.FailuresByLength, 0)
+	}
+	for i, n := range t.FailuresByLength {
+		s.FailuresByLength[i] += n
+	}
+	if t.Claimant != "" {
+		s.addClaimant(ClaimantTime{Name: t.Claimant, Parts: 1, Seconds: t.Seconds, CPUSeconds: t.CPUSeconds})
+	}
+	for _, c := range t.Claimants {
+		s.addClaimant(c)
 	}
 }
 
@@ -95,5 +177,8 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	}
 	slices.Sort(merged.Merged)
 	merged.Shard = fmt.Sprintf("merged %d", len(merged.Merged))
+	for _, c := range merged.Claimants {
+		merged.Seconds = max(merged.Seconds, c.Seconds) // the claimants ran side by side
+	}
 	return merged, len(shard.Coverage(merged.Merged)) == 0, nil
 }

@@ -26,29 +26,52 @@ type Node struct {
 	// Synced is set when the script, written with the flags off, keeps
 	// its intent in the data (ops.Intent).
 	Synced bool
+	// Leaf is set when the walk goes no deeper below the script: it has
+	// the most ops, or lies at ShardDepth in another shard's part.
+	Leaf bool
+	// Part is the script's number among those of at most ShardDepth ops, in
+	// walk order (-1 below): the part of the walk it heads, with everything
+	// below it at ShardDepth (Parts).
+	Part  int
+	front *frontier // what the walk keeps of the script besides the writer
 }
+
+// visitor sees the walk: enter each script, and leave each script entered
+// with true once everything below it was walked.
+type visitor interface {
+	enter(Node) (descend bool)
+	leave(Node)
+}
+
+// visitFunc is a visitor that needs no leave.
+type visitFunc func(Node) bool
+
+func (v visitFunc) enter(n Node) bool { return v(n) }
+func (visitFunc) leave(Node)          {}
 
 // walker is a depth-first walk over the valid canonical scripts of at most
 // max ops.
 type walker struct {
 	max   int
 	kinds map[string]bool // nil = every kind
-	shard shard.Shard
-	visit func(Node) bool // false: do not descend below this script
+	owner func(part int) (bool, error)
+	visit visitor
 	path  []ops.Op
 	top   int // nodes of depth ≤ ShardDepth numbered so far
 }
 
-// owns reports whether the shard owns a node at the current depth, given
-// whether it owns the node's parent: above and at ShardDepth the node's
-// number decides, below it the ancestor at ShardDepth.
-func (w *walker) owns(parentOwned bool) bool {
+// owns reports whether the walk owns a node at the current depth, given
+// whether it owns the node's parent, and the node's part (-1 below
+// ShardDepth): above and at ShardDepth the node's number decides, below it
+// the ancestor at ShardDepth.
+func (w *walker) owns(parentOwned bool) (bool, int, error) {
 	if len(w.path) > ShardDepth {
-		return parentOwned
+		return parentOwned, -1, nil
 	}
 	k := w.top
 	w.top++
-	return w.shard.Owns(uint64(k))
+	mine, err := w.owner(k)
+	return mine, k, err
 }
 
 // walk extends the current path (in state run and f) by every candidate the
@@ -71,13 +94,18 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 			continue // refused: the writer is unchanged
 		}
 		w.path = append(w.path, c.op)
-		mine := w.owns(owned)
+		mine, part, err := w.owns(owned)
+		if err != nil {
+			return err
+		}
 		below := len(w.path) < ShardDepth || mine
-		n := Node{Script: w.path, Owned: mine, Flips: child.flips, FlipsOn: child.flipsOn, Synced: child.intent.Holds()}
-		if w.visit(n) && below && len(w.path) < w.max {
+		n := Node{Script: w.path, Owned: mine, Flips: child.flips, FlipsOn: child.flipsOn, Synced: child.intent.Holds(),
+			Leaf: !below || len(w.path) == w.max, Part: part, front: &child}
+		if w.visit.enter(n) && !n.Leaf {
 			if err := w.walk(run, &child, mine); err != nil {
 				return err
 			}
+			w.visit.leave(n)
 		}
 		w.path = w.path[:len(w.path)-1]
 		run = nil
@@ -101,10 +129,22 @@ func replay(script []ops.Op) (*model.LegacyRun, error) {
 // script of the shard's part (Owned) and the scripts above ShardDepth that
 // lead there; it returns false to skip what lies below a script.
 func Walk(max int, kinds []string, sh shard.Shard, visit func(Node) bool) error {
+	return walkWith(max, kinds, sh, visitFunc(visit))
+}
+
+// walkWith is Walk with a visitor that also leaves each script it
+// descended below.
+func walkWith(max int, kinds []string, sh shard.Shard, visit visitor) error {
 	if sh.I < 0 || sh.I >= sh.Parts() {
 		return fmt.Errorf("exhaust: shard %v: want 0 ≤ i < n", sh)
 	}
-	w := &walker{max: max, shard: sh, visit: visit}
+	return walkOwned(max, kinds, func(k int) (bool, error) { return sh.Owns(uint64(k)), nil }, sh.IsWhole(), visit)
+}
+
+// walkOwned is walkWith with the parts the walk owns decided by owner
+// (whole: every part is owned).
+func walkOwned(max int, kinds []string, owner func(part int) (bool, error), whole bool, visit visitor) error {
+	w := &walker{max: max, owner: owner, visit: visit}
 	if len(kinds) > 0 {
 		w.kinds = map[string]bool{}
 		for _, k := range kinds {
@@ -117,7 +157,7 @@ func Walk(max int, kinds []string, sh shard.Shard, visit func(Node) bool) error 
 	if max < 1 {
 		return nil
 	}
-	return w.walk(model.NewLegacy(ops.DefaultSession), &frontier{}, sh.IsWhole())
+	return w.walk(model.NewLegacy(ops.DefaultSession), &frontier{}, whole)
 }
 
 func isKind(k string) bool {

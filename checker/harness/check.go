@@ -20,8 +20,20 @@ type Check struct {
 	// on the first kind (per writers' start) that admits it.
 	Data []Data
 	// Run checks the session after an op: nil when the property holds (or
-	// does not apply to the data so far). A check with Damage has none.
+	// does not apply to the data so far). A check with Damage has none. It
+	// reads what the ops left — the stored data, the models' views, Strict
+	// and LegacyWrites — not the ops themselves: exhaust runs a check once
+	// per distinct such data, whatever script left it.
 	Run func(*Session) *Finding
+	// ReadsScript: Run reads Session.Script (a planted check of a test),
+	// so exhaust runs it on every script, none taken as another's equal.
+	ReadsScript bool
+	// History: Run is about what a load keeps for the next one (the
+	// columns, memos and cached predecessors), so it needs a load before
+	// the last op. Exhaust runs such a check after the loads of every
+	// config on the session before the last op, and every other check on
+	// a session no load has touched.
+	History bool
 	// OnDisk: the implementation must write to a directory (Options.Dir);
 	// Play then makes a temporary one. Exhaust leaves such checks out.
 	OnDisk bool
@@ -89,7 +101,7 @@ var Checks = []Check{
 	{Name: "aggregation", Prop: "P6", Doc: "each tool row folded exactly once or kept in place; blocks are copies",
 		Data: []Data{OffAny}, Run: checkAggregation, Needs: Needs{InProcess: true}},
 	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps shows",
-		Data: []Data{FlippedAny, MixedAny}, Run: checkColumns, Reach: "cache", Needs: Needs{InProcess: true}},
+		Data: []Data{FlippedAny, MixedAny}, Run: checkColumns, Reach: "cache", History: true, Needs: Needs{InProcess: true}},
 	{Name: "fields", Prop: "A", Doc: "under every config a message is its flags-off message with at most parent_id's value changed, keys in place",
 		Data: []Data{WrittenOn, FlippedAny, MixedAny}, Run: checkFields,
 		Needs: Needs{Claims: rolloutClaims, Configs: flags.Rollout, Views: []string{ViewMessages, ViewAll}}},

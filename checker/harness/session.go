@@ -177,6 +177,12 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 	if f, err := s.Apply(op); f != nil || err != nil {
 		return f, err
 	}
+	return s.Check(checks...)
+}
+
+// Check runs the checks on the session as the last op left it: the first
+// finding, if any.
+func (s *Session) Check(checks ...Check) (*Finding, error) {
 	for _, c := range checks {
 		if c.Run == nil {
 			return nil, fmt.Errorf("check %s does not run after each op (it reads a damaged directory: campaign.Case plays it)", c.Name)
@@ -237,6 +243,11 @@ func (s *Session) Strict() bool { return s.strict }
 // LegacyWrites reports whether every row so far was written with every
 // flag off: model.Legacy describes exactly such data.
 func (s *Session) LegacyWrites() bool { return s.legacyWrites }
+
+// InForce is the flags in force after the ops so far (those of the writer
+// performing them), as a step of the rollout path: what the next row is
+// written with, so what Strict and LegacyWrites become.
+func (s *Session) InForce() int { return s.flags }
 
 // Store is the in-process implementation's session as a browser loads it
 // (at the persisted head); nil when the implementation is another process.

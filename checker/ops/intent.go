@@ -1,5 +1,7 @@
 package ops
 
+import "encoding/binary"
+
 // WriterState is what the intent rule reads of the writer performing the
 // ops: its browser's head (null until set), the store's in-memory head,
 // whether ROOT exists, whether the writer has a turn or run in progress, and
@@ -142,4 +144,21 @@ func (in *Intent) Holds() bool { return !in.lost }
 func IntentAt(set string) *Intent {
 	step, _ := Step(set)
 	return &Intent{predecessors: step > 0}
+}
+
+// AppendState appends the rule's state to b: two rules with equal
+// encodings judge every later op alike.
+func (in *Intent) AppendState(b []byte) []byte {
+	var x byte
+	for i, bit := range []bool{in.predecessors, in.unrecorded, in.lost, in.recorded} {
+		if bit {
+			x |= 1 << i
+		}
+	}
+	b = append(b, x)
+	for _, s := range []string{in.head, in.writer} {
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	return b
 }

@@ -25,8 +25,14 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "corpus/ops/failures", "where the reduced failing scripts are saved")
 	kinds := fs.String("kinds", "", "comma-separated op kinds to build scripts of (default: every kind but session)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
-	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves; the rest are counted")
+	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves (negative: none); the rest are counted")
+	stop := fs.Bool("stop", false, "end at the first failing script")
 	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
+	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts; off with --impl)")
+	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
+	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures)")
+	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
 	impl := addImplFlags(fs)
 	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 0 || !flagGiven(fs, "max-ops") {
@@ -40,11 +46,24 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "exhaust", err)
 		}
 	}
-	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced}
+	o := exhaust.Options{MaxOps: *maxOps, Workers: *workers, MaxReduced: *maxReduced, NoDedup: !*dedup, MemoLimit: *memo,
+		Stop: *stop}
+	if !*quiet {
+		o.Progress = stderr
+	}
 	if *shardArg != "" {
 		if o.Shard, err = shard.Parse(*shardArg); err != nil {
 			return fail(stderr, "exhaust", err)
 		}
+	}
+	if *claim != "" {
+		name := *claimant
+		if name == "" {
+			if name, err = os.Hostname(); err != nil {
+				return fail(stderr, "exhaust", err)
+			}
+		}
+		o.Claim = &exhaust.Claims{Dir: *claim, Name: name}
 	}
 	if *checkList != "" {
 		if o.Checks, err = harness.Select(*checkList); err != nil {
@@ -71,6 +90,9 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	files := map[string]string{} // a failure's key → where it was saved
 	var saveErr error
 	o.OnFailure = func(f exhaust.Failure) {
+		if o.Claim != nil {
+			return // saved with its part, under the claims' directory
+		}
 		path, err := f.Save(*out)
 		mu.Lock()
 		defer mu.Unlock()

@@ -20,12 +20,17 @@ import (
 // index Kubernetes gives each pod, expanded by the shell.
 var shardFlag = regexp.MustCompile(`--shard\s+"?\$\{?JOB_COMPLETION_INDEX\}?/(\d+)"?`)
 
+// claimFlags are --claim DIR --claimant NAME as the Jobs write them, the
+// name holding the completion index (a retried pod keeps its claims).
+var claimFlags = regexp.MustCompile(`--claim\s+(\S+)\s+--claimant\s+"?[^"\s]*\$\{?JOB_COMPLETION_INDEX\}?[^"\s]*"?`)
+
 // TestDeployJobsShardByCompletionIndex: each Job in deploy/k8s is an Indexed
-// Job whose pod i runs shard i/N with N its number of completions, through a
-// shell (the index is a variable the Job controller adds, not one the spec
-// lists, so Kubernetes' own $(VAR) expansion is not relied on), and whose
-// failure policy needs restartPolicy Never and treats exit 1 (findings) as
-// no reason to retry.
+// Job whose pod i runs shard i/N with N its number of completions, or claims
+// parts in a directory on a volume every pod mounts under a name holding i,
+// through a shell (the index is a variable the Job controller adds, not one
+// the spec lists, so Kubernetes' own $(VAR) expansion is not relied on), and
+// whose failure policy needs restartPolicy Never and treats exit 1
+// (findings) as no reason to retry.
 func TestDeployJobsShardByCompletionIndex(t *testing.T) {
 	root := repoRoot(t)
 	paths, err := filepath.Glob(filepath.Join(root, "deploy", "k8s", "*.yaml"))
@@ -44,7 +49,7 @@ func TestDeployJobsShardByCompletionIndex(t *testing.T) {
 				continue
 			}
 			jobs++
-			checkShardedJob(t, filepath.ToSlash(rel)+" document "+strconv.Itoa(i+1), doc)
+			checkShardedJob(t, filepath.ToSlash(rel)+" document "+strconv.Itoa(i+1), doc, manifestDocs(string(data)))
 		}
 	}
 	if jobs < 2 {
@@ -52,7 +57,7 @@ func TestDeployJobsShardByCompletionIndex(t *testing.T) {
 	}
 }
 
-func checkShardedJob(t *testing.T, where string, doc []string) {
+func checkShardedJob(t *testing.T, where string, doc []string, all [][]string) {
 	t.Helper()
 	if got := value(doc, "completionMode"); got != "Indexed" {
 		t.Errorf("%s: completionMode is %q, want Indexed", where, got)
@@ -72,7 +77,18 @@ func checkShardedJob(t *testing.T, where string, doc []string) {
 		t.Errorf("%s: $(JOB_COMPLETION_INDEX) is a command substitution to sh; write $JOB_COMPLETION_INDEX", where)
 	}
 	flags := shardFlag.FindAllStringSubmatch(text, -1)
-	if len(flags) == 0 || len(flags) != strings.Count(text, "--shard") {
+	claims := claimFlags.FindAllStringSubmatch(text, -1)
+	switch {
+	case strings.Contains(text, "--claim ") && len(claims) == 0:
+		t.Errorf("%s: want --claim DIR --claimant NAME with $JOB_COMPLETION_INDEX in the name (a retried pod finishes its claims)", where)
+	case len(claims) > 0:
+		if len(flags) > 0 || len(claims) != strings.Count(text, "--claim ") {
+			t.Errorf("%s: want every --claim to be --claim DIR --claimant NAME-$JOB_COMPLETION_INDEX, and no --shard beside it", where)
+		}
+		for _, m := range claims {
+			checkSharedVolume(t, where, doc, all, m[1])
+		}
+	case len(flags) == 0 || len(flags) != strings.Count(text, "--shard"):
 		t.Errorf("%s: want every --shard to be --shard \"$JOB_COMPLETION_INDEX/N\"; found %d of %d", where, len(flags), strings.Count(text, "--shard"))
 	}
 	for _, m := range flags {
@@ -91,6 +107,32 @@ func checkShardedJob(t *testing.T, where string, doc []string) {
 	if !strings.Contains(text, "action: FailIndex") || !strings.Contains(text, "values: [1]") {
 		t.Errorf("%s: podFailurePolicy has no FailIndex rule for exit code 1 (a shard that found failures would be retried)", where)
 	}
+}
+
+// checkSharedVolume: the claims' directory is where the pods mount a
+// volume of a claim the manifest defines, readable and writable by every
+// pod on every node (ReadWriteMany).
+func checkSharedVolume(t *testing.T, where string, doc []string, all [][]string, dir string) {
+	t.Helper()
+	mounted := false
+	for i, line := range doc {
+		if k, v, _ := strings.Cut(strings.TrimSpace(line), ":"); strings.TrimPrefix(k, "- ") == "mountPath" && strings.TrimSpace(v) == dir {
+			mounted = i > 0 && strings.Contains(doc[i-1], "name:")
+		}
+	}
+	if !mounted {
+		t.Errorf("%s: --claim %s, but no volume is mounted there", where, dir)
+	}
+	claim := value(doc, "claimName")
+	for _, other := range all {
+		if value(other, "kind") == "PersistentVolumeClaim" && value(other, "name") == claim {
+			if !strings.Contains(strings.Join(other, "\n"), "ReadWriteMany") {
+				t.Errorf("%s: the claim %s is not ReadWriteMany: pods on other nodes cannot claim", where, claim)
+			}
+			return
+		}
+	}
+	t.Errorf("%s: the volume at %s is no claim this manifest defines (claimName %q)", where, dir, claim)
 }
 
 // manifestDocs splits a manifest into its YAML documents, as lines without

@@ -18,7 +18,7 @@ import "sessiondag/checker/ops"
 
 func init() {
 	Checks = append(Checks, Check{Name: "dummy", Prop: "test", Doc: "a reply done after a reload",
-		Data: []Data{OffAny}, Run: func(s *Session) *Finding {
+		Data: []Data{OffAny}, ReadsScript: true, Run: func(s *Session) *Finding {
 			reloaded := false
 			for _, op := range s.Script {
 				switch op.(type) {

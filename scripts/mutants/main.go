@@ -13,6 +13,13 @@
 // project root (make mutants):
 //
 //	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [-rapid=false] [PKG...]
+//
+// With -exhaust N it prints instead the small-scope curve (make
+// mutants-exhaust): for each mutant the smallest op count at which
+// `sessiondag exhaust` kills it, walking 1, 2, … up to N ops (exhaust.go).
+// With -exhaust-dedup N it compares exhaust at N ops with and without
+// deduplication, as built and with each mutant (make exhaust-dedup,
+// dedup.go); exit 1 if a verdict differs.
 package main
 
 import (
@@ -36,6 +43,8 @@ func main() {
 	run := flag.String("run", "", "run only the tests matching this regexp (go test -run)")
 	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
+	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
+	dedupOps := flag.Int("exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
 	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the tests (false for packages without rapid, such as ./audit)")
 	flag.Parse()
 	pkgs := flag.Args() // every mutant against these, when given
@@ -43,6 +52,27 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
+	}
+	if *dedupOps > 0 {
+		differ, err := dedupCompare(mutantsOf(todo), *dedupOps)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mutants:", err)
+			os.Exit(2)
+		}
+		if differ > 0 {
+			fmt.Fprintf(os.Stderr, "mutants: deduplication changed the verdict on %d implementation(s)\n", differ)
+			os.Exit(1)
+		}
+		return
+	}
+	if *exhaustOps > 0 {
+		survivors, crashed, err := exhaustCurve(mutantsOf(todo), *exhaustOps)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mutants:", err)
+			os.Exit(2)
+		}
+		fmt.Fprintf(os.Stderr, "mutants: %d of %d survive %d ops; %d walks crashed\n", survivors, len(todo), *exhaustOps, crashed)
+		return
 	}
 	argsFor := func(m target) []string {
 		args := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
@@ -120,6 +150,15 @@ func every() []target {
 	}
 	for _, m := range judgemutant.All {
 		out = append(out, target{mutant.Mutant{Name: m.Name, Bug: m.Bug}, []string{"./..."}})
+	}
+	return out
+}
+
+// mutantsOf is the mutants of the targets.
+func mutantsOf(ts []target) []mutant.Mutant {
+	out := make([]mutant.Mutant, len(ts))
+	for i, t := range ts {
+		out[i] = t.Mutant
 	}
 	return out
 }

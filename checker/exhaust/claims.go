@@ -1,0 +1,107 @@
+package exhaust
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sessiondag/internal/shard"
+)
+
+// Claims deal the walk's parts (Parts) to whoever claims them first, through
+// a directory every claimant shares (a volume every pod of a Job mounts):
+// the parts are many more than the claimants and of mixed sizes, so each
+// claimant takes the next part as soon as it is done with one and they end
+// together. A claim is a file created only if absent (claims/<part>, holding
+// the claimant's name); a finished part is a file of JSON lines written
+// whole (parts/<part>.jsonl: its failures, then its summary, the shard of
+// the summary being "<part>/<parts>", so `sessiondag summary parts/*`
+// merges them and says whether every part is there); its failures are
+// saved under failures/. A claimant run again under the same name (a pod
+// retried after a crash) finishes the parts it had claimed.
+type Claims struct {
+	Dir  string
+	Name string
+}
+
+func (c *Claims) path(elem ...string) string {
+	return filepath.Join(append([]string{c.Dir}, elem...)...)
+}
+
+// partFile is where a finished part's JSON lines are.
+func (c *Claims) partFile(part int) string { return c.path("parts", fmt.Sprintf("%07d.jsonl", part)) }
+
+// prepare makes the directories.
+func (c *Claims) prepare() error {
+	if c.Name == "" || strings.ContainsAny(c.Name, "\n/") {
+		return fmt.Errorf("exhaust: claimant name %q: want a non-empty name without / or a newline", c.Name)
+	}
+	for _, d := range []string{"claims", "parts", "failures"} {
+		if err := os.MkdirAll(c.path(d), 0o755); err != nil {
+			return fmt.Errorf("exhaust: claims: %w", err)
+		}
+	}
+	return nil
+}
+
+// claim reports whether this claimant walks part: it is not finished, and
+// its claim is made now or was made by this claimant before.
+func (c *Claims) claim(part int) (bool, error) {
+	if _, err := os.Stat(c.partFile(part)); err == nil {
+		return false, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("exhaust: claims: %w", err)
+	}
+	name := c.path("claims", fmt.Sprint(part))
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		owner, err := os.ReadFile(name)
+		if err != nil {
+			return false, fmt.Errorf("exhaust: claims: %w", err)
+		}
+		return string(owner) == c.Name, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("exhaust: claims: %w", err)
+	}
+	_, err = f.WriteString(c.Name)
+	return true, errors.Join(err, f.Close())
+}
+
+// finish saves a part's failures and writes its JSON lines.
+func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
+	recs := make([]FailureRecord, len(fails))
+	for i, f := range fails {
+		path, err := f.Save(c.path("failures"))
+		if err != nil {
+			return fmt.Errorf("exhaust: part %d: %w", part, err)
+		}
+		recs[i] = f.Record(path)
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, sum, recs); err != nil {
+		return err
+	}
+	final := c.partFile(part)
+	tmp := final + ".tmp-" + c.Name
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("exhaust: part %d: %w", part, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return fmt.Errorf("exhaust: part %d: %w", part, err)
+	}
+	return nil
+}
+
+// Parts counts the walk's parts for max ops of kinds: the scripts of at
+// most ShardDepth ops, each heading a part with everything below it at
+// ShardDepth. Shards and claims deal these out.
+func Parts(max int, kinds []string) (int, error) {
+	n := 0
+	err := Walk(min(max, ShardDepth), kinds, shard.Whole, func(Node) bool { n++; return true })
+	return n, err
+}

@@ -1,0 +1,75 @@
+package exhaust
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/checker/campaign"
+	"sessiondag/checker/harness"
+	"sessiondag/impl/flags"
+)
+
+// twoRows fails once the chain a browser loads with the flags off shows
+// two rows or more: a planted failure of many scripts, read from the data
+// like every real check.
+var twoRows = harness.Check{Name: "two-rows", Prop: "test", Doc: "a chain of two rows",
+	Data: []harness.Data{harness.OffAny}, Run: func(s *harness.Session) *harness.Finding {
+		if len(s.Load(flags.Off).Chain) >= 2 {
+			return &harness.Finding{What: "a chain of two rows"}
+		}
+		return nil
+	}}
+
+// dedupKinds are op kinds whose scripts often leave equal data and equal
+// states: writer-only ops (reload, clock, think, say), moves of the head,
+// and turns with their replies.
+var dedupKinds = []string{"user", "reply", "say", "think", "tool", "done", "reload", "clock", "checkout", "rewind", "retry", "flag", "dispatch"}
+
+// TestDedupSameVerdicts: deduplication changes the work, never the
+// verdict. With and without it, every count is the same — scripts, runs,
+// runs skipped below a failure, runs on unsynced data, failures — on the
+// default checks (no failure) and on a planted check that fails on many
+// scripts; the failures it reduces are among those reduced without it,
+// and it checks fewer sessions. The full vocabulary at 4 ops, on main and
+// on mutants, is `make exhaust-dedup` (checker/exhaust/testdata/dedup.txt).
+func TestDedupSameVerdicts(t *testing.T) {
+	max := 4
+	if testing.Short() {
+		max = 3
+	}
+	for _, checks := range [][]harness.Check{DefaultChecks(), {twoRows}} {
+		o := Options{MaxOps: max, Kinds: dedupKinds, Checks: checks, MaxReduced: 1 << 20}
+		with, fw, err := Run(o)
+		require.NoError(t, err)
+		o.NoDedup = true
+		without, fo, err := Run(o)
+		require.NoError(t, err)
+		name := checks[0].Name
+		require.Equal(t, counts(without), counts(with), "%s: the counts differ", name)
+		require.Equal(t, without.ByLength, with.ByLength, name)
+		require.Less(t, with.ChecksRun, without.ChecksRun, "%s: deduplication checked no fewer sessions", name)
+		require.Positive(t, with.Reused, "%s: no state was found again", name)
+		all := map[string]bool{}
+		for _, f := range fo {
+			all[campaign.Key(f.Reduced.Case)] = true
+		}
+		for _, f := range fw {
+			require.True(t, all[campaign.Key(f.Reduced.Case)], "%s: a failure reduced only with deduplication", name)
+		}
+		t.Logf("%s: %d scripts, %d runs, %d failures; sessions checked %d → %d, states expanded %d, found again %d",
+			name, with.Scripts, with.Runs, with.Failures, without.ChecksRun, with.ChecksRun, with.States, with.Reused)
+		if name == twoRows.Name {
+			require.Positive(t, with.Failures)
+			require.Positive(t, with.Skipped)
+			require.NotEmpty(t, fw)
+		} else {
+			require.Zero(t, with.Failures)
+		}
+	}
+}
+
+// counts are what a run covered, which must not depend on deduplication.
+func counts(s Summary) [6]int64 {
+	return [6]int64{s.Scripts, s.Runs, s.Skipped, s.Unsynced, s.Failures, int64(s.Depth)}
+}

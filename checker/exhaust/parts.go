@@ -1,0 +1,69 @@
+package exhaust
+
+import "time"
+
+// A part of the walk (Parts) as the runner follows it, to report it alone:
+// what every lane had counted and done when it began.
+type openPart struct {
+	part, depth int
+	lanes       []laneMark
+	fails       int
+	start       time.Time
+	cpu         float64
+}
+
+type laneMark struct {
+	below []tally // the tallies of the frame above the part's head
+	stats laneStats
+}
+
+// beginPart marks where part n's head begins.
+func (r *runner) beginPart(n Node) *openPart {
+	d := len(n.Script)
+	p := &openPart{part: n.Part, depth: d, fails: len(r.fails), start: time.Now(), cpu: cpuSeconds()}
+	for _, l := range r.lanes {
+		p.lanes = append(p.lanes, laneMark{below: append([]tally(nil), l.path[d-1].below...), stats: l.stats})
+	}
+	return p
+}
+
+// endPart reports a part once everything in it was walked: the tallies the
+// lanes added above its head since it began, and what they did.
+func (r *runner) endPart(p *openPart) {
+	sum := Summary{MaxOps: r.opt.MaxOps, Kinds: r.sum.Kinds, Shard: partName(p.part, r.parts),
+		ByLength: make([]int64, r.opt.MaxOps), FailuresByLength: make([]int64, r.opt.MaxOps), Dedup: !r.opt.NoDedup, Claimant: r.claims.Name,
+		Impl: implName(r.opt), NotRun: r.opt.notRun}
+	for i, l := range r.lanes {
+		now := l.path[p.depth-1].below
+		for k := range now {
+			t := now[k]
+			was := p.lanes[i].below[k]
+			if i == 0 {
+				sum.ByLength[p.depth-1+k] = t.scripts - was.scripts
+				sum.Scripts += t.scripts - was.scripts
+				if t.scripts > was.scripts {
+					sum.Depth = p.depth + k
+				}
+			}
+			sum.Runs += t.runs - was.runs
+			sum.Skipped += t.skipped - was.skipped
+			sum.Unsynced += t.unsynced - was.unsynced
+			sum.Failures += t.failures - was.failures
+			sum.FailuresByLength[p.depth-1+k] += t.failures - was.failures
+		}
+		was := p.lanes[i].stats
+		sum.ChecksRun += l.stats.checked - was.checked
+		sum.Walked += l.stats.walked - was.walked
+		sum.HistoryChecks += l.stats.history - was.history
+		sum.States += l.stats.states - was.states
+		sum.Reused += l.stats.reused - was.reused
+		sum.Rebuilds += l.stats.rebuilds - was.rebuilds
+	}
+	fails := r.fails[p.fails:]
+	sum.Reduced = int64(len(fails))
+	sum.Seconds = time.Since(p.start).Seconds()
+	sum.WorkerSeconds, sum.CPUSeconds = sum.Seconds, cpuSeconds()-p.cpu
+	if err := r.claims.finish(p.part, sum, fails); err != nil && r.err == nil {
+		r.err = err
+	}
+}
