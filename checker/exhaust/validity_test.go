@@ -1,6 +1,8 @@
 package exhaust
 
 import (
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -18,9 +20,17 @@ import (
 // writers refused it), and a reply's tool, task, done, cancel or
 // error-folded while a function it called is open (the model accepted
 // them; checker/ops/README.md now says they need no open frame).
+//
+// By default every candidate after the 878 scripts of at most 2 ops; with
+// SESSIONDAG_VALIDITY_OPS=3, after the 26,196 of at most 3 (about a minute
+// of two cores, kept out of make test's budget).
 func TestWritersAgreeOnValidity(t *testing.T) {
 	if testing.Short() {
-		t.Skip("tries every candidate after 26,196 scripts")
+		t.Skip("tries every candidate after 878 scripts")
+	}
+	depth := 2
+	if n, err := strconv.Atoi(os.Getenv("SESSIONDAG_VALIDITY_OPS")); err == nil && n > 0 {
+		depth = n
 	}
 	var walk func(prefix []ops.Op, f *frontier)
 	walk = func(prefix []ops.Op, f *frontier) {
@@ -39,7 +49,7 @@ func TestWritersAgreeOnValidity(t *testing.T) {
 			require.Equal(t, ok, ei == nil, "after\n%s%s\nmodel.Legacy accepts: %v\nimpl: %v",
 				ops.String(prefix), c.line, ok, ei)
 			if ok {
-				if len(prefix) < 3 {
+				if len(prefix) < depth {
 					walk(append(prefix[:len(prefix):len(prefix)], c.op), &child)
 				}
 				run = nil
