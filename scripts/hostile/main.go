@@ -12,7 +12,7 @@
 // bytes read. Run it from the project root after `make build`:
 //
 //	go run ./scripts/hostile [-bin bin/sessiondag] [-only a,b] [-limit 120s] [-keep DIR]
-//	go run ./scripts/hostile -bench [-count 3] [-only a,b]
+//	go run ./scripts/hostile -bench [-count 3] [-benchtime 1s] [-only a,b]
 //
 // -bench runs BenchmarkHostile (bench/) instead and prints the same growth
 // of its cpu-ns/op, B/op and allocs/op, the least of -count runs each.
@@ -54,6 +54,7 @@ func main() {
 	maxGrowth := flag.Float64("max-growth", 2.2, "largest allowed growth per doubling")
 	bench := flag.Bool("bench", false, "run BenchmarkHostile and print its growth instead")
 	count := flag.Int("count", 5, "with -bench: runs of each benchmark (the least is used)")
+	benchtime := flag.String("benchtime", "1s", "with -bench: go test -benchtime of each run (longer runs more iterations of the small sizes)")
 	flag.Parse()
 	want := map[string]bool{}
 	for _, n := range strings.Split(*only, ",") {
@@ -63,7 +64,7 @@ func main() {
 	}
 	var err error
 	if *bench {
-		err = runBench(want, *count, *maxGrowth)
+		err = runBench(want, *count, *benchtime, *maxGrowth)
 	} else {
 		err = run(*bin, want, *keep, *limit, *maxGrowth)
 	}
@@ -345,7 +346,7 @@ func growth(pts []point, max, floor float64, cpuName, memName string) bool {
 }
 
 // runBench runs BenchmarkHostile and prints the growth of its medians.
-func runBench(want map[string]bool, count int, maxGrowth float64) error {
+func runBench(want map[string]bool, count int, benchtime string, maxGrowth float64) error {
 	pattern := "BenchmarkHostile"
 	if len(want) > 0 {
 		var names []string
@@ -355,7 +356,7 @@ func runBench(want map[string]bool, count int, maxGrowth float64) error {
 		sort.Strings(names)
 		pattern += "/tree=(" + strings.Join(names, "|") + ")/"
 	}
-	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-benchmem", "-count", strconv.Itoa(count), "-timeout", "60m", "./bench")
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-benchmem", "-count", strconv.Itoa(count), "-benchtime", benchtime, "-timeout", "60m", "./bench")
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	os.Stdout.Write(out)
