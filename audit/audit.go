@@ -179,6 +179,7 @@ func one(dir string, columns bool) *Session {
 
 	preds := lane.PredsOf(st) // the loads derive the same ones: shared
 	budget := placeLoads
+	anc := newAnchors(st) // one memory for every step: anchors do not depend on the flags
 	for i, fl := range flags.Rollout {
 		l := loads[i]
 		c := Config{Flags: fl.String(), HeadID: l.HeadID.ID(), ChainLen: len(l.Chain), Fallback: l.FallbackUsed}
@@ -188,7 +189,7 @@ func one(dir string, columns bool) *Session {
 		}
 		rep.Configs = append(rep.Configs, c)
 		if i > 0 {
-			step := classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, newPlacer(st, fl, l, &budget))
+			step := classify(flags.Rollout[i-1], fl, loads[i-1], l, want, strict, preds.IsConv, newPlacer(st, anc, fl, l, &budget))
 			ruleBrokenNoVerdict(rep, &step)
 			rep.Steps = append(rep.Steps, step)
 		}

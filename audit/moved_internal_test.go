@@ -34,7 +34,7 @@ func TestMovedNotHidden(t *testing.T) {
 		isConv := lane.NewPreds(st).IsConv
 
 		budget := placeLoads
-		step := classify(flags.A, ab, a, b, nil, false, isConv, newPlacer(st, ab, b, &budget))
+		step := classify(flags.A, ab, a, b, nil, false, isConv, newPlacer(st, newAnchors(st), ab, b, &budget))
 		require.Equal(t, Fix, step.Verdict, "%s: %s", c.session, step.Detail)
 		require.Empty(t, step.Hidden)
 		require.Empty(t, step.Lost)
@@ -53,10 +53,10 @@ func TestMovedNotHidden(t *testing.T) {
 		require.Equal(t, c.tip, arrows.DeepestLeaf(c.user))
 
 		none := 0
-		step = classify(flags.A, ab, a, b, nil, false, isConv, newPlacer(st, ab, b, &none))
+		step = classify(flags.A, ab, a, b, nil, false, isConv, newPlacer(st, newAnchors(st), ab, b, &none))
 		require.Equal(t, Fix, step.Verdict, "%s: by the model alone: %s", c.session, step.Detail)
 
-		nowhere := newPlacer(st, ab, b, &budget)
+		nowhere := newPlacer(st, newAnchors(st), ab, b, &budget)
 		nowhere.loads = map[string]shown{c.tip: nowhere.shown, c.user: nowhere.shown}
 		step = classify(flags.A, ab, a, b, nil, false, isConv, nowhere)
 		require.Equal(t, Regression, step.Verdict, "%s: rows shown nowhere", c.session)

@@ -42,6 +42,7 @@ type reach struct {
 // linear in the session.
 type navigation struct {
 	st    *store.Store
+	anc   *anchors
 	preds *lane.Preds // nil when flag A is off
 	walks bool        // the chain follows the predecessors (flag B)
 	d     bool        // flag D: conversation children by predecessor
@@ -70,13 +71,13 @@ type navStep struct {
 }
 
 // navigate builds the model for a config's load at the stored head.
-func navigate(st *store.Store, fl flags.Set, l *webui.Loaded) *navigation {
+func navigate(st *store.Store, anc *anchors, fl flags.Set, l *webui.Loaded) *navigation {
 	var preds *lane.Preds
 	if fl.Has(flags.A) {
 		preds = lane.PredsOf(st)
 	}
 	rules := webui.RulesFor(fl, preds)
-	n := &navigation{st: st, preds: preds, walks: rules.Walks, d: fl.Has(flags.D), all: l.All,
+	n := &navigation{st: st, anc: anc, preds: preds, walks: rules.Walks, d: fl.Has(flags.D), all: l.All,
 		byID: history.IndexByID(l.All), fam: webui.Arrows(fl, l.All),
 		leaf: map[string]string{}, entered: map[string]bool{}, reached: map[string]reach{}}
 	n.folded = map[string]string{}
@@ -125,7 +126,7 @@ func (n *navigation) holder(id string) string {
 	if r, ok := n.folded[id]; ok && r != id {
 		return n.holder(r) // a call folded into a function's internal call
 	}
-	return lane.Anchor(id, n.st.Get)
+	return n.anc.at(id)
 }
 
 // mark records a reached row and queues its arrows.
@@ -179,7 +180,7 @@ func (n *navigation) drain() {
 func (n *navigation) climb(head string, r reach) {
 	seen := map[string]bool{}
 	if n.walks {
-		for cur := lane.Anchor(head, n.st.Get); cur != "" && cur != node.RootID && !seen[cur]; {
+		for cur := n.anc.at(head); cur != "" && cur != node.RootID && !seen[cur]; {
 			seen[cur] = true
 			if m, ok := n.byID[cur]; ok && !n.offChain(m) && !n.mark(cur, r) {
 				return

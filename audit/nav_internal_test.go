@@ -99,7 +99,7 @@ func TestNavigationMatchesClicks(t *testing.T) {
 
 func checkNavigation(t *testing.T, name string, st *store.Store, fl flags.Set) {
 	t.Helper()
-	nav := navigate(st, fl, webui.Load(st, fl))
+	nav := navigate(st, newAnchors(st), fl, webui.Load(st, fl))
 	want := map[string]bool{}
 	for id := range clicked(st, fl, nav.branchList()) {
 		if h := nav.holder(id); nav.byID[h] != nil {

@@ -51,6 +51,7 @@ const placeLoads = 32
 // placer places the rows a step removes, in the config the step turns on.
 type placer struct {
 	st     *store.Store
+	anc    *anchors
 	fl     flags.Set
 	load   *webui.Loaded // at the stored head
 	shown  shown
@@ -59,8 +60,8 @@ type placer struct {
 	budget *int // loads left in this session
 }
 
-func newPlacer(st *store.Store, fl flags.Set, l *webui.Loaded, budget *int) *placer {
-	return &placer{st: st, fl: fl, load: l, shown: shownBy(l), loads: map[string]shown{}, budget: budget}
+func newPlacer(st *store.Store, anc *anchors, fl flags.Set, l *webui.Loaded, budget *int) *placer {
+	return &placer{st: st, anc: anc, fl: fl, load: l, shown: shownBy(l), loads: map[string]shown{}, budget: budget}
 }
 
 // place says where row id went.
@@ -69,7 +70,7 @@ func (p *placer) place(id string) Place {
 		return Place{Kind: PlaceChain, In: in, Loaded: true}
 	}
 	if p.nav == nil {
-		p.nav = navigate(p.st, p.fl, p.load)
+		p.nav = navigate(p.st, p.anc, p.fl, p.load)
 	}
 	holder := p.nav.holder(id)
 	if r, ok := p.nav.find(holder); ok {
@@ -115,7 +116,7 @@ func (p *placer) shows(sh shown, id string) (string, bool) {
 	if !ok || lane.IsConv(n, p.st.Get) {
 		return "", false
 	}
-	a := lane.Anchor(id, p.st.Get)
+	a := p.anc.at(id)
 	in, ok := sh[a]
 	return in, ok
 }

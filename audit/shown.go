@@ -15,14 +15,16 @@ type shown map[string]string
 // shownBy collects what a load shows.
 func shownBy(l *webui.Loaded) shown {
 	out := make(shown, len(l.Chain))
+	walked := map[*node.Obj]bool{}
 	for _, m := range l.Chain {
-		out.add(m)
+		out.add(m, walked)
 	}
 	return out
 }
 
-// add records a chain row with everything it holds.
-func (s shown) add(m *adapter.Message) {
+// add records a chain row with everything it holds; walked is shared by
+// the rows of one load (see tree).
+func (s shown) add(m *adapter.Message, walked map[*node.Obj]bool) {
 	if _, ok := s[m.ID]; !ok {
 		s[m.ID] = m.ID
 	}
@@ -34,21 +36,27 @@ func (s shown) add(m *adapter.Message) {
 		}
 	}
 	if isCard(m) {
-		s.tree(m.ID, m.Get("context_tree"))
+		s.tree(m.ID, m.Get("context_tree"), walked)
 	}
 }
 
 // tree records the nodes of a card's execution tree as shown in that card.
 // The tree is built with a guard against call cycles, so it is finite; the
-// walk keeps its own stack to stay iterative on deep trees.
-func (s shown) tree(card string, root node.Value) {
+// walk keeps its own stack to stay iterative on deep trees. The cards of
+// nested calls share their subtrees (an outer card's tree holds each inner
+// one's), so a subtree already walked, in this card or an earlier one, is
+// not walked again: its nodes are recorded already, in the first card that
+// showed them, which is what a second walk would leave. Without it nested
+// calls cost the square of their depth.
+func (s shown) tree(card string, root node.Value, walked map[*node.Obj]bool) {
 	stack := []node.Value{root}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if v.K != node.Object || v.O == nil {
+		if v.K != node.Object || v.O == nil || walked[v.O] {
 			continue
 		}
+		walked[v.O] = true
 		if id := v.O.Get("path").Str(); id != "" {
 			if _, ok := s[id]; !ok {
 				s[id] = card
