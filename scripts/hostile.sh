@@ -6,7 +6,7 @@
 # Then (unless BENCH=0) BenchmarkHostile with the same growth of cpu-ns/op,
 # B/op and allocs/op. The trees are built on a RAM disk when there is one.
 #
-#   scripts/hostile.sh [-only a,b] [-limit 120s]      (flags of scripts/hostile)
+#   scripts/hostile.sh [-only a,b] [-limit 120s] [-benchtime 2s]      (flags of scripts/hostile)
 #
 # Exit 1 when a run is killed at its limit or anything grows faster than
 # 2.2x per doubling.
