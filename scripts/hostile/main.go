@@ -12,7 +12,7 @@
 // bytes read. Run it from the project root after `make build`:
 //
 //	go run ./scripts/hostile [-bin bin/sessiondag] [-only a,b] [-limit 120s] [-keep DIR]
-//	go run ./scripts/hostile -bench [-count 3] [-benchtime 1s] [-only a,b]
+//	go run ./scripts/hostile -bench [-count 3] [-benchtime 1s] [-only a,b] [-from FILE]
 //
 // -bench runs BenchmarkHostile (bench/) instead and prints the same growth
 // of its cpu-ns/op, B/op and allocs/op, the least of -count runs each.
@@ -36,6 +36,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +56,7 @@ func main() {
 	bench := flag.Bool("bench", false, "run BenchmarkHostile and print its growth instead")
 	count := flag.Int("count", 5, "with -bench: runs of each benchmark (the least is used)")
 	benchtime := flag.String("benchtime", "1s", "with -bench: go test -benchtime of each run (longer runs more iterations of the small sizes)")
+	from := flag.String("from", "", "with -bench: read the output of an earlier BenchmarkHostile run from this file instead of running it")
 	flag.Parse()
 	want := map[string]bool{}
 	for _, n := range strings.Split(*only, ",") {
@@ -64,7 +66,7 @@ func main() {
 	}
 	var err error
 	if *bench {
-		err = runBench(want, *count, *benchtime, *maxGrowth)
+		err = runBench(want, *count, *benchtime, *from, *maxGrowth)
 	} else {
 		err = run(*bin, want, *keep, *limit, *maxGrowth)
 	}
@@ -296,8 +298,16 @@ func (t *tailWriter) lastLine() string {
 
 // growth prints, for each tree and command measured at several sizes, the
 // growth between consecutive sizes: of cpu per doubling of input + output,
-// of memory (and allocations, when measured) per doubling of input. It
-// reports whether every one is within max; cpu under floor is left out.
+// of memory (and allocations, when measured) per doubling of input; then
+// the same from the first size to the last. It reports whether every
+// memory growth is within max, and the cpu growth of every series.
+// Processor time is gated over the whole series (four to ten times the
+// input), not between consecutive sizes: a run is a few iterations, and on
+// a shared machine one garbage collection or cache-hungry neighbour more
+// moves it by 10–20 %, which a single doubling shows whole and a series
+// divides by its number of doublings; an n² cost still shows as 4× per
+// doubling there. Memory is counted, not timed, and gated at every step.
+// cpu under floor is left out.
 func growth(pts []point, max, floor float64, cpuName, memName string) bool {
 	ok := true
 	allocs := len(pts) > 0 && pts[0].allocs > 0
@@ -336,6 +346,37 @@ func growth(pts []point, max, floor float64, cpuName, memName string) bool {
 			row += " " + al + " |"
 			mok = mok && aok
 		}
+		switch {
+		case !mok:
+			ok = false
+			row += " **over**"
+		case !cok:
+			row += " over (cpu: gated over the series below)"
+		}
+		fmt.Println(row)
+	}
+	fmt.Println()
+	fmt.Printf("From the first size to the last:\n\n| tree | command | sizes | %s per doubling of input + output | %s per doubling of input |\n", cpuName, memName)
+	fmt.Println("|---|---|---|---|---|")
+	for i, a := range pts {
+		if slices.ContainsFunc(pts[:i], func(p point) bool { return p.tree == a.tree && p.cmd == a.cmd }) {
+			continue // not the first of its series
+		}
+		var b *point
+		for j := i + 1; j < len(pts); j++ {
+			if pts[j].tree == a.tree && pts[j].cmd == a.cmd && pts[j].size > a.size {
+				b = &pts[j] // the last one wins
+			}
+		}
+		if b == nil {
+			continue
+		}
+		c, cok := fmt.Sprintf("– (under %gs)", floor), true
+		if a.cpu >= floor {
+			c, cok = per(a.cpu, b.cpu, a.in+a.out, b.in+b.out)
+		}
+		m, mok := per(a.mem, b.mem, a.in, b.in)
+		row := fmt.Sprintf("| %s | %s | %d → %d | %s | %s |", a.tree, a.cmd, a.size, b.size, c, m)
 		if !cok || !mok {
 			ok = false
 			row += " **over**"
@@ -346,22 +387,15 @@ func growth(pts []point, max, floor float64, cpuName, memName string) bool {
 }
 
 // runBench runs BenchmarkHostile and prints the growth of its medians.
-func runBench(want map[string]bool, count int, benchtime string, maxGrowth float64) error {
-	pattern := "BenchmarkHostile"
-	if len(want) > 0 {
-		var names []string
-		for n := range want {
-			names = append(names, regexp.QuoteMeta(n))
+func runBench(want map[string]bool, count int, benchtime, from string, maxGrowth float64) error {
+	var out []byte
+	var err error
+	if from != "" {
+		if out, err = os.ReadFile(from); err != nil {
+			return err
 		}
-		sort.Strings(names)
-		pattern += "/tree=(" + strings.Join(names, "|") + ")/"
-	}
-	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-benchmem", "-count", strconv.Itoa(count), "-benchtime", benchtime, "-timeout", "60m", "./bench")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	os.Stdout.Write(out)
-	if err != nil {
-		return fmt.Errorf("go test -bench: %w", err)
+	} else if out, err = benchOutput(want, count, benchtime); err != nil {
+		return err
 	}
 	line := regexp.MustCompile(`^BenchmarkHostile/tree=([^/]+)/size=(\d+)/read=(\w+)-\d+\s+\d+\s+(.*)$`)
 	samples := map[[3]string][]map[string]float64{}
@@ -403,4 +437,26 @@ func runBench(want map[string]bool, count int, benchtime string, maxGrowth float
 		return errors.New("a benchmark grew faster than allowed")
 	}
 	return nil
+}
+
+// benchOutput runs BenchmarkHostile (the trees of want, or all) and returns
+// its output, which it also prints.
+func benchOutput(want map[string]bool, count int, benchtime string) ([]byte, error) {
+	pattern := "BenchmarkHostile"
+	if len(want) > 0 {
+		var names []string
+		for n := range want {
+			names = append(names, regexp.QuoteMeta(n))
+		}
+		sort.Strings(names)
+		pattern += "/tree=(" + strings.Join(names, "|") + ")/"
+	}
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-benchmem", "-count", strconv.Itoa(count), "-benchtime", benchtime, "-timeout", "60m", "./bench")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	os.Stdout.Write(out)
+	if err != nil {
+		return nil, fmt.Errorf("go test -bench: %w", err)
+	}
+	return out, nil
 }
