@@ -23,15 +23,16 @@ var twoRows = harness.Check{Name: "two-rows", Prop: "test", Doc: "a chain of two
 
 // dedupKinds are op kinds whose scripts often leave equal data and equal
 // states: writer-only ops (reload, clock, think, say), moves of the head,
-// and turns with their replies.
-var dedupKinds = []string{"user", "reply", "say", "think", "tool", "done", "reload", "clock", "checkout", "rewind", "retry", "flag", "dispatch"}
+// turns with their replies, and the flags and writers changing hands.
+var dedupKinds = []string{"user", "reply", "say", "think", "tool", "done", "reload", "clock", "checkout", "rewind", "retry", "flag", "writer", "dispatch"}
 
 // TestDedupSameVerdicts: deduplication changes the work, never the
 // verdict. With and without it, every count is the same — scripts, runs,
 // runs skipped below a failure, runs on unsynced data, failures — on the
 // default checks (no failure) and on a planted check that fails on many
-// scripts; the failures it reduces are among those reduced without it,
-// and it checks fewer sessions. The full vocabulary at 4 ops, on main and
+// scripts, on one worker and on two sharing what passed (memos); the
+// failures it reduces are among those reduced without it, and it checks
+// fewer sessions. The full vocabulary at 4 ops, on main and
 // on mutants, is `make exhaust-dedup` (checker/exhaust/testdata/dedup.txt).
 func TestDedupSameVerdicts(t *testing.T) {
 	max := 4
@@ -42,29 +43,37 @@ func TestDedupSameVerdicts(t *testing.T) {
 		o := Options{MaxOps: max, Kinds: dedupKinds, Checks: checks, MaxReduced: 1 << 20}
 		with, fw, err := Run(o)
 		require.NoError(t, err)
-		o.NoDedup = true
+		o.Workers = 2
+		two, f2, err := Run(o)
+		require.NoError(t, err)
+		o.Workers, o.NoDedup = 0, true
 		without, fo, err := Run(o)
 		require.NoError(t, err)
 		name := checks[0].Name
 		require.Equal(t, counts(without), counts(with), "%s: the counts differ", name)
 		require.Equal(t, without.ByLength, with.ByLength, name)
+		require.Equal(t, counts(without), counts(two), "%s: the counts of two workers differ", name)
+		require.Equal(t, without.ByLength, two.ByLength, name)
+		require.Less(t, two.ChecksRun, without.ChecksRun, "%s: two workers checked no fewer sessions", name)
 		require.Less(t, with.ChecksRun, without.ChecksRun, "%s: deduplication checked no fewer sessions", name)
 		require.Positive(t, with.Reused, "%s: no state was found again", name)
 		all := map[string]bool{}
 		for _, f := range fo {
 			all[campaign.Key(f.Reduced.Case)] = true
 		}
-		for _, f := range fw {
+		for _, f := range append(fw, f2...) {
 			require.True(t, all[campaign.Key(f.Reduced.Case)], "%s: a failure reduced only with deduplication", name)
 		}
-		t.Logf("%s: %d scripts, %d runs, %d failures; sessions checked %d → %d, states expanded %d, found again %d",
-			name, with.Scripts, with.Runs, with.Failures, without.ChecksRun, with.ChecksRun, with.States, with.Reused)
+		t.Logf("%s: %d scripts, %d runs, %d failures; sessions checked %d → %d (two workers %d), states expanded %d (%d), found again %d (%d)",
+			name, with.Scripts, with.Runs, with.Failures, without.ChecksRun, with.ChecksRun, two.ChecksRun, with.States, two.States, with.Reused, two.Reused)
 		if name == twoRows.Name {
 			require.Positive(t, with.Failures)
 			require.Positive(t, with.Skipped)
 			require.NotEmpty(t, fw)
+			require.NotEmpty(t, f2)
 		} else {
 			require.Zero(t, with.Failures)
+			require.Zero(t, two.Failures)
 		}
 	}
 }

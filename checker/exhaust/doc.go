@@ -32,7 +32,11 @@
 // keeping in its memo the tallies below every state it expanded, by
 // distance, so that a state found again adds what lies below it without
 // walking it: the counts are those of a walk without deduplication
-// (TestDedupSameVerdicts, make exhaust-dedup), only the work is not.
+// (TestDedupSameVerdicts, make exhaust-dedup), only the work is not. What
+// passed is in a memo the workers' lanes of one writers' start share, so a
+// data or state one worker found is not checked or walked by another; what
+// failed each keeps in its own (memos), so the failures a worker reports
+// are those of its own walk.
 // TestFingerprintsAreTheState holds two scripts of one fingerprint to one
 // state, field by field; TestFingerprintLeavingOutCaught shows it catching
 // fingerprints that leave a piece out. The fingerprints are of the

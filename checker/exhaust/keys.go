@@ -49,7 +49,7 @@ func (l *lane) dataKey(p plan) Fingerprint {
 	b = s.Run().W.S.AppendState(b)
 	b = binary.AppendUvarint(b, uint64(s.Run().W.Flags))
 	b = s.Legacy.AppendData(b)
-	b = s.Target.View().AppendState(b)
+	b = s.Intended().AppendState(b) // the view the checks compare with, computed once per op
 	b = appendBool(appendBool(b, s.Strict()), s.LegacyWrites())
 	l.buf = b
 	return fingerprintOf(b)

@@ -60,7 +60,7 @@ func TestFingerprintsAreTheState(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("SESSIONDAG_FINGERPRINT_OPS")); err == nil {
 		max = n
 	}
-	for _, l := range newLanes(DefaultChecks(), nil, max, true, 1<<20, true) {
+	for _, l := range newLanes(DefaultChecks(), nil, max, true, 1<<20, true, nil) {
 		states, pairs, diff := mergedStates(t, l, max, (*lane).stateKey)
 		if diff != "" {
 			t.Fatalf("lane %s: %s", l.writer, diff)
@@ -95,7 +95,7 @@ func TestFingerprintLeavingOutCaught(t *testing.T) {
 		}},
 	} {
 		found := false
-		for _, l := range newLanes(DefaultChecks(), nil, 2, true, 1<<20, true) {
+		for _, l := range newLanes(DefaultChecks(), nil, 2, true, 1<<20, true, nil) {
 			if _, _, diff := mergedStates(t, l, 2, c.key); diff != "" {
 				found = true
 				t.Logf("without %s, lane %s: %.400s", c.name, l.writer, diff)

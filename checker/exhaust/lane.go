@@ -60,7 +60,7 @@ type lane struct {
 	// in a part of the walk (above it a script's subtree is dealt to
 	// several parts), 1 in a whole one.
 	memoFrom int
-	memo     *memo
+	memo     memos
 	scout    *harness.Session
 	loaded   bool    // checks ran on the scout: its memos are filled
 	path     []frame // path[d]: the script of d ops on the walk's path
@@ -96,10 +96,16 @@ type frame struct {
 	store Fingerprint
 }
 
-func newLanes(checks []harness.Check, impl harness.Starter, max int, dedup bool, memoLimit int, whole bool) []*lane {
+// newLanes makes a worker's lanes; shared are the memos its lanes share
+// with the other workers' (nil: their own).
+func newLanes(checks []harness.Check, impl harness.Starter, max int, dedup bool, memoLimit int, whole bool, shared sharedMemos) []*lane {
+	if shared == nil {
+		shared = newSharedMemos(memoLimit)
+	}
 	var out []*lane
 	for _, w := range writers {
-		l := &lane{writer: w, impl: impl, max: max, dedup: dedup && impl == nil, memo: newMemo(memoLimit), memoFrom: ShardDepth}
+		l := &lane{writer: w, impl: impl, max: max, dedup: dedup && impl == nil, memo: memos{own: newMemo(memoLimit), shared: shared[w]},
+			memoFrom: ShardDepth}
 		if whole {
 			l.memoFrom = 1
 		}

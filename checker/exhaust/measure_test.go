@@ -3,6 +3,7 @@ package exhaust
 import (
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"sessiondag/checker/harness"
@@ -23,7 +24,7 @@ func TestFingerprintCounts(t *testing.T) {
 	if max == 0 {
 		t.Skip("SESSIONDAG_FINGERPRINTS unset")
 	}
-	for _, l := range newLanes(DefaultChecks(), nil, max, true, 1<<30, true) {
+	for _, l := range newLanes(DefaultChecks(), nil, max, true, 1<<30, true, nil) {
 		if err := l.start(); err != nil {
 			t.Fatal(err)
 		}
@@ -65,8 +66,9 @@ func TestFingerprintCounts(t *testing.T) {
 // TestMeasureRun runs exhaust at SESSIONDAG_MEASURE ops (unset: skipped)
 // with the checks SESSIONDAG_CHECKS names (default: DefaultChecks), without
 // deduplication when SESSIONDAG_NODEDUP is set, of the shard
-// SESSIONDAG_SHARD names (default: the whole walk): for profiles
-// (-cpuprofile).
+// SESSIONDAG_SHARD names (default: the whole walk), of the op kinds
+// SESSIONDAG_KINDS lists (default: every kind), with SESSIONDAG_WORKERS
+// workers: for profiles (-cpuprofile).
 func TestMeasureRun(t *testing.T) {
 	max, _ := strconv.Atoi(os.Getenv("SESSIONDAG_MEASURE"))
 	if max == 0 {
@@ -79,6 +81,10 @@ func TestMeasureRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if list := os.Getenv("SESSIONDAG_KINDS"); list != "" {
+		o.Kinds = strings.Split(list, ",")
+	}
+	o.Workers, _ = strconv.Atoi(os.Getenv("SESSIONDAG_WORKERS"))
 	if list := os.Getenv("SESSIONDAG_CHECKS"); list != "" {
 		var err error
 		if o.Checks, err = harness.Select(list); err != nil {

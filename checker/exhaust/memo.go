@@ -1,5 +1,11 @@
 package exhaust
 
+import (
+	"sync"
+
+	"sessiondag/impl/flags"
+)
+
 // tally is what a run counts of some scripts: the shard's scripts, the runs
 // made or covered (a script × a lane with checks for it), those not run
 // below a failing script, those whose intent is not in the data (checks
@@ -71,4 +77,110 @@ func (m *memo) keepOutcome(data Fingerprint, failed bool) {
 		m.oldCk, m.checked = m.checked, make(map[Fingerprint]bool, len(m.checked))
 	}
 	m.checked[data] = failed
+}
+
+// memos is a lane's memo in two parts. What it found failing (a data whose
+// checks failed, a state with a failure below it) it keeps in its own, so
+// that each worker reports the failures its own walk finds, first in walk
+// order, whatever the others walked. What it found passing it keeps in the
+// memo that the lanes of one writers' start share across the workers
+// (shared): a state or a data found again by any worker, anywhere its
+// subtree is one worker's (from memoFrom down), is expanded or checked
+// once. Nothing it skips for a shared entry holds a failure, so the
+// failures a worker reports are those of its walk alone.
+type memos struct {
+	own    *memo
+	shared *syncMemo
+}
+
+func (m memos) below(state Fingerprint) ([]tally, bool) {
+	if t, ok := m.own.below(state); ok {
+		return t, true
+	}
+	return m.shared.below(state)
+}
+
+func (m memos) keepBelow(state Fingerprint, t []tally) {
+	for _, u := range t {
+		if u.failures > 0 {
+			m.own.keepBelow(state, t)
+			return
+		}
+	}
+	m.shared.keepBelow(state, t)
+}
+
+func (m memos) outcome(data Fingerprint) (failed, ok bool) {
+	if failed, ok = m.own.outcome(data); ok {
+		return failed, true
+	}
+	return m.shared.outcome(data)
+}
+
+func (m memos) keepOutcome(data Fingerprint, failed bool) {
+	if failed {
+		m.own.keepOutcome(data, true)
+		return
+	}
+	m.shared.keepOutcome(data, false)
+}
+
+// syncMemo is a memo safe for the workers' goroutines. The tallies it
+// hands out are never changed after they are kept.
+type syncMemo struct {
+	mu sync.Mutex
+	m  *memo
+}
+
+func newSyncMemo(limit int) *syncMemo { return &syncMemo{m: newMemo(limit)} }
+
+func (s *syncMemo) below(state Fingerprint) ([]tally, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m.below(state)
+}
+
+func (s *syncMemo) keepBelow(state Fingerprint, t []tally) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m.keepBelow(state, t)
+}
+
+func (s *syncMemo) outcome(data Fingerprint) (failed, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m.outcome(data)
+}
+
+func (s *syncMemo) keepOutcome(data Fingerprint, failed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m.keepOutcome(data, failed)
+}
+
+// forgot is the entries the shared memo dropped.
+func (s *syncMemo) forgot() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m.forgot
+}
+
+// sharedMemos are the shared memos of a run, one per writers' start.
+type sharedMemos map[flags.Set]*syncMemo
+
+func newSharedMemos(limit int) sharedMemos {
+	out := sharedMemos{}
+	for _, w := range writers {
+		out[w] = newSyncMemo(limit)
+	}
+	return out
+}
+
+// forgot is the entries the shared memos dropped.
+func (s sharedMemos) forgot() int64 {
+	var n int64
+	for _, w := range writers {
+		n += s[w].forgot()
+	}
+	return n
 }

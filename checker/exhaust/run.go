@@ -24,8 +24,9 @@ type Options struct {
 	Tmp    string          // where reductions make directories ("" = the system's)
 	// Workers splits the shard further into this many parts walked side
 	// by side (0 or 1: one). The counts do not depend on it; with dedup,
-	// what each part checks and which failures it reduces do (each part
-	// keeps its own memo).
+	// which failures it reduces does (each part keeps what failed in its
+	// own memo), and what each part checks does (what passed they share:
+	// memos).
 	Workers int
 	// NoDedup checks every script and walks below every state, as if no
 	// two were equal (the counts are the same; only the work differs).
@@ -59,6 +60,8 @@ type Options struct {
 	// notRun is what cannot judge Impl (harness.ApplicableTo), for the
 	// summaries of the run and of its parts.
 	notRun []string
+	// shared are the memos the workers' lanes share (memos).
+	shared sharedMemos
 }
 
 // DefaultMemoLimit is the states each lane's memo keeps per generation
@@ -107,6 +110,8 @@ func Run(o Options) (Summary, []Failure, error) {
 		}
 	}
 	workers := max(o.Workers, 1)
+	// The shared memos hold what the workers' own memos held apart.
+	o.shared = newSharedMemos(o.MemoLimit * workers)
 	parts := 0
 	if o.Claim != nil {
 		if !o.Shard.IsWhole() {
@@ -166,6 +171,7 @@ func Run(o Options) (Summary, []Failure, error) {
 		}
 	}
 	sum.Reduced = int64(len(all))
+	sum.Forgotten += o.shared.forgot()
 	sum.Seconds, sum.CPUSeconds = time.Since(start).Seconds(), cpuSeconds()-cpu
 	return sum, all, errors.Join(errs...)
 }
@@ -210,7 +216,7 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}, prog: prog, claims: claims, parts: parts}
 	r.sum.Kinds = kindsOf(o)
-	r.lanes = newLanes(o.Checks, o.Impl, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil)
+	r.lanes = newLanes(o.Checks, o.Impl, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil, o.shared)
 	for _, l := range r.lanes {
 		l.failed = r.failed
 		if err := l.start(); err != nil {
@@ -321,7 +327,7 @@ func (r *runner) tally() error {
 		r.sum.States += l.stats.states
 		r.sum.Reused += l.stats.reused
 		r.sum.Rebuilds += l.stats.rebuilds
-		r.sum.Forgotten += l.memo.forgot
+		r.sum.Forgotten += l.memo.own.forgot
 	}
 	return nil
 }
