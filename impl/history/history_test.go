@@ -56,14 +56,6 @@ func build(t *testing.T, specs ...m) []*adapter.Message {
 	return out
 }
 
-func ids(ms []*adapter.Message) []string {
-	out := make([]string, 0, len(ms))
-	for _, x := range ms {
-		out = append(out, x.ID)
-	}
-	return out
-}
-
 func fam(ms []*adapter.Message) *history.Family { return history.NewFamily(ms, history.ParentKey) }
 
 // ---- siblings --------------------------------------------------------------
@@ -158,9 +150,9 @@ func TestLinearWalksChainExcludingSiblings(t *testing.T) {
 		m{"a2", "assistant", "u2"},
 		m{"a2b", "assistant", "u2"},
 	)
-	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, ids(history.Linear(ms, "a2", history.ParentEdge)))
-	require.Equal(t, []string{"u1", "a1", "u2", "a2b"}, ids(history.Linear(ms, "a2b", history.ParentEdge)))
-	require.Equal(t, []string{"u1", "a1"}, ids(history.Linear(ms, "a1", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, adapter.IDs(history.Linear(ms, "a2", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1", "u2", "a2b"}, adapter.IDs(history.Linear(ms, "a2b", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1"}, adapter.IDs(history.Linear(ms, "a1", history.ParentEdge)))
 }
 
 func TestLinearFollowsRetryBranchOfHead(t *testing.T) {
@@ -172,8 +164,8 @@ func TestLinearFollowsRetryBranchOfHead(t *testing.T) {
 		m{"u2r", "user", "a1"}, // retry of u2: same parent
 		m{"a2r", "assistant", "u2r"},
 	)
-	require.Equal(t, []string{"u1", "a1", "u2r", "a2r"}, ids(history.Linear(ms, "a2r", history.ParentEdge)))
-	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, ids(history.Linear(ms, "a2", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1", "u2r", "a2r"}, adapter.IDs(history.Linear(ms, "a2r", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, adapter.IDs(history.Linear(ms, "a2", history.ParentEdge)))
 }
 
 func TestLinearUnknownHead(t *testing.T) {
@@ -188,7 +180,7 @@ func TestLinearStopsAtRootString(t *testing.T) {
 	n := &node.Node{ID: "u1", Role: node.RoleUser, Output: node.Str("hi"), CalledBy: node.RootID,
 		CreatedAt: node.Num("1.0"), Input: node.NullV(), Reads: node.Arr(nil), Metadata: &node.Obj{}}
 	ms := append([]*adapter.Message{adapter.ToMessage(sid, n, nil)}, build(t, m{"a1", "assistant", "u1"})...)
-	require.Equal(t, []string{"u1", "a1"}, ids(history.Linear(ms, "a1", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1"}, adapter.IDs(history.Linear(ms, "a1", history.ParentEdge)))
 }
 
 func TestLinearCyclesTerminate(t *testing.T) {
@@ -198,16 +190,16 @@ func TestLinearCyclesTerminate(t *testing.T) {
 		m{"c", "assistant", "b"},
 		m{"d", "assistant", "c"},
 	)
-	got := ids(history.Linear(ms, "b", history.ParentEdge))
+	got := adapter.IDs(history.Linear(ms, "b", history.ParentEdge))
 	require.LessOrEqual(t, len(got), len(ms))
 	require.ElementsMatch(t, []string{"a", "b", "c"}, got, "each cycle member once")
 	require.Equal(t, "b", got[len(got)-1], "the head is last")
 	require.Equal(t, []string{"c", "a", "b"}, got, "root first: the walk b→a→c stops at the revisit of b")
 
 	self := build(t, m{"s", "assistant", "s"})
-	require.Equal(t, []string{"s"}, ids(history.Linear(self, "s", history.ParentEdge)))
+	require.Equal(t, []string{"s"}, adapter.IDs(history.Linear(self, "s", history.ParentEdge)))
 
-	got = ids(history.Linear(ms, "d", history.ParentEdge))
+	got = adapter.IDs(history.Linear(ms, "d", history.ParentEdge))
 	require.LessOrEqual(t, len(got), len(ms))
 	require.Equal(t, "d", got[len(got)-1])
 }
@@ -219,7 +211,7 @@ func TestLinearDuplicateIDsLastWins(t *testing.T) {
 		m{"x", "assistant", "p1"},
 		m{"x", "assistant", "p2"},
 	)
-	require.Equal(t, []string{"p2", "x"}, ids(history.Linear(ms, "x", history.ParentEdge)))
+	require.Equal(t, []string{"p2", "x"}, adapter.IDs(history.Linear(ms, "x", history.ParentEdge)))
 }
 
 // ---- deepest_leaf ----------------------------------------------------------
@@ -292,10 +284,10 @@ func TestBranchRules(t *testing.T) {
 		nd{"Gx", "llm", "G", ""},
 	)
 	// Rule 1 then rule 3 (F2 has no conv children, nor has F1).
-	require.Equal(t, []string{"F1", "F2", "u1", "a1"}, ids(history.Branch(s, "a1")))
+	require.Equal(t, []string{"F1", "F2", "u1", "a1"}, adapter.IDs(history.Branch(s, "a1")))
 	// Rule 2: a tool or function-internal head climbs the call chain.
-	require.Equal(t, []string{"F1", "F2", "u1", "a1", "t1"}, ids(history.Branch(s, "t1")))
-	require.Equal(t, []string{"F1", "F2", "u1", "a1", "G", "Gx"}, ids(history.Branch(s, "Gx")))
+	require.Equal(t, []string{"F1", "F2", "u1", "a1", "t1"}, adapter.IDs(history.Branch(s, "t1")))
+	require.Equal(t, []string{"F1", "F2", "u1", "a1", "G", "Gx"}, adapter.IDs(history.Branch(s, "Gx")))
 	// Unknown head → [].
 	require.Empty(t, history.Branch(s, "nope"))
 	// ROOT is walked past but never shown; an empty head means the index head
@@ -310,7 +302,7 @@ func TestBranchRule3StopsAtRootWithConvChildren(t *testing.T) {
 		nd{"u2", "user", "ROOT", ""},
 		nd{"a2", "llm", "u2", "u2"},
 	)
-	require.Equal(t, []string{"u2", "a2"}, ids(history.Branch(s, "a2")))
+	require.Equal(t, []string{"u2", "a2"}, adapter.IDs(history.Branch(s, "a2")))
 }
 
 // TestDeepestLeafAnswersDoNotDependOnOrder: one family asked for the
