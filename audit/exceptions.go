@@ -85,6 +85,11 @@ func ParseExceptions(b []byte, name string, now time.Time) (*Exceptions, error) 
 	if err := d.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if d.More() {
+		// A second document would be read by nobody: its exceptions
+		// would silently accept nothing.
+		return nil, fmt.Errorf("%s: data after the exceptions object (at byte %d)", name, d.InputOffset())
+	}
 	if f.Exceptions == nil {
 		return nil, fmt.Errorf(`%s: no "exceptions" list`, name)
 	}
@@ -94,9 +99,9 @@ func ParseExceptions(b []byte, name string, now time.Time) (*Exceptions, error) 
 		bad := func(field, msg string) error {
 			return fmt.Errorf("%s: exception %d: field %q: %s", name, i+1, field, msg)
 		}
-		for field, v := range map[string]string{"session": e.Session, "row": e.Row, "reason": e.Reason} {
-			if strings.TrimSpace(v) == "" {
-				return nil, bad(field, "missing (a reviewed exception names its finding and says why)")
+		for _, f := range [...]struct{ field, v string }{{"session", e.Session}, {"row", e.Row}, {"reason", e.Reason}} {
+			if strings.TrimSpace(f.v) == "" {
+				return nil, bad(f.field, "missing (a reviewed exception names its finding and says why)")
 			}
 		}
 		step, err := canonicalStep(e.Step)
