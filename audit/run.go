@@ -136,7 +136,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	defer o.Progress.end()
 	at := o.Progress.mark()
 	complete := inOrder(ctx, dirs, o.Workers, o.Columns, func(s *Session) {
-		uses = mergeUses(uses, o.Exceptions.apply(s))
+		uses = append(uses, o.Exceptions.apply(s)...) // merged once, at the end
 		sum.Add(s)
 		if emit != nil {
 			emit(s)
@@ -148,6 +148,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 		return sum, ErrInterrupted
 	}
 	sum.Seconds = time.Since(start).Seconds()
+	uses = mergeUses(nil, uses)
 	sum.Exceptions = mergeUses(uses, o.Exceptions.unseen(uses))
 	return sum, nil
 }
