@@ -33,30 +33,24 @@ reply
 say text=hello
 done
 `
-	// scriptL3: §5.1 L3, the head on a ROOT function after chat.
-	scriptL3 = `
+	// turnU1: one finished web turn, u1 and its reply.
+	turnU1 = `
 user id=u1 text=hi
 reply
 done
-manual id=F name=fn args={}
+`
+	// scriptL3: §5.1 L3, the head on a ROOT function after chat.
+	scriptL3 = turnU1 + `manual id=F name=fn args={}
 end output=1
 `
 	// scriptL4ForkRoot: §5.1 L4, a web turn, then a root-level fork
 	// through the dispatcher.
-	scriptL4ForkRoot = `
-user id=u1 text=hi
-reply
-done
-fork-root id=u2 text=again rooted
+	scriptL4ForkRoot = turnU1 + `fork-root id=u2 text=again rooted
 reply
 done
 `
 	// script52: §5.2, chat after a manual function with an inner exec.
-	script52 = `
-user id=u1 text=hi
-reply
-done
-manual id=F name=fn args={}
+	script52 = turnU1 + `manual id=F name=fn args={}
 exec id=Fx prompt=p reply=r
 end output=1
 reload
@@ -65,11 +59,7 @@ reply
 done
 `
 	// twoTurns: two finished web turns, u1 and u2, each with its reply.
-	twoTurns = `
-user id=u1 text=hi
-reply
-done
-user id=u2 text=two
+	twoTurns = turnU1 + `user id=u2 text=two
 reply
 done
 `
