@@ -62,6 +62,20 @@ type StepTotal struct {
 // tree (Problems).
 func (sum *Summary) Failed() bool { return !ruleReady(sum) }
 
+// Verdict is the run's word on the rollout: NOT READY when it failed,
+// ready on the whole input without a finding. One shard without a finding
+// says only that (its exit is 0, so that a Job's pod succeeds): the verdict
+// is the merge's, by sessiondag summary.
+func (sum *Summary) Verdict() string {
+	switch {
+	case sum.Failed():
+		return "NOT READY"
+	case sum.Shard != "" && len(sum.Shards) == 0:
+		return "no finding in shard " + sum.Shard + ", no verdict on the whole: merge every shard with sessiondag summary"
+	}
+	return "ready"
+}
+
 // Options configure a run.
 type Options struct {
 	Progress *Progress // how far the run is, when not nil
