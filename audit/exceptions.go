@@ -57,8 +57,12 @@ func (u ExceptionUse) Stale(whole bool) bool { return !u.Used && !u.Expired && (
 // Exceptions are the reviewed findings of one file, checked against one
 // day.
 type Exceptions struct {
-	list  []Exception
-	today string // YYYY-MM-DD
+	list []Exception
+	// bySession: the positions in list of the exceptions naming each
+	// session (by id or directory), so that a run looks at a session's own
+	// exceptions only, at a cost linear in sessions plus exceptions.
+	bySession map[string][]int
+	today     string // YYYY-MM-DD
 }
 
 // dateLayout is the expiry's form.
@@ -85,6 +89,11 @@ func ParseExceptions(b []byte, name string, now time.Time) (*Exceptions, error) 
 	if err := d.Decode(&f); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if d.More() {
+		// A second document would be read by nobody: its exceptions
+		// would silently accept nothing.
+		return nil, fmt.Errorf("%s: data after the exceptions object (at byte %d)", name, d.InputOffset())
+	}
 	if f.Exceptions == nil {
 		return nil, fmt.Errorf(`%s: no "exceptions" list`, name)
 	}
@@ -94,9 +103,9 @@ func ParseExceptions(b []byte, name string, now time.Time) (*Exceptions, error) 
 		bad := func(field, msg string) error {
 			return fmt.Errorf("%s: exception %d: field %q: %s", name, i+1, field, msg)
 		}
-		for field, v := range map[string]string{"session": e.Session, "row": e.Row, "reason": e.Reason} {
-			if strings.TrimSpace(v) == "" {
-				return nil, bad(field, "missing (a reviewed exception names its finding and says why)")
+		for _, f := range [...]struct{ field, v string }{{"session", e.Session}, {"row", e.Row}, {"reason", e.Reason}} {
+			if strings.TrimSpace(f.v) == "" {
+				return nil, bad(f.field, "missing (a reviewed exception names its finding and says why)")
 			}
 		}
 		step, err := canonicalStep(e.Step)
@@ -114,7 +123,11 @@ func ParseExceptions(b []byte, name string, now time.Time) (*Exceptions, error) 
 		}
 		seen[e.key()] = i
 	}
-	return &Exceptions{list: f.Exceptions, today: now.UTC().Format(dateLayout)}, nil
+	x := &Exceptions{list: f.Exceptions, bySession: map[string][]int{}, today: now.UTC().Format(dateLayout)}
+	for i, e := range f.Exceptions {
+		x.bySession[e.Session] = append(x.bySession[e.Session], i)
+	}
+	return x, nil
 }
 
 // stepNames are the configs of the rollout path, in order.
@@ -170,11 +183,14 @@ func (x *Exceptions) apply(s *Session) []ExceptionUse {
 	if x == nil {
 		return nil
 	}
+	mine := x.bySession[s.ID]
+	if s.Dir != s.ID {
+		mine = append(slices.Clone(mine), x.bySession[s.Dir]...)
+		slices.Sort(mine) // in the file's order, as if the list were scanned
+	}
 	var uses []ExceptionUse
-	for _, e := range x.list {
-		if e.Session != s.ID && e.Session != s.Dir {
-			continue
-		}
+	for _, i := range mine {
+		e := x.list[i]
 		u := ExceptionUse{Exception: e, Seen: true, Expired: e.Expires != "" && x.today > e.Expires}
 		for i := range s.Steps {
 			st := &s.Steps[i]
@@ -221,8 +237,12 @@ type Acceptance struct {
 	Expires string `json:"expires,omitempty"`
 }
 
-// mergeUses adds b's uses of each exception into a's.
+// mergeUses adds b's uses of each exception into a's (both sorted by key,
+// as mergeUses leaves them; a session without exceptions costs nothing).
 func mergeUses(a, b []ExceptionUse) []ExceptionUse {
+	if len(b) == 0 {
+		return a
+	}
 	at := map[string]int{}
 	for i, u := range a {
 		at[u.key()] = i

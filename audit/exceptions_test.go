@@ -102,10 +102,28 @@ func TestExceptionsFileIsChecked(t *testing.T) {
 		`{"exceptions": [{"session": "s", "step": "A → A,B", "row": "r", "reason": "x"}, {"session": "s", "step": "A->A,B", "row": "r", "reason": "y"}]}`: "exception 2 is exception 1 again",
 		`{}`:         `no "exceptions" list`,
 		`[not json]`: "exceptions.json",
+		// A second object (two files pasted together) is not silently left
+		// unread; it starts at byte 19, after the first (0-18) and a space.
+		`{"exceptions": []} {"exceptions": [{"session": "s", "step": "A → A,B", "row": "r", "reason": "x"}]}`: "data after the exceptions object (at byte 19)",
+		// Of several missing fields the first in the file's order is named.
+		`{"exceptions": [{"step": "A → A,B"}]}`: `exception 1: field "session": missing`,
 	} {
 		_, err := audit.ParseExceptions([]byte(text), "exceptions.json", day)
 		require.Error(t, err, text)
 		require.True(t, strings.Contains(err.Error(), want), "%s: %v", text, err)
 		require.True(t, strings.HasPrefix(err.Error(), "exceptions.json"), "%v", err)
+	}
+}
+
+// TestExceptionsErrorIsStable: the error for an exception missing several
+// fields is the same on every read (the fields are checked in a fixed
+// order, not a map's).
+func TestExceptionsErrorIsStable(t *testing.T) {
+	text := []byte(`{"exceptions": [{"step": "A → A,B"}]}`)
+	_, first := audit.ParseExceptions(text, "exceptions.json", day)
+	require.Error(t, first)
+	for range 50 {
+		_, err := audit.ParseExceptions(text, "exceptions.json", day)
+		require.EqualError(t, err, first.Error())
 	}
 }

@@ -235,13 +235,9 @@ func (p *Page) Write(w io.Writer, sum *Summary) error {
 	}
 	fixes := slices.Clone(p.fixes)
 	sort.Slice(fixes, func(i, j int) bool { return fixes[i].Dir < fixes[j].Dir })
-	verdict := "ready"
-	if sum.Failed() {
-		verdict = "NOT READY"
-	}
 	return pageTmpl.Execute(w, map[string]any{
 		"Summary":   sum,
-		"Verdict":   verdict,
+		"Verdict":   sum.Verdict(),
 		"Failed":    sum.Failed(),
 		"Problems":  cleanAll(sum.Problems()),
 		"Stale":     sum.Stale(),

@@ -62,6 +62,20 @@ type StepTotal struct {
 // tree (Problems).
 func (sum *Summary) Failed() bool { return !ruleReady(sum) }
 
+// Verdict is the run's word on the rollout: NOT READY when it failed,
+// ready on the whole input without a finding. One shard without a finding
+// says only that (its exit is 0, so that a Job's pod succeeds): the verdict
+// is the merge's, by sessiondag summary.
+func (sum *Summary) Verdict() string {
+	switch {
+	case sum.Failed():
+		return "NOT READY"
+	case sum.Shard != "" && len(sum.Shards) == 0:
+		return "no finding in shard " + sum.Shard + ", no verdict on the whole: merge every shard with sessiondag summary"
+	}
+	return "ready"
+}
+
 // Options configure a run.
 type Options struct {
 	Progress *Progress // how far the run is, when not nil
@@ -136,7 +150,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	defer o.Progress.end()
 	at := o.Progress.mark()
 	complete := inOrder(ctx, dirs, o.Workers, o.Columns, func(s *Session) {
-		uses = mergeUses(uses, o.Exceptions.apply(s))
+		uses = append(uses, o.Exceptions.apply(s)...) // merged once, at the end
 		sum.Add(s)
 		if emit != nil {
 			emit(s)
@@ -148,6 +162,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 		return sum, ErrInterrupted
 	}
 	sum.Seconds = time.Since(start).Seconds()
+	uses = mergeUses(nil, uses)
 	sum.Exceptions = mergeUses(uses, o.Exceptions.unseen(uses))
 	return sum, nil
 }

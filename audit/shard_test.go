@@ -2,6 +2,7 @@ package audit_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -27,6 +28,9 @@ func TestShardsSplitAndMerge(t *testing.T) {
 	for i := 0; i < n; i++ {
 		part, err := audit.RunWith(roots, audit.Options{Shard: shard.Shard{I: i, N: n}}, func(s *audit.Session) { union = append(union, s.Dir) })
 		require.NoError(t, err)
+		require.False(t, part.Failed())
+		require.Equal(t, fmt.Sprintf("no finding in shard %d/3, no verdict on the whole: merge every shard with sessiondag summary", i),
+			part.Verdict(), "one shard is not the whole input: no ready")
 		b, err := json.Marshal(part)
 		require.NoError(t, err)
 		var back audit.Summary
@@ -37,6 +41,8 @@ func TestShardsSplitAndMerge(t *testing.T) {
 	require.Equal(t, all, union, "the shards are disjoint and cover the run")
 	require.Empty(t, merged.ShardProblems())
 	require.Equal(t, []string{"0/3", "1/3", "2/3"}, merged.Shards)
+	require.Equal(t, "ready", merged.Verdict(), "every shard once: the whole input")
+	require.Equal(t, "ready", whole.Verdict())
 	merged.Seconds, whole.Seconds, merged.Shards = 0, 0, nil
 	require.Equal(t, whole, merged)
 

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"sessiondag/impl/store"
 )
 
 // Tree is what a walk of the directories given to the audit found: the
@@ -174,17 +176,8 @@ func unwrapPath(err error) error {
 
 // kindOf names what a file that is not a regular file is.
 func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
+	if k := store.FileKind(m); k != "" {
+		return k
 	}
 	return m.Type().String()
 }

@@ -102,18 +102,10 @@ func TestColdStoreLoadsLikeWriters(t *testing.T) {
 		warm := run.W.S.AtPersistedHead()
 		for _, fl := range []flags.Set{flags.Off, flags.All} {
 			a, b := webui.Load(cold, fl), webui.Load(warm, fl)
-			if a.HeadID != b.HeadID || !slices.Equal(ids(a.Chain), ids(b.Chain)) || len(a.All) != len(b.All) {
+			if a.HeadID != b.HeadID || !slices.Equal(adapter.IDs(a.Chain), adapter.IDs(b.Chain)) || len(a.All) != len(b.All) {
 				t.Errorf("seed %d flags %s: cold load head %s, %d chain rows, %d rows; writers' store head %s, %d, %d",
 					seed, fl, a.HeadID, len(a.Chain), len(a.All), b.HeadID, len(b.Chain), len(b.All))
 			}
 		}
 	}
-}
-
-func ids(msgs []*adapter.Message) []string {
-	out := make([]string, len(msgs))
-	for i, m := range msgs {
-		out[i] = m.ID
-	}
-	return out
 }

@@ -21,43 +21,47 @@ func genScript(seed uint64, n int) []ops.Op {
 	return append([]ops.Op{ops.Session{ID: id}}, g.ScriptNodes(gen.NewSeeded(seed), n)...)
 }
 
-func benchLegacyReplay(b *testing.B, n int) {
-	script := genScript(42, n)
-	b.ReportMetric(float64(len(script)), "ops")
-	for b.Loop() {
-		r := model.NewLegacy(ops.DefaultSession)
-		for _, op := range script {
-			if err := r.Apply(op); err != nil {
-				b.Fatalf("%s: %v", ops.Format(op), err)
-			}
-			_ = r.View()
+// applyAll applies every op of script, failing on a refused one, and calls
+// after after each.
+func applyAll(b *testing.B, script []ops.Op, apply func(ops.Op) error, after func()) {
+	for _, op := range script {
+		if err := apply(op); err != nil {
+			b.Fatalf("%s: %v", ops.Format(op), err)
 		}
+		after()
 	}
 }
 
-func benchTargetReplay(b *testing.B, n int) {
+// run is a model as a replay drives it.
+type run interface{ Apply(ops.Op) error }
+
+// benchReplay replays the script of n nodes, taking the view after every
+// op.
+func benchReplay[R run](b *testing.B, n int, start func() R, view func(R)) {
 	script := genScript(42, n)
 	b.ReportMetric(float64(len(script)), "ops")
 	for b.Loop() {
-		r := model.NewTarget(ops.DefaultSession)
-		for _, op := range script {
-			if err := r.Apply(op); err != nil {
-				b.Fatalf("%s: %v", ops.Format(op), err)
-			}
-			_ = r.View()
-		}
+		r := start()
+		applyAll(b, script, r.Apply, func() { view(r) })
 	}
+}
+
+func newLegacy() *model.LegacyRun { return model.NewLegacy(ops.DefaultSession) }
+func newTarget() *model.TargetRun { return model.NewTarget(ops.DefaultSession) }
+
+func benchLegacyReplay(b *testing.B, n int) {
+	benchReplay(b, n, newLegacy, func(r *model.LegacyRun) { _ = r.View() })
+}
+
+func benchTargetReplay(b *testing.B, n int) {
+	benchReplay(b, n, newTarget, func(r *model.TargetRun) { _ = r.View() })
 }
 
 // benchLegacyView is the reading half alone: LegacyView of a finished
 // session, as the cold check and the audit of a directory take it.
 func benchLegacyView(b *testing.B, n int) {
-	r := model.NewLegacy(ops.DefaultSession)
-	for _, op := range genScript(42, n) {
-		if err := r.Apply(op); err != nil {
-			b.Fatalf("%s: %v", ops.Format(op), err)
-		}
-	}
+	r := newLegacy()
+	applyAll(b, genScript(42, n), r.Apply, func() {})
 	s := r.Session()
 	b.ReportMetric(float64(len(s.Nodes)), "nodes")
 	for b.Loop() {
@@ -70,12 +74,8 @@ func benchLegacyView(b *testing.B, n int) {
 func benchTargetApply(b *testing.B, n int) {
 	script := genScript(42, n)
 	for b.Loop() {
-		r := model.NewTarget(ops.DefaultSession)
-		for _, op := range script {
-			if err := r.Apply(op); err != nil {
-				b.Fatalf("%s: %v", ops.Format(op), err)
-			}
-		}
+		r := newTarget()
+		applyAll(b, script, r.Apply, func() {})
 		_ = r.View()
 	}
 }

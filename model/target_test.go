@@ -18,14 +18,8 @@ import (
 // the view after every op.
 func tRun(t *testing.T, text string) (*TargetRun, []TargetView) {
 	t.Helper()
-	script, err := ops.ParseString(text)
-	require.NoError(t, err)
 	r := NewTarget(ops.DefaultSession)
-	var views []TargetView
-	for _, op := range script {
-		require.NoError(t, r.Apply(op), ops.Format(op))
-		views = append(views, r.View())
-	}
+	script, views := applyScript(t, text, r.Apply, r.View)
 	all, err := Target(script)
 	require.NoError(t, err)
 	require.Equal(t, views, all, "Target(script) = view after every op")
@@ -90,14 +84,7 @@ func TestTargetWorkedExample(t *testing.T) {
 
 // §5.1 L1: three manual runs chain: F1 (IP none), F2 (IP F1), F3 (IP F2).
 func TestTargetL1ThreeManualRuns(t *testing.T) {
-	r, views := tRun(t, `
-manual id=F1 name=fn args={}
-end output="\"ok\""
-manual id=F2 name=fn args={}
-end output="\"ok\""
-manual id=F3 name=fn args={}
-end output="\"ok\""
-`)
+	r, views := tRun(t, scriptL1)
 	assert.Equal(t, TargetView{HeadID: "F3", Chain: chain(tc("F1"), tc("F2"), tc("F3"))}, views[len(views)-1])
 	assertIP(t, r, "F1", "")
 	assertIP(t, r, "F2", "F1")
@@ -105,27 +92,14 @@ end output="\"ok\""
 
 // L2: a function before the first chat turn: F (IP none), u1 (IP F).
 func TestTargetL2FunctionBeforeFirstTurn(t *testing.T) {
-	_, views := tRun(t, `
-manual id=F name=fn args={}
-end
-user id=u1 text=hi
-reply
-say text=hello
-done
-`)
+	_, views := tRun(t, scriptL2)
 	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tc("F"), tr("u1"), tr("u1_reply"))},
 		views[len(views)-1])
 }
 
 // L3: the head on a ROOT function after chat: F (IP a1).
 func TestTargetL3HeadOnFunctionAfterChat(t *testing.T) {
-	_, views := tRun(t, `
-user id=u1 text=hi
-reply
-done
-manual id=F name=fn args={}
-end output=1
-`)
+	_, views := tRun(t, scriptL3)
 	assert.Equal(t, TargetView{HeadID: "F", Chain: chain(tr("u1"), tr("u1_reply"), tc("F"))}, views[len(views)-1])
 }
 
@@ -148,14 +122,7 @@ done
 			Chain: chain(tr("u1"), tr("u1_reply"), tr("u2"), tr("u2_reply"))}, views[len(views)-1])
 	})
 	t.Run("fork-root", func(t *testing.T) {
-		r, views := tRun(t, `
-user id=u1 text=hi
-reply
-done
-fork-root id=u2 text=again rooted
-reply
-done
-`)
+		r, views := tRun(t, scriptL4ForkRoot)
 		assertIP(t, r, "u2", "")
 		assert.Equal(t, TargetView{HeadID: "u2_reply", Chain: chain(tr("u2"), tr("u2_reply"))}, views[len(views)-1])
 	})
@@ -163,18 +130,7 @@ done
 
 // §5.2: chat after a manual function keeps its user rows.
 func TestTargetUserRowsAfterManualFunction(t *testing.T) {
-	_, views := tRun(t, `
-user id=u1 text=hi
-reply
-done
-manual id=F name=fn args={}
-exec id=Fx prompt=p reply=r
-end output=1
-reload
-user id=u3 text=thanks
-reply
-done
-`)
+	_, views := tRun(t, script52)
 	assert.Equal(t, TargetView{HeadID: "u3_reply",
 		Chain: chain(tr("u1"), tr("u1_reply"), tc("F"), tr("u3"), tr("u3_reply"))}, views[len(views)-1])
 }
@@ -182,14 +138,7 @@ done
 // retry/edit write a sibling of the turn they rerun: IP(N) = IP(U). The head
 // on the new branch shows only it.
 func TestTargetRetryEditSiblings(t *testing.T) {
-	r, views := tRun(t, `
-user id=u1 text=hi
-reply
-done
-user id=u2 text=two
-reply
-done
-retry of=u2 id=u2b
+	r, views := tRun(t, twoTurns+`retry of=u2 id=u2b
 reply
 done
 edit of=u2_reply id=u2c text=other
@@ -226,18 +175,7 @@ done
 
 // checkout to an old node, then a new turn forks there (IP = anchor(H)).
 func TestTargetCheckoutThenTurn(t *testing.T) {
-	r, views := tRun(t, `
-user id=u1 text=hi
-reply
-done
-user id=u2 text=two
-reply
-done
-checkout id=u1_reply
-user id=u3 text=three
-reply
-done
-`)
+	r, views := tRun(t, scriptCheckoutThenTurn)
 	assertIP(t, r, "u3", "u1_reply")
 	assert.Equal(t, TargetView{HeadID: "u1_reply", Chain: chain(tr("u1"), tr("u1_reply"))}, views[6])
 	assert.Equal(t, TargetView{HeadID: "u3_reply",

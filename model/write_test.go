@@ -20,14 +20,8 @@ import (
 // every op, and checks the session survives writeSessionDir → ReadSessionDir.
 func wRun(t *testing.T, text string) (*LegacyRun, []View) {
 	t.Helper()
-	script, err := ops.ParseString(text)
-	require.NoError(t, err)
 	r := NewLegacy(ops.DefaultSession)
-	var views []View
-	for _, op := range script {
-		require.NoError(t, r.Apply(op), ops.Format(op))
-		views = append(views, r.View())
-	}
+	_, views := applyScript(t, text, r.Apply, r.View)
 	wRoundTrip(t, r)
 	return r, views
 }
@@ -312,14 +306,7 @@ cancel
 // ------------------------------------------------------------ §5
 
 func TestWriteL1ThreeManualRuns(t *testing.T) {
-	r, _ := wRun(t, `
-manual id=F1 name=fn args={}
-end output="\"ok\""
-manual id=F2 name=fn args={}
-end output="\"ok\""
-manual id=F3 name=fn args={}
-end output="\"ok\""
-`)
+	r, _ := wRun(t, scriptL1)
 	v := r.View()
 	assert.Equal(t, "F3", v.StoredHead)
 	assert.Equal(t, []string{"F1", "F2", "F3"}, ids(v.Branch))
@@ -331,14 +318,7 @@ end output="\"ok\""
 }
 
 func TestWriteL2FunctionBeforeFirstTurn(t *testing.T) {
-	r, _ := wRun(t, `
-manual id=F name=fn args={}
-end
-user id=u1 text=hi
-reply
-say text=hello
-done
-`)
+	r, _ := wRun(t, scriptL2)
 	assert.False(t, wNode(t, r, "u1").Metadata.Has("parent_id"), "CH still null")
 	v := r.View()
 	assert.Equal(t, "u1_reply", v.StoredHead)
@@ -350,13 +330,7 @@ done
 }
 
 func TestWriteL3HeadOnFunctionAfterChat(t *testing.T) {
-	r, _ := wRun(t, `
-user id=u1 text=hi
-reply
-done
-manual id=F name=fn args={}
-end output=1
-`)
+	r, _ := wRun(t, scriptL3)
 	v := r.View()
 	assert.Equal(t, "F", v.StoredHead)
 	assert.Equal(t, []string{"F"}, ids(v.Branch))
@@ -365,15 +339,7 @@ end output=1
 }
 
 func TestWriteL4TwoRootParentedUsers(t *testing.T) {
-	// A web turn then a root-level fork through the dispatcher.
-	r, _ := wRun(t, `
-user id=u1 text=hi
-reply
-done
-fork-root id=u2 text=again rooted
-reply
-done
-`)
+	r, _ := wRun(t, scriptL4ForkRoot)
 	assert.Equal(t, `{"source": "cli"}`, pyDumps(wNode(t, r, "u2").Metadata))
 	assert.Equal(t, "cli", wNode(t, r, "u2_reply").Metadata.Val("source"))
 	v := r.View()
@@ -387,21 +353,9 @@ done
 
 func TestWriteUserRowsKeptByRuntimeCards(t *testing.T) {
 	// §5.2: u1 a1 F(ROOT) u3(parent F) a3, chain contains F, u3, a3.
-	text := `
-user id=u1 text=hi
-reply
-done
-manual id=F name=fn args={}
-exec id=Fx prompt=p reply=inner
-end
-reload
-user id=u3 text=thanks
-reply
-done
-`
-	r, _ := wRun(t, text)
+	r, _ := wRun(t, script52)
 	assert.Equal(t, []string{"F", "u3", "u3_reply"}, ids(r.View().Chain), "u3, a3 survive (476aa8f6)")
-	r, _ = wRun(t, text+"checkout id=Fx\n")
+	r, _ = wRun(t, script52+"checkout id=Fx\n")
 	assert.Equal(t, []string{"F"}, ids(r.View().Chain), "Fx absorbed by the card")
 }
 
@@ -518,16 +472,7 @@ retry of=x2 id=x3
 }
 
 func TestWriteCheckoutAndReload(t *testing.T) {
-	r, _ := wRun(t, `
-user id=u1 text=hi
-reply
-done
-user id=u2 text=more
-reply
-done
-checkout id=u1_reply
-user id=u3 text=fork
-`)
+	r, _ := wRun(t, scriptCheckoutThenTurn)
 	assert.Equal(t, "u1_reply", wNode(t, r, "u3").Metadata.Val("parent_id"))
 
 	r, _ = wRun(t, `

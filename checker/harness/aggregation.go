@@ -79,7 +79,7 @@ func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*
 		wantKept = append(wantKept, m)
 	}
 	if len(all) != len(wantKept) {
-		return fmt.Errorf("kept %d rows, want %d: %v vs %v", len(all), len(wantKept), ids(all), ids(wantKept))
+		return fmt.Errorf("kept %d rows, want %d: %v vs %v", len(all), len(wantKept), adapter.IDs(all), adapter.IDs(wantKept))
 	}
 	for i, m := range all {
 		if m.ID != wantKept[i].ID {
@@ -187,13 +187,4 @@ func extraBlocks(extra string) node.Value {
 		return node.Value{}
 	}
 	return p.O.Get("blocks")
-}
-
-// ids lists the ids of messages.
-func ids(ms []*adapter.Message) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.ID
-	}
-	return out
 }

@@ -26,7 +26,7 @@ func checkCards(s *Session) *Finding {
 		for _, m := range l.BeforeCards {
 			if m.Role == "user" && !after[m.ID] {
 				return s.finding("cards", fmt.Sprintf("flags %s: the card pass dropped user row %s", fl, m.ID),
-					fmt.Sprintf("chain before cards: %v\nchain after: %v", ids(l.BeforeCards), ids(l.Chain)))
+					fmt.Sprintf("chain before cards: %v\nchain after: %v", adapter.IDs(l.BeforeCards), adapter.IDs(l.Chain)))
 			}
 		}
 	}

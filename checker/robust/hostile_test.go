@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"sessiondag/audit"
+	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
@@ -117,11 +118,11 @@ func TestLoneSurrogateIDsStayApart(t *testing.T) {
 	_, s := buildTree(t, "lone-surrogates", 0)
 	chain := webui.Load(s, flags.Off).Chain
 	if len(chain) != 4 {
-		t.Fatalf("chain %v, want 4 rows", ids(chain))
+		t.Fatalf("chain %v, want 4 rows", adapter.IDs(chain))
 	}
 	u0, u1 := chain[0].ID, chain[2].ID
 	if u0 == u1 || chain[1].ParentID() != u0 || chain[3].ParentID() != u1 {
-		t.Fatalf("rows %q with parents %q %q: each reply must follow its own user", ids(chain), chain[1].ParentID(), chain[3].ParentID())
+		t.Fatalf("rows %q with parents %q %q: each reply must follow its own user", adapter.IDs(chain), chain[1].ParentID(), chain[3].ParentID())
 	}
 	b, _ := json.Marshal(webui.Views(s, flags.Off))
 	if !bytes.Contains(b, []byte(`"\ud800"`)) || !bytes.Contains(b, []byte(`"\ud801"`)) {

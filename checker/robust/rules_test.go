@@ -66,14 +66,6 @@ func openClean(t *testing.T, dir string) *store.Store {
 	return s
 }
 
-func ids(ms []*adapter.Message) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.ID
-	}
-	return out
-}
-
 // sameAsModel compares the cold load's views (flags off) with the model's.
 func sameAsModel(t *testing.T, dir string, s *store.Store, ignore ...string) {
 	t.Helper()
@@ -117,7 +109,7 @@ func TestDuplicateIDs(t *testing.T) {
 			}
 			for _, fl := range []flags.Set{flags.Off, flags.All} {
 				msgs := webui.Load(s, fl).Messages
-				if got := strings.Join(ids(msgs), ","); strings.Count(got, "u1") != 2 {
+				if got := strings.Join(adapter.IDs(msgs), ","); strings.Count(got, "u1") != 2 {
 					t.Errorf("flags %s: messages %s, want both copies", fl, got)
 				}
 			}
@@ -232,7 +224,7 @@ func TestMissingMeta(t *testing.T) {
 		t.Errorf("%d nodes, head %q; want 2 and no head", s.Len(), s.Head())
 	}
 	if l := webui.Load(s, flags.Off); l.HeadID != webui.HeadAt("a1") || len(l.Chain) != 2 {
-		t.Errorf("head %q, chain %v: want the last message and its chain", l.HeadID, ids(l.Chain))
+		t.Errorf("head %q, chain %v: want the last message and its chain", l.HeadID, adapter.IDs(l.Chain))
 	}
 	sameAsModel(t, dir, s)
 }

@@ -58,11 +58,7 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	}
 	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message, %d where one moves it to another branch): ",
 		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers, sum.MovedUsers)
-	if sum.Failed() {
-		fmt.Fprintln(w, "NOT READY")
-	} else {
-		fmt.Fprintln(w, "ready")
-	}
+	fmt.Fprintln(w, sum.Verdict())
 }
 
 // printCauses is a residual table; atR adds how many of the rows R did not

@@ -24,6 +24,10 @@ type shardMerger[S shardSummary] struct {
 	merge  func([]S) (S, bool, error) // the package's Merge
 	shards func(S) []string           // the shards a merged summary adds up
 	sums   []S
+	// The merge of sums, made once they are all read.
+	done     bool
+	last     S
+	complete bool
 }
 
 func newHuntMerger() summaryMerger {
@@ -41,16 +45,26 @@ func (m *shardMerger[S]) Merge(raw json.RawMessage) error {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return fmt.Errorf("%s summary: %w", m.kind, err)
 	}
-	if _, _, err := m.merge(append(m.sums, s)); err != nil {
+	// The package's Merge checks every summary against the first: doing
+	// that for each as it comes keeps the reading linear in the records.
+	check := []S{s}
+	if len(m.sums) > 0 {
+		check = []S{m.sums[0], s}
+	}
+	if _, _, err := m.merge(check); err != nil {
 		return err
 	}
 	m.sums = append(m.sums, s)
+	m.done = false
 	return nil
 }
 
 func (m *shardMerger[S]) merged() (S, bool) {
-	s, complete, _ := m.merge(m.sums) // each summary was checked as it came
-	return s, complete
+	if !m.done {
+		m.last, m.complete, _ = m.merge(m.sums) // each summary was checked as it came
+		m.done = true
+	}
+	return m.last, m.complete
 }
 
 func (m *shardMerger[S]) Text(w io.Writer) { s, _ := m.merged(); s.Text(w) }

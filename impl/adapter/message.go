@@ -212,3 +212,13 @@ func (m *Message) Copy() *Message {
 
 // MarshalJSON writes the message object.
 func (m *Message) MarshalJSON() ([]byte, error) { return m.F.MarshalJSON() }
+
+// IDs lists the ids of messages in their order: what every comparison of
+// a chain or a list of rows looks at first.
+func IDs(ms []*Message) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.ID
+	}
+	return out
+}

@@ -56,12 +56,19 @@ func build(t *testing.T, specs ...m) []*adapter.Message {
 	return out
 }
 
-func ids(ms []*adapter.Message) []string {
-	out := make([]string, 0, len(ms))
-	for _, x := range ms {
-		out = append(out, x.ID)
-	}
-	return out
+// turns is the conversation u1 → a1 → u2 → a2 with more appended: the
+// chain the tests of siblings and walks branch off.
+func turns(more ...m) []m {
+	return append([]m{{"u1", "user", absent}, {"a1", "assistant", "u1"}, {"u2", "user", "a1"}, {"a2", "assistant", "u2"}},
+		more...)
+}
+
+// rootUser is a web user message as the store reads it back: called_by
+// ROOT and no parent_id key, so its parent_id reads "ROOT".
+func rootUser(id string, seq int64) *adapter.Message {
+	n := &node.Node{ID: id, Seq: seq, Role: node.RoleUser, Output: node.Str(id), CalledBy: node.RootID,
+		CreatedAt: node.Num("1.0"), Input: node.NullV(), Reads: node.Arr(nil), Metadata: &node.Obj{}}
+	return adapter.ToMessage(sid, n, nil)
 }
 
 func fam(ms []*adapter.Message) *history.Family { return history.NewFamily(ms, history.ParentKey) }
@@ -96,7 +103,7 @@ func TestSiblingsIncludeSelfInListOrder(t *testing.T) {
 }
 
 func TestSiblingIndexUnknown(t *testing.T) {
-	f := fam(build(t, m{"u1", "user", absent}, m{"a1", "assistant", "u1"}))
+	f := fam(build(t, turns()[:2]...))
 	i, n := f.SiblingIndex("nope")
 	require.Equal(t, [2]int{0, 0}, [2]int{i, n})
 	i, n = fam(nil).SiblingIndex("nope")
@@ -124,12 +131,7 @@ func TestParentlessMessagesAreMutualSiblings(t *testing.T) {
 
 func TestRootParentedUsersAreSiblings(t *testing.T) {
 	// Web/dispatcher chain roots read parent_id "ROOT" ("ROOT" == "ROOT").
-	var ms []*adapter.Message
-	for i, id := range []string{"u1", "u2"} {
-		n := &node.Node{ID: id, Seq: int64(i), Role: node.RoleUser, Output: node.Str(id), CalledBy: node.RootID,
-			CreatedAt: node.Num("1.0"), Input: node.NullV(), Reads: node.Arr(nil), Metadata: &node.Obj{}}
-		ms = append(ms, adapter.ToMessage(sid, n, nil))
-	}
+	ms := []*adapter.Message{rootUser("u1", 0), rootUser("u2", 1)}
 	require.Equal(t, "ROOT", ms[0].Get("parent_id").Str())
 	require.Equal(t, []string{"u1", "u2"}, fam(ms).Siblings("u2"))
 }
@@ -151,33 +153,23 @@ func TestChildrenOrdered(t *testing.T) {
 // ---- linear_history --------------------------------------------------------
 
 func TestLinearWalksChainExcludingSiblings(t *testing.T) {
-	ms := build(t,
-		m{"u1", "user", absent},
-		m{"a1", "assistant", "u1"},
-		m{"u2", "user", "a1"},
-		m{"a2", "assistant", "u2"},
-		m{"a2b", "assistant", "u2"},
-	)
-	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, ids(history.Linear(ms, "a2", history.ParentEdge)))
-	require.Equal(t, []string{"u1", "a1", "u2", "a2b"}, ids(history.Linear(ms, "a2b", history.ParentEdge)))
-	require.Equal(t, []string{"u1", "a1"}, ids(history.Linear(ms, "a1", history.ParentEdge)))
+	ms := build(t, turns(m{"a2b", "assistant", "u2"})...)
+	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, adapter.IDs(history.Linear(ms, "a2", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1", "u2", "a2b"}, adapter.IDs(history.Linear(ms, "a2b", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1"}, adapter.IDs(history.Linear(ms, "a1", history.ParentEdge)))
 }
 
 func TestLinearFollowsRetryBranchOfHead(t *testing.T) {
-	ms := build(t,
-		m{"u1", "user", absent},
-		m{"a1", "assistant", "u1"},
-		m{"u2", "user", "a1"},
-		m{"a2", "assistant", "u2"},
+	ms := build(t, turns(
 		m{"u2r", "user", "a1"}, // retry of u2: same parent
 		m{"a2r", "assistant", "u2r"},
-	)
-	require.Equal(t, []string{"u1", "a1", "u2r", "a2r"}, ids(history.Linear(ms, "a2r", history.ParentEdge)))
-	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, ids(history.Linear(ms, "a2", history.ParentEdge)))
+	)...)
+	require.Equal(t, []string{"u1", "a1", "u2r", "a2r"}, adapter.IDs(history.Linear(ms, "a2r", history.ParentEdge)))
+	require.Equal(t, []string{"u1", "a1", "u2", "a2"}, adapter.IDs(history.Linear(ms, "a2", history.ParentEdge)))
 }
 
 func TestLinearUnknownHead(t *testing.T) {
-	ms := build(t, m{"u1", "user", absent}, m{"a1", "assistant", "u1"})
+	ms := build(t, turns()[:2]...)
 	require.Empty(t, history.Linear(ms, "nope", history.ParentEdge))
 	require.Empty(t, history.Linear(ms, "", history.ParentEdge))
 	require.Empty(t, history.Linear(nil, "u1", history.ParentEdge))
@@ -185,10 +177,8 @@ func TestLinearUnknownHead(t *testing.T) {
 
 func TestLinearStopsAtRootString(t *testing.T) {
 	// "ROOT" is not a message: the walk ends there, no special case.
-	n := &node.Node{ID: "u1", Role: node.RoleUser, Output: node.Str("hi"), CalledBy: node.RootID,
-		CreatedAt: node.Num("1.0"), Input: node.NullV(), Reads: node.Arr(nil), Metadata: &node.Obj{}}
-	ms := append([]*adapter.Message{adapter.ToMessage(sid, n, nil)}, build(t, m{"a1", "assistant", "u1"})...)
-	require.Equal(t, []string{"u1", "a1"}, ids(history.Linear(ms, "a1", history.ParentEdge)))
+	ms := append([]*adapter.Message{rootUser("u1", 0)}, build(t, m{"a1", "assistant", "u1"})...)
+	require.Equal(t, []string{"u1", "a1"}, adapter.IDs(history.Linear(ms, "a1", history.ParentEdge)))
 }
 
 func TestLinearCyclesTerminate(t *testing.T) {
@@ -198,16 +188,16 @@ func TestLinearCyclesTerminate(t *testing.T) {
 		m{"c", "assistant", "b"},
 		m{"d", "assistant", "c"},
 	)
-	got := ids(history.Linear(ms, "b", history.ParentEdge))
+	got := adapter.IDs(history.Linear(ms, "b", history.ParentEdge))
 	require.LessOrEqual(t, len(got), len(ms))
 	require.ElementsMatch(t, []string{"a", "b", "c"}, got, "each cycle member once")
 	require.Equal(t, "b", got[len(got)-1], "the head is last")
 	require.Equal(t, []string{"c", "a", "b"}, got, "root first: the walk b→a→c stops at the revisit of b")
 
 	self := build(t, m{"s", "assistant", "s"})
-	require.Equal(t, []string{"s"}, ids(history.Linear(self, "s", history.ParentEdge)))
+	require.Equal(t, []string{"s"}, adapter.IDs(history.Linear(self, "s", history.ParentEdge)))
 
-	got = ids(history.Linear(ms, "d", history.ParentEdge))
+	got = adapter.IDs(history.Linear(ms, "d", history.ParentEdge))
 	require.LessOrEqual(t, len(got), len(ms))
 	require.Equal(t, "d", got[len(got)-1])
 }
@@ -219,7 +209,7 @@ func TestLinearDuplicateIDsLastWins(t *testing.T) {
 		m{"x", "assistant", "p1"},
 		m{"x", "assistant", "p2"},
 	)
-	require.Equal(t, []string{"p2", "x"}, ids(history.Linear(ms, "x", history.ParentEdge)))
+	require.Equal(t, []string{"p2", "x"}, adapter.IDs(history.Linear(ms, "x", history.ParentEdge)))
 }
 
 // ---- deepest_leaf ----------------------------------------------------------
@@ -292,10 +282,10 @@ func TestBranchRules(t *testing.T) {
 		nd{"Gx", "llm", "G", ""},
 	)
 	// Rule 1 then rule 3 (F2 has no conv children, nor has F1).
-	require.Equal(t, []string{"F1", "F2", "u1", "a1"}, ids(history.Branch(s, "a1")))
+	require.Equal(t, []string{"F1", "F2", "u1", "a1"}, adapter.IDs(history.Branch(s, "a1")))
 	// Rule 2: a tool or function-internal head climbs the call chain.
-	require.Equal(t, []string{"F1", "F2", "u1", "a1", "t1"}, ids(history.Branch(s, "t1")))
-	require.Equal(t, []string{"F1", "F2", "u1", "a1", "G", "Gx"}, ids(history.Branch(s, "Gx")))
+	require.Equal(t, []string{"F1", "F2", "u1", "a1", "t1"}, adapter.IDs(history.Branch(s, "t1")))
+	require.Equal(t, []string{"F1", "F2", "u1", "a1", "G", "Gx"}, adapter.IDs(history.Branch(s, "Gx")))
 	// Unknown head → [].
 	require.Empty(t, history.Branch(s, "nope"))
 	// ROOT is walked past but never shown; an empty head means the index head
@@ -310,7 +300,7 @@ func TestBranchRule3StopsAtRootWithConvChildren(t *testing.T) {
 		nd{"u2", "user", "ROOT", ""},
 		nd{"a2", "llm", "u2", "u2"},
 	)
-	require.Equal(t, []string{"u2", "a2"}, ids(history.Branch(s, "a2")))
+	require.Equal(t, []string{"u2", "a2"}, adapter.IDs(history.Branch(s, "a2")))
 }
 
 // TestDeepestLeafAnswersDoNotDependOnOrder: one family asked for the

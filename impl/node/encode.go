@@ -22,6 +22,10 @@ const (
 	// ±Infinity, a float literal beyond float64) written as null: what
 	// views marshal to, at any depth.
 	view
+	// repr is Python's str() of a container (PyStr): json.dumps's layout
+	// with Python's spellings of None, True, False, the float specials and
+	// strings. One walk (appendValue) serves every style.
+	repr
 )
 
 // Dumps renders v the way Python's json.dumps(v, ensure_ascii=False) does.
@@ -31,31 +35,37 @@ func Dumps(v Value) string {
 
 // AppendJSON appends the JSON text of v in the given style.
 func AppendJSON(b []byte, v Value, style Style) []byte {
+	return appendValue(b, v, style)
+}
+
+func appendValue(b []byte, v Value, style Style) []byte {
 	switch v.K {
 	case Missing, Null:
+		if style == repr {
+			return append(b, "None"...)
+		}
 		return append(b, "null"...)
 	case Bool:
-		if v.B {
+		switch {
+		case style == repr && v.B:
+			return append(b, "True"...)
+		case style == repr:
+			return append(b, "False"...)
+		case v.B:
 			return append(b, "true"...)
 		}
 		return append(b, "false"...)
 	case Number:
-		if style == view && !finite(v.S) {
-			return append(b, "null"...)
-		}
-		return AppendPyNumber(b, v.S)
+		return appendNumber(b, v.S, style)
 	case String:
-		if style == view {
-			return appendSafeString(b, v.S)
-		}
-		return AppendPyString(b, v.S)
+		return appendString(b, v.S, style)
 	case Array:
 		b = append(b, '[')
 		for i := range v.A {
 			if i > 0 {
 				b = appendSep(b, ',', style)
 			}
-			b = AppendJSON(b, v.A[i], style)
+			b = appendValue(b, v.A[i], style)
 		}
 		return append(b, ']')
 	case Object:
@@ -65,13 +75,9 @@ func AppendJSON(b []byte, v Value, style Style) []byte {
 				if i > 0 {
 					b = appendSep(b, ',', style)
 				}
-				if style == view {
-					b = appendSafeString(b, m.Key)
-				} else {
-					b = AppendPyString(b, m.Key)
-				}
+				b = appendString(b, m.Key, style)
 				b = appendSep(b, ':', style)
-				b = AppendJSON(b, m.Val, style)
+				b = appendValue(b, m.Val, style)
 			}
 		}
 		return append(b, '}')
@@ -79,9 +85,33 @@ func AppendJSON(b []byte, v Value, style Style) []byte {
 	return b
 }
 
+func appendNumber(b []byte, lit string, style Style) []byte {
+	switch {
+	case style == view && !finite(lit):
+		return append(b, "null"...)
+	case style == repr && lit == "NaN":
+		return append(b, "nan"...)
+	case style == repr && lit == "Infinity":
+		return append(b, "inf"...)
+	case style == repr && lit == "-Infinity":
+		return append(b, "-inf"...)
+	}
+	return AppendPyNumber(b, lit)
+}
+
+func appendString(b []byte, s string, style Style) []byte {
+	switch style {
+	case view:
+		return appendSafeString(b, s)
+	case repr:
+		return appendPyStrRepr(b, s)
+	}
+	return AppendPyString(b, s)
+}
+
 func appendSep(b []byte, c byte, style Style) []byte {
 	b = append(b, c)
-	if style == Python {
+	if style == Python || style == repr {
 		b = append(b, ' ')
 	}
 	return b
@@ -154,17 +184,26 @@ func appendSafeString(b []byte, s string) []byte {
 			continue
 		}
 		b = appendPyStringBody(b, s[start:i])
-		if sur, ok := wtf8Surrogate(s[i:]); ok {
-			b = appendU(b, sur)
-			i += 3
-		} else {
-			b = appendU(b, 0xdc00|rune(s[i]))
-			i++
-		}
+		var n int
+		b, n = appendUndecodable(b, s[i:])
+		i += n
 		start = i
 	}
 	b = appendPyStringBody(b, s[start:])
 	return append(b, '"')
+}
+
+// appendUndecodable writes the bytes at the start of s that are not UTF-8
+// as the \udXXX escape of the code point Python holds for them, as both
+// its json (ensure_ascii) and its repr write it: a lone surrogate (three
+// WTF-8 bytes, see Parse) as itself, any other byte (a file name's) as
+// U+DC00 plus the byte, the code surrogateescape decoding gives it. It
+// returns how many bytes of s it used.
+func appendUndecodable(b []byte, s string) ([]byte, int) {
+	if sur, ok := wtf8Surrogate(s); ok {
+		return appendU(b, sur), 3
+	}
+	return appendU(b, 0xdc00|rune(s[0])), 1
 }
 
 // wtf8Surrogate decodes a surrogate code point held as three WTF-8 bytes
@@ -275,55 +314,7 @@ func PyStr(v Value) string {
 	if v.K == String {
 		return v.S
 	}
-	return string(appendPyRepr(nil, v))
-}
-
-func appendPyRepr(b []byte, v Value) []byte {
-	switch v.K {
-	case Missing, Null:
-		return append(b, "None"...)
-	case Bool:
-		if v.B {
-			return append(b, "True"...)
-		}
-		return append(b, "False"...)
-	case Number:
-		if v.S == "NaN" {
-			return append(b, "nan"...)
-		}
-		if v.S == "Infinity" {
-			return append(b, "inf"...)
-		}
-		if v.S == "-Infinity" {
-			return append(b, "-inf"...)
-		}
-		return AppendPyNumber(b, v.S)
-	case String:
-		return appendPyStrRepr(b, v.S)
-	case Array:
-		b = append(b, '[')
-		for i := range v.A {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = appendPyRepr(b, v.A[i])
-		}
-		return append(b, ']')
-	case Object:
-		b = append(b, '{')
-		if v.O != nil {
-			for i, m := range v.O.M {
-				if i > 0 {
-					b = append(b, ", "...)
-				}
-				b = appendPyStrRepr(b, m.Key)
-				b = append(b, ": "...)
-				b = appendPyRepr(b, m.Val)
-			}
-		}
-		return append(b, '}')
-	}
-	return b
+	return string(appendValue(nil, v, repr))
 }
 
 // appendPyStrRepr is Python's repr of a str: single quotes unless the text
@@ -337,15 +328,9 @@ func appendPyStrRepr(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			// Python's repr of a surrogate, a lone one or a file name's
-			// undecodable byte: \udXXX.
-			if sur, ok := wtf8Surrogate(s[i:]); ok {
-				b = appendU(b, sur)
-				i += 3
-			} else {
-				b = appendU(b, 0xdc00|rune(s[i]))
-				i++
-			}
+			var n int
+			b, n = appendUndecodable(b, s[i:])
+			i += n
 			continue
 		}
 		i += size

@@ -73,6 +73,15 @@ func (n *Node) IsRewound() bool {
 func (n *Node) scanRoot() bool    { return n.Metadata.Get("display").Str() == "root" }
 func (n *Node) scanRewound() bool { return n.Metadata.Get("rewound").Truthy() }
 
+// IDs lists the ids of nodes in their order.
+func IDs(ns []*Node) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.ID
+	}
+	return out
+}
+
 // Clone copies the node, unsealed; its metadata object is copied one level
 // deep so an update of the copy does not show through.
 func (n *Node) Clone() *Node {

@@ -40,23 +40,23 @@ func (id fileID) regular() bool { return id.mode == syscall.S_IFREG }
 func (id fileID) isDir() bool   { return id.mode == syscall.S_IFDIR }
 func (id fileID) isLink() bool  { return id.mode == syscall.S_IFLNK }
 
-// kind names a file type a reader refuses.
-func (id fileID) kind() string {
+// fileMode is the stat type as the type bits of an fs.FileMode.
+func (id fileID) fileMode() fs.FileMode {
 	switch id.mode {
 	case syscall.S_IFIFO:
-		return "a named pipe"
+		return fs.ModeNamedPipe
 	case syscall.S_IFCHR:
-		return "a character device"
+		return fs.ModeDevice | fs.ModeCharDevice
 	case syscall.S_IFBLK:
-		return "a block device"
+		return fs.ModeDevice
 	case syscall.S_IFSOCK:
-		return "a socket"
+		return fs.ModeSocket
 	case syscall.S_IFDIR:
-		return "a directory"
+		return fs.ModeDir
 	case syscall.S_IFLNK:
-		return "a symbolic link"
+		return fs.ModeSymlink
 	}
-	return "not a regular file"
+	return 0
 }
 
 // readRegular reads the regular file at p. Without follow it refuses to go

@@ -34,21 +34,7 @@ func (id fileID) regular() bool { return fs.FileMode(id.mode).IsRegular() }
 func (id fileID) isDir() bool   { return fs.FileMode(id.mode).IsDir() }
 func (id fileID) isLink() bool  { return fs.FileMode(id.mode)&fs.ModeSymlink != 0 }
 
-func (id fileID) kind() string {
-	switch m := fs.FileMode(id.mode); {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	}
-	return "not a regular file"
-}
+func (id fileID) fileMode() fs.FileMode { return fs.FileMode(id.mode) }
 
 // readRegular reads the regular file at p, looking at it before it is
 // opened (there is no O_NONBLOCK here to keep a FIFO's open from waiting).

@@ -155,15 +155,8 @@ func notDir(id fileID) error {
 }
 
 func typeName(t fs.FileMode) string {
-	switch {
-	case t&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case t&fs.ModeDevice != 0:
-		return "a device"
-	case t&fs.ModeSocket != 0:
-		return "a socket"
-	case t.IsDir():
-		return "a directory"
+	if k := FileKind(t); k != "" {
+		return k
 	}
 	return "of an unknown type"
 }

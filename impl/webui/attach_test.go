@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/webui"
 	"sessiondag/impl/writer"
@@ -34,8 +35,8 @@ func TestAttachRowOnPathKeepsSeqOrder(t *testing.T) {
 	w := attachOnPath(t)
 	for _, fl := range []flags.Set{flags.All, flags.A | flags.B} {
 		l := webui.Load(w.S, fl)
-		require.Equal(t, []string{"u1", "u1_reply", "a1", "a2", "d1", "d1_reply"}, msgIDs(l.Chain), "under %s", fl)
-		require.Equal(t, msgIDs(webui.LoadByMaps(w.S, fl).Chain), msgIDs(l.Chain), "by maps under %s", fl)
+		require.Equal(t, []string{"u1", "u1_reply", "a1", "a2", "d1", "d1_reply"}, adapter.IDs(l.Chain), "under %s", fl)
+		require.Equal(t, adapter.IDs(webui.LoadByMaps(w.S, fl).Chain), adapter.IDs(l.Chain), "by maps under %s", fl)
 	}
 }
 
@@ -46,7 +47,7 @@ func TestAttachRowOnPathHiddenWithAnchor(t *testing.T) {
 	require.NoError(t, w.Done())
 	require.NoError(t, w.Rewind("u1_reply"))
 	l := webui.Load(w.S, flags.All)
-	require.Equal(t, []string{"u1", "d1", "d1_reply"}, msgIDs(l.Chain))
+	require.Equal(t, []string{"u1", "d1", "d1_reply"}, adapter.IDs(l.Chain))
 }
 
 // TestAttachRowOnPathKeepsItsAttachRows: a spawn issued from a checked-out
@@ -62,5 +63,5 @@ func TestAttachRowOnPathKeepsItsAttachRows(t *testing.T) {
 	require.NoError(t, w.Checkout("a1"))
 	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper", true))
 	l := webui.Load(w.S, flags.All)
-	require.Equal(t, []string{"u1", "u1_reply", "a1", "a2", "c2", "s2", "s2_reply"}, msgIDs(l.Chain))
+	require.Equal(t, []string{"u1", "u1_reply", "a1", "a2", "c2", "s2", "s2_reply"}, adapter.IDs(l.Chain))
 }

@@ -51,22 +51,6 @@ const (
 
 // ---- helpers ---------------------------------------------------------------
 
-func msgIDs(ms []*adapter.Message) []string {
-	out := make([]string, 0, len(ms))
-	for _, m := range ms {
-		out = append(out, m.ID)
-	}
-	return out
-}
-
-func nodeIDs(ns []*node.Node) []string {
-	out := make([]string, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, n.ID)
-	}
-	return out
-}
-
 // pv renders a parent_id value: "<absent>", "<null>" or the string.
 func pv(v node.Value) string {
 	switch v.K {
@@ -87,7 +71,7 @@ func byID(t *testing.T, ms []*adapter.Message, id string) *adapter.Message {
 			return m
 		}
 	}
-	require.FailNowf(t, "missing message", "no message %q in %v", id, msgIDs(ms))
+	require.FailNowf(t, "missing message", "no message %q in %v", id, adapter.IDs(ms))
 	return nil
 }
 
@@ -253,7 +237,7 @@ func TestSection4WorkedExample(t *testing.T) {
 
 			// Aggregation: t1 folds into a1.
 			all := webui.Aggregate(msgs)
-			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, msgIDs(all))
+			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, adapter.IDs(all))
 			agg := byID(t, all, a1)
 			calls := agg.Get("tool_calls")
 			require.Equal(t, node.Array, calls.K)
@@ -276,20 +260,20 @@ func TestSection4WorkedExample(t *testing.T) {
 			extra, err := node.Parse([]byte(agg.Get("extra").Str()))
 			require.NoError(t, err)
 			require.Equal(t, node.Dumps(extra.O.Get("blocks")), node.Dumps(blocks))
-			require.NotContains(t, msgIDs(all), t1, "t1 is folded and dropped")
+			require.NotContains(t, adapter.IDs(all), t1, "t1 is folded and dropped")
 			require.False(t, byID(t, all, a3).Get("tool_calls").IsSet())
 
 			// Load.
 			l := webui.Load(st, flags.Off)
 			require.Equal(t, webui.HeadAt(a3), l.HeadID)
-			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, msgIDs(l.All))
-			require.Equal(t, tc.linear, msgIDs(l.Linear), "linear_history(a3)")
+			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, adapter.IDs(l.All))
+			require.Equal(t, tc.linear, adapter.IDs(l.Linear), "linear_history(a3)")
 			// R fallback: triggered (chain shorter than all), get_branch is not longer → keep.
 			require.Less(t, len(l.Linear), len(l.All))
-			require.Equal(t, tc.branch, msgIDs(history.Branch(st, "")), "get_branch from the stored head")
+			require.Equal(t, tc.branch, adapter.IDs(history.Branch(st, "")), "get_branch from the stored head")
 			require.False(t, l.FallbackUsed, "get_branch is not strictly longer: keep the linear chain")
-			require.Equal(t, tc.linear, msgIDs(l.BeforeCards))
-			require.Equal(t, tc.chain, msgIDs(l.Chain), "runtime cards at R")
+			require.Equal(t, tc.linear, adapter.IDs(l.BeforeCards))
+			require.Equal(t, tc.chain, adapter.IDs(l.Chain), "runtime cards at R")
 
 			if tc.fCardInView {
 				card := l.Chain[0]
@@ -312,7 +296,7 @@ func TestSection4WorkedExample(t *testing.T) {
 						`"params": {"_content": "{\"system\": \"be brief\"}"}, "raw_reply": "2"}]}`,
 					node.Dumps(tree))
 				// u3 and a3 survive the card pass (the §5.2 fix); Fx is absorbed.
-				require.NotContains(t, msgIDs(l.Chain), fnFx)
+				require.NotContains(t, adapter.IDs(l.Chain), fnFx)
 			} else {
 				// Variant B: F is not on the chain, so there is no card; a1 keeps its folded call.
 				require.Equal(t, []string{t1}, toolCallIDs(byID(t, l.Chain, a1)))
@@ -323,7 +307,7 @@ func TestSection4WorkedExample(t *testing.T) {
 
 			// Context side (dispatcher path, variant A): get_branch from F = [F].
 			if tc.reload {
-				require.Equal(t, []string{fnF}, msgIDs(history.Branch(st, fnF)))
+				require.Equal(t, []string{fnF}, adapter.IDs(history.Branch(st, fnF)))
 			}
 		})
 	}
@@ -368,10 +352,10 @@ func TestSection4ColdLoad(t *testing.T) {
 	require.Equal(t, a3, s.Head())
 	l := webui.Load(s, flags.Off)
 	require.Equal(t, webui.HeadAt(a3), l.HeadID)
-	require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, msgIDs(l.All))
-	require.Equal(t, []string{fnF, u3, a3}, msgIDs(l.Linear))
+	require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3}, adapter.IDs(l.All))
+	require.Equal(t, []string{fnF, u3, a3}, adapter.IDs(l.Linear))
 	require.False(t, l.FallbackUsed)
-	require.Equal(t, []string{fnF, u3, a3}, msgIDs(l.Chain))
+	require.Equal(t, []string{fnF, u3, a3}, adapter.IDs(l.Chain))
 	require.Equal(t, "runtime", l.Chain[0].Get("display").Str())
 }
 
@@ -464,7 +448,7 @@ func TestSection4Continuation(t *testing.T) {
 				}
 			}
 			// a4 has three conversation children: S, A and the next user turn.
-			require.Equal(t, []string{subS, attA, u5}, nodeIDs(st.ConvChildren(a4)))
+			require.Equal(t, []string{subS, attA, u5}, node.IDs(st.ConvChildren(a4)))
 
 			e5 := mustNode(t, st, a5)
 			require.Equal(t, "[error] RuntimeError: boom", e5.Output.Str())
@@ -476,7 +460,7 @@ func TestSection4Continuation(t *testing.T) {
 			// Load at head a6.
 			l := webui.Load(st, flags.Off)
 			require.Equal(t, webui.HeadAt(a6), l.HeadID)
-			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3, u4, a4, fnGx, subS, subR, attA, u5, a5, u6, a6}, msgIDs(l.All))
+			require.Equal(t, []string{u1, a1, fnF, fnFx, u3, a3, u4, a4, fnGx, subS, subR, attA, u5, a5, u6, a6}, adapter.IDs(l.All))
 			require.Equal(t, []string{fnG, t3}, toolCallIDs(byID(t, l.All, a4)), "G and the task row fold into a4")
 			require.Equal(t, []string{fnH}, toolCallIDs(byID(t, l.All, fnGx)), "H folds into Gx")
 
@@ -489,7 +473,7 @@ func TestSection4Continuation(t *testing.T) {
 			// linear_history(a6) stops at F (A) or walks on to u1 (B); the
 			// card pass later leaves these rows as they are.
 			linear := append(append([]string{}, tc.chainHead...), mid...)
-			require.Equal(t, linear, msgIDs(l.Linear))
+			require.Equal(t, linear, adapter.IDs(l.Linear))
 			require.False(t, l.FallbackUsed, "get_branch from a6 is not longer")
 
 			// A is spliced right after a4; S, S_reply, Gx stay off the chain.
@@ -497,9 +481,9 @@ func TestSection4Continuation(t *testing.T) {
 			chain = append(chain, tc.chainHead...)
 			chain = append(chain, u4, a4, attA)
 			chain = append(chain, mid[2:]...)
-			require.Equal(t, chain, msgIDs(l.Chain))
+			require.Equal(t, chain, adapter.IDs(l.Chain))
 			for _, off := range []string{subS, subR, fnGx} {
-				require.NotContains(t, msgIDs(l.Chain), off)
+				require.NotContains(t, adapter.IDs(l.Chain), off)
 			}
 
 			if !tc.reload6 {
@@ -530,7 +514,7 @@ func TestSection4StandaloneError(t *testing.T) {
 	require.Equal(t, "system", e.Meta("role").Str())
 	l := webui.Load(st, flags.Off)
 	require.Equal(t, webui.HeadAt("E5"), l.HeadID)
-	require.Equal(t, []string{u1, a1, u3, a3, u5, "E5"}, msgIDs(l.Chain))
+	require.Equal(t, []string{u1, a1, u3, a3, u5, "E5"}, adapter.IDs(l.Chain))
 	require.Equal(t, "system", byID(t, l.Chain, "E5").Role)
 }
 
@@ -549,10 +533,10 @@ func TestSection5L1ThreeManualRuns(t *testing.T) {
 		require.Equal(t, "ROOT", pv(m.Get("parent_id")))
 	}
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, []string{"F3"}, msgIDs(l.Linear))
-	require.Equal(t, []string{"F1", "F2", "F3"}, msgIDs(history.Branch(st, "")))
+	require.Equal(t, []string{"F3"}, adapter.IDs(l.Linear))
+	require.Equal(t, []string{"F1", "F2", "F3"}, adapter.IDs(history.Branch(st, "")))
 	require.True(t, l.FallbackUsed)
-	require.Equal(t, []string{"F1", "F2", "F3"}, msgIDs(l.Chain), "R: all three cards")
+	require.Equal(t, []string{"F1", "F2", "F3"}, adapter.IDs(l.Chain), "R: all three cards")
 	for _, m := range l.Chain {
 		require.Equal(t, "status", m.Get("type").Str())
 		require.Equal(t, "runtime", m.Get("display").Str())
@@ -576,10 +560,10 @@ func TestSection5L2FunctionBeforeFirstChat(t *testing.T) {
 
 	l := webui.Load(st, flags.Off)
 	require.Equal(t, webui.HeadAt(a1), l.HeadID)
-	require.Equal(t, []string{u1, a1}, msgIDs(l.Linear))
-	require.Equal(t, []string{"F", u1, a1}, msgIDs(history.Branch(st, "")))
+	require.Equal(t, []string{u1, a1}, adapter.IDs(l.Linear))
+	require.Equal(t, []string{"F", u1, a1}, adapter.IDs(history.Branch(st, "")))
 	require.True(t, l.FallbackUsed)
-	require.Equal(t, []string{"F", u1, a1}, msgIDs(l.Chain), "R shows the F card")
+	require.Equal(t, []string{"F", u1, a1}, adapter.IDs(l.Chain), "R shows the F card")
 	require.Equal(t, "runtime", l.Chain[0].Get("display").Str())
 }
 
@@ -595,10 +579,10 @@ func TestSection5L3HeadOnRootFunctionAfterChat(t *testing.T) {
 	require.Equal(t, "F", st.PersistedHead())
 
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, []string{"F"}, msgIDs(l.Linear))
-	require.Equal(t, []string{"F"}, msgIDs(history.Branch(st, "")), "u1 has a conv child: stop")
+	require.Equal(t, []string{"F"}, adapter.IDs(l.Linear))
+	require.Equal(t, []string{"F"}, adapter.IDs(history.Branch(st, "")), "u1 has a conv child: stop")
 	require.False(t, l.FallbackUsed)
-	require.Equal(t, []string{"F"}, msgIDs(l.Chain), "not fixed at R: only the F card")
+	require.Equal(t, []string{"F"}, adapter.IDs(l.Chain), "not fixed at R: only the F card")
 	require.Equal(t, "runtime", l.Chain[0].Get("display").Str())
 }
 
@@ -617,10 +601,10 @@ func TestSection5L4TwoRootParentedUsers(t *testing.T) {
 	require.Equal(t, "ROOT", pv(byID(t, msgs, "u2").Get("parent_id")))
 
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, []string{"u2", "u2_reply"}, msgIDs(l.Linear))
-	require.Equal(t, []string{"u2", "u2_reply"}, msgIDs(history.Branch(st, "")), "get_branch stops at u2")
+	require.Equal(t, []string{"u2", "u2_reply"}, adapter.IDs(l.Linear))
+	require.Equal(t, []string{"u2", "u2_reply"}, adapter.IDs(history.Branch(st, "")), "get_branch stops at u2")
 	require.False(t, l.FallbackUsed)
-	require.Equal(t, []string{"u2", "u2_reply"}, msgIDs(l.Chain), "not fixed at R")
+	require.Equal(t, []string{"u2", "u2_reply"}, adapter.IDs(l.Chain), "not fixed at R")
 }
 
 // ---- §5.2 ------------------------------------------------------------------
@@ -659,8 +643,8 @@ func TestSection5_2UserRowsKeptAfterCard(t *testing.T) {
 	require.NoError(t, s.SetHead("a3"))
 
 	l := webui.Load(s.AtPersistedHead(), flags.Off)
-	require.Equal(t, []string{"F", "u3", "a3"}, msgIDs(l.BeforeCards))
-	require.Equal(t, []string{"F", "u3", "a3"}, msgIDs(l.Chain), "u3 and a3 are kept")
+	require.Equal(t, []string{"F", "u3", "a3"}, adapter.IDs(l.BeforeCards))
+	require.Equal(t, []string{"F", "u3", "a3"}, adapter.IDs(l.Chain), "u3 and a3 are kept")
 	require.Equal(t, "runtime", l.Chain[0].Get("display").Str())
 	require.Equal(t, "user", l.Chain[1].Role)
 	require.Equal(t, "assistant", l.Chain[2].Role)
@@ -677,7 +661,7 @@ func TestCardTreeErrorIsPythonStr(t *testing.T) {
 	require.Equal(t, `{"error": "boom"}`, node.Dumps(fn.Output))
 	require.Equal(t, "error", fn.Meta("status").Str())
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, []string{"F"}, msgIDs(l.Chain))
+	require.Equal(t, []string{"F"}, adapter.IDs(l.Chain))
 	card := l.Chain[0]
 	require.Equal(t, "error", card.Get("status").Str())
 	tree := card.Get("context_tree").O
@@ -712,8 +696,8 @@ func TestLegacyToolFoldsViaExtraEdge(t *testing.T) {
 	require.Equal(t, a1, extra.O.Get("tool_use").O.Get("called_by").Str())
 
 	all := webui.Aggregate(msgs)
-	require.Equal(t, []string{u1, a1}, msgIDs(all))
+	require.Equal(t, []string{u1, a1}, adapter.IDs(all))
 	require.Equal(t, []string{t1}, toolCallIDs(byID(t, all, a1)))
 	l := webui.Load(st, flags.Off)
-	require.Equal(t, []string{u1, a1}, msgIDs(l.Chain))
+	require.Equal(t, []string{u1, a1}, adapter.IDs(l.Chain))
 }

@@ -33,22 +33,6 @@ func get(t *testing.T, s *store.Store, id string) *node.Node {
 	return n
 }
 
-func ids(ms []*adapter.Message) []string {
-	out := make([]string, 0, len(ms))
-	for _, m := range ms {
-		out = append(out, m.ID)
-	}
-	return out
-}
-
-func nodeIDs(s *store.Store) []string {
-	var out []string
-	for _, n := range s.Nodes() {
-		out = append(out, n.ID)
-	}
-	return out
-}
-
 // ---- function writers ------------------------------------------------------
 
 func TestExecWithoutFrame(t *testing.T) {
@@ -126,7 +110,7 @@ func TestTwoTopLevelScriptCallsHaveEmptyCaller(t *testing.T) {
 	w := newW(t)
 	require.NoError(t, w.Script("fn", "s1", "step"))
 	require.NoError(t, w.Script("fn", "s2", "step"))
-	require.Equal(t, []string{"s1", "s2"}, nodeIDs(w.S), "a script session has no ROOT")
+	require.Equal(t, []string{"s1", "s2"}, node.IDs(w.S.Nodes()), "a script session has no ROOT")
 	for _, id := range []string{"s1", "s2"} {
 		n := get(t, w.S, id)
 		require.Equal(t, "", n.CalledBy)
@@ -139,8 +123,8 @@ func TestTwoTopLevelScriptCallsHaveEmptyCaller(t *testing.T) {
 	msgs := webui.Messages(w.S)
 	require.Equal(t, "", msgs[0].Get("parent_id").Str())
 	require.Equal(t, node.String, msgs[0].Get("parent_id").K)
-	require.Equal(t, []string{"s2"}, ids(history.Linear(msgs, "s2", history.ParentEdge)))
-	require.Equal(t, []string{"s1", "s2"}, ids(history.Branch(w.S, "")))
+	require.Equal(t, []string{"s2"}, adapter.IDs(history.Linear(msgs, "s2", history.ParentEdge)))
+	require.Equal(t, []string{"s1", "s2"}, adapter.IDs(history.Branch(w.S, "")))
 }
 
 func TestAskUserRecordsQuestionAndStatus(t *testing.T) {
@@ -224,7 +208,7 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
 	l := webui.Load(w.S.AtPersistedHead(), flags.Off)
-	require.Equal(t, []string{"u1b", "u1b_reply"}, ids(l.Chain))
+	require.Equal(t, []string{"u1b", "u1b_reply"}, adapter.IDs(l.Chain))
 	// u1 and u1b are siblings under "ROOT".
 	require.Equal(t, "2", node.Dumps(l.Chain[0].Get("sibling_index")))
 	require.Equal(t, "2", node.Dumps(l.Chain[0].Get("sibling_total")))
@@ -265,7 +249,7 @@ func TestDispatcherTurnPersistsUserAndReply(t *testing.T) {
 	require.NoError(t, w.Say("hi there"))
 	require.NoError(t, w.Done())
 
-	require.Equal(t, []string{"ROOT", "d1", "d1_reply"}, nodeIDs(w.S))
+	require.Equal(t, []string{"ROOT", "d1", "d1_reply"}, node.IDs(w.S.Nodes()))
 	d1 := get(t, w.S, "d1")
 	require.Equal(t, node.RoleUser, d1.Role)
 	// R's dispatcher writes through append_message: caller-less, with an
@@ -286,17 +270,17 @@ func TestDispatcherTurnPersistsUserAndReply(t *testing.T) {
 
 	l := webui.Load(w.S.AtPersistedHead(), flags.Off)
 	require.Equal(t, webui.HeadAt("d1_reply"), l.HeadID)
-	require.Equal(t, []string{"d1", "d1_reply"}, ids(l.Chain))
+	require.Equal(t, []string{"d1", "d1_reply"}, adapter.IDs(l.Chain))
 
 	// The second turn receives the history: INHERIT takes the last id of
 	// get_branch.
-	require.Equal(t, []string{"d1", "d1_reply"}, ids(history.Branch(w.S, "")))
+	require.Equal(t, []string{"d1", "d1_reply"}, adapter.IDs(history.Branch(w.S, "")))
 	require.NoError(t, w.Dispatch("d2", "again", "", "", false))
 	require.Equal(t, "d1_reply", get(t, w.S, "d2").ParentID())
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
 	l = webui.Load(w.S.AtPersistedHead(), flags.Off)
-	require.Equal(t, []string{"d1", "d1_reply", "d2", "d2_reply"}, ids(l.Chain))
+	require.Equal(t, []string{"d1", "d1_reply", "d2", "d2_reply"}, adapter.IDs(l.Chain))
 }
 
 func TestDispatcherExplicitParent(t *testing.T) {
@@ -341,11 +325,11 @@ func TestDispatcherParentNoneForksRootLevelSibling(t *testing.T) {
 
 	st := w.S.AtPersistedHead()
 	msgs := webui.Messages(st)
-	require.Equal(t, []string{"d1", "d1_reply", "d2", "d2_reply"}, ids(msgs), "4 messages stored")
+	require.Equal(t, []string{"d1", "d1_reply", "d2", "d2_reply"}, adapter.IDs(msgs), "4 messages stored")
 	l := webui.Load(st, flags.Off)
 	require.Equal(t, webui.HeadAt("d2_reply"), l.HeadID)
-	require.Equal(t, []string{"d2", "d2_reply"}, ids(l.Chain), "the active branch is only the second turn")
-	require.Equal(t, []string{"d2", "d2_reply"}, ids(history.Branch(st, "")))
+	require.Equal(t, []string{"d2", "d2_reply"}, adapter.IDs(l.Chain), "the active branch is only the second turn")
+	require.Equal(t, []string{"d2", "d2_reply"}, adapter.IDs(history.Branch(st, "")))
 }
 
 func TestProviderExceptionFailsSessionAndFoldsError(t *testing.T) {
@@ -364,7 +348,7 @@ func TestProviderExceptionFailsSessionAndFoldsError(t *testing.T) {
 	require.False(t, w.Busy(), "the turn ended")
 
 	l := webui.Load(w.S.AtPersistedHead(), flags.Off)
-	require.Equal(t, []string{"d1", "d1_reply"}, ids(l.Chain))
+	require.Equal(t, []string{"d1", "d1_reply"}, adapter.IDs(l.Chain))
 	errRows := 0
 	for _, m := range l.Chain {
 		if m.Get("status").Str() == "error" {

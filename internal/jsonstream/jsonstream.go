@@ -92,6 +92,24 @@ func check(r *bufio.Reader, deepest *int) error {
 			}
 		}
 	}
+	// key reads an object's key starting with c and the colon after it; it
+	// returns the first byte of the value.
+	key := func(c byte) (byte, error) {
+		if c != '"' {
+			return 0, bad("a key that is not a string")
+		}
+		if err := str(); err != nil {
+			return 0, err
+		}
+		if c, err := skipWS(); err != nil || c != ':' {
+			return 0, bad("no : after a key")
+		}
+		c, err := skipWS()
+		if err != nil {
+			return 0, bad("unexpected end")
+		}
+		return c, nil
+	}
 	c, err := skipWS()
 	for {
 		if err != nil {
@@ -112,16 +130,9 @@ func check(r *bufio.Reader, deepest *int) error {
 				break
 			}
 			if stack[len(stack)-1] == '{' {
-				if c != '"' {
-					return bad("a key that is not a string")
-				}
-				if err := str(); err != nil {
+				if c, err = key(c); err != nil {
 					return err
 				}
-				if c, err = skipWS(); err != nil || c != ':' {
-					return bad("no : after a key")
-				}
-				c, err = skipWS()
 			}
 			continue
 		case '"':
@@ -156,16 +167,9 @@ func check(r *bufio.Reader, deepest *int) error {
 					return bad("unexpected end")
 				}
 				if top == '{' {
-					if c != '"' {
-						return bad("a key that is not a string")
-					}
-					if err := str(); err != nil {
+					if c, err = key(c); err != nil {
 						return err
 					}
-					if c, err = skipWS(); err != nil || c != ':' {
-						return bad("no : after a key")
-					}
-					c, err = skipWS()
 				}
 			case after == ']' && top == '[', after == '}' && top == '{':
 				stack = stack[:len(stack)-1]

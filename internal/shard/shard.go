@@ -68,19 +68,29 @@ func Coverage(names []string) []string {
 		n = s.N
 		seen[s.I]++
 	}
-	var missing []string
-	for i := range max(n, 0) {
-		switch seen[i] {
-		case 0:
-			missing = append(missing, Shard{i, n}.String())
-		case 1:
-		default:
-			out = append(out, fmt.Sprintf("shard %d/%d given %d times", i, n, seen[i]))
+	for i, c := range seen {
+		if c > 1 {
+			out = append(out, fmt.Sprintf("shard %d/%d given %d times", i, n, c))
 		}
 	}
-	if len(missing) > 0 {
-		out = append(out, fmt.Sprintf("%d of %d shards missing: %s", len(missing), n, strings.Join(missing, ", ")))
+	// The missing parts are named up to maxNamed, found by a scan that
+	// stops there: a name such as "0/2000000000" costs no more than a
+	// short list (the reading stays linear in the names given).
+	if missing := n - len(seen); missing > 0 {
+		var named []string
+		for i := 0; i < n && len(named) < maxNamed; i++ {
+			if seen[i] == 0 {
+				named = append(named, Shard{i, n}.String())
+			}
+		}
+		if missing > len(named) {
+			named = append(named, fmt.Sprintf("… (%d more)", missing-len(named)))
+		}
+		out = append(out, fmt.Sprintf("%d of %d shards missing: %s", missing, n, strings.Join(named, ", ")))
 	}
 	slices.Sort(out)
 	return out
 }
+
+// maxNamed is how many missing shards Coverage names.
+const maxNamed = 20

@@ -1,6 +1,7 @@
 package shard
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -63,4 +64,14 @@ func TestCoverage(t *testing.T) {
 	require.Equal(t, []string{"1 of 2 shards missing: 1/2", "shards of different splits (/2 and /3)"},
 		Coverage([]string{"0/2", "1/3"}))
 	require.Len(t, Coverage([]string{"x"}), 1)
+}
+
+// TestCoverageOfAHugeSplit: a shard name of a split into two billion parts
+// (a hostile or mistyped summary record) is judged at the cost of the names
+// given, naming the first missing parts and counting the rest.
+func TestCoverageOfAHugeSplit(t *testing.T) {
+	got := Coverage([]string{"0/2000000000", "2/2000000000"})
+	require.Len(t, got, 1)
+	require.True(t, strings.HasPrefix(got[0], "1999999998 of 2000000000 shards missing: 1/2000000000, 3/2000000000, "), got[0])
+	require.True(t, strings.HasSuffix(got[0], ", 21/2000000000, … (1999999978 more)"), got[0])
 }

@@ -131,7 +131,15 @@ func noteOutput(st *testState, line string) {
 // mutant made the binary crash while they ran.
 func judge(tests map[string]*testState, pkgFailed bool, loose string) verdict {
 	top := map[string]*catch{}
-	for name, st := range tests {
+	// In name order: of subtests that failed after as few checks, the
+	// first by name gives the message, the same on every run.
+	names := make([]string, 0, len(tests))
+	for name := range tests {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		st := tests[name]
 		if st.started && !st.paused && !st.done && pkgFailed {
 			st.failed, st.crashed = true, true
 		}

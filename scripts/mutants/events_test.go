@@ -54,6 +54,27 @@ func TestReadVerdictProperties(t *testing.T) {
 	require.Equal(t, "differs", v.caught[2].what, "the message of the check that failed first")
 }
 
+// TestReadVerdictTieIsStable: of two subtests that failed after the same
+// number of checks, the first by name gives the message, on every read.
+func TestReadVerdictTieIsStable(t *testing.T) {
+	for range 50 {
+		v, err := readVerdict(stream(
+			`{"Action":"run","Test":"TestP"}`,
+			`{"Action":"run","Test":"TestP/b"}`,
+			`{"Action":"run","Test":"TestP/a"}`,
+			`{"Action":"output","Test":"TestP/b","Output":"    p.go:1: [rapid] failed after 2 tests: from b\n"}`,
+			`{"Action":"output","Test":"TestP/a","Output":"    p.go:1: [rapid] failed after 2 tests: from a\n"}`,
+			`{"Action":"fail","Test":"TestP/b"}`,
+			`{"Action":"fail","Test":"TestP/a"}`,
+			`{"Action":"fail","Test":"TestP"}`,
+			`{"Action":"fail"}`,
+		))
+		require.NoError(t, err)
+		require.Len(t, v.caught, 1)
+		require.Equal(t, "from a", v.caught[0].what)
+	}
+}
+
 // TestReadVerdictNothingCaught: a run where every test passes catches
 // nothing and is not broken.
 func TestReadVerdictNothingCaught(t *testing.T) {

@@ -39,7 +39,7 @@ type data struct {
 
 // order is the benchmarks in report order; their descriptions are in the
 // report's template. diag marks the ones added to explain the others: their
-// 100k/10k ratio is shown but is not one of the brief's targets.
+// 100k/10k ratio is shown but is not one of the targets of docs/rollout.md §7.
 var order = []struct {
 	name string
 	diag bool

@@ -1,7 +1,7 @@
 // Command benchreport turns the output of the load-pipeline benchmarks
 // (go test ./bench -bench . -benchmem -count N) into bench/report.md and the
-// scaling plot bench/scaling.svg, checking the targets of docs/rollout.md §7
-// and of the benchmark brief. scripts/bench-report.sh runs it; by hand:
+// scaling plot bench/scaling.svg, checking the targets of docs/rollout.md
+// §7. scripts/bench-report.sh runs it; by hand:
 //
 //	go run ./bench/cmd/benchreport -results results.txt [-profiles DIR] \
 //	    [-out bench/report.md] [-svg bench/scaling.svg]

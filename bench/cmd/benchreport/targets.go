@@ -9,7 +9,7 @@ import (
 	"sessiondag/bench/internal/plot"
 )
 
-// Limits of docs/rollout.md §7 and of the benchmark brief.
+// Limits of docs/rollout.md §7 ("Targets").
 const (
 	maxScaleRatio    = 12.0  // t(100k) / t(10k)
 	maxLoadNsPerNode = 250.0 // whole in-memory load at 100k
