@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"sessiondag/checker/harness"
+	"sessiondag/checker/mutant"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
@@ -106,7 +107,12 @@ func isUserMessage(r Row, counts func(string) bool) bool {
 }
 
 // movedToBranch: a removed row a user finds on another branch.
-func movedToBranch(r Row) bool { return r.Went != nil && r.Went.Kind == PlaceBranch }
+func movedToBranch(r Row) bool {
+	if mutant.On(mutant.AuditHeadCountsAsMoved) && r.Went != nil && r.Went.Kind == PlaceHead {
+		return true
+	}
+	return r.Went != nil && r.Went.Kind == PlaceBranch
+}
 
 func filter(rows []Row, keep func(Row) bool) []Row {
 	var out []Row

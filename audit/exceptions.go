@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/impl/flags"
 )
 
@@ -52,7 +53,12 @@ type ExceptionUse struct {
 // Stale reports whether an exception matches no finding any more (of a
 // session the run audited, or of the whole run when complete): it should
 // be removed, or the finding it was written for has changed.
-func (u ExceptionUse) Stale(whole bool) bool { return !u.Used && !u.Expired && (u.Seen || whole) }
+func (u ExceptionUse) Stale(whole bool) bool {
+	if mutant.On(mutant.AuditStaleOnlySeen) {
+		whole = false
+	}
+	return !u.Used && !u.Expired && (u.Seen || whole)
+}
 
 // Exceptions are the reviewed findings of one file, checked against one
 // day.
@@ -198,7 +204,7 @@ func (x *Exceptions) apply(s *Session) []ExceptionUse {
 				continue
 			}
 			for _, row := range findings(st, s.Intended) {
-				if row == e.Row && !u.Expired {
+				if row == e.Row && (!u.Expired || mutant.On(mutant.AuditExpiredAccepts)) {
 					st.Accepted = append(st.Accepted, Acceptance{Row: e.Row, Reason: e.Reason, Expires: e.Expires})
 					u.Used = true
 				}

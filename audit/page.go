@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"sort"
+
+	"sessiondag/checker/mutant"
 )
 
 //go:embed page.html
@@ -140,7 +142,7 @@ func status(s *Session) (string, int) {
 		accepted = accepted || len(st.Accepted) > 0
 	}
 	switch {
-	case s.Broken():
+	case s.Broken() && (s.Error != "" || !mutant.On(mutant.AuditPageBrokenByError)):
 		return "broken", rankBlocking
 	case s.HidesUser() && s.Failed():
 		return "hides-user", rankBlocking
@@ -219,7 +221,7 @@ func cleanAll(ss []string) []string {
 func (p *Page) Write(w io.Writer, sum *Summary) error {
 	ss := append([]pageSession(nil), p.look...)
 	sort.SliceStable(ss, func(i, j int) bool {
-		if ss[i].rank != ss[j].rank {
+		if ss[i].rank != ss[j].rank && !mutant.On(mutant.AuditPageByDirOnly) {
 			return ss[i].rank < ss[j].rank
 		}
 		return ss[i].Dir < ss[j].Dir

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"sessiondag/checker/harness"
+	"sessiondag/checker/mutant"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
@@ -134,6 +135,9 @@ func walkToHead(st *store.Store, preds *lane.Preds, next map[string]string, from
 			return "not-conversation", c
 		}
 		if got != cur {
+			if mutant.On(mutant.AuditCauseByPrevious) {
+				return stopCause(st, preds, c, cur, got), cur
+			}
 			return stopCause(st, preds, c, cur, got), c
 		}
 		cur = c

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"sessiondag/checker/harness"
+	"sessiondag/checker/mutant"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
 )
@@ -12,6 +13,9 @@ import (
 // ruleUnchanged (§8.1): a step that shows the same rows the same way at the
 // same head changes nothing a user sees.
 func ruleUnchanged(a, b *webui.Loaded, pa, pb []model.TargetRow) bool {
+	if mutant.On(mutant.AuditUnchangedIgnoresHead) {
+		return harness.SameChain(pa, pb)
+	}
 	return a.HeadID == b.HeadID && harness.SameChain(pa, pb)
 }
 
@@ -48,6 +52,8 @@ func ruleLost(r Row, glued bool) bool {
 		return false
 	case r.Went.Kind == PlaceLost:
 		return true
+	case mutant.On(mutant.AuditHeadRowNotLost):
+		return false
 	}
 	return r.Went.Kind == PlaceHead && !glued
 }
@@ -59,6 +65,9 @@ func ruleUserUnfindable(r Row, isConv func(string) bool) bool {
 	if !isUserMessage(r, isConv) || r.Went == nil {
 		return false
 	}
+	if mutant.On(mutant.AuditMovedUserLost) {
+		return r.Went.Kind != PlaceChain
+	}
 	return r.Went.Kind != PlaceChain && r.Went.Kind != PlaceBranch
 }
 
@@ -66,7 +75,7 @@ func ruleUserUnfindable(r Row, isConv func(string) bool) bool {
 // gets no verdict on a step that changes its view: judged on part of the
 // files, a fix could hide what the rest holds.
 func ruleBrokenNoVerdict(s *Session, st *Step) {
-	if s.Broken() && st.Verdict != Unchanged {
+	if s.Broken() && st.Verdict != Unchanged && !mutant.On(mutant.AuditBrokenJudged) {
 		st.Verdict = Unjudged
 	}
 }
@@ -75,6 +84,9 @@ func ruleBrokenNoVerdict(s *Session, st *Step) {
 // directory read, every shard merged once, every session audited — and
 // then only without a broken session, a violation or a regression.
 func ruleReady(sum *Summary) bool {
+	if mutant.On(mutant.AuditReadyIgnoresRegress) {
+		return len(sum.Problems()) == 0 && sum.Broken+sum.Violations == 0
+	}
 	return len(sum.Problems()) == 0 && sum.Broken+sum.Violations+sum.Regressions == 0
 }
 
@@ -91,7 +103,7 @@ func ruleAccepted(st *Step, intended bool) {
 	}
 	rows := findings(st, intended)
 	for _, r := range rows {
-		if !ok[r] {
+		if !ok[r] && !mutant.On(mutant.AuditAcceptAnyFinding) {
 			return
 		}
 	}

@@ -1,6 +1,11 @@
 package audit
 
-import "testing"
+import (
+	"testing"
+
+	"sessiondag/impl/webui"
+	"sessiondag/model"
+)
 
 // TestAcceptedNeedsEveryFinding: a regression stays one while a finding of
 // it is not accepted; with every one accepted it is accepted; a step with
@@ -24,6 +29,29 @@ func TestAcceptedNeedsEveryFinding(t *testing.T) {
 		ruleAccepted(&st, c.intended)
 		if st.Verdict != c.want {
 			t.Errorf("%s: %s, want %s", c.name, st.Verdict, c.want)
+		}
+	}
+}
+
+// TestUnchangedNeedsTheSameHead: a step is unchanged only when it shows
+// the same rows, shown the same way, at the same head (docs/rollout.md
+// §8.1): the same rows at another head are a change to judge.
+func TestUnchangedNeedsTheSameHead(t *testing.T) {
+	chain := []model.TargetRow{{ID: "u1", Kind: "row"}, {ID: "u1_reply", Kind: "row"}}
+	at := func(head string) *webui.Loaded { return &webui.Loaded{HeadID: webui.HeadAt(head)} }
+	for _, c := range []struct {
+		name   string
+		a, b   *webui.Loaded
+		pb     []model.TargetRow
+		wanted bool
+	}{
+		{"same rows, same head", at("u1_reply"), at("u1_reply"), chain, true},
+		{"same rows, another head", at("u1_reply"), at("u1"), chain, false},
+		{"other rows, same head", at("u1_reply"), at("u1_reply"), chain[:1], false},
+		{"a card for a row", at("u1_reply"), at("u1_reply"), []model.TargetRow{chain[0], {ID: "u1_reply", Kind: "card"}}, false},
+	} {
+		if got := ruleUnchanged(c.a, c.b, chain, c.pb); got != c.wanted {
+			t.Errorf("%s: unchanged %v, want %v", c.name, got, c.wanted)
 		}
 	}
 }

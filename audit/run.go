@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
 )
@@ -207,6 +208,10 @@ func (sum *Summary) Add(s *Session) {
 			t.Regression++
 			sum.Regressions++
 		case Unjudged:
+			if mutant.On(mutant.AuditUnjudgedCountedFix) {
+				t.Fix++
+				continue
+			}
 			t.Unjudged++
 		case Accepted:
 			t.Accepted++

@@ -1,6 +1,7 @@
 // Package mutant lets the test suite plant bugs in the judge itself — the
-// comparisons, the generator, the models and the audit — to show that a
-// wrong verdict fails a test, as impl/mutant does for the system under test.
+// comparisons, the generator, the models, the audit and its command — to
+// show that a wrong verdict fails a test, as impl/mutant does for the
+// system under test.
 // In a normal build On is a constant false that the compiler removes; only a
 // build with `-tags mutants` reads SESSIONDAG_MUTANT (scripts/mutants runs
 // each against the whole `go test ./...`).
@@ -21,6 +22,25 @@ const (
 	ModelLeafCycleStop    = "model-leaf-cycle-stop"
 	ModelCardsByParent    = "model-cards-by-parent"
 	ModelReprExponent15   = "model-repr-exponent-15"
+
+	AuditUnchangedIgnoresHead = "audit-unchanged-ignores-head"
+	AuditCauseByPrevious      = "audit-cause-by-previous"
+	AuditMovedUserLost        = "audit-moved-user-lost"
+	AuditHeadCountsAsMoved    = "audit-head-counts-as-moved"
+	AuditHeadRowNotLost       = "audit-head-row-not-lost"
+	AuditBrokenJudged         = "audit-broken-judged"
+	AuditMergeDropsRegression = "audit-merge-drops-regressions"
+	AuditMergeDedupsShards    = "audit-merge-dedups-shards"
+	AuditMergeAnyTree         = "audit-merge-any-tree"
+	AuditUnjudgedCountedFix   = "audit-unjudged-counted-fix"
+	AuditReadyIgnoresRegress  = "audit-ready-ignores-regressions"
+	AuditReadyOnNothing       = "audit-ready-on-nothing"
+	AuditExpiredAccepts       = "audit-expired-accepts"
+	AuditStaleOnlySeen        = "audit-stale-only-seen"
+	AuditAcceptAnyFinding     = "audit-accept-any-finding"
+	AuditPageBrokenByError    = "audit-page-broken-by-error"
+	AuditPageByDirOnly        = "audit-page-by-dir-only"
+	CmdAuditExitIgnoresBroken = "cmd-audit-exit-ignores-broken"
 )
 
 // A Mutant is a bug that can be compiled into the judge: its name
@@ -44,4 +64,22 @@ var All = []Mutant{
 	{ModelLeafCycleStop, "model.Legacy's deepest_leaf on a parent cycle gives the row before the revisit, not the start"},
 	{ModelCardsByParent, "model.Legacy finds a runtime card's descendants by parent_id, not the top-level called_by"},
 	{ModelReprExponent15, "model.Legacy's Python float repr switches to exponent form at 1e15, not 1e16"},
+	{AuditUnchangedIgnoresHead, "the audit calls a step unchanged when the chain is the same, whatever the head (§8.1)"},
+	{AuditCauseByPrevious, "the residual's cause walk names the row before the one whose pointer leaves the row behind"},
+	{AuditMovedUserLost, "a user's message moved to a branch a user reaches is judged unfindable (§8.3)"},
+	{AuditHeadCountsAsMoved, "a removed row shown only at its own head counts as moved to a branch (§8.3)"},
+	{AuditHeadRowNotLost, "a removed row shown only at its own head is never lost, glued on or not (§8.3)"},
+	{AuditBrokenJudged, "a step of a broken session keeps its verdict: it can be a fix (§8.4)"},
+	{AuditMergeDropsRegression, "the merge of shard summaries drops the shards' regression count (§8.5)"},
+	{AuditMergeDedupsShards, "the merge of shard summaries lists each shard once: a doubled shard is not seen (§8.5)"},
+	{AuditMergeAnyTree, "the merge of shard summaries accepts shards that walked different trees (§8.5)"},
+	{AuditUnjudgedCountedFix, "the totals count an unjudged step of a broken session as a fix (§8.4)"},
+	{AuditReadyIgnoresRegress, "ready with regressions: the verdict counts only broken sessions and violations (§8.5)"},
+	{AuditReadyOnNothing, "ready on nothing: a summary of no session directory is not a problem (§8.5)"},
+	{AuditExpiredAccepts, "an expired exception still accepts its finding (§8.6)"},
+	{AuditStaleOnlySeen, "an exception is stale only when its session was audited, even once the run is whole (§8.6)"},
+	{AuditAcceptAnyFinding, "a regression is accepted once an exception accepts any one of its findings (§8.6)"},
+	{AuditPageBrokenByError, "the page counts a session broken only when it could not be opened: one with unreadable files and no change is left off the blocking list"},
+	{AuditPageByDirOnly, "the page orders the sessions that need a look by directory alone, not the blocking ones first"},
+	{CmdAuditExitIgnoresBroken, "sessiondag audit exits 0 with broken sessions when nothing else fails"},
 }

@@ -16,10 +16,10 @@ import (
 
 // TestEveryMutantIsWired: each mutant is switched on somewhere in the code
 // it breaks (a mutant.On(mutant.Name) call): those of impl/mutant in impl/,
-// the judge's (checker/mutant) in the checker, the models, the audit or the
-// comparison. A declared mutant that no code reads is caught by no test and
-// would show as a survivor of `make mutants` without being a blind spot of
-// the suite. Names are unique across both.
+// the judge's (checker/mutant) in the checker, the models, the audit, the
+// comparison or the command. A declared mutant that no code reads is caught
+// by no test and would show as a survivor of `make mutants` without being a
+// blind spot of the suite. Names are unique across both.
 func TestEveryMutantIsWired(t *testing.T) {
 	root := repoRoot(t)
 	var implNames, judgeNames []string
@@ -30,7 +30,7 @@ func TestEveryMutantIsWired(t *testing.T) {
 		judgeNames = append(judgeNames, m.Name)
 	}
 	wired(t, root, "impl/mutant/names.go", implNames, "impl")
-	wired(t, root, "checker/mutant/names.go", judgeNames, "checker", "model", "audit", "internal/jsoncmp")
+	wired(t, root, "checker/mutant/names.go", judgeNames, "checker", "model", "audit", "internal/jsoncmp", "cmd")
 	seen := map[string]bool{}
 	for _, n := range append(implNames, judgeNames...) {
 		if seen[n] {

@@ -66,6 +66,18 @@ type testState struct {
 	flaky                         bool
 }
 
+// and is the verdict of two runs of the tests of one mutant (on different
+// packages): every test either caught; broken, as in one run, only when no
+// test failed.
+func (v verdict) and(o verdict) verdict {
+	out := verdict{caught: append(slices.Clone(v.caught), o.caught...)}
+	slices.SortFunc(out.caught, func(a, b catch) int { return strings.Compare(a.test, b.test) })
+	if len(out.caught) == 0 {
+		out.broken = v.broken + o.broken
+	}
+	return out
+}
+
 // readVerdict reads a test2json stream to its end.
 func readVerdict(r io.Reader) (verdict, error) {
 	tests := map[string]*testState{}

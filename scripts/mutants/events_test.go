@@ -127,3 +127,16 @@ func TestReadVerdictBadStream(t *testing.T) {
 	_, err := readVerdict(stream(`not json`))
 	require.Error(t, err)
 }
+
+// TestVerdictsOfTwoRuns: the runs of one mutant on two sets of packages
+// (with rapid's flags and without) give every test either caught, in name
+// order; a run that broke counts only when no test of either failed.
+func TestVerdictsOfTwoRuns(t *testing.T) {
+	a := verdict{caught: []catch{{test: "TestZ", checks: 3}}}
+	b := verdict{caught: []catch{{test: "TestA"}}}
+	require.Equal(t, verdict{caught: []catch{{test: "TestA"}, {test: "TestZ", checks: 3}}}, a.and(b))
+	broken := verdict{broken: "flag provided but not defined: -rapid.checks\n"}
+	require.Equal(t, a, a.and(broken), "a catch in one run")
+	require.Equal(t, broken, verdict{}.and(broken), "no test failed anywhere: broken")
+	require.Equal(t, verdict{}, verdict{}.and(verdict{}), "not caught")
+}

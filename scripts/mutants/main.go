@@ -9,8 +9,10 @@
 // *flaky* for a failure rapid could not reproduce, *crash* for a test that
 // was running when the test binary died). It reads the tests' events
 // (`go test -json`), not their text. A mutant no test catches makes it
-// exit 1; a mutant whose tests do not build or run, 2. Run it from the
-// project root (make mutants):
+// exit 1; a mutant whose tests do not build or run, 2. Rapid's flags go
+// only to the test binaries that link rapid (go list -test), the other
+// packages in a run of their own. Run it from the project root (make
+// mutants):
 //
 //	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [-rapid=false] [PKG...]
 //
@@ -45,7 +47,7 @@ func main() {
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
 	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
 	dedupOps := flag.Int("exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
-	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the tests (false for packages without rapid, such as ./audit)")
+	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the test binaries that link rapid (false: to none)")
 	flag.Parse()
 	pkgs := flag.Args() // every mutant against these, when given
 	todo, err := selected(*only)
@@ -74,25 +76,45 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mutants: %d of %d survive %d ops; %d walks crashed\n", survivors, len(todo), *exhaustOps, crashed)
 		return
 	}
-	argsFor := func(m target) []string {
-		args := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
-		if *run != "" {
-			args = append(args, "-run", *run)
+	base := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
+	if *run != "" {
+		base = append(base, "-run", *run)
+	}
+	rapidArgs := []string{"-rapid.nofailfile", "-rapid.shrinktime=" + shrink.String()}
+	if *checks > 0 {
+		rapidArgs = append(rapidArgs, fmt.Sprintf("-rapid.checks=%d", *checks))
+	}
+	splits := map[string][2][]string{} // go list's answer, once per package list
+	// runsFor is the go test runs of a mutant. Flags after the packages
+	// reach every test binary, and one that does not link rapid refuses
+	// rapid's ("flag provided but not defined"): the packages whose tests
+	// link it run with them, the rest in a run of their own.
+	runsFor := func(m target) ([][]string, error) {
+		list := pkgs
+		if len(list) == 0 {
+			list = m.pkgs
 		}
-		if len(pkgs) > 0 {
-			args = append(args, pkgs...)
-		} else {
-			args = append(args, m.pkgs...)
-		}
-		// Flags after the packages reach every test binary; only the ones
-		// that define them (props, and packages with rapid tests) read them.
 		if !*rapidFlags {
-			return args
+			return [][]string{append(slices.Clone(base), list...)}, nil
 		}
-		if *checks > 0 {
-			args = append(args, fmt.Sprintf("-rapid.checks=%d", *checks))
+		key := strings.Join(list, " ")
+		sp, ok := splits[key]
+		if !ok {
+			with, without, err := rapidSplit(list)
+			if err != nil {
+				return nil, err
+			}
+			sp = [2][]string{with, without}
+			splits[key] = sp
 		}
-		return append(args, "-rapid.nofailfile", "-rapid.shrinktime="+shrink.String())
+		var runs [][]string
+		if len(sp[0]) > 0 {
+			runs = append(runs, append(append(slices.Clone(base), sp[0]...), rapidArgs...))
+		}
+		if len(sp[1]) > 0 {
+			runs = append(runs, append(slices.Clone(base), sp[1]...))
+		}
+		return runs, nil
 	}
 
 	fmt.Println("| mutant | the bug | caught by (checks needed; *example* = a fixed case) |")
@@ -100,7 +122,16 @@ func main() {
 	survivors, broken := 0, 0
 	for _, m := range todo {
 		start := time.Now()
-		v, err := runOne(m.Name, argsFor(m))
+		runs, err := runsFor(m)
+		var v verdict
+		for _, args := range runs {
+			if err != nil {
+				break
+			}
+			var one verdict
+			one, err = runOne(m.Name, args)
+			v = v.and(one)
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mutants: %s: %v\n", m.Name, err)
 			os.Exit(2)
@@ -218,4 +249,34 @@ func runOne(name string, args []string) (verdict, error) {
 		}
 	}
 	return v, nil
+}
+
+// rapidSplit parts the packages pkgs names into those whose test binaries
+// link rapid (and so define its flags) and the rest; a package without
+// test files is in neither.
+func rapidSplit(pkgs []string) (with, without []string, err error) {
+	args := append([]string{"list", "-tags", "mutants", "-test", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}"}, pkgs...)
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("go list %s: %w: %s", strings.Join(pkgs, " "), err, stderr.String())
+	}
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		pkg, ok := strings.CutSuffix(fields[0], ".test") // the test binary's main package
+		if !ok {
+			continue
+		}
+		if slices.Contains(fields[1:], "pgregory.net/rapid") {
+			with = append(with, pkg)
+		} else {
+			without = append(without, pkg)
+		}
+	}
+	return with, without, nil
 }
