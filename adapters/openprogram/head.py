@@ -41,6 +41,14 @@ DECLARATION.update({
     # checkout puts on a function's internal row (docs/openprogram.md, H2), where the
     # load shows an empty chat.
     "views": [v for v in r.DECLARATION["views"] if v != "branch"],
+    # The web chat's handler stores the user's message and its reply's
+    # placeholder (insert_placeholder, the row U_reply) before it
+    # acknowledges the message (ws_actions/chat.py): no view has the one
+    # without the other (docs/protocol.md, "together").
+    "together": [["user", "reply"]],
+    # rooted and object are how the legacy stored a row, which model.Target
+    # does not read: HEAD writes its own form for each.
+    "without": [w for w in r.DECLARATION["without"] if w not in ("rooted", "object")],
 })
 
 
@@ -71,6 +79,7 @@ class Driver(r.Driver):
 
 
     TASK_TOOL = "agent"
+    ROOTED = OBJECT_INPUT = None
 
     def _task_args(self, text, label, run_async):
         args = {"prompt": text, "description": label, "start_from": "inherit"}
