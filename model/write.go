@@ -476,7 +476,11 @@ func (r *LegacyRun) finish(status string) {
 	m.Set("model", "model-x")
 	m.Set("provider", "p")
 	m.Set("token_model", "model-x")
-	m.Set("extra", pyDumps(newObject("tool_calls", calls, "blocks", blocks)))
+	// R writes extra only when the reply has a tool call or a block
+	// (agent/dispatcher/persistence.py: `if tool_calls or _ordered_blocks`).
+	if len(r.toolCalls) > 0 || len(r.blocks) > 0 {
+		m.Set("extra", pyDumps(newObject("tool_calls", calls, "blocks", blocks)))
+	}
 	r.setHead(r.reply)
 	if r.pendingSrc == "web" {
 		r.setCH(r.reply)

@@ -307,11 +307,16 @@ func (w *Writer) finish(status string) error {
 		return fmt.Errorf("%w: the reply cannot end while a function is running", ErrState)
 	}
 	r := w.reply
-	extra := meta("tool_calls", node.Arr(nonNil(r.calls)), "blocks", node.Arr(nonNil(r.blocks)))
+	md := meta("status", node.Str(status), "model", node.Str("model-x"), "provider", node.Str("p"),
+		"token_model", node.Str("model-x"))
+	// R writes extra only when the reply has a tool call or a block.
+	if len(r.calls) > 0 || len(r.blocks) > 0 {
+		extra := meta("tool_calls", node.Arr(nonNil(r.calls)), "blocks", node.Arr(nonNil(r.blocks)))
+		md.Set("extra", node.Str(node.Dumps(node.ObjV(extra))))
+	}
 	err := w.S.Update(r.id, func(n *node.Node) {
 		n.Output = node.Str(strings.TrimSpace(strings.Join(r.texts, "")))
-		n.Metadata.Update(meta("status", node.Str(status), "model", node.Str("model-x"), "provider", node.Str("p"),
-			"token_model", node.Str("model-x"), "extra", node.Str(node.Dumps(node.ObjV(extra)))))
+		n.Metadata.Update(md)
 	})
 	if err != nil {
 		return err
