@@ -220,9 +220,13 @@ func (r *LegacyRun) changed(n *Node) { r.memo.forget(n) }
 // clock was set; 1782000000.0 + 1.5·k without a clock op); a node whose
 // called_by is "" becomes the in-memory head.
 func (r *LegacyRun) appendNode(id, role, name string, input, output any, calledBy string, meta *Object) {
-	r.appendAt(&Node{ID: id, CreatedAt: Float(r.clock + 1.5*float64(r.ticks)),
+	r.appendAt(&Node{ID: id, CreatedAt: r.now(),
 		Role: role, Name: name, Input: input, Output: output, CalledBy: calledBy, Reads: []any{}, Metadata: meta})
 }
+
+// now is the clock's reading: the op clock, 1.5 s on for each node
+// appended since it was set.
+func (r *LegacyRun) now() Float { return Float(r.clock + 1.5*float64(r.ticks)) }
 
 // appendAt is the legacy append of a node whose created_at is set: the next
 // seq, a tick of the clock, the head moved when it has no caller.
@@ -378,12 +382,16 @@ func (r *LegacyRun) dispatch(id, text, parent, source string) {
 	default:
 		p = parent
 	}
+	// R reads the clock for the row's timestamp as it builds the message,
+	// before it writes ROOT: the first turn of a session is stamped at
+	// ROOT's time, not after it (corpus/realwriter dispatcher_1_0).
+	at := r.now()
 	r.ensureRoot()
 	meta := newObject("parent_id", p, "source", source, "peer_display", nil, "peer_id", nil, "agent_id", "main")
 	if internal {
 		meta.Set("display", "runtime")
 	}
-	r.appendNode(id, "user", "", nil, text, "", meta)
+	r.appendAt(&Node{ID: id, CreatedAt: at, Role: "user", Output: text, Reads: []any{}, Metadata: meta})
 	r.setHead(id)
 	r.pending, r.pendingSrc = id, source
 }
@@ -434,17 +442,15 @@ func (r *LegacyRun) rootedDispatch(id, text, parent, source string) {
 	r.pending, r.pendingSrc = id, source
 }
 
-// addToolCall records a tool call on the open reply: the call and a block of
-// the same keys plus type "tool".
+// addToolCall records a tool call on the open reply: the call and its
+// block.
 func (r *LegacyRun) addToolCall(callID, name string, args *Object, result string, isError bool) {
-	call := func() *Object {
-		return newObject("id", callID, "tool_call_id", callID, "tool", name,
-			"input", pyDumps(args), "result", result, "is_error", isError)
-	}
-	r.toolCalls = append(r.toolCalls, call())
-	block := call()
-	block.Set("type", "tool")
-	r.blocks = append(r.blocks, block)
+	r.toolCalls = append(r.toolCalls, newObject("id", callID, "tool_call_id", callID, "tool", name,
+		"input", pyDumps(args), "result", result, "is_error", isError))
+	// R's dispatcher builds a tool block of its own keys, type first and
+	// no id (agent/dispatcher/persistence.py).
+	r.blocks = append(r.blocks, newObject("type", "tool", "tool", name, "tool_call_id", callID,
+		"input", pyDumps(args), "result", result, "is_error", isError))
 }
 
 // finish is `done` / `cancel`: fill R, set_head(R), CH := R for a web turn.
@@ -470,7 +476,11 @@ func (r *LegacyRun) finish(status string) {
 	m.Set("model", "model-x")
 	m.Set("provider", "p")
 	m.Set("token_model", "model-x")
-	m.Set("extra", pyDumps(newObject("tool_calls", calls, "blocks", blocks)))
+	// R writes extra only when the reply has a tool call or a block
+	// (agent/dispatcher/persistence.py: `if tool_calls or _ordered_blocks`).
+	if len(r.toolCalls) > 0 || len(r.blocks) > 0 {
+		m.Set("extra", pyDumps(newObject("tool_calls", calls, "blocks", blocks)))
+	}
 	r.setHead(r.reply)
 	if r.pendingSrc == "web" {
 		r.setCH(r.reply)

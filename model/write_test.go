@@ -180,9 +180,11 @@ func TestWriteWorkedExampleTurnOne(t *testing.T) {
 	assert.Equal(t, []string{"parent_id", "source", "status", "worker_id", "model", "provider", "token_model", "extra"},
 		wKeys(n.Metadata))
 	assert.Equal(t, "completed", n.Metadata.Val("status"))
+	// The tool block as R's dispatcher builds it, type first and no id
+	// (corpus/realwriter dispatcher_1_0's reply has the same form).
 	assert.Equal(t, `{"tool_calls": [{"id": "toolu_01", "tool_call_id": "toolu_01", "tool": "bash", "input": "{\"cmd\": \"ls\"}", "result": "a.txt\nb.txt", "is_error": false}], `+
 		`"blocks": [{"type": "thinking", "text": "hmm"}, {"type": "text", "text": "Let me look"}, `+
-		`{"id": "toolu_01", "tool_call_id": "toolu_01", "tool": "bash", "input": "{\"cmd\": \"ls\"}", "result": "a.txt\nb.txt", "is_error": false, "type": "tool"}, `+
+		`{"type": "tool", "tool": "bash", "tool_call_id": "toolu_01", "input": "{\"cmd\": \"ls\"}", "result": "a.txt\nb.txt", "is_error": false}, `+
 		`{"type": "text", "text": "There are 2 files"}]}`, n.Metadata.Val("extra"))
 	tool := wNode(t, r, t1)
 	assert.Equal(t, `{"cmd": "ls"}`, pyDumps(tool.Input))
@@ -378,6 +380,25 @@ user id=u2 text=again
 	assert.Equal(t, "u2", r.Session().HeadID)
 	assert.True(t, r.Busy())
 	assert.Equal(t, "u2", r.pendingTurn())
+}
+
+// TestWriteDispatchFirstTurnClock: R's dispatcher stamps its user row as it
+// builds it, before it writes ROOT, so a session's first turn has ROOT's
+// time (corpus/realwriter dispatcher_1_0: ROOT 1796119626.8832245, the
+// user 1796119626.8832); a later turn reads the clock after the rows before
+// it. (The rooted form, an older writer, is stamped as it is appended.)
+func TestWriteDispatchFirstTurnClock(t *testing.T) {
+	r, _ := wRun(t, `
+dispatch id=d1 text=one
+reply
+done
+dispatch id=d2 text=two
+`)
+	var got []any
+	for _, n := range r.Session().Nodes {
+		got = append(got, n.CreatedAt)
+	}
+	assert.Equal(t, []any{Float(1782000000.0), Float(1782000000.0), Float(1782000003.0), Float(1782000004.5)}, got, "the clock ticks once per node appended")
 }
 
 func TestWriteDispatchInherit(t *testing.T) {

@@ -93,6 +93,11 @@ func drawnFor(o gen.Options) gen.Options {
 		return o
 	}
 	kinds := gen.DrawKindsOf(a.Ops)
+	o.Together = a.Together
+	if len(a.Without) > 0 {
+		// remote.Open has checked the names
+		kinds, o.Without, _ = gen.Without(a.Without, kinds)
+	}
 	if o.Only != nil {
 		var both []string
 		for _, k := range o.Only {

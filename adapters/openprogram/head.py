@@ -41,6 +41,17 @@ DECLARATION.update({
     # checkout puts on a function's internal row (docs/openprogram.md, H2), where the
     # load shows an empty chat.
     "views": [v for v in r.DECLARATION["views"] if v != "branch"],
+    # The web chat's handler stores the user's message and its reply's
+    # placeholder (insert_placeholder, the row U_reply) before it
+    # acknowledges the message (ws_actions/chat.py); the dispatcher's turn
+    # stores its user row and opens the placeholder (TurnWriter, the one
+    # mover of the turn's head) before it calls the model. Nothing from
+    # outside comes between the two, and the head moves once, to the
+    # placeholder (docs/protocol.md, "together").
+    "together": [["user", "reply"], ["dispatch", "reply"], ["fork-root", "reply"]],
+    # rooted and object are how the legacy stored a row, which model.Target
+    # does not read: HEAD writes its own form for each.
+    "without": [w for w in r.DECLARATION["without"] if w not in ("rooted", "object")],
 })
 
 
@@ -71,6 +82,7 @@ class Driver(r.Driver):
 
 
     TASK_TOOL = "agent"
+    ROOTED = OBJECT_INPUT = None
 
     def _task_args(self, text, label, run_async):
         args = {"prompt": text, "description": label, "start_from": "inherit"}

@@ -51,7 +51,13 @@ DECLARATION = {
     # tool-legacy: no writer of R writes a tool edge only in metadata; fn-via-exec: R writes an
     # exec row running and fills it after its tool loop, so the function it calls comes first;
     # end-duration: R measures a run's duration as the difference of two clock readings.
-    "without": ["tool-legacy", "fn-via-exec", "end-duration"],
+    # rooted, object: the older writers' forms of a dispatcher or sub-agent user row and of a tool
+    # input (Driver.ROOTED, Driver.OBJECT_INPUT).
+    # followup, user-form, reply-blocks: writers of R this adapter does not drive yet (a finished async
+    # task's follow-up turn, a web turn with an image or in function form, an adapter's reply with its
+    # own blocks); it refuses them.
+    "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "followup", "user-form",
+                "reply-blocks"],
     "configs": ["off"],
     "views": ["load", "stored_head", "messages", "all", "branch", "before_cards"],
     "restart": True,
@@ -501,7 +507,8 @@ class Driver:
             raise Refused(why)
 
     # web turns
-    def op_user(self, id, text=""):
+    def op_user(self, id, text="", form=""):
+        self._need(not form, f"form={form}: this adapter does not drive a web turn with an image or in function form")
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         parsed = self.m.server._parse_chat_input(text)
         self._need(text.strip() != "", "the web chat sends no empty message")
@@ -577,8 +584,9 @@ class Driver:
         self.conductor.give(self._model(), ("say", text))
         self._need(self._await_model(), "the turn ended")
 
-    def op_tool(self, call, name, args="{}", result="", error=False, legacy=False):
+    def op_tool(self, call, name, args="{}", result="", error=False, legacy=False, object=False):
         self._need(not legacy, "the original's writers write no legacy tool edge")
+        self._need(not object or self.OBJECT_INPUT is None, self.OBJECT_INPUT or "")
         self._need(not self.frames, "a function is running")
         w = self._model()
         self._need(name in self.offered_tools, f"the turn offered no tool {name!r}")
@@ -589,7 +597,8 @@ class Driver:
         self._need(self._appended(lambda n: n.id == rid), f"the original wrote no tool row {rid} (wrote {[n.id for n in self.log]})")
         return {self.reply[0] + "_t_" + call: rid}
 
-    def op_task(self, call, id, attach, text="", label="", **kw):
+    def op_task(self, call, id, attach, text="", label="", rooted=False, **kw):
+        self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(not self.frames, "a function is running")
         w = self._model()
         self.conductor.give(w, ("tool", call, self.TASK_TOOL, self._task_args(text, label, kw.get("async", False))))
@@ -677,10 +686,26 @@ class Driver:
         """What the original's terminal chat adds to its turn request."""
         return {}
 
-    def op_dispatch(self, id, text="", parent=""):
+    # The dispatcher's direct write of the user row (a Call called by ROOT)
+    # goes through ``_shim``, a name R never binds (the import binds
+    # ``_GShim``): the NameError is caught and the fallback append_message
+    # stores the row caller-less with an explicit parent
+    # (agent/dispatcher/__init__.py). The ``rooted`` form, the direct write
+    # of older versions, is one R cannot write. None: the commit writes it.
+    ROOTED = ("rooted: R's dispatcher stores no user row called by ROOT (its direct write names the unbound "
+              "_shim; the NameError's fallback append_message stores it caller-less)")
+    # R's tool rows hold the input as the JSON text the model sent; the
+    # ``object`` form is an older writer's.
+    OBJECT_INPUT = "object: R stores a tool's input as the JSON text the model sent, not as an object"
+
+    def op_dispatch(self, id, text="", parent="", rooted=False, source=""):
+        self._need(not source, f"source={source}: this adapter does not drive the dispatcher's own turns "
+                               "(a finished async task's follow-up, a merge turn)")
+        self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         return self._dispatch(id, text, parent)
 
-    def op_fork_root(self, id, text=""):
+    def op_fork_root(self, id, text="", rooted=False):
+        self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         return self._dispatch(id, text, "none")
 
     # retry, edit, checkout, reload
@@ -719,7 +744,8 @@ class Driver:
         self._settle()
 
     # sub-agents
-    def op_spawn(self, mode, cmd, id, attach, text="", label=""):
+    def op_spawn(self, mode, cmd, id, attach, text="", label="", rooted=False):
+        self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         self._need(":" not in label, "a /spawn label cannot hold a colon")
         flag = " --clean" if mode == "clean" else ""
@@ -923,7 +949,8 @@ class Driver:
         self._append(msg)
         return {id: self._one("user", lambda n: n.role == "user")}
 
-    def op_legacy_reply(self, id, text="", parent=""):
+    def op_legacy_reply(self, id, text="", parent="", blocks=False):
+        self._need(not blocks, "blocks: this adapter does not write an adapter's reply with its own blocks")
         self._append({"role": "assistant", "content": text, "parent_id": parent})
         return {id: self._one("reply", lambda n: n.role == "llm")}
 

@@ -50,6 +50,14 @@ type Options struct {
 	Only []string
 	// Swarm, when set, leaves kinds out and reweights the rest (DrawSwarm).
 	Swarm *Swarm
+	// Without are field variants (Variants) an implementation cannot
+	// write: an op drawn with one is written without it.
+	Without []string
+	// Together are pairs of op kinds an implementation writes in one step
+	// (docs/protocol.md, "together"): after an op of a pair's first kind
+	// the next op drawn is of its second, and a script does not end
+	// between them.
+	Together [][2]string
 }
 
 // Gen is a generator with the shadow state it needs to draw valid ops.
@@ -59,8 +67,9 @@ type Gen struct {
 	st     shadow
 	intent ops.Intent // the one rule for where legacy data holds its intent
 	Tally  *Tally
-	drawn  int // ops Next drew: where Options.Rollout stands
-	phase  int // the rollout's phase those ops are in
+	drawn  int    // ops Next drew: where Options.Rollout stands
+	phase  int    // the rollout's phase those ops are in
+	next   string // the op kind the next op must be (Options.Together), or ""
 }
 
 // New makes a generator.
@@ -89,7 +98,7 @@ func (g *Gen) Nodes() int { return g.st.nodeCount }
 // Script draws ops until n ops have been drawn.
 func (g *Gen) Script(src Source, n int) []ops.Op {
 	out := make([]ops.Op, 0, n)
-	for len(out) < n {
+	for len(out) < n || g.next != "" {
 		out = append(out, g.Next(src))
 	}
 	return out
@@ -165,7 +174,7 @@ func (g *Gen) Next(src Source) ops.Op {
 		}
 		pick -= c.weight
 	}
-	return g.apply(g.draw(src, kind))
+	return g.apply(g.plain(g.draw(src, kind)))
 }
 
 // candidates lists the op kinds valid in the current state, in a fixed
@@ -199,6 +208,17 @@ func (g *Gen) candidates() []choice {
 		var kept []choice
 		for _, ch := range c {
 			if g.only[ch.kind] {
+				kept = append(kept, ch)
+			}
+		}
+		if len(kept) > 0 {
+			c = kept
+		}
+	}
+	if g.next != "" {
+		var kept []choice
+		for _, ch := range c {
+			if ch.kind.Op() == g.next {
 				kept = append(kept, ch)
 			}
 		}

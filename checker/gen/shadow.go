@@ -184,6 +184,12 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 		panic(fmt.Sprintf("gen: the shadow refuses %s: %v", ops.Format(op), err))
 	}
 	g.intent.Track(op, kept, &g.st)
+	g.next = ""
+	for _, p := range g.opt.Together {
+		if p[0] == op.Kind() {
+			g.next = p[1]
+		}
+	}
 	return op
 }
 

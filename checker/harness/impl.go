@@ -93,6 +93,14 @@ type About struct {
 	// determine for it (its own clock readings, token counts, a process
 	// id): left out of every message of both sides before a comparison.
 	Unmodelled []string
+	// Together are pairs of op kinds it writes in one step (the user's
+	// message and the start of its reply, say): an op of a pair's first
+	// kind is always followed by one of its second, and there is no view
+	// between the two to judge.
+	Together [][2]string
+	// Without are the variants of its op kinds it cannot write, by the
+	// generator's names (gen.Without): the generator draws none of them.
+	Without []string
 	// InProcess is set for the implementation in this repository run in
 	// the harness's own process: the checks that read its internals run.
 	InProcess bool
@@ -112,6 +120,17 @@ var InProcessAbout = func() About {
 // Writes reports whether the implementation writes ops of a kind.
 func (a About) Writes(kind string) bool {
 	return a.Ops == nil || kind == "session" || slices.Contains(a.Ops, kind)
+}
+
+// Joined is the op kind it writes in one step with an op of kind k, which
+// must come next (About.Together), or "".
+func (a About) Joined(kind string) string {
+	for _, p := range a.Together {
+		if p[0] == kind {
+			return p[1]
+		}
+	}
+	return ""
 }
 
 // Returns reports whether it returns a view (the load's keys always).

@@ -34,6 +34,7 @@ type Session struct {
 	legacyWrites bool    // every row so far written with every flag off
 	flags        int     // the flags in force (the writer's performing the ops): a step of the rollout path
 	broken       *Broken // the implementation stopped answering as the protocol says
+	joined       string  // the op kind that must come next: the implementation writes it in one step with the last op
 	step         stepCache
 }
 
@@ -138,6 +139,10 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	if s.Impl != nil && !s.about.Writes(op.Kind()) {
 		return nil, notApplicable("op %d (%s): %s does not write %s ops", len(s.Script)+1, ops.Format(op), s.about.Name, op.Kind())
 	}
+	if s.joined != "" && op.Kind() != s.joined {
+		return nil, notApplicable("op %d (%s): %s writes %s and %s ops in one step, with no op between them",
+			len(s.Script)+1, ops.Format(op), s.about.Name, s.Script[len(s.Script)-1].Kind(), s.joined)
+	}
 	s.Script = append(s.Script, op)
 	s.step = stepCache{}
 	var ei, el error
@@ -167,7 +172,20 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 		s.strict = s.strict && s.flags == len(flags.Rollout)-1
 		s.legacyWrites = s.legacyWrites && s.flags == 0
 	}
+	s.joined = s.about.Joined(op.Kind())
 	return nil, nil
+}
+
+// Between is an error that is ErrNotApplicable when the last op is the
+// first of two the implementation writes in one step (About.Together): the
+// views after it are not judged, so a script that ends there has no
+// verdict on its last op.
+func (s *Session) Between() error {
+	if s.joined == "" {
+		return nil
+	}
+	return notApplicable("the script ends after op %d (%s), which %s writes in one step with a %s op",
+		len(s.Script), ops.Format(s.Script[len(s.Script)-1]), s.about.Name, s.joined)
 }
 
 // Step applies op and runs the checks after it: the first finding, if any.
@@ -181,8 +199,13 @@ func (s *Session) Step(op ops.Op, checks ...Check) (*Finding, error) {
 }
 
 // Check runs the checks on the session as the last op left it: the first
-// finding, if any.
+// finding, if any. Between two ops the implementation writes in one step
+// (About.Together) there is nothing to judge: the checks run after the
+// second.
 func (s *Session) Check(checks ...Check) (*Finding, error) {
+	if s.joined != "" {
+		return nil, nil
+	}
 	for _, c := range checks {
 		if c.Run == nil {
 			return nil, fmt.Errorf("check %s does not run after each op (it reads a damaged directory: campaign.Case plays it)", c.Name)
@@ -232,7 +255,7 @@ func PlayOn(impl Starter, data Data, script []ops.Op, checks ...Check) (*Finding
 			return f, err
 		}
 	}
-	return nil, nil
+	return nil, s.Between()
 }
 
 // Strict reports whether every row so far was written with every flag on

@@ -34,7 +34,7 @@ func iterate(cfg *Config, k uint64) (o outcome) {
 			o.err = fmt.Errorf("panic: %v\n%s", r, firstFrames(debug.Stack()))
 		}
 	}()
-	p, err := planFor(cfg.Seed, k, cfg.Targets, cfg.MaxOps, cfg.kinds)
+	p, err := planFor(cfg.Seed, k, cfg.Targets, cfg.MaxOps, cfg.draw)
 	if err != nil {
 		o.err = err
 		return o

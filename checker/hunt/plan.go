@@ -40,20 +40,22 @@ type Plan struct {
 // how many writers, each phase how long), then the script and any damage,
 // all from the script seed, in that order.
 func PlanFor(seed, k uint64, checks []harness.Check, maxOps int) (*Plan, error) {
-	return planFor(seed, k, checks, maxOps, nil)
+	return planFor(seed, k, checks, maxOps, gen.Options{})
 }
 
-// planFor is PlanFor with the draw kept to the draw kinds only (nil: every
-// kind), as an implementation that writes some op kinds only needs.
-func planFor(seed, k uint64, checks []harness.Check, maxOps int, only []string) (*Plan, error) {
+// planFor is PlanFor drawing only what the implementation under test
+// writes: draw's Only, Without and Together (none when zero).
+func planFor(seed, k uint64, checks []harness.Check, maxOps int, draw gen.Options) (*Plan, error) {
 	p := &Plan{Iteration: k, Seed: ScriptSeed(seed, k)}
 	src := gen.NewSeeded(p.Seed)
 	c := checks[src.IntN(len(checks), "target")]
 	p.Case = campaign.Case{Check: c, Data: c.Data[src.IntN(len(c.Data), "data")]}
 	opt := campaign.GenOptions(p.Case.Data)
+	only := draw.Only
 	if only != nil {
 		opt.Only = only
 	}
+	opt.Without, opt.Together = draw.Without, draw.Together
 	p.Swarm = gen.DrawSwarm(src, opt)
 	opt.Swarm = p.Swarm
 	length := 1 + src.IntN(maxOps, "ops")

@@ -38,7 +38,10 @@ type Config struct {
 	Impl harness.Starter
 
 	notRun []string // what harness.ApplicableTo left out, and why
-	kinds  []string // the draw kinds of the op kinds Impl writes; nil = every kind
+	// draw keeps the scripts to what Impl writes: Only the draw kinds of
+	// its op kinds (nil = every kind), Without the field variants it
+	// cannot write, Together the ops it writes in one step.
+	draw gen.Options
 }
 
 // DefaultMaxOps is the longest script drawn by default: about three times
@@ -62,8 +65,15 @@ func (c *Config) defaults() error {
 			return fmt.Errorf("no check can judge %s: %s", a.Name, strings.Join(c.notRun, "; "))
 		}
 		if a.Ops != nil {
-			c.kinds = gen.DrawKindsOf(a.Ops)
+			c.draw.Only = gen.DrawKindsOf(a.Ops)
 		}
+		if len(a.Without) > 0 {
+			var err error
+			if c.draw.Only, c.draw.Without, err = gen.Without(a.Without, c.draw.Only); err != nil {
+				return fmt.Errorf("%s: without: %w", a.Name, err)
+			}
+		}
+		c.draw.Together = a.Together
 	}
 	if len(c.Targets) == 0 {
 		return errors.New("no checks to hunt")

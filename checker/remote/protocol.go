@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
@@ -107,6 +108,17 @@ func parseHello(v node.Value, command string) (harness.About, error) {
 			return a, err
 		}
 	}
+	if a.Together, err = together(v.O.Get("together"), a.Ops); err != nil {
+		return a, err
+	}
+	if w := v.O.Get("without"); w.K != node.Missing {
+		if a.Without, err = stringList(w, "without", func(string) bool { return true }); err != nil {
+			return a, err
+		}
+		if _, _, err := gen.Without(a.Without, nil); err != nil {
+			return a, fmt.Errorf("without: %w", err)
+		}
+	}
 	switch r := v.O.Get("restart"); r.K {
 	case node.Missing:
 	case node.Bool:
@@ -115,6 +127,39 @@ func parseHello(v node.Value, command string) (harness.About, error) {
 		return a, fmt.Errorf("restart %s: want true or false", node.Dumps(r))
 	}
 	return a, nil
+}
+
+// together reads the pairs of op kinds an implementation writes in one
+// step: each of two declared kinds, a kind first of at most one pair and
+// never both first and second.
+func together(v node.Value, declared []string) ([][2]string, error) {
+	if v.K == node.Missing {
+		return nil, nil
+	}
+	if v.K != node.Array {
+		return nil, fmt.Errorf("together %s: want a list of pairs of op kinds", node.Dumps(v))
+	}
+	var out [][2]string
+	firsts, seconds := map[string]bool{}, map[string]bool{}
+	for _, e := range v.A {
+		pair, err := stringList(e, "together", func(k string) bool { return slices.Contains(declared, k) })
+		if err != nil {
+			return nil, fmt.Errorf("%w (each pair: two op kinds of ops)", err)
+		}
+		if len(pair) != 2 {
+			return nil, fmt.Errorf("together: %s is not a pair of op kinds", node.Dumps(e))
+		}
+		first, second := pair[0], pair[1]
+		switch {
+		case firsts[first]:
+			return nil, fmt.Errorf("together: %q is the first of two pairs", first)
+		case firsts[second] || seconds[first]:
+			return nil, fmt.Errorf("together: [%q, %q]: a kind is the first of one pair and the second of another", first, second)
+		}
+		firsts[first], seconds[second] = true, true
+		out = append(out, [2]string{first, second})
+	}
+	return out, nil
 }
 
 // stringList reads a list of distinct known strings.
@@ -142,7 +187,7 @@ func stringList(v node.Value, key string, known func(string) bool) ([]string, er
 func sameAbout(a, b harness.About) bool {
 	return a.Name == b.Name && a.Claim == b.Claim && slices.Equal(a.Ops, b.Ops) &&
 		slices.Equal(a.Configs, b.Configs) && slices.Equal(a.Views, b.Views) && a.Restart == b.Restart &&
-		slices.Equal(a.Unmodelled, b.Unmodelled)
+		slices.Equal(a.Unmodelled, b.Unmodelled) && slices.Equal(a.Together, b.Together) && slices.Equal(a.Without, b.Without)
 }
 
 // describe renders a declaration for a message.
@@ -151,6 +196,12 @@ func describe(a harness.About) string {
 		strings.Join(a.Configs, " "), strings.Join(a.Views, " "), a.Restart, strings.Join(a.Ops, " "))
 	if len(a.Unmodelled) > 0 {
 		s += fmt.Sprintf(", unmodelled [%s]", strings.Join(a.Unmodelled, " "))
+	}
+	if len(a.Without) > 0 {
+		s += fmt.Sprintf(", without [%s]", strings.Join(a.Without, " "))
+	}
+	for _, p := range a.Together {
+		s += fmt.Sprintf(", writes %s and %s in one step", p[0], p[1])
 	}
 	return s
 }

@@ -37,6 +37,13 @@ type Options struct {
 	// Mint gives every node an id of its own (the script's with a prefix)
 	// and reports the mapping.
 	Mint bool
+	// Together are pairs of op kinds written in one step, as an
+	// implementation that writes the user's message and the start of its
+	// reply together does: the server declares them (docs/protocol.md),
+	// writes an op of a pair's second kind, which takes no fields, with the
+	// op of its first, and answers the second op itself with nothing more to
+	// write.
+	Together [][2]string
 }
 
 // server is one run of the protocol: the declaration and the session
@@ -49,6 +56,7 @@ type server struct {
 	run     *driver.Run
 	dir     string
 	ids     *minter
+	written string // the kind of the next op, written with the last one (Options.Together)
 }
 
 // Serve answers requests from in on out until bye or the end of in.
@@ -166,14 +174,15 @@ func (s *server) errorf(seq int, format string, args ...any) []byte {
 }
 
 type helloReply struct {
-	Type     string   `json:"type"`
-	Protocol int      `json:"protocol"`
-	Name     string   `json:"name"`
-	Claims   string   `json:"claims"`
-	Ops      []string `json:"ops"`
-	Configs  []string `json:"configs"`
-	Views    []string `json:"views"`
-	Restart  bool     `json:"restart"`
+	Type     string      `json:"type"`
+	Protocol int         `json:"protocol"`
+	Name     string      `json:"name"`
+	Claims   string      `json:"claims"`
+	Ops      []string    `json:"ops"`
+	Configs  []string    `json:"configs"`
+	Views    []string    `json:"views"`
+	Restart  bool        `json:"restart"`
+	Together [][2]string `json:"together,omitempty"`
 }
 
 func (s *server) hello(req request) (any, error) {
@@ -188,7 +197,8 @@ func (s *server) hello(req request) (any, error) {
 		name += ", own ids"
 	}
 	return helloReply{Type: "hello", Protocol: 1, Name: name + ")", Claims: s.claim, Ops: s.kinds, Configs: s.configs,
-		Views: []string{"load", "stored_head", "messages", "all", "branch", "render", "before_cards"}, Restart: true}, nil
+		Views: []string{"load", "stored_head", "messages", "all", "branch", "render", "before_cards"}, Restart: true,
+		Together: s.o.Together}, nil
 }
 
 type plainReply struct {
@@ -215,7 +225,7 @@ func (s *server) session(req request) (any, error) {
 		return nil, err
 	}
 	s.run, s.dir = run, req.Dir
-	s.ids = nil
+	s.ids, s.written = nil, ""
 	if s.o.Mint {
 		s.ids = newMinter()
 	}
@@ -244,12 +254,25 @@ func (s *server) op(req request) (any, error) {
 	if !slices.Contains(s.kinds, op.Kind()) {
 		return nil, fmt.Errorf("%s ops are not written here", op.Kind())
 	}
+	if s.written != "" {
+		if op.Kind() != s.written {
+			return nil, fmt.Errorf("%s ops are written with the op before: a %s op comes between", s.written, op.Kind())
+		}
+		s.written = ""
+		return opReply{Type: "op", Seq: req.Seq}, nil
+	}
 	if s.ids != nil {
 		op = s.ids.own(op)
 	}
 	before := s.run.W.S.Len()
 	if err := s.run.Apply(op); err != nil {
 		return nil, err
+	}
+	if second := s.joined(op.Kind()); second != nil {
+		if err := s.run.Apply(second); err != nil {
+			return nil, fmt.Errorf("the %s op written with it: %w", second.Kind(), err)
+		}
+		s.written = second.Kind()
 	}
 	reply := opReply{Type: "op", Seq: req.Seq}
 	if s.ids != nil {
@@ -270,6 +293,39 @@ func (s *server) op(req request) (any, error) {
 		}
 	}
 	return reply, nil
+}
+
+// joined is the op written in one step with an op of kind k (Options.Together),
+// or nil.
+func (s *server) joined(kind string) ops.Op {
+	for _, p := range s.o.Together {
+		if p[0] == kind {
+			script, err := ops.ParseString(p[1])
+			if err != nil || len(script) != 1 {
+				return nil // refused when the server starts (Check)
+			}
+			return script[0]
+		}
+	}
+	return nil
+}
+
+// Check reports whether the options can be served: each pair of Together
+// is of two op kinds the server writes, its second one that takes no
+// fields.
+func (o Options) Check() error {
+	kinds := newServer(Options{Flags: o.Flags}).kinds
+	for _, p := range o.Together {
+		for _, k := range p {
+			if !slices.Contains(kinds, k) {
+				return fmt.Errorf("together %s+%s: %q is not an op kind written here", p[0], p[1], k)
+			}
+		}
+		if script, err := ops.ParseString(p[1]); err != nil || len(script) != 1 {
+			return fmt.Errorf("together %s+%s: a %s op takes fields: it cannot be written without its own line", p[0], p[1], p[1])
+		}
+	}
+	return nil
 }
 
 // config is the flag set a view's config names.

@@ -38,7 +38,7 @@ func commandTable() []command {
 		{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--impl CMD]", "run a script through the writers and both models with the checks after every op", cmdReplay},
 		{"exhaust", "--max-ops N [--shard i/n] [--claim DIR] [--json] [--out DIR] [--check NAMES] [--dedup=false] [--impl CMD]", "check every valid op script of at most N ops (the checks after its last op)", cmdExhaust},
 		{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--impl CMD]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
-		{"serve", "[--flags F] [--claim rollout] [--mint]", "serve the implementation over the implementation protocol (docs/protocol.md) on stdin and stdout", cmdServe},
+		{"serve", "[--flags F] [--claim rollout] [--mint] [--together FIRST+SECOND]", "serve the implementation over the implementation protocol (docs/protocol.md) on stdin and stdout", cmdServe},
 		{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
 		{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown; INCONCLUSIVE (exit 3) when too few runs to find one", gate.Main},
 	}

@@ -100,6 +100,9 @@ func (w *Writer) Dispatch(id, text, parent, source string, rooted bool) error {
 	default:
 		pv = node.Str(parent)
 	}
+	// The dispatcher stamps the row as it builds it, before it writes
+	// ROOT: a session's first turn has ROOT's time.
+	at := w.now()
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
@@ -109,7 +112,7 @@ func (w *Writer) Dispatch(id, text, parent, source string, rooted bool) error {
 		md.Set("display", node.Str("runtime"))
 	}
 	w.predecessor(md, w.dispatchPred(parent))
-	if err := w.add(&node.Node{ID: id, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
+	if err := w.add(&node.Node{ID: id, CreatedAt: at, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
 		return err
 	}
 	if err := w.S.SetHead(id); err != nil {
@@ -284,14 +287,12 @@ func (w *Writer) Tool(callID, name, args, result string, isErr, legacy, object b
 }
 
 func (w *Writer) recordCall(callID, name, input, result string, isErr bool) {
-	call := func() *node.Obj {
-		return meta("id", node.Str(callID), "tool_call_id", node.Str(callID), "tool", node.Str(name),
-			"input", node.Str(input), "result", node.Str(result), "is_error", node.BoolV(isErr))
-	}
-	w.reply.calls = append(w.reply.calls, node.ObjV(call()))
-	b := call()
-	b.Set("type", node.Str("tool"))
-	w.reply.blocks = append(w.reply.blocks, node.ObjV(b))
+	w.reply.calls = append(w.reply.calls, node.ObjV(meta("id", node.Str(callID), "tool_call_id", node.Str(callID),
+		"tool", node.Str(name), "input", node.Str(input), "result", node.Str(result), "is_error", node.BoolV(isErr))))
+	// The block has keys of its own, type first and no id, as R's
+	// dispatcher builds it.
+	w.reply.blocks = append(w.reply.blocks, node.ObjV(meta("type", node.Str("tool"), "tool", node.Str(name),
+		"tool_call_id", node.Str(callID), "input", node.Str(input), "result", node.Str(result), "is_error", node.BoolV(isErr))))
 }
 
 // Done finalizes the open reply; Cancel does the same with status cancelled.
@@ -306,11 +307,16 @@ func (w *Writer) finish(status string) error {
 		return fmt.Errorf("%w: the reply cannot end while a function is running", ErrState)
 	}
 	r := w.reply
-	extra := meta("tool_calls", node.Arr(nonNil(r.calls)), "blocks", node.Arr(nonNil(r.blocks)))
+	md := meta("status", node.Str(status), "model", node.Str("model-x"), "provider", node.Str("p"),
+		"token_model", node.Str("model-x"))
+	// R writes extra only when the reply has a tool call or a block.
+	if len(r.calls) > 0 || len(r.blocks) > 0 {
+		extra := meta("tool_calls", node.Arr(nonNil(r.calls)), "blocks", node.Arr(nonNil(r.blocks)))
+		md.Set("extra", node.Str(node.Dumps(node.ObjV(extra))))
+	}
 	err := w.S.Update(r.id, func(n *node.Node) {
 		n.Output = node.Str(strings.TrimSpace(strings.Join(r.texts, "")))
-		n.Metadata.Update(meta("status", node.Str(status), "model", node.Str("model-x"), "provider", node.Str("p"),
-			"token_model", node.Str("model-x"), "extra", node.Str(node.Dumps(node.ObjV(extra)))))
+		n.Metadata.Update(md)
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,83 @@
+package gen
+
+import (
+	"fmt"
+	"slices"
+
+	"sessiondag/checker/ops"
+)
+
+// Variants are the variants of an op drawn as a field of it, by the names
+// an implementation gives those it cannot write (docs/protocol.md,
+// "without"; the variants that are draw kinds of their own, such as
+// tool-legacy, go by their DrawKinds name).
+var Variants = []string{
+	"end-duration", // an end with a duration
+	"rooted",       // a dispatcher or sub-agent user row called by ROOT (dispatch, fork-root, spawn, task)
+	"object",       // a tool's input stored as an object
+	"user-form",    // a web turn with an image or in function form
+	"reply-blocks", // a legacy reply carrying its own blocks
+}
+
+// Without is what an implementation cannot write, as Options.Without
+// names it: the draw kinds to leave out of only (nil: every kind) and the
+// field variants to draw as their plain op. A name that is neither is an
+// error naming it.
+func Without(names, only []string) (kinds []string, variants []string, err error) {
+	kinds = only
+	if kinds == nil {
+		kinds = DrawKinds
+	}
+	for _, n := range names {
+		switch {
+		case slices.Contains(Variants, n):
+			variants = append(variants, n)
+		case slices.Contains(DrawKinds, n):
+		default:
+			return nil, nil, fmt.Errorf("%q is neither a draw kind nor a variant (%v)", n, Variants)
+		}
+	}
+	kinds = slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return slices.Contains(names, k) })
+	return kinds, variants, nil
+}
+
+// plain is op without the field variants of Options.Without: the fields
+// are drawn all the same, so a seed draws the same script whatever is
+// left out, but the op is written plain.
+func (g *Gen) plain(op ops.Op) ops.Op {
+	if len(g.opt.Without) == 0 {
+		return op
+	}
+	no := func(v string) bool { return slices.Contains(g.opt.Without, v) }
+	switch o := op.(type) {
+	case ops.End:
+		if no("end-duration") {
+			o.Duration = ""
+		}
+		return o
+	case ops.UserDispatch:
+		o.Rooted = o.Rooted && !no("rooted")
+		return o
+	case ops.ForkRoot:
+		o.Rooted = o.Rooted && !no("rooted")
+		return o
+	case ops.Spawn:
+		o.Rooted = o.Rooted && !no("rooted")
+		return o
+	case ops.Task:
+		o.Rooted = o.Rooted && !no("rooted")
+		return o
+	case ops.Tool:
+		o.Object = o.Object && !no("object")
+		return o
+	case ops.UserWeb:
+		if no("user-form") {
+			o.Form = ""
+		}
+		return o
+	case ops.LegacyReply:
+		o.Blocks = o.Blocks && !no("reply-blocks")
+		return o
+	}
+	return op
+}

@@ -1,0 +1,104 @@
+package gen
+
+import (
+	"slices"
+	"testing"
+
+	"sessiondag/checker/ops"
+)
+
+// variantsOf names the variants an op holds, as Without names them.
+func variantsOf(op ops.Op) []string {
+	var out []string
+	add := func(on bool, name string) {
+		if on {
+			out = append(out, name)
+		}
+	}
+	switch o := op.(type) {
+	case ops.End:
+		add(o.Duration != "", "end-duration")
+	case ops.UserDispatch:
+		add(o.Rooted, "rooted")
+		add(o.Source != "", "followup")
+	case ops.ForkRoot:
+		add(o.Rooted, "rooted")
+	case ops.Spawn:
+		add(o.Rooted, "rooted")
+	case ops.Task:
+		add(o.Rooted, "rooted")
+	case ops.Tool:
+		add(o.Object, "object")
+		add(o.Legacy, "tool-legacy")
+	case ops.UserWeb:
+		add(o.Form != "", "user-form")
+	case ops.LegacyReply:
+		add(o.Blocks, "reply-blocks")
+	case ops.Fn:
+		add(o.ViaExec, "fn-via-exec")
+	}
+	return out
+}
+
+// TestWithout: a generator told what an implementation cannot write draws
+// none of it, draw kinds and field variants alike, and the same seeds
+// without it draw each (so the test can fail); a name that is neither is
+// an error.
+func TestWithout(t *testing.T) {
+	names := append(slices.Clone(Variants), "tool-legacy", "fn-via-exec", "followup")
+	kinds, variants, err := Without(names, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for seed := range uint64(200) {
+		plain := New(Options{Legacy: true})
+		for _, op := range plain.Script(NewSeeded(seed), 60) {
+			for _, v := range variantsOf(op) {
+				seen[v]++
+			}
+		}
+		g := New(Options{Legacy: true, Only: kinds, Without: variants})
+		for _, op := range g.Script(NewSeeded(seed), 60) {
+			if v := variantsOf(op); len(v) > 0 {
+				t.Fatalf("seed %d: drew %s, which holds %v", seed, ops.Format(op), v)
+			}
+		}
+	}
+	for _, n := range names {
+		if seen[n] == 0 {
+			t.Errorf("the generator without Without never drew %s in these seeds: the test shows nothing of it", n)
+		}
+	}
+	if _, _, err := Without([]string{"no-such"}, nil); err == nil {
+		t.Error("an unknown name is accepted")
+	}
+}
+
+// TestTogether: with a pair of op kinds written in one step, every op of
+// the first kind is followed by one of the second and no script ends
+// between them; the same seeds without the pair draw both (so the test can
+// fail).
+func TestTogether(t *testing.T) {
+	split := func(script []ops.Op) bool {
+		for i, op := range script {
+			if op.Kind() == "user" && (i+1 == len(script) || script[i+1].Kind() != "reply") {
+				return true
+			}
+		}
+		return false
+	}
+	apart := 0
+	for seed := range uint64(300) {
+		n := 1 + int(seed%40)
+		if split(New(Options{Legacy: true}).Script(NewSeeded(seed), n)) {
+			apart++
+		}
+		if s := New(Options{Legacy: true, Together: [][2]string{{"user", "reply"}}}).Script(NewSeeded(seed), n); split(s) {
+			t.Fatalf("seed %d: a user op not followed by its reply:\n%s", seed, ops.String(s))
+		}
+	}
+	if apart == 0 {
+		t.Fatal("no seed drew a user op apart from its reply without the pair: the test shows nothing")
+	}
+}

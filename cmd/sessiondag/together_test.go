@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTogether: an implementation that writes the user's message and the
+// start of its reply in one step (serve --together user+reply: the reply's
+// row is stored as soon as the user's is) declares the pair, and the
+// harness does not judge the views between the two ops. Each part is shown
+// able to fail:
+//   - declared, a web chat replays to exit 0; the same process with the
+//     declaration taken out of its hello fails at op 2, where it shows the
+//     reply before the reply op;
+//   - a declared pair is still judged after its second op: the flags-off
+//     writers claiming the target fail the two-root shape at the reply of
+//     the second turn (op 7), where without the pair they fail at its user
+//     op (op 6);
+//   - a script with another op between the two is not applicable (exit 2),
+//     and so is one that ends between them.
+func TestTogether(t *testing.T) {
+	shapes := filepath.Join("..", "..", "corpus", "ops", "shapes")
+	chat, twoRoots := filepath.Join(shapes, "01-plain-web-chat.ops"), filepath.Join(shapes, "10-two-root-users-L4.ops")
+	together := served("--flags all --mint --together user+reply")
+	undeclared := together + ` | sed -u 's/,"together":\[\["user","reply"\]\]//'`
+	overclaiming := `sed -u 's/"config":"target"/"config":"off"/' | ` + served("--flags off --together user+reply") +
+		` | sed -u 's/"claims":"legacy"/"claims":"target"/; s/"configs":\["off"\]/"configs":["target"]/'`
+
+	dir := t.TempDir()
+	between := filepath.Join(dir, "between.ops")
+	ends := filepath.Join(dir, "ends.ops")
+	for _, f := range []struct{ path, text string }{
+		{between, "session id=between\nuser id=u1 text=hi\ncrash\n"},
+		{ends, "session id=ends\nuser id=u1 text=hi\nreply\ndone\nuser id=u2 text=again\n"},
+	} {
+		if err := os.WriteFile(f.path, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"declared", []string{"replay", chat, "--impl", together}, 0, "target, cutoff, cards hold after every op"},
+		{"undeclared", []string{"replay", chat, "--check", "target", "--impl", undeclared}, 1, "the loaded chain is not the intended conversation, after op 2\n"},
+		{"judged after the second op", []string{"replay", twoRoots, "--check", "target", "--impl", overclaiming}, 1, "the loaded chain is not the intended conversation, after op 7\n"},
+		{"judged at the first op without the pair", []string{"replay", twoRoots, "--check", "target", "--impl",
+			strings.Replace(overclaiming, " --together user+reply", "", 1)}, 1, "the loaded chain is not the intended conversation, after op 6\n"},
+		{"an op between", []string{"replay", between, "--impl", together}, 2, "writes user and reply ops in one step, with no op between them"},
+		{"ends between", []string{"replay", ends, "--impl", together}, 2, "the script ends after op 5 (user id=u2 text=again)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out := runCmd(t, c.args...)
+			if code != c.code || !strings.Contains(out, c.want) {
+				t.Fatalf("exit %d, want %d saying %q\n%s", code, c.code, c.want, out)
+			}
+		})
+	}
+}
