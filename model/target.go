@@ -174,14 +174,16 @@ func (r *TargetRun) Apply(op ops.Op) error {
 // U of checker/ops/README.md, the user row the writer climbed to and copied (its
 // forked_from). Where legacy pointers and intent part (a reply under an
 // attach pointer), the writer still reruns that row, so N is its sibling.
-// A U that is no turn of the intended tree (an ask row) leaves the turn to
-// the intended tree.
+// That holds for every U that is a row of the intended tree, a script's
+// top-level ask answer included (the chat shows it as a user message the
+// user can edit); only a U that is no row of it (an ask row inside a
+// function) leaves the turn to the intended tree.
 func (r *TargetRun) retry(of, n string) {
 	if n == "" || r.leg.node(n) == nil {
 		return // no new row: the head moved back to U, nothing is added
 	}
 	u, _ := r.leg.node(n).meta().Val("forked_from").(string)
-	if t := r.byID[u]; t == nil || !t.user {
+	if r.byID[u] == nil {
 		u = r.turnOf(of)
 	}
 	ip := ""

@@ -157,6 +157,32 @@ retry of=u1_reply id=u1b
 	assert.Equal(t, TargetView{HeadID: "u1b", Chain: chain(tr("u1b"))}, views[12])
 }
 
+// An edit of a script's top-level ask answer (a row of the intended tree,
+// shown as a user message) writes a sibling of that answer; an edit of an ask
+// row inside a function (no row of the tree) climbs from the function's
+// anchor to the nearest user turn and writes a sibling of it.
+func TestTargetEditOfAskRows(t *testing.T) {
+	r, views := tRun(t, `
+user id=u1 text=hi
+reply
+done
+script what=ask id=q1
+edit of=q1 id=e1 text=no
+reply
+done
+manual id=F name=f args={}
+ask id=Q question=why answer=because
+end
+edit of=Q id=e2 text=other
+`)
+	assertIP(t, r, "q1", "u1_reply")
+	assertIP(t, r, "e1", "u1_reply") // IP(q1): the answer's sibling
+	assert.Equal(t, TargetView{HeadID: "e1", Chain: chain(tr("u1"), tr("u1_reply"), tr("e1"))}, views[4])
+	assertIP(t, r, "F", "e1_reply")
+	assertIP(t, r, "e2", "u1_reply") // Q → F → e1_reply → e1, a user turn: IP(e1)
+	assert.Equal(t, TargetView{HeadID: "e2", Chain: chain(tr("u1"), tr("u1_reply"), tr("e2"))}, views[10])
+}
+
 // A retry that writes no row (the turn has no assistant reply) adds nothing.
 func TestTargetRetryWithoutNewRow(t *testing.T) {
 	r, views := tRun(t, `
