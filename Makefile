@@ -43,7 +43,7 @@ props-long:
 # processor time: shard it, deploy/).
 EXHAUST_OPS ?= 5
 exhaust: build
-	SESSIONDAG_VALIDITY_OPS=3 $(GO) test -count=1 ./checker/exhaust -run TestWritersAgreeOnValidity
+	SESSIONDAG_VALIDITY_OPS=3 SESSIONDAG_DEDUP_OPS=4 $(GO) test -count=1 ./checker/exhaust -run 'TestWritersAgreeOnValidity|TestDedupSameVerdicts'
 	./bin/sessiondag exhaust --max-ops $(EXHAUST_OPS)
 
 # A search far longer than CI's: every check under drawn swarm
