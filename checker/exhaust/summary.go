@@ -125,7 +125,6 @@ func (s *Summary) add(t Summary) {
 	s.ChecksRun += t.ChecksRun
 	s.Walked += t.Walked
 	s.HistoryChecks += t.HistoryChecks
-	s.HistoryChecks += t.HistoryChecks
 	s.States += t.States
 	s.Reused += t.Reused
 	s.Forgotten += t.Forgotten
