@@ -54,7 +54,8 @@ type Options struct {
 	// Impl starts the implementation checked; nil = the implementation in
 	// this repository, in-process. Another is checked with the checks and
 	// kinds of data that can judge it (harness.ApplicableTo), on scripts of
-	// the op kinds it writes.
+	// the op kinds it writes, as it writes them (its together pairs and
+	// without variants: shape).
 	Impl harness.Starter
 
 	// shape is the scripts walked: of Kinds, as Impl writes them.
