@@ -76,7 +76,7 @@ func TestExhaustTogether(t *testing.T) {
 	require.Equal(t, scripts, sum.Scripts)
 	require.Equal(t, between, sum.Between)
 	require.NotZero(t, sum.Runs)
-	t.Logf("%d scripts, %d between, %d runs", sum.Scripts, sum.Between, sum.Runs)
+	t.Logf("%d scripts, %d between, %d runs, %d history checks, not run: %v", sum.Scripts, sum.Between, sum.Runs, sum.HistoryChecks, sum.NotRun)
 
 	hidden, err := remote.Open(servedTogether(true), remote.Options{})
 	require.NoError(t, err)
