@@ -100,8 +100,11 @@ func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 // Parts counts the walk's parts for max ops of kinds: the scripts of at
 // most ShardDepth ops, each heading a part with everything below it at
 // ShardDepth. Shards and claims deal these out.
-func Parts(max int, kinds []string) (int, error) {
+func Parts(max int, kinds []string) (int, error) { return partsOf(max, shape{kinds: kinds}) }
+
+// partsOf is Parts of a walk of shape s.
+func partsOf(max int, s shape) (int, error) {
 	n := 0
-	err := Walk(min(max, ShardDepth), kinds, shard.Whole, func(Node) bool { n++; return true })
+	err := walkWith(min(max, ShardDepth), s, shard.Whole, visitFunc(func(Node) bool { n++; return true }))
 	return n, err
 }

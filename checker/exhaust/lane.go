@@ -192,6 +192,11 @@ func (l *lane) enter(n Node) (bool, error) {
 	}
 	failed := up.failed
 	switch {
+	case n.Between:
+		// Nothing to judge until the pair's second op (harness.Session.Check).
+		if n.Owned {
+			own.between = 1
+		}
 	case len(checks) == 0:
 	case failed:
 		own.skipped = 1

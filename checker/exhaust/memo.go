@@ -12,6 +12,7 @@ import (
 // needing it left out), and the runs that failed.
 type tally struct {
 	scripts, runs, skipped, unsynced, failures int64
+	between                                    int64 // scripts not checked: Node.Between
 }
 
 func (t *tally) add(u tally) {
@@ -20,6 +21,7 @@ func (t *tally) add(u tally) {
 	t.skipped += u.skipped
 	t.unsynced += u.unsynced
 	t.failures += u.failures
+	t.between += u.between
 }
 
 // memo is what a lane has learned: for each state it expanded, the tallies

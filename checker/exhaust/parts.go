@@ -41,6 +41,7 @@ func (r *runner) endPart(p *openPart) {
 			if i == 0 {
 				sum.ByLength[p.depth-1+k] = t.scripts - was.scripts
 				sum.Scripts += t.scripts - was.scripts
+				sum.Between += t.between - was.between
 				if t.scripts > was.scripts {
 					sum.Depth = p.depth + k
 				}

@@ -25,12 +25,12 @@ func newProgress(o Options) (*progress, error) {
 	if o.Progress == nil {
 		return p, nil
 	}
-	err := Walk(p.top, o.Kinds, o.Shard, func(n Node) bool {
+	err := walkWith(p.top, o.shape, o.Shard, visitFunc(func(n Node) bool {
 		if n.Owned && len(n.Script) == p.top {
 			p.pieces++
 		}
 		return true
-	})
+	}))
 	return p, err
 }
 

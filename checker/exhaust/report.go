@@ -82,6 +82,9 @@ func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "  scripts checked: %d (by length: %s)\n", s.Scripts, lengths(s.ByLength))
 	fmt.Fprintf(w, "  runs (script × kind of data): %d, not run below a failing script: %d\n", s.Runs, s.Skipped)
 	fmt.Fprintf(w, "  runs on legacy data whose intent is not in the data (P3, P4 left out): %d\n", s.Unsynced)
+	if s.Between > 0 {
+		fmt.Fprintf(w, "  scripts not checked, ending between two ops written in one step: %d\n", s.Between)
+	}
 	if s.Dedup {
 		fmt.Fprintf(w, "  each distinct state expanded once: %d states expanded, %d found again; %d script × writers walked, the rest taken from the memo\n",
 			s.States, s.Reused, s.Walked)

@@ -54,9 +54,12 @@ type Options struct {
 	// Impl starts the implementation checked; nil = the implementation in
 	// this repository, in-process. Another is checked with the checks and
 	// kinds of data that can judge it (harness.ApplicableTo), on scripts of
-	// the op kinds it writes.
+	// the op kinds it writes, as it writes them (its together pairs and
+	// without variants: shape).
 	Impl harness.Starter
 
+	// shape is the scripts walked: of Kinds, as Impl writes them.
+	shape shape
 	// notRun is what cannot judge Impl (harness.ApplicableTo), for the
 	// summaries of the run and of its parts.
 	notRun []string
@@ -109,6 +112,13 @@ func Run(o Options) (Summary, []Failure, error) {
 			}
 		}
 	}
+	o.shape = shape{kinds: o.Kinds}
+	if o.Impl != nil {
+		var err error
+		if o.shape, err = shapeOf(o.Kinds, o.Impl.About()); err != nil {
+			return Summary{}, nil, err
+		}
+	}
 	workers := max(o.Workers, 1)
 	// The shared memos hold what the workers' own memos held apart.
 	o.shared = newSharedMemos(o.MemoLimit * workers)
@@ -121,7 +131,7 @@ func Run(o Options) (Summary, []Failure, error) {
 			return Summary{}, nil, err
 		}
 		var err error
-		if parts, err = Parts(o.MaxOps, o.Kinds); err != nil {
+		if parts, err = partsOf(o.MaxOps, o.shape); err != nil {
 			return Summary{}, nil, err
 		}
 	}
@@ -225,9 +235,9 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 	}
 	var err error
 	if claims != nil {
-		err = walkOwned(o.MaxOps, o.Kinds, claims.claim, false, r)
+		err = walkOwned(o.MaxOps, o.shape, claims.claim, false, r)
 	} else {
-		err = walkWith(o.MaxOps, o.Kinds, sh, r)
+		err = walkWith(o.MaxOps, o.shape, sh, r)
 	}
 	for _, l := range r.lanes {
 		l.close()
@@ -305,6 +315,7 @@ func (r *runner) tally() error {
 		for k, t := range l.total() {
 			if i == 0 {
 				r.sum.ByLength[k] = t.scripts
+				r.sum.Between += t.between // scripts, as every lane counts them
 				if t.scripts > 0 {
 					r.sum.Depth = k + 1
 				}

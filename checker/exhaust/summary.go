@@ -25,6 +25,11 @@ type Summary struct {
 	// Unsynced counts the runs on legacy data whose intent is not in the
 	// data, where the checks that need it (a kind with Synced) were left out.
 	Unsynced int64 `json:"unsynced"`
+	// Between counts the scripts (of Scripts, each once) that end after
+	// the first of two ops the implementation writes in one step
+	// (harness.About.Together): there is no view between them to judge,
+	// so no check ran on them.
+	Between  int64 `json:"between,omitempty"`
 	Failures int64 `json:"failures"` // failing script × data
 	// FailuresByLength counts them by the failing script's length.
 	FailuresByLength []int64 `json:"failures_by_length,omitempty"`
@@ -118,6 +123,7 @@ func (s *Summary) add(t Summary) {
 	s.Runs += t.Runs
 	s.Skipped += t.Skipped
 	s.Unsynced += t.Unsynced
+	s.Between += t.Between
 	s.Failures += t.Failures
 	s.Reduced += t.Reduced
 	s.Rebuilds += t.Rebuilds

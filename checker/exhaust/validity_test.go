@@ -36,7 +36,7 @@ func TestWritersAgreeOnValidity(t *testing.T) {
 	walk = func(prefix []ops.Op, f *frontier) {
 		var run *model.LegacyRun
 		var impl *driver.Run
-		for _, c := range candidates(f, nil) {
+		for _, c := range candidates(f, nil, nil) {
 			if run == nil { // a refused op changes neither side
 				var err error
 				run, err = replay(prefix)

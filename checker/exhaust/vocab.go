@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"sessiondag/checker/gen"
 	"sessiondag/checker/ops"
 )
 
@@ -32,14 +33,15 @@ type cand struct {
 // decides which apply. Of the nodes the prefix wrote (ROOT and rewound
 // nodes left out), checkout and rewind name each one, retry and edit each
 // user turn and reply (the rows the UI offers them on), and an explicit
-// parent is one representative: the latest.
-func candidates(f *frontier, kinds map[string]bool) []cand {
+// parent is one representative: the latest. The field variants in without
+// are written plain (gen.Plain), once each.
+func candidates(f *frontier, kinds map[string]bool, without []string) []cand {
 	var out []cand
 	next := f.fresh
 	mint := func() string { next++; return fmt.Sprintf("n%d", next) }
 	add := func(build func() ops.Op) {
 		next = f.fresh
-		op := build()
+		op := gen.Plain(build(), without)
 		if kinds != nil && !kinds[op.Kind()] {
 			return
 		}
@@ -56,7 +58,8 @@ func candidates(f *frontier, kinds map[string]bool) []cand {
 	rowOps(add, mint, parents, live)
 	writerOps(add, f)
 	slices.SortFunc(out, func(a, b cand) int { return strings.Compare(a.line, b.line) })
-	return out
+	// A variant written plain may be another candidate already.
+	return slices.CompactFunc(out, func(a, b cand) bool { return a.line == b.line })
 }
 
 type adder func(build func() ops.Op)

@@ -3,6 +3,7 @@ package exhaust
 import (
 	"fmt"
 
+	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
@@ -29,6 +30,10 @@ type Node struct {
 	// Leaf is set when the walk goes no deeper below the script: it has
 	// the most ops, or lies at ShardDepth in another shard's part.
 	Leaf bool
+	// Between is set when the script ends after the first of two ops the
+	// implementation writes in one step (harness.About.Together): there is
+	// no view between them to judge, so it is counted and not checked.
+	Between bool
 	// Part is the script's number among those of at most ShardDepth ops, in
 	// walk order (-1 below): the part of the walk it heads, with everything
 	// below it at ShardDepth (Parts).
@@ -54,6 +59,7 @@ func (visitFunc) leave(Node)          {}
 type walker struct {
 	max   int
 	kinds map[string]bool // nil = every kind
+	shape shape
 	owner func(part int) (bool, error)
 	visit visitor
 	path  []ops.Op
@@ -82,7 +88,14 @@ func (w *walker) owns(parentOwned bool) (bool, int, error) {
 // against replay's 2.3 s, both under 2% of checking the scripts, and a
 // copy would have to follow every field model.LegacyRun gains.
 func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
-	for _, c := range candidates(f, w.kinds) {
+	next := ""
+	if len(w.path) > 0 {
+		next = w.shape.joined(w.path[len(w.path)-1].Kind())
+	}
+	for _, c := range candidates(f, w.kinds, w.shape.without) {
+		if next != "" && c.op.Kind() != next {
+			continue // the implementation writes the pair in one step
+		}
 		if run == nil {
 			var err error
 			if run, err = replay(w.path); err != nil {
@@ -100,7 +113,7 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 		}
 		below := len(w.path) < ShardDepth || mine
 		n := Node{Script: w.path, Owned: mine, Flips: child.flips, FlipsOn: child.flipsOn, Synced: child.intent.Holds(),
-			Leaf: !below || len(w.path) == w.max, Part: part, front: &child}
+			Leaf: !below || len(w.path) == w.max, Between: w.shape.joined(c.op.Kind()) != "", Part: part, front: &child}
 		if w.visit.enter(n) && !n.Leaf {
 			if err := w.walk(run, &child, mine); err != nil {
 				return err
@@ -129,25 +142,49 @@ func replay(script []ops.Op) (*model.LegacyRun, error) {
 // script of the shard's part (Owned) and the scripts above ShardDepth that
 // lead there; it returns false to skip what lies below a script.
 func Walk(max int, kinds []string, sh shard.Shard, visit func(Node) bool) error {
-	return walkWith(max, kinds, sh, visitFunc(visit))
+	return walkWith(max, shape{kinds: kinds}, sh, visitFunc(visit))
 }
+
+// shape is which scripts a walk makes: of the op kinds (nil: every kind
+// but session), with what an implementation declares beyond its kinds
+// (harness.About): the second op of a pair it writes in one step right
+// after the first (together), and the field variants it cannot write
+// written plain (without, gen.Plain).
+type shape struct {
+	kinds    []string
+	together [][2]string
+	without  []string
+}
+
+// shapeOf is the shape of the walk against an implementation that
+// declares a.
+func shapeOf(kinds []string, a harness.About) (shape, error) {
+	_, without, err := gen.Without(a.Without, nil)
+	if err != nil {
+		return shape{}, fmt.Errorf("exhaust: %s's without: %w", a.Name, err)
+	}
+	return shape{kinds: kinds, together: a.Together, without: without}, nil
+}
+
+// joined is the op kind that must follow an op of kind k, or "".
+func (s shape) joined(k string) string { return harness.About{Together: s.together}.Joined(k) }
 
 // walkWith is Walk with a visitor that also leaves each script it
 // descended below.
-func walkWith(max int, kinds []string, sh shard.Shard, visit visitor) error {
+func walkWith(max int, s shape, sh shard.Shard, visit visitor) error {
 	if sh.I < 0 || sh.I >= sh.Parts() {
 		return fmt.Errorf("exhaust: shard %v: want 0 ≤ i < n", sh)
 	}
-	return walkOwned(max, kinds, func(k int) (bool, error) { return sh.Owns(uint64(k)), nil }, sh.IsWhole(), visit)
+	return walkOwned(max, s, func(k int) (bool, error) { return sh.Owns(uint64(k)), nil }, sh.IsWhole(), visit)
 }
 
 // walkOwned is walkWith with the parts the walk owns decided by owner
 // (whole: every part is owned).
-func walkOwned(max int, kinds []string, owner func(part int) (bool, error), whole bool, visit visitor) error {
-	w := &walker{max: max, owner: owner, visit: visit}
-	if len(kinds) > 0 {
+func walkOwned(max int, s shape, owner func(part int) (bool, error), whole bool, visit visitor) error {
+	w := &walker{max: max, owner: owner, visit: visit, shape: s}
+	if len(s.kinds) > 0 {
 		w.kinds = map[string]bool{}
-		for _, k := range kinds {
+		for _, k := range s.kinds {
 			if k == "session" || !isKind(k) {
 				return fmt.Errorf("exhaust: %q is not an op kind the walk can use (kinds: %v)", k, ops.Kinds()[1:])
 			}

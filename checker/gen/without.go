@@ -44,11 +44,15 @@ func Without(names, only []string) (kinds []string, variants []string, err error
 // plain is op without the field variants of Options.Without: the fields
 // are drawn all the same, so a seed draws the same script whatever is
 // left out, but the op is written plain.
-func (g *Gen) plain(op ops.Op) ops.Op {
-	if len(g.opt.Without) == 0 {
+func (g *Gen) plain(op ops.Op) ops.Op { return Plain(op, g.opt.Without) }
+
+// Plain is op without the field variants (Variants) named in without: the
+// op an implementation that cannot write them writes in its place.
+func Plain(op ops.Op, without []string) ops.Op {
+	if len(without) == 0 {
 		return op
 	}
-	no := func(v string) bool { return slices.Contains(g.opt.Without, v) }
+	no := func(v string) bool { return slices.Contains(without, v) }
 	switch o := op.(type) {
 	case ops.End:
 		if no("end-duration") {
