@@ -11,6 +11,7 @@ package model
 import (
 	"fmt"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/checker/ops"
 )
 
@@ -183,7 +184,7 @@ func (r *TargetRun) retry(of, n string) {
 		return // no new row: the head moved back to U, nothing is added
 	}
 	u, _ := r.leg.node(n).meta().Val("forked_from").(string)
-	if r.byID[u] == nil {
+	if r.byID[u] == nil || mutant.On(mutant.ModelRetryUserOnly) && !r.byID[u].user {
 		u = r.turnOf(of)
 	}
 	ip := ""

@@ -22,6 +22,7 @@ const (
 	ModelLeafCycleStop    = "model-leaf-cycle-stop"
 	ModelCardsByParent    = "model-cards-by-parent"
 	ModelReprExponent15   = "model-repr-exponent-15"
+	ModelRetryUserOnly    = "model-retry-user-only"
 
 	AuditUnchangedIgnoresHead = "audit-unchanged-ignores-head"
 	AuditCauseByPrevious      = "audit-cause-by-previous"
@@ -64,6 +65,7 @@ var All = []Mutant{
 	{ModelLeafCycleStop, "model.Legacy's deepest_leaf on a parent cycle gives the row before the revisit, not the start"},
 	{ModelCardsByParent, "model.Legacy finds a runtime card's descendants by parent_id, not the top-level called_by"},
 	{ModelReprExponent15, "model.Legacy's Python float repr switches to exponent form at 1e15, not 1e16"},
+	{ModelRetryUserOnly, "model.Target's retry and edit take U only when it is a user turn, so an edited script ask answer climbs past itself"},
 	{AuditUnchangedIgnoresHead, "the audit calls a step unchanged when the chain is the same, whatever the head (§8.1)"},
 	{AuditCauseByPrevious, "the residual's cause walk names the row before the one whose pointer leaves the row behind"},
 	{AuditMovedUserLost, "a user's message moved to a branch a user reaches is judged unfindable (§8.3)"},
