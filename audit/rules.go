@@ -25,8 +25,14 @@ func ruleUnchanged(a, b *webui.Loaded, pa, pb []model.TargetRow) bool {
 // moves to a branch a user reaches (moved, §8.3) is not lost: the step is
 // judged as if the previous config had not shown it.
 func ruleScripted(before, after, want model.TargetView, strict bool, moved map[string]bool) bool {
-	if strict || harness.IsFix(before, after, want, false) {
-		return harness.IsFix(before, after, want, strict)
+	if mutant.On(mutant.AuditScriptedLenient) {
+		strict = false
+	}
+	if harness.IsFix(before, after, want, strict) {
+		return true
+	}
+	if strict && !mutant.On(mutant.AuditScriptedMovedStrict) {
+		return false
 	}
 	if len(moved) == 0 {
 		return false

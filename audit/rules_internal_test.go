@@ -55,3 +55,43 @@ func TestUnchangedNeedsTheSameHead(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptedRule: with the op script the intended view decides
+// (docs/rollout.md §8.2). Data written with the flags on must come strictly
+// closer to it; data written before is held to the first promise (no
+// intended row lost, every one shown right before still shown right), and a
+// step that moves an intended row to a branch is judged as if the previous
+// config had not shown it — on legacy data only.
+func TestScriptedRule(t *testing.T) {
+	row := func(id string) model.TargetRow { return model.TargetRow{ID: id, Kind: "row"} }
+	view := func(ids ...string) model.TargetView {
+		v := model.TargetView{Chain: []model.TargetRow{}}
+		for _, id := range ids {
+			v.Chain = append(v.Chain, row(id))
+		}
+		if len(ids) > 0 {
+			v.HeadID = ids[len(ids)-1]
+		}
+		return v
+	}
+	want := view("u1", "u1_reply", "u2", "u2_reply")
+	moved := map[string]bool{"u2": true, "u2_reply": true}
+	for _, c := range []struct {
+		name          string
+		before, after model.TargetView
+		strict        bool
+		moved         map[string]bool
+		fix           bool
+	}{
+		{"flags on, an intended row added", view("u1", "u1_reply"), view("u1", "u1_reply", "u2"), true, nil, true},
+		{"flags on, a stray row added", view("u1", "u1_reply"), view("u1", "u1_reply", "x"), true, nil, false},
+		{"legacy, a stray row added", view("u1", "u1_reply"), view("u1", "u1_reply", "x"), false, nil, true},
+		{"legacy, an intended row lost", view("u1", "u1_reply", "u2"), view("u1", "u1_reply"), false, nil, false},
+		{"legacy, intended rows moved to a branch", want, view("u1", "u1_reply"), false, moved, true},
+		{"flags on, intended rows moved to a branch", want, view("u1", "u1_reply"), true, moved, false},
+	} {
+		if got := ruleScripted(c.before, c.after, want, c.strict, c.moved); got != c.fix {
+			t.Errorf("%s: fix %v, want %v", c.name, got, c.fix)
+		}
+	}
+}

@@ -26,6 +26,8 @@ const (
 
 	AuditUnchangedIgnoresHead = "audit-unchanged-ignores-head"
 	AuditCauseByPrevious      = "audit-cause-by-previous"
+	AuditScriptedLenient      = "audit-scripted-lenient"
+	AuditScriptedMovedStrict  = "audit-scripted-moved-strict"
 	AuditMovedUserLost        = "audit-moved-user-lost"
 	AuditHeadCountsAsMoved    = "audit-head-counts-as-moved"
 	AuditHeadRowNotLost       = "audit-head-row-not-lost"
@@ -68,6 +70,8 @@ var All = []Mutant{
 	{ModelRetryUserOnly, "model.Target's retry and edit take U only when it is a user turn, so an edited script ask answer climbs past itself"},
 	{AuditUnchangedIgnoresHead, "the audit calls a step unchanged when the chain is the same, whatever the head (§8.1)"},
 	{AuditCauseByPrevious, "the residual's cause walk names the row before the one whose pointer leaves the row behind"},
+	{AuditScriptedLenient, "with a script, data written with the flags on is held to the first promise only, not strictly closer to the intended view (§8.2)"},
+	{AuditScriptedMovedStrict, "with a script, an intended row moved to a branch excuses a step on data written with the flags on too (§8.2)"},
 	{AuditMovedUserLost, "a user's message moved to a branch a user reaches is judged unfindable (§8.3)"},
 	{AuditHeadCountsAsMoved, "a removed row shown only at its own head counts as moved to a branch (§8.3)"},
 	{AuditHeadRowNotLost, "a removed row shown only at its own head is never lost, glued on or not (§8.3)"},
