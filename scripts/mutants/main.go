@@ -1,7 +1,9 @@
 // Command mutants runs the tests against each deliberately broken variant —
 // of the implementation (impl/mutant: against the property suite, ./props)
 // and of the judge (checker/mutant: the comparisons, the generator, the
-// models and the audit, against every package, ./...) — built with -tags
+// models and the audit, against the tests of every package whose test
+// binary links the code that switches the mutant on: no other test can see
+// it; -list prints them) — built with -tags
 // mutants and selected by SESSIONDAG_MUTANT, and prints, per mutant, the
 // row of the README's table
 // "The harness tests itself": every test that failed and after how many
@@ -29,6 +31,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -47,6 +50,7 @@ func main() {
 	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
 	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
 	dedupOps := flag.Int("exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
+	list := flag.Bool("list", false, "print each mutant and the packages whose tests it runs, and exit")
 	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the test binaries that link rapid (false: to none)")
 	flag.Parse()
 	pkgs := flag.Args() // every mutant against these, when given
@@ -54,6 +58,13 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
+	}
+	if *list {
+		if err := printScope(todo, pkgs); err != nil {
+			fmt.Fprintln(os.Stderr, "mutants:", err)
+			os.Exit(2)
+		}
+		return
 	}
 	if *dedupOps > 0 {
 		differ, err := dedupCompare(mutantsOf(todo), *dedupOps)
@@ -85,6 +96,7 @@ func main() {
 		rapidArgs = append(rapidArgs, fmt.Sprintf("-rapid.checks=%d", *checks))
 	}
 	splits := map[string][2][]string{} // go list's answer, once per package list
+	var scope map[string][]string      // judgeScope's answer, once
 	// runsFor is the go test runs of a mutant. Flags after the packages
 	// reach every test binary, and one that does not link rapid refuses
 	// rapid's ("flag provided but not defined"): the packages whose tests
@@ -93,6 +105,17 @@ func main() {
 		list := pkgs
 		if len(list) == 0 {
 			list = m.pkgs
+		}
+		if len(list) == 0 { // a judge's mutant: the packages that link its switch
+			if scope == nil {
+				var err error
+				if scope, err = judgeScope(); err != nil {
+					return nil, err
+				}
+			}
+			if list = scope[m.Name]; len(list) == 0 {
+				return nil, fmt.Errorf("no package with tests links the code that switches it on")
+			}
 		}
 		if !*rapidFlags {
 			return [][]string{append(slices.Clone(base), list...)}, nil
@@ -166,21 +189,23 @@ func main() {
 	}
 }
 
-// target is a mutant and the packages whose tests must catch it.
+// target is a mutant and the packages whose tests must catch it: none
+// listed for the judge's, whose packages judgeScope finds.
 type target struct {
 	mutant.Mutant
 	pkgs []string
 }
 
 // every lists the implementation's mutants (caught by the property suite)
-// and then the judge's (caught by the whole test suite).
+// and then the judge's (caught by the tests of every package that links
+// the code switching it on).
 func every() []target {
 	var out []target
 	for _, m := range mutant.All {
 		out = append(out, target{m, []string{"./props"}})
 	}
 	for _, m := range judgemutant.All {
-		out = append(out, target{mutant.Mutant{Name: m.Name, Bug: m.Bug}, []string{"./..."}})
+		out = append(out, target{mutant.Mutant{Name: m.Name, Bug: m.Bug}, nil})
 	}
 	return out
 }
@@ -255,24 +280,12 @@ func runOne(name string, args []string) (verdict, error) {
 // link rapid (and so define its flags) and the rest; a package without
 // test files is in neither.
 func rapidSplit(pkgs []string) (with, without []string, err error) {
-	args := append([]string{"list", "-tags", "mutants", "-test", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}"}, pkgs...)
-	cmd := exec.Command("go", args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	deps, err := testDeps(pkgs)
 	if err != nil {
-		return nil, nil, fmt.Errorf("go list %s: %w: %s", strings.Join(pkgs, " "), err, stderr.String())
+		return nil, nil, err
 	}
-	for line := range strings.Lines(string(out)) {
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
-			continue
-		}
-		pkg, ok := strings.CutSuffix(fields[0], ".test") // the test binary's main package
-		if !ok {
-			continue
-		}
-		if slices.Contains(fields[1:], "pgregory.net/rapid") {
+	for _, pkg := range slices.Sorted(maps.Keys(deps)) {
+		if slices.Contains(deps[pkg], "pgregory.net/rapid") {
 			with = append(with, pkg)
 		} else {
 			without = append(without, pkg)

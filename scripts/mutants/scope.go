@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// judgePkg is the package of the judge's mutant switches.
+const judgePkg = "sessiondag/checker/mutant"
+
+// testDeps is, for each package of pkgs with tests, every package its test
+// binary links (go list -test -deps, with the mutants' build tag). A
+// package without test files has no entry.
+func testDeps(pkgs []string) (map[string][]string, error) {
+	args := append([]string{"list", "-tags", "mutants", "-test", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}"}, pkgs...)
+	out, err := goOutput(args...)
+	if err != nil {
+		return nil, err
+	}
+	deps := map[string][]string{}
+	for line := range strings.Lines(out) {
+		fields := strings.Fields(line) // a test variant's "p [p.test]" splits in two: p is kept
+		if len(fields) == 0 {
+			continue
+		}
+		if pkg, ok := strings.CutSuffix(fields[0], ".test"); ok { // the test binary's main package
+			deps[pkg] = fields[1:]
+		}
+	}
+	return deps, nil
+}
+
+// judgeScope is, for each of the judge's mutants, the packages whose test
+// binaries link the code that switches it on: a test of any other package
+// runs without the bug, so it cannot catch it, and leaving it out changes
+// no row of the table. A mutant switched on nowhere has none (and
+// internal/repo's TestEveryMutantIsWired fails).
+func judgeScope() (map[string][]string, error) {
+	sites, err := judgeSites()
+	if err != nil {
+		return nil, err
+	}
+	deps, err := testDeps([]string{"./..."})
+	if err != nil {
+		return nil, err
+	}
+	tested := make([]string, 0, len(deps))
+	for p := range deps {
+		tested = append(tested, p)
+	}
+	slices.Sort(tested)
+	scope := map[string][]string{}
+	for name, in := range sites {
+		for _, p := range tested {
+			if slices.ContainsFunc(in, func(site string) bool { return p == site || slices.Contains(deps[p], site) }) {
+				scope[name] = append(scope[name], p)
+			}
+		}
+	}
+	return scope, nil
+}
+
+// judgeSites is, for each of the judge's mutants by name, the packages
+// whose code (not tests) switches it on: a selector of the mutant package
+// naming its constant.
+func judgeSites() (map[string][]string, error) {
+	out, err := goOutput("list", "-tags", "mutants", "-f", "{{.ImportPath}}\t{{.Dir}}{{range .GoFiles}}\t{{.}}{{end}}", "./...")
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var names map[string]string // constant → mutant name
+	type pkgFiles struct {
+		path  string
+		files []string
+	}
+	var pkgs []pkgFiles
+	for line := range strings.Lines(out) {
+		f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
+		var files []string
+		for _, name := range f[2:] {
+			files = append(files, filepath.Join(f[1], name))
+		}
+		if f[0] == judgePkg {
+			if names, err = constants(fset, files); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		pkgs = append(pkgs, pkgFiles{f[0], files})
+	}
+	if names == nil {
+		return nil, fmt.Errorf("go list ./...: no package %s", judgePkg)
+	}
+	sites := map[string][]string{}
+	for _, p := range pkgs {
+		for _, file := range p.files {
+			used, err := switches(fset, file)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range used {
+				if n, ok := names[c]; ok && !slices.Contains(sites[n], p.path) {
+					sites[n] = append(sites[n], p.path)
+				}
+			}
+		}
+	}
+	return sites, nil
+}
+
+// constants is the string constants the files declare, by identifier.
+func constants(fset *token.FileSet, files []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if vs, ok := n.(*ast.ValueSpec); ok {
+				for i, id := range vs.Names {
+					if i < len(vs.Values) {
+						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							if v, err := strconv.Unquote(lit.Value); err == nil {
+								out[id.Name] = v
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out, nil
+}
+
+// switches is the identifiers a file selects from the judge's mutant
+// package, under whatever name it imports it.
+func switches(fset *token.FileSet, file string) ([]string, error) {
+	f, err := parser.ParseFile(fset, file, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	local := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == judgePkg {
+			local = "mutant"
+			if imp.Name != nil {
+				local = imp.Name.Name
+			}
+		}
+	}
+	if local == "" {
+		return nil, nil
+	}
+	var used []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == local {
+				used = append(used, sel.Sel.Name)
+			}
+		}
+		return true
+	})
+	return used, nil
+}
+
+// goOutput runs the go command and returns its standard output.
+func goOutput(args ...string) (string, error) {
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go %s: %w: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
+}
+
+// printScope prints each mutant of todo and the packages its run tests:
+// pkgs when given, else the target's own, else judgeScope's.
+func printScope(todo []target, pkgs []string) error {
+	var scope map[string][]string
+	for _, m := range todo {
+		list := pkgs
+		if len(list) == 0 {
+			list = m.pkgs
+		}
+		if len(list) == 0 {
+			if scope == nil {
+				var err error
+				if scope, err = judgeScope(); err != nil {
+					return err
+				}
+			}
+			list = scope[m.Name]
+		}
+		fmt.Printf("%s\t%s\n", m.Name, strings.Join(list, " "))
+	}
+	return nil
+}
