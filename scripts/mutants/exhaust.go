@@ -9,10 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
-
-	"sessiondag/impl/mutant"
 )
 
 // The small-scope curve: for each mutant, the smallest op count at which
@@ -28,9 +27,21 @@ type exhaustRun struct {
 	reduced string // the reduced script
 }
 
+// exhaustPkg is the walk's package: a judge's mutant whose switch it does
+// not link (the audit's) cannot change a walk, and is named, not walked.
+const exhaustPkg = "sessiondag/checker/exhaust"
+
 // exhaustCurve prints the table's rows and returns how many mutants
-// survived every walk, and how many walks crashed.
-func exhaustCurve(todo []mutant.Mutant, maxOps int) (survivors, crashed int, err error) {
+// survived every walk or were out of its reach, and how many walks crashed.
+func exhaustCurve(todo []target, maxOps int) (survivors, crashed int, err error) {
+	var scope map[string][]string
+	for _, m := range todo {
+		if m.pkgs == nil && scope == nil {
+			if scope, err = judgeScope(); err != nil {
+				return 0, 0, err
+			}
+		}
+	}
 	tmp, err := os.MkdirTemp("", "sessiondag-mutants-")
 	if err != nil {
 		return 0, 0, err
@@ -44,6 +55,11 @@ func exhaustCurve(todo []mutant.Mutant, maxOps int) (survivors, crashed int, err
 	}
 	fmt.Printf("| mutant | the bug | exhaust kills it at (ops: check [data], reduced script) |\n|---|---|---|\n")
 	for _, m := range todo {
+		if m.pkgs == nil && !slices.Contains(scope[m.Name], exhaustPkg) {
+			survivors++
+			fmt.Printf("| `%s` | %s | **out of reach**: %s does not link the code that switches it on |\n", m.Name, m.Bug, exhaustPkg)
+			continue
+		}
 		start := time.Now()
 		cell := fmt.Sprintf("survives %d ops", maxOps)
 		for ops := 1; ops <= maxOps; ops++ {
