@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -13,8 +14,10 @@ import (
 	"strings"
 )
 
-// judgePkg is the package of the judge's mutant switches.
-const judgePkg = "sessiondag/checker/mutant"
+const (
+	module   = "sessiondag/..."            // every package, from any directory of the module
+	judgePkg = "sessiondag/checker/mutant" // the judge's mutant switches
+)
 
 // testDeps is, for each package of pkgs with tests, every package its test
 // binary links (go list -test -deps, with the mutants' build tag). A
@@ -48,31 +51,33 @@ func judgeScope() (map[string][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	deps, err := testDeps([]string{"./..."})
+	deps, err := testDeps([]string{module})
 	if err != nil {
 		return nil, err
 	}
-	tested := make([]string, 0, len(deps))
-	for p := range deps {
-		tested = append(tested, p)
-	}
-	slices.Sort(tested)
+	return scopeOf(sites, deps), nil
+}
+
+// scopeOf is, for each mutant of sites (the packages switching it on), the
+// packages of deps (a test binary's links, by package) that are a site or
+// link one, in import path order.
+func scopeOf(sites, deps map[string][]string) map[string][]string {
 	scope := map[string][]string{}
-	for name, in := range sites {
-		for _, p := range tested {
+	for _, p := range slices.Sorted(maps.Keys(deps)) {
+		for name, in := range sites {
 			if slices.ContainsFunc(in, func(site string) bool { return p == site || slices.Contains(deps[p], site) }) {
 				scope[name] = append(scope[name], p)
 			}
 		}
 	}
-	return scope, nil
+	return scope
 }
 
 // judgeSites is, for each of the judge's mutants by name, the packages
 // whose code (not tests) switches it on: a selector of the mutant package
 // naming its constant.
 func judgeSites() (map[string][]string, error) {
-	out, err := goOutput("list", "-tags", "mutants", "-f", "{{.ImportPath}}\t{{.Dir}}{{range .GoFiles}}\t{{.}}{{end}}", "./...")
+	out, err := goOutput("list", "-tags", "mutants", "-f", "{{.ImportPath}}\t{{.Dir}}{{range .GoFiles}}\t{{.}}{{end}}", module)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +103,7 @@ func judgeSites() (map[string][]string, error) {
 		pkgs = append(pkgs, pkgFiles{f[0], files})
 	}
 	if names == nil {
-		return nil, fmt.Errorf("go list ./...: no package %s", judgePkg)
+		return nil, fmt.Errorf("go list %s: no package %s", module, judgePkg)
 	}
 	sites := map[string][]string{}
 	for _, p := range pkgs {
