@@ -12,6 +12,7 @@ package robust
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -262,9 +263,9 @@ var damage = map[Kind]func(*Corrupter, Kind) (Applied, error){
 // cycle makes 1–3 nodes point at each other in a ring.
 func (c *Corrupter) cycle(k Kind) (Applied, error) {
 	parent := k == ParentCycle
-	files := c.usableFiles()
-	if len(files) == 0 {
-		return Applied{}, errNothing
+	files, err := c.usableFiles()
+	if err != nil || len(files) == 0 {
+		return Applied{}, cmp.Or(err, errNothing)
 	}
 	n := 1 + c.src.IntN(min(3, len(files)), "cycle length")
 	var picked []string
@@ -302,7 +303,11 @@ func (c *Corrupter) duplicateID(Kind) (Applied, error) {
 	}
 	seq, _ := strconv.ParseInt(o.Get("seq").S, 10, 64)
 	if c.src.IntN(2, "same seq") == 1 {
-		seq = c.maxSeq() + 1
+		m, err := c.maxSeq()
+		if err != nil {
+			return Applied{}, err
+		}
+		seq = m + 1
 	}
 	o.Set("seq", node.Num(strconv.FormatInt(seq, 10)))
 	o.Set("output", node.Str(fmt.Sprintf("duplicate %d", c.fresh)))
@@ -321,9 +326,9 @@ func (c *Corrupter) duplicateID(Kind) (Applied, error) {
 }
 
 func (c *Corrupter) duplicateSeq(Kind) (Applied, error) {
-	files := c.usableFiles()
-	if len(files) < 2 {
-		return Applied{}, errNothing
+	files, err := c.usableFiles()
+	if err != nil || len(files) < 2 {
+		return Applied{}, cmp.Or(err, errNothing)
 	}
 	a := files[c.src.IntN(len(files), "renumbered")]
 	b := files[c.src.IntN(len(files), "seq of")]
@@ -390,11 +395,16 @@ func (c *Corrupter) isDir(rel string) bool {
 }
 
 // usableFiles lists the regular history/*.json files not yet damaged, in
-// name order.
-func (c *Corrupter) usableFiles() []string {
+// name order: none when an earlier damage took history/ away, an error when
+// it is there and cannot be read (a damage drawn on nothing would test
+// nothing).
+func (c *Corrupter) usableFiles() ([]string, error) {
 	entries, err := os.ReadDir(c.path("history"))
 	if err != nil {
-		return nil
+		if !c.exists("history") || !c.isDir("history") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("corrupt: %w", err)
 	}
 	var out []string
 	for _, e := range entries {
@@ -411,13 +421,13 @@ func (c *Corrupter) usableFiles() []string {
 		out = append(out, f)
 	}
 	sort.Strings(out)
-	return out
+	return out, nil
 }
 
 func (c *Corrupter) pickFile(label string) (string, []byte, error) {
-	files := c.usableFiles()
-	if len(files) == 0 {
-		return "", nil, errNothing
+	files, err := c.usableFiles()
+	if err != nil || len(files) == 0 {
+		return "", nil, cmp.Or(err, errNothing)
 	}
 	f := files[c.src.IntN(len(files), label)]
 	data, err := os.ReadFile(c.path(f))
@@ -425,9 +435,9 @@ func (c *Corrupter) pickFile(label string) (string, []byte, error) {
 }
 
 func (c *Corrupter) pickNode(label string) (string, *node.Obj, error) {
-	files := c.usableFiles()
-	if len(files) == 0 {
-		return "", nil, errNothing
+	files, err := c.usableFiles()
+	if err != nil || len(files) == 0 {
+		return "", nil, cmp.Or(err, errNothing)
 	}
 	f := files[c.src.IntN(len(files), label)]
 	o, err := c.readNode(f)
@@ -442,8 +452,12 @@ func (c *Corrupter) pickNodeFor(label string) (string, *node.Obj, error) {
 	if !c.ForModel {
 		return c.pickNode(label)
 	}
+	usable, err := c.usableFiles()
+	if err != nil {
+		return "", nil, err
+	}
 	var files []string
-	for _, f := range c.usableFiles() {
+	for _, f := range usable {
 		if o, err := c.readNode(f); err == nil && o.Get("id").Str() != node.RootID &&
 			metaObjOf(o).Get("display").Str() != "root" {
 			files = append(files, f)
@@ -524,20 +538,23 @@ func (c *Corrupter) freshID(prefix string) string {
 	return fmt.Sprintf("%s-%d", prefix, c.fresh)
 }
 
-func (c *Corrupter) freshSeqName(letter, id string) string {
-	return fileName(c.maxSeq()+1, letter, id)
+// freshSeqName is a history file name past every usable file's seq.
+func (c *Corrupter) freshSeqName(letter, id string) (string, error) {
+	m, err := c.maxSeq()
+	return "history/" + fileName(m+1, letter, id), err
 }
 
-func (c *Corrupter) maxSeq() int64 {
+func (c *Corrupter) maxSeq() (int64, error) {
+	files, err := c.usableFiles()
 	var m int64 = -1
-	for _, f := range c.usableFiles() {
+	for _, f := range files {
 		if o, err := c.readNode(f); err == nil {
 			if s, err := strconv.ParseInt(o.Get("seq").S, 10, 64); err == nil && s > m {
 				m = s
 			}
 		}
 	}
-	return m
+	return m, err
 }
 
 func fileName(seq int64, letter, id string) string {

@@ -178,7 +178,10 @@ func (c *Corrupter) dirNamedJSON(_ Kind) (Applied, error) {
 	if !c.isDir("history") {
 		return Applied{}, errNothing
 	}
-	nf := "history/" + c.freshSeqName("u", c.freshID("dir"))
+	nf, err := c.freshSeqName("u", c.freshID("dir"))
+	if err != nil {
+		return Applied{}, err
+	}
 	c.markUnusable(nf, PhraseRegular)
 	return Applied{File: nf, Note: "a directory"}, os.Mkdir(c.path(nf), 0o755)
 }
@@ -201,7 +204,10 @@ func (c *Corrupter) linkBroken(_ Kind) (Applied, error) {
 	if !c.isDir("history") {
 		return Applied{}, errNothing
 	}
-	nf := "history/" + c.freshSeqName("u", c.freshID("broken"))
+	nf, err := c.freshSeqName("u", c.freshID("broken"))
+	if err != nil {
+		return Applied{}, err
+	}
 	c.markUnusable(nf, PhraseBroken)
 	return Applied{File: nf, Note: "link to nothing"}, os.Symlink("does-not-exist.json", c.path(nf))
 }

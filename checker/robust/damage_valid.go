@@ -154,7 +154,10 @@ func (c *Corrupter) linkInside(_ Kind) (Applied, error) {
 	if err != nil {
 		return Applied{}, err
 	}
-	nf := "history/" + c.freshSeqName("u", c.freshID("alias"))
+	nf, err := c.freshSeqName("u", c.freshID("alias"))
+	if err != nil {
+		return Applied{}, err
+	}
 	c.links[f] = append(c.links[f], nf)
 	c.unusable[nf] = PhraseSameFile
 	return Applied{File: nf, Note: "link to " + f}, os.Symlink(filepath.Base(f), c.path(nf))
