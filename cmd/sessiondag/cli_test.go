@@ -177,3 +177,20 @@ func TestPromoteFindsTheRepository(t *testing.T) {
 		t.Errorf("outside a repository: exit %d, %q", code, errb.String())
 	}
 }
+
+// TestHelpIsAFlagNotAValue: -h given as a flag's value is that value, not
+// a request for help — audit --shard -h names the bad shard and exits 2 —
+// and -h after a positional argument still asks for help.
+func TestHelpIsAFlagNotAValue(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"audit", "--shard", "-h", "corpus/conformance"}, &out, &errb)
+	if code != 2 || strings.Contains(out.String(), "usage:") || !strings.Contains(errb.String(), "-h") {
+		t.Errorf("audit --shard -h: exit %d\n--- stdout\n%s--- stderr\n%s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code = run([]string{"audit", "corpus/conformance", "-h"}, &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), "usage:") {
+		t.Errorf("audit DIR -h: exit %d\n--- stdout\n%s--- stderr\n%s", code, out.String(), errb.String())
+	}
+}

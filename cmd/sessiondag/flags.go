@@ -24,7 +24,7 @@ type flagSet struct {
 func newFlags(name string, stdout, stderr io.Writer) *flagSet {
 	fs := &flagSet{FlagSet: flag.NewFlagSet("sessiondag "+name, flag.ContinueOnError), name: name, stdout: stdout}
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fs.usage(fs.Output()) }
+	fs.Usage = func() {} // called by the flag package for help and a bad flag alike: parse tells them apart
 	return fs
 }
 
@@ -43,21 +43,18 @@ func (fs *flagSet) usage(w io.Writer) {
 
 // parse parses flags that may come before, between or after the
 // positional arguments (Go's flag package stops at the first positional).
-// A request for help prints the usage on stdout and returns errHelp; a bad
-// flag has been reported on stderr.
+// A request for help (-h, -help, --help as a flag, not as a flag's value)
+// prints the usage on stdout and returns errHelp; a bad flag has been
+// reported on stderr, with the usage.
 func (fs *flagSet) parse(args []string) ([]string, error) {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "-help" || a == "--help" {
-			fs.usage(fs.stdout)
-			return nil, errHelp
-		}
-	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.usage(fs.stdout)
+				return nil, errHelp
+			}
+			fs.usage(fs.Output())
 			return nil, err
 		}
 		args = fs.Args()
