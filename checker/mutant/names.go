@@ -4,7 +4,8 @@
 // system under test.
 // In a normal build On is a constant false that the compiler removes; only a
 // build with `-tags mutants` reads SESSIONDAG_MUTANT (scripts/mutants runs
-// each against the whole `go test ./...`).
+// each against the tests of every package whose test binary links the
+// code that switches it on).
 package mutant
 
 // The judge's mutants, by where the bug goes.
