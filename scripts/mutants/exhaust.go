@@ -33,15 +33,7 @@ const exhaustPkg = "sessiondag/checker/exhaust"
 
 // exhaustCurve prints the table's rows and returns how many mutants
 // survived every walk or were out of its reach, and how many walks crashed.
-func exhaustCurve(todo []target, maxOps int) (survivors, crashed int, err error) {
-	var scope map[string][]string
-	for _, m := range todo {
-		if m.pkgs == nil && scope == nil {
-			if scope, err = judgeScope(); err != nil {
-				return 0, 0, err
-			}
-		}
-	}
+func exhaustCurve(todo []target, sc *scoper, maxOps int) (survivors, crashed int, err error) {
 	tmp, err := os.MkdirTemp("", "sessiondag-mutants-")
 	if err != nil {
 		return 0, 0, err
@@ -55,7 +47,11 @@ func exhaustCurve(todo []target, maxOps int) (survivors, crashed int, err error)
 	}
 	fmt.Printf("| mutant | the bug | exhaust kills it at (ops: check [data], reduced script) |\n|---|---|---|\n")
 	for _, m := range todo {
-		if m.pkgs == nil && !slices.Contains(scope[m.Name], exhaustPkg) {
+		pkgs, err := sc.packages(m)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", m.Name, err)
+		}
+		if m.pkgs == nil && !slices.Contains(pkgs, exhaustPkg) {
 			survivors++
 			fmt.Printf("| `%s` | %s | **out of reach**: %s does not link the code that switches it on |\n", m.Name, m.Bug, exhaustPkg)
 			continue

@@ -54,13 +54,14 @@ func main() {
 	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the test binaries that link rapid (false: to none)")
 	flag.Parse()
 	pkgs := flag.Args() // every mutant against these, when given
+	sc := &scoper{given: pkgs}
 	todo, err := selected(*only)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(2)
 	}
 	if *list {
-		if err := printScope(todo, pkgs); err != nil {
+		if err := printScope(todo, sc); err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
 			os.Exit(2)
 		}
@@ -79,7 +80,7 @@ func main() {
 		return
 	}
 	if *exhaustOps > 0 {
-		survivors, crashed, err := exhaustCurve(todo, *exhaustOps)
+		survivors, crashed, err := exhaustCurve(todo, &scoper{}, *exhaustOps) // the walk's reach, whatever packages are given
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
 			os.Exit(2)
@@ -96,26 +97,14 @@ func main() {
 		rapidArgs = append(rapidArgs, fmt.Sprintf("-rapid.checks=%d", *checks))
 	}
 	splits := map[string][2][]string{} // go list's answer, once per package list
-	var scope map[string][]string      // judgeScope's answer, once
 	// runsFor is the go test runs of a mutant. Flags after the packages
 	// reach every test binary, and one that does not link rapid refuses
 	// rapid's ("flag provided but not defined"): the packages whose tests
 	// link it run with them, the rest in a run of their own.
 	runsFor := func(m target) ([][]string, error) {
-		list := pkgs
-		if len(list) == 0 {
-			list = m.pkgs
-		}
-		if len(list) == 0 { // a judge's mutant: the packages that link its switch
-			if scope == nil {
-				var err error
-				if scope, err = judgeScope(); err != nil {
-					return nil, err
-				}
-			}
-			if list = scope[m.Name]; len(list) == 0 {
-				return nil, fmt.Errorf("no package with tests links the code that switches it on")
-			}
+		list, err := sc.packages(m)
+		if err != nil {
+			return nil, err
 		}
 		if !*rapidFlags {
 			return [][]string{append(slices.Clone(base), list...)}, nil

@@ -191,23 +191,38 @@ func goOutput(args ...string) (string, error) {
 	return string(out), nil
 }
 
-// printScope prints each mutant of todo and the packages its run tests:
-// pkgs when given, else the target's own, else judgeScope's.
-func printScope(todo []target, pkgs []string) error {
-	var scope map[string][]string
-	for _, m := range todo {
-		list := pkgs
-		if len(list) == 0 {
-			list = m.pkgs
+// scoper says which packages' tests a mutant's run needs: those given on
+// the command line, else the target's own, else (a judge's mutant) those
+// judgeScope finds, asked of go list once.
+type scoper struct {
+	given []string
+	scope map[string][]string
+}
+
+func (s *scoper) packages(m target) ([]string, error) {
+	switch {
+	case len(s.given) > 0:
+		return s.given, nil
+	case len(m.pkgs) > 0:
+		return m.pkgs, nil
+	case s.scope == nil:
+		var err error
+		if s.scope, err = judgeScope(); err != nil {
+			return nil, err
 		}
-		if len(list) == 0 {
-			if scope == nil {
-				var err error
-				if scope, err = judgeScope(); err != nil {
-					return err
-				}
-			}
-			list = scope[m.Name]
+	}
+	if len(s.scope[m.Name]) == 0 {
+		return nil, fmt.Errorf("no package with tests links the code that switches it on")
+	}
+	return s.scope[m.Name], nil
+}
+
+// printScope prints each mutant of todo and the packages its run tests.
+func printScope(todo []target, sc *scoper) error {
+	for _, m := range todo {
+		list, err := sc.packages(m)
+		if err != nil {
+			return fmt.Errorf("%s: %w", m.Name, err)
 		}
 		fmt.Printf("%s\t%s\n", m.Name, strings.Join(list, " "))
 	}
