@@ -84,6 +84,15 @@ func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err erro
 		}
 	}()
 	checks := []harness.Check{check("columns"), check("persistence")}
+	runChecks := func() *harness.Finding {
+		for _, c := range checks {
+			if f := c.Run(s); f != nil {
+				f.Check = c.Name
+				return f
+			}
+		}
+		return nil
+	}
 	next := -1 // the op after which the checks run next
 	for i, op := range script {
 		if f, err := s.Apply(op); f != nil || err != nil {
@@ -96,11 +105,8 @@ func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err erro
 			continue
 		}
 		next = i + largeEvery
-		for _, c := range checks {
-			if f := c.Run(s); f != nil {
-				f.Check = c.Name
-				return f, nil
-			}
+		if f := runChecks(); f != nil {
+			return f, nil
 		}
 	}
 	// The head taken back to the session's first row: a load must read
@@ -111,11 +117,8 @@ func playLarge(data harness.Data, script []ops.Op) (f *harness.Finding, err erro
 			if f, err := s.Apply(ops.Checkout{ID: ids[0]}); f != nil || err != nil {
 				return f, err
 			}
-			for _, c := range checks {
-				if f := c.Run(s); f != nil {
-					f.Check = c.Name
-					return f, nil
-				}
+			if f := runChecks(); f != nil {
+				return f, nil
 			}
 			break
 		}
