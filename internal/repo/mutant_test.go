@@ -6,12 +6,12 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	judge "sessiondag/checker/mutant"
 	"sessiondag/impl/mutant"
+	"sessiondag/internal/mutantsrc"
 )
 
 // TestEveryMutantIsWired: each mutant is switched on somewhere in the code
@@ -45,24 +45,14 @@ func TestEveryMutantIsWired(t *testing.T) {
 func wired(t *testing.T, root, registry string, names []string, trees ...string) {
 	t.Helper()
 	fset := token.NewFileSet()
-	decl, err := parser.ParseFile(fset, filepath.Join(root, registry), nil, 0)
+	consts, err := mutantsrc.Constants(fset, []string{filepath.Join(root, registry)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	constOf := map[string]string{} // mutant name → its constant
-	ast.Inspect(decl, func(n ast.Node) bool {
-		if vs, ok := n.(*ast.ValueSpec); ok {
-			for i, id := range vs.Names {
-				if i < len(vs.Values) {
-					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						v, _ := strconv.Unquote(lit.Value)
-						constOf[v] = id.Name
-					}
-				}
-			}
-		}
-		return true
-	})
+	for id, v := range consts {
+		constOf[v] = id
+	}
 	used := map[string]bool{}
 	for _, tree := range trees {
 		err := filepath.WalkDir(filepath.Join(root, tree), func(path string, d fs.DirEntry, err error) error {

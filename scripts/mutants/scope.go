@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"sessiondag/internal/mutantsrc"
 )
 
 const (
@@ -95,7 +97,7 @@ func judgeSites() (map[string][]string, error) {
 			files = append(files, filepath.Join(f[1], name))
 		}
 		if f[0] == judgePkg {
-			if names, err = constants(fset, files); err != nil {
+			if names, err = mutantsrc.Constants(fset, files); err != nil {
 				return nil, err
 			}
 			continue
@@ -120,32 +122,6 @@ func judgeSites() (map[string][]string, error) {
 		}
 	}
 	return sites, nil
-}
-
-// constants is the string constants the files declare, by identifier.
-func constants(fset *token.FileSet, files []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, file := range files {
-		f, err := parser.ParseFile(fset, file, nil, 0)
-		if err != nil {
-			return nil, err
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if vs, ok := n.(*ast.ValueSpec); ok {
-				for i, id := range vs.Names {
-					if i < len(vs.Values) {
-						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-							if v, err := strconv.Unquote(lit.Value); err == nil {
-								out[id.Name] = v
-							}
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
-	return out, nil
 }
 
 // switches is the identifiers a file selects from the judge's mutant
