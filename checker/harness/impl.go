@@ -36,6 +36,12 @@ type Impl interface {
 	Close()
 }
 
+// viewsOfLoad is an Impl that gives the views under fl from a load it
+// gave under fl since the last op, without loading again (InProcess).
+type viewsOfLoad interface {
+	ViewsOf(fl flags.Set, l *webui.Loaded) (webui.View, error)
+}
+
 // A Starter starts the implementation under test for one session.
 type Starter interface {
 	About() About
@@ -218,6 +224,11 @@ func (p *InProcess) Load(fl flags.Set) (*webui.Loaded, error) { return load(p.St
 
 // Views is webui.Views at the persisted head.
 func (p *InProcess) Views(fl flags.Set) (webui.View, error) { return views(p.Store(), fl), nil }
+
+// ViewsOf is webui.ViewsOf at the persisted head.
+func (p *InProcess) ViewsOf(fl flags.Set, l *webui.Loaded) (webui.View, error) {
+	return webui.ViewsOf(p.Store(), fl, l), nil
+}
 
 // Restart is not how the in-process implementation's persistence is
 // checked: checkPersistence loads its directory cold beside the live

@@ -303,7 +303,13 @@ func (s *Session) Views(fl flags.Set) webui.View {
 	if v, ok := s.step.views[fl]; ok {
 		return v
 	}
-	v, err := s.Impl.Views(fl)
+	var v webui.View
+	var err error
+	if vo, ok := s.Impl.(viewsOfLoad); ok && s.step.loads[fl] != nil {
+		v, err = vo.ViewsOf(fl, s.step.loads[fl]) // the load is made: not again
+	} else {
+		v, err = s.Impl.Views(fl)
+	}
 	if err != nil {
 		s.fail(fmt.Sprintf("views under flags %s", fl), err)
 	}

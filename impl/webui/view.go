@@ -23,7 +23,16 @@ type View struct {
 // Views computes every view of a session under a flag set, at its head.
 func Views(s *store.Store, fl flags.Set) View {
 	r := newReader(s, fl)
-	l := r.load()
+	return r.views(r.load())
+}
+
+// ViewsOf is Views from l, a Load of s under fl made since s last changed:
+// a caller that needs both pays for one load.
+func ViewsOf(s *store.Store, fl flags.Set, l *Loaded) View {
+	return newReader(s, fl).views(l)
+}
+
+func (r *reader) views(l *Loaded) View {
 	return View{
 		SessionID:    l.SessionID,
 		StoredHead:   l.StoredHead,
@@ -32,8 +41,8 @@ func Views(s *store.Store, fl flags.Set) View {
 		Messages:     nonNilMsgs(l.Messages),
 		All:          nonNilMsgs(l.All),
 		Chain:        nonNilMsgs(l.Chain),
-		Branch:       nonNilMsgs(r.branch(s.Head())),
-		Render:       render.Context(s.Nodes(), -1, -1, render.NoRange),
+		Branch:       nonNilMsgs(r.branch(r.s.Head())),
+		Render:       render.Context(r.s.Nodes(), -1, -1, render.NoRange),
 	}
 }
 
