@@ -93,7 +93,7 @@ var All = []Mutant{
 	{FoldCountOnly, "a folded assistant is reused while it has as many tool rows, not the same ones"},
 	{FoldIgnoresBase, "a folded assistant is reused after the assistant itself was replaced"},
 	{FoldInPlace, "fold adds tool_calls to the shared message instead of a copy"},
-	{FoldSlotMask, "folded copies indexed by p&1024 instead of p%1024 within their chunk"},
+	{FoldSlotMask, "folded copies indexed by p&64 instead of p%64 within their chunk"},
 	{ScratchNotCleared, "pooled work arrays are handed out without zeroing"},
 	{ScratchPutEarly, "a load puts its work arrays back in the pool while it still reads them"},
 	{MemoForgetMask, "an update clears the memo at i&chunkBits instead of i&(chunkSize-1)"},

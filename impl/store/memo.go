@@ -41,7 +41,7 @@ func (m *Memo) Store(k int, v any) { m.slot[k].Store(v) }
 // Memos are kept in fixed-size chunks so that a Memo never moves while the
 // store grows: a load may hold one while a writer appends.
 const (
-	chunkBits = 10
+	chunkBits = 6
 	chunkSize = 1 << chunkBits
 )
 

@@ -120,7 +120,7 @@ func (f *foldMemo) made(base *adapter.Message, calls []*adapter.Message) bool {
 // move, so loads read and fill them while the columns grow.
 type foldChunk [foldChunkSize]atomic.Pointer[foldMemo]
 
-const foldChunkSize = 1024
+const foldChunkSize = 64
 
 // folded is fold kept for the assistant's position, and reused while its
 // calls are the same rows: tool rows are compared by identity, and a
