@@ -130,12 +130,13 @@ mutants-exhaust:
 
 # exhaust at 4 ops with and without deduplication, as built and with the
 # mutants of DEDUP_MUTANTS compiled in: the same counts and first failure
-# (bench/exhaust-dedup.md keeps the output).
+# (bench/exhaust-dedup.txt keeps the output; bench/exhaust-dedup.md is the
+# measurements' write-up).
 DEDUP_MUTANTS ?= step-a-wrong-pred,columns-stale,cards-by-parent,fallback-v1
 exhaust-dedup:
-	echo '`go run ./scripts/mutants -exhaust-dedup 4 -only $(DEDUP_MUTANTS)` ($(shell git rev-parse --short HEAD)):' > bench/exhaust-dedup.md
-	echo >> bench/exhaust-dedup.md
-	$(GO) run ./scripts/mutants -exhaust-dedup 4 -only $(DEDUP_MUTANTS) | tee -a bench/exhaust-dedup.md
+	echo '`go run ./scripts/mutants -exhaust-dedup 4 -only $(DEDUP_MUTANTS)` ($(shell git rev-parse --short HEAD)):' > bench/exhaust-dedup.txt
+	echo >> bench/exhaust-dedup.txt
+	$(GO) run ./scripts/mutants -exhaust-dedup 4 -only $(DEDUP_MUTANTS) | tee -a bench/exhaust-dedup.txt
 
 # Rebuild corpus/sessions and corpus/expected from corpus/ops/shapes.
 regen:

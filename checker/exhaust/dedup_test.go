@@ -35,7 +35,7 @@ var dedupKinds = []string{"user", "reply", "say", "think", "tool", "done", "relo
 // scripts, on one worker and on two sharing what passed (memos); the
 // failures it reduces are among those reduced without it, and it checks
 // fewer sessions. The full vocabulary at 4 ops, on main and
-// on mutants, is `make exhaust-dedup` (checker/exhaust/testdata/dedup.txt).
+// on mutants, is `make exhaust-dedup` (bench/exhaust-dedup.txt).
 func TestDedupSameVerdicts(t *testing.T) {
 	// The planted check fails early on most scripts, which makes 4 ops
 	// cheap; the default checks pass everywhere and walk everything, so
