@@ -100,7 +100,7 @@ var Checks = []Check{
 		Needs: Needs{Claims: targetClaims, Configs: flags.Rollout, Views: []string{ViewBeforeCards}}},
 	{Name: "aggregation", Prop: "P6", Doc: "each tool row folded exactly once or kept in place; blocks are copies",
 		Data: []Data{OffAny}, Run: checkAggregation, Needs: Needs{InProcess: true}},
-	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps shows",
+	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps and a load with no memos show",
 		Data: []Data{FlippedAny, MixedAny}, Run: checkColumns, Reach: "cache", History: true, Needs: Needs{InProcess: true}},
 	{Name: "fields", Prop: "A", Doc: "under every config a message is its flags-off message with at most parent_id's value changed, keys in place",
 		Data: []Data{WrittenOn, FlippedAny, MixedAny}, Run: checkFields,

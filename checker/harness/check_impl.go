@@ -65,13 +65,24 @@ func checkRetireD(s *Session) *Finding {
 // extended as nodes are appended, folded assistants kept per node, flag A's
 // predecessors cached and extended — shows exactly what the load through
 // maps keyed by id shows (webui.LoadByMaps, which keeps nothing between
-// loads), at every rollout step. The session is loaded after every op, so
-// each load runs over what the earlier ones kept.
+// loads), at every rollout step, and every view is the view of the same
+// data read with no memos (store.Unmemoized): the message memos are shared
+// by both loads, so only that comparison sees one left stale. The session
+// is loaded after every op, so each load runs over what the earlier ones
+// kept.
 func checkColumns(s *Session) *Finding {
 	st := s.Run().W.S
 	for _, fl := range flags.Rollout {
 		if d := LoadDiff(webui.LoadByMaps(st, fl), webui.Load(st, fl)); d != "" {
 			return s.finding("columns", fmt.Sprintf("flags %s: the load by position differs from the load by maps", fl), d)
+		}
+	}
+	// What the loads so far left in the memos changes no view: the same
+	// data read with none gives every view alike.
+	bare := st.Unmemoized()
+	for _, fl := range flags.Rollout {
+		if sec, d := ViewDiff(Views(bare, fl), Views(st, fl)); sec != "" {
+			return s.finding("columns", fmt.Sprintf("flags %s: after earlier loads, view %s differs from a load with no memos", fl, sec), d)
 		}
 	}
 	fresh, cached := lane.NewPreds(st), lane.PredsOf(st)

@@ -229,6 +229,16 @@ func (s *Store) AtHead(id string) *Store {
 	return &c
 }
 
+// Unmemoized returns a read-only copy of s with empty memos: the session as
+// a load reads it when no earlier load prepared anything, the reference for
+// what loads keep for the next (it shares the indexes, as AtHead's copy).
+func (s *Store) Unmemoized() *Store {
+	c := *s
+	c.memo = &memoTable{}
+	c.memo.grow(len(s.nodes))
+	return &c
+}
+
 // AtPersistedHead returns a read-only copy of s whose head is the persisted
 // one: what a cold load of the directory would see. It shares the indexes.
 func (s *Store) AtPersistedHead() *Store {
