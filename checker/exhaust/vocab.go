@@ -55,7 +55,9 @@ func candidates(f *frontier, kinds map[string]bool, without []string) []cand {
 	turnOps(add, mint, parents, f.live(f.turns), live)
 	replyOps(add, mint)
 	functionOps(add, mint)
-	rowOps(add, mint, parents, live)
+	// ahead is the name the next op to mint one gives it: an id a later op writes.
+	ahead := func() string { return fmt.Sprintf("n%d", next+1) }
+	rowOps(add, mint, ahead, parents, live)
 	writerOps(add, f)
 	slices.SortFunc(out, func(a, b cand) int { return strings.Compare(a.line, b.line) })
 	// A variant written plain may be another candidate already.
@@ -137,8 +139,11 @@ func functionOps(add adder, mint func() string) {
 	add(func() ops.Op { return ops.End{Error: "boom", Duration: duration} })
 }
 
-// rowOps: rows outside a turn, updates, and the writers' clock.
-func rowOps(add adder, mint func() string, parents, live []string) {
+// rowOps: rows outside a turn, updates, and the writers' clock. An orphan
+// names no caller, a dangling one, or the reply of the turn a later op may
+// start (ahead): the original stores a tool row before the reply that
+// called it, and a load must fold it once that reply is written.
+func rowOps(add adder, mint, ahead func() string, parents, live []string) {
 	for _, what := range []string{"fn", "exec", "ask"} {
 		add(func() ops.Op { return ops.Script{What: what, ID: mint(), Name: "word_count"} })
 	}
@@ -154,6 +159,10 @@ func rowOps(add adder, mint func() string, parents, live []string) {
 	for _, caller := range []string{"", dangling} {
 		add(func() ops.Op { return ops.Orphan{ID: mint(), Name: "bash", Caller: caller} })
 	}
+	add(func() ops.Op {
+		id := mint()
+		return ops.Orphan{ID: id, Name: "bash", Caller: ahead() + "_reply"}
+	})
 	for _, x := range live {
 		add(func() ops.Op { return ops.Rewind{ID: x} })
 	}

@@ -56,6 +56,7 @@ func TestFirstOps(t *testing.T) {
 		"merge cmd=n1 id=n2 text=hi",
 		"orphan id=n1 name=bash",
 		"orphan id=n1 name=bash caller=gone",
+		"orphan id=n1 name=bash caller=n2_reply",
 		"reload",
 		`run id=n1 name=word_count args="{\"text\": \"hi\"}"`,
 		"script what=ask id=n1 name=word_count",
@@ -86,7 +87,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 		all = append(all, slices.Clone(n.Script))
 		return true
 	}))
-	require.Equal(t, 26196, len(all), "scripts of 1…3 ops (30 + 848 + 25318)")
+	require.Equal(t, 28754, len(all), "scripts of 1…3 ops (31 + 905 + 27818)")
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)
