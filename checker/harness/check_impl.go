@@ -72,16 +72,15 @@ func checkRetireD(s *Session) *Finding {
 // kept.
 func checkColumns(s *Session) *Finding {
 	st := s.Run().W.S
-	for _, fl := range flags.Rollout {
-		if d := LoadDiff(webui.LoadByMaps(st, fl), webui.Load(st, fl)); d != "" {
-			return s.finding("columns", fmt.Sprintf("flags %s: the load by position differs from the load by maps", fl), d)
-		}
-	}
-	// What the loads so far left in the memos changes no view: the same
-	// data read with none gives every view alike.
 	bare := st.Unmemoized()
 	for _, fl := range flags.Rollout {
-		if sec, d := ViewDiff(Views(bare, fl), Views(st, fl)); sec != "" {
+		l := Load(st, fl)
+		if d := LoadDiff(webui.LoadByMaps(st, fl), l); d != "" {
+			return s.finding("columns", fmt.Sprintf("flags %s: the load by position differs from the load by maps", fl), d)
+		}
+		// What the loads so far left in the memos changes no view: the
+		// same data read with none gives every view alike.
+		if sec, d := ViewDiff(Views(bare, fl), webui.ViewsOf(st, fl, l)); sec != "" {
 			return s.finding("columns", fmt.Sprintf("flags %s: after earlier loads, view %s differs from a load with no memos", fl, sec), d)
 		}
 	}
