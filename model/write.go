@@ -131,6 +131,10 @@ func (r *LegacyRun) CallerPending(id string) bool {
 // NodeCount is how many nodes the store holds, ROOT included.
 func (r *LegacyRun) NodeCount() int { return len(r.nodes) }
 
+// Applied is how many ops the writer has accepted: it grows by one exactly
+// when Apply returns nil.
+func (r *LegacyRun) Applied() int { return r.applied }
+
 // IDsFrom lists the ids of the nodes appended at positions k and after, in
 // append order: with k = NodeCount() before an op, the rows the op wrote
 // (checker/ops/README.md names each one).

@@ -25,7 +25,7 @@ import (
 type Session struct {
 	Data   Data
 	Impl   Impl             // nil when only the models run
-	Legacy *model.LegacyRun // with ModelOnly, the target's own writer (Target.Legacy())
+	Legacy *model.LegacyRun // the target's own writer (Target.Legacy())
 	Target *model.TargetRun
 	Script []ops.Op
 
@@ -64,8 +64,8 @@ func NewSession(o Options) (*Session, error) {
 	s := &Session{Data: o.Data, Target: model.NewTarget(id), strict: true, legacyWrites: true,
 		flags: stepOf(o.Data.Writer)}
 	// model.Target runs the legacy writer itself, for its validity and
-	// writer state: without an implementation beside it, a second one
-	// would only repeat it.
+	// writer state: a second one would apply the same code to the same ops
+	// and only repeat it (Apply tells its verdict from the target's own).
 	s.Legacy = s.Target.Legacy()
 	if !o.ModelOnly {
 		starter := o.Impl
@@ -76,7 +76,6 @@ func NewSession(o Options) (*Session, error) {
 		if err := s.about.TakesData(o.Data); err != nil {
 			return nil, err
 		}
-		s.Legacy = model.NewLegacy(id)
 		impl, err := starter.Start(Start{SessionID: id, Dir: o.Dir, Writer: o.Data.Writer, NoSync: o.NoSync})
 		if err != nil {
 			var b *Broken
@@ -145,18 +144,24 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	}
 	s.Script = append(s.Script, op)
 	s.step = stepCache{}
-	var ei, el error
-	before := s.Target.Legacy().NodeCount()
+	var ei error
+	before, applied := s.Legacy.NodeCount(), s.Legacy.Applied()
 	if s.Impl != nil {
-		ei, el = s.Impl.Apply(op), s.Legacy.Apply(op)
+		ei = s.Impl.Apply(op)
 		if b := asBroken(ei); b != nil {
 			s.broken = b
 			return s.brokenFinding(), nil
 		}
 	}
+	// Target.Apply runs the legacy writer first: it accepted the op when
+	// its count of ops grew, whatever the target's own part then said.
 	et := s.Target.Apply(op)
+	el := et
+	if s.Legacy.Applied() > applied {
+		el = nil
+	}
 	if s.Impl == nil {
-		ei, el = et, et // Legacy is the target's own writer, which Target.Apply ran
+		ei, el = et, et // no side but the models': the target's verdict is the run's
 	}
 	if (ei == nil) != (el == nil) || (el == nil) != (et == nil) {
 		return s.finding("validity", fmt.Sprintf("the writers disagree on whether op %d (%s) applies", len(s.Script), ops.Format(op)),
@@ -168,7 +173,7 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	// A row is written with the flags in force when it is appended; flag and
 	// writer ops change them, wherever they occur.
 	_, s.flags = NextFlips(Steady, s.flags, op)
-	if s.Target.Legacy().NodeCount() > before {
+	if s.Legacy.NodeCount() > before {
 		s.strict = s.strict && s.flags == len(flags.Rollout)-1
 		s.legacyWrites = s.legacyWrites && s.flags == 0
 	}
