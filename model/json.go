@@ -128,6 +128,9 @@ func deepCopy(v any) any {
 		}
 		return c
 	case []any:
+		if x == nil {
+			return x
+		}
 		c := make([]any, len(x))
 		for i, e := range x {
 			c[i] = deepCopy(e)

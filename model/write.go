@@ -97,10 +97,7 @@ func Legacy(script []ops.Op) ([]View, error) {
 func (r *LegacyRun) Session() *Session {
 	s := &Session{ID: r.sid, HeadID: r.meta.Str("head_id"), Meta: deepCopy(r.meta).(*Object)}
 	for _, n := range r.nodes {
-		c := *n
-		c.Input, c.Output, c.Reads = deepCopy(n.Input), deepCopy(n.Output), deepCopy(n.Reads)
-		c.Metadata = deepCopy(n.Metadata).(*Object)
-		s.Nodes = append(s.Nodes, &c)
+		s.Nodes = append(s.Nodes, n.copy())
 	}
 	return s
 }

@@ -14,10 +14,13 @@
 // Since every prefix is itself a script, each script is checked only after
 // its last op, on each lane: a writers' start (flags on, flags off) with the
 // checks whose kinds of data start there (lane.go). A scout session per lane
-// follows the walk down a path and is rebuilt from the prefix when the walk
-// turns to a sibling; the checks run on it right after the last op, on memos
-// no load has filled, so that a script's outcome is a function of the data
-// it left, whatever order the walk took. A check about what loads keep
+// follows the walk down a path; when the walk turns to a sibling it is a
+// fork (harness.Session.Fork) of the session the lane kept after the
+// parent before any check read it, given the sibling's op
+// (TestForkIsRebuild holds a fork to a rebuild from the empty script). The
+// checks run on it right after the last op, on memos no load has filled,
+// so that a script's outcome is a function of the data it left, whatever
+// order the walk took. A check about what loads keep
 // (harness.Check.History) runs after the loads of every config on the
 // session before the last op instead.
 //

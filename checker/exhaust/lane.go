@@ -27,8 +27,10 @@ func DefaultChecks() []harness.Check {
 var writers = []flags.Set{flags.All, flags.Off}
 
 // lane is the checks of one writers' start over the walk. One session, the
-// scout, follows the walk down a path, rebuilt from the prefix (applied
-// without checks) when the walk turns to a sibling. The fingerprints come
+// scout, follows the walk down a path; for a sibling it is a fork of the
+// session after the parent that no check read (pristine), given one op, or
+// with another process as the implementation rebuilt from the prefix
+// (applied without checks). The fingerprints come
 // from it, and the checks of a script run on it right after its last op,
 // on memos no load has filled (rebuilt first if an earlier check filled
 // them): every script is checked from the same history whatever order the
@@ -62,7 +64,12 @@ type lane struct {
 	memoFrom int
 	memo     memos
 	scout    *harness.Session
-	loaded   bool    // checks ran on the scout: its memos are filled
+	loaded   bool // checks ran on the scout: its memos are filled
+	// pristine[d] is a fork of the scout after the path's script of d ops,
+	// taken before any check read it (nil: none): a sibling, or the scout
+	// again after a check, is a fork of it and one op, not the whole prefix
+	// rebuilt. Only the in-process implementation forks (impl == nil).
+	pristine []*harness.Session
 	path     []frame // path[d]: the script of d ops on the walk's path
 	buf      []byte
 	stats    laneStats
@@ -77,6 +84,7 @@ type laneStats struct {
 	states   int64 // distinct states expanded (from memoFrom down)
 	reused   int64 // states found in the memo: nothing below walked
 	rebuilds int64 // scout sessions rebuilt from a prefix
+	forks    int64 // … and copied from a pristine one instead
 	covered  int64 // the shard's scripts counted so far
 	walked   int64 // … of them entered by the walk, not taken from the memo
 	failed   int64 // failing scripts the lane's own checks found
@@ -356,7 +364,13 @@ func (l *lane) check(script []ops.Op, p plan) (*harness.Finding, error) {
 	if p.history() {
 		prefix, last := script[:len(script)-1], script[len(script)-1]
 		var s *harness.Session
-		if s, f, err = l.session(prefix); err != nil {
+		if p := l.pristineAt(prefix); p != nil {
+			s, err = p.Fork()
+			l.stats.forks++
+		} else {
+			s, f, err = l.session(prefix)
+		}
+		if err != nil {
 			return nil, err
 		}
 		if f == nil {
@@ -367,7 +381,12 @@ func (l *lane) check(script []ops.Op, p plan) (*harness.Finding, error) {
 		l.stats.history++
 	} else {
 		if l.loaded {
-			if f, err = l.rebuild(script); err != nil {
+			if p := l.pristineAt(script); p != nil {
+				err = l.forkScout(p)
+			} else {
+				f, err = l.rebuild(script)
+			}
+			if err != nil {
 				return nil, err
 			}
 		}
@@ -432,27 +451,76 @@ func (l *lane) session(script []ops.Op) (*harness.Session, *harness.Finding, err
 }
 
 // goTo brings the scout to the state after script: one op on from where it
-// is when it stands at the script's parent, else rebuilt. A finding is of
-// harness.Protocol: the implementation stopped answering, and the lane has
-// no scout until the next goTo.
+// is when it stands at the script's parent and no check read it, else one
+// op on from a fork of the parent's pristine session, else rebuilt. On the
+// way it keeps a pristine fork of a script the walk may go below. A finding
+// is of harness.Protocol: the implementation stopped answering, and the
+// lane has no scout until the next goTo.
 func (l *lane) goTo(script []ops.Op) (*harness.Finding, error) {
-	if l.scout != nil && len(l.scout.Script) <= len(script) && slices.Equal(l.scout.Script, script[:len(l.scout.Script)]) {
-		if len(l.scout.Script) == len(script) {
-			return nil, nil
-		}
-		if len(l.scout.Script)+1 == len(script) {
-			f, err := l.scout.Apply(script[len(script)-1])
-			if f != nil && f.Check == harness.Protocol.Name {
-				l.close()
-				return f, nil
-			}
-			if f != nil || err != nil {
-				return nil, fmt.Errorf("exhaust: applying a script the writer model accepts: %v %v\n%s", f, err, ops.String(script))
-			}
-			return nil, nil
-		}
+	d := len(script)
+	if l.scout != nil && slices.Equal(l.scout.Script, script) {
+		return nil, nil
 	}
-	return l.rebuild(script)
+	switch {
+	case d > 0 && l.scout != nil && !l.loaded && slices.Equal(l.scout.Script, script[:d-1]):
+	case d > 0 && l.pristineAt(script[:d-1]) != nil:
+		if err := l.forkScout(l.pristineAt(script[:d-1])); err != nil {
+			return nil, err
+		}
+	default:
+		if f, err := l.rebuild(script); err != nil || f != nil {
+			return f, err
+		}
+		return nil, l.keepPristine()
+	}
+	f, err := l.scout.Apply(script[d-1])
+	if f != nil && f.Check == harness.Protocol.Name {
+		l.close()
+		return f, nil
+	}
+	if f != nil || err != nil {
+		return nil, fmt.Errorf("exhaust: applying a script the writer model accepts: %v %v\n%s", f, err, ops.String(script))
+	}
+	return nil, l.keepPristine()
+}
+
+// pristineAt is the pristine session after script, nil if the lane keeps
+// none.
+func (l *lane) pristineAt(script []ops.Op) *harness.Session {
+	if d := len(script); d < len(l.pristine) && l.pristine[d] != nil && slices.Equal(l.pristine[d].Script, script) {
+		return l.pristine[d]
+	}
+	return nil
+}
+
+// keepPristine keeps a fork of the scout, which no check has read, when
+// the walk may go below its script.
+func (l *lane) keepPristine() error {
+	d := len(l.scout.Script)
+	if l.impl != nil || l.loaded || d >= l.max {
+		return nil
+	}
+	p, err := l.scout.Fork()
+	if err != nil {
+		return fmt.Errorf("exhaust: %w", err)
+	}
+	for len(l.pristine) <= d {
+		l.pristine = append(l.pristine, nil)
+	}
+	l.pristine[d] = p
+	return nil
+}
+
+// forkScout makes the scout a fork of p.
+func (l *lane) forkScout(p *harness.Session) error {
+	s, err := p.Fork()
+	if err != nil {
+		return fmt.Errorf("exhaust: %w", err)
+	}
+	l.close()
+	l.scout, l.loaded = s, false
+	l.stats.forks++
+	return nil
 }
 
 // rebuild starts the scout afresh and applies script without checks.

@@ -59,6 +59,7 @@ func (r *runner) endPart(p *openPart) {
 		sum.States += l.stats.states - was.states
 		sum.Reused += l.stats.reused - was.reused
 		sum.Rebuilds += l.stats.rebuilds - was.rebuilds
+		sum.Forks += l.stats.forks - was.forks
 	}
 	fails := r.fails[p.fails:]
 	sum.Reduced = int64(len(fails))

@@ -338,6 +338,7 @@ func (r *runner) tally() error {
 		r.sum.States += l.stats.states
 		r.sum.Reused += l.stats.reused
 		r.sum.Rebuilds += l.stats.rebuilds
+		r.sum.Forks += l.stats.forks
 		r.sum.Forgotten += l.memo.own.forgot
 	}
 	return nil

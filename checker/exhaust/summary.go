@@ -35,6 +35,7 @@ type Summary struct {
 	FailuresByLength []int64 `json:"failures_by_length,omitempty"`
 	Reduced          int64   `json:"reduced"`  // failures reduced and kept (distinct per shard)
 	Rebuilds         int64   `json:"rebuilds"` // sessions rebuilt from a prefix
+	Forks            int64   `json:"forks"`    // … and copied from a session after the prefix instead
 	// What deduplication did: sessions checked (one per distinct data and
 	// lane), distinct states expanded and states found
 	// again (nothing below them walked), memo entries dropped (then found
@@ -127,6 +128,7 @@ func (s *Summary) add(t Summary) {
 	s.Failures += t.Failures
 	s.Reduced += t.Reduced
 	s.Rebuilds += t.Rebuilds
+	s.Forks += t.Forks
 	s.Dedup = s.Dedup || t.Dedup
 	s.ChecksRun += t.ChecksRun
 	s.Walked += t.Walked
