@@ -1,0 +1,83 @@
+package campaign
+
+import (
+	"slices"
+
+	"sessiondag/checker/ops"
+)
+
+// Deleting ops stops at a local minimum: two drivers that found one bug
+// from different scripts could keep different reductions of it, even of
+// different lengths (a retry turn where a user turn would do leaves the
+// turn it reran behind, which no single deletion removes). The passes here
+// move a reduction down a fixed order of ops of the same length, the
+// simplest kinds first, so that the reductions of one bug meet.
+
+// rank orders op kinds, simplest first: ops.All's order.
+var rank = func() map[string]int {
+	m := make(map[string]int, len(ops.All))
+	for i, op := range ops.All {
+		m[op.Kind()] = i
+	}
+	return m
+}()
+
+// plainTurns replaces each op that opens a turn by a web user turn with the
+// same id and text (the simplest turn), last first, wherever the case still
+// fails; the turn that op needed before it can then be deleted.
+func plainTurns(c Case, fails func(Case) bool) (Case, bool) {
+	kept := false
+	for i := len(c.Script) - 1; i >= 0; i-- {
+		u, ok := asUser(c.Script[i])
+		if !ok {
+			continue
+		}
+		s := slices.Clone(c.Script)
+		s[i] = u
+		if cand := c.With(s, c.Damage); fails(cand) {
+			c, kept = cand, true
+		}
+	}
+	return c, kept
+}
+
+// asUser is the web user turn that could stand for a turn opened by op.
+func asUser(op ops.Op) (ops.UserWeb, bool) {
+	var id, text string
+	switch x := op.(type) {
+	case ops.UserDispatch:
+		id, text = x.ID, x.Text
+	case ops.ForkRoot:
+		id, text = x.ID, x.Text
+	case ops.Retry:
+		id = x.ID
+	case ops.Edit:
+		id, text = x.ID, x.Text
+	case ops.Merge:
+		id, text = x.ID, x.Text
+	default:
+		return ops.UserWeb{}, false
+	}
+	return ops.UserWeb{ID: id, Text: text}, id != ""
+}
+
+// sortOps swaps neighbouring ops where the later is of a simpler kind,
+// wherever the case still fails, sweeping until no swap is kept. Each swap
+// moves the script down the order of kind sequences, so the sweeps end.
+func sortOps(c Case, fails func(Case) bool) (Case, bool) {
+	kept := false
+	for swapped := true; swapped; {
+		swapped = false
+		for i := 0; i+1 < len(c.Script); i++ {
+			if rank[c.Script[i+1].Kind()] >= rank[c.Script[i].Kind()] {
+				continue
+			}
+			s := slices.Clone(c.Script)
+			s[i], s[i+1] = s[i+1], s[i]
+			if cand := c.With(s, c.Damage); fails(cand) {
+				c, kept, swapped = cand, true, true
+			}
+		}
+	}
+	return c, kept
+}

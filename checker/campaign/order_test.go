@@ -1,0 +1,47 @@
+package campaign
+
+import (
+	"testing"
+
+	"sessiondag/checker/harness"
+	"sessiondag/checker/ops"
+)
+
+// The reductions of one bug meet, whatever script found it: a say after a
+// reload found after a retry turn, after a merge turn, or with the reload
+// at each place in a four-op session, reduces to one script. Deletion
+// alone keeps the first at seven ops and leaves four different scripts.
+func TestReductionsMeet(t *testing.T) {
+	sayAfterReload := scriptCheck("say-after-reload", func(s []ops.Op) bool {
+		reloaded := false
+		for _, op := range s {
+			switch op.(type) {
+			case ops.Reload:
+				reloaded = true
+			case ops.Say:
+				if reloaded {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	const want = "user id=n1\nreply\nreload\nsay\n"
+	for _, found := range []string{
+		"user id=n1\nreply\ndone\nreload\nretry of=n1 id=n2\nreply\nsay",
+		"reload\nmerge cmd=n1 id=n2\nreply\nsay",
+		"reload\nuser id=n1\nreply\nsay",
+		"user id=n1\nreload\nreply\nsay",
+		"user id=n1 text=hi\nreply\nthink\nreload\nsay\ndone\nuser id=n2\nreply\nsay",
+	} {
+		c := Case{Check: sayAfterReload, Data: harness.OffAny, Script: script(t, found)}
+		f, err := c.Play("")
+		if err != nil || f == nil {
+			t.Fatalf("the planted check does not fail on\n%s\n(%v)", found, err)
+		}
+		red := Reduce(c, f, "")
+		if got := ops.String(red.Case.Script); !red.Reproduced || got != want {
+			t.Errorf("reduced\n%s\nto\n%s\nwant\n%s", found, got, want)
+		}
+	}
+}
