@@ -310,8 +310,10 @@ func (s *Session) Views(fl flags.Set) webui.View {
 	}
 	var v webui.View
 	var err error
-	if vo, ok := s.Impl.(viewsOfLoad); ok && s.step.loads[fl] != nil {
-		v, err = vo.ViewsOf(fl, s.step.loads[fl]) // the load is made: not again
+	if vo, ok := s.Impl.(viewsOfLoad); ok {
+		// Through the step's load: a check asking for the load after the
+		// views, or before them, pays for one.
+		v, err = vo.ViewsOf(fl, s.Load(fl))
 	} else {
 		v, err = s.Impl.Views(fl)
 	}
