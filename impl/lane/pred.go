@@ -229,7 +229,10 @@ const sharedSlot = 0
 // (TestPredsOfFollowsUpdates, TestPredsOfFollowsAnswers, props
 // TestChecks/load-columns).
 func PredsOf(s *store.Store) *Preds {
-	c := s.Shared().LoadOrStore(sharedSlot, &predsCache{}).(*predsCache)
+	c, _ := s.Shared().Load(sharedSlot).(*predsCache)
+	if c == nil { // the first derivation: a cache to share
+		c = s.Shared().LoadOrStore(sharedSlot, &predsCache{}).(*predsCache)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	gen := s.Generation()

@@ -55,9 +55,36 @@ const (
 // columns of each rule set (slot 0 is flag A's predecessors).
 const columnSlot = 1
 
+// A session's columns by rule set: a load asks under one of a few flag sets,
+// so a short list searched in turn costs less than a table of every set
+// (a session that is loaded once would pay for clearing it).
 type columnTable struct {
 	mu    sync.Mutex
-	bySet [1 << 8]*columns // by the rule set's flags
+	bySet []setColumns
+}
+
+type setColumns struct {
+	key flags.Set
+	c   *columns
+}
+
+func (t *columnTable) get(key flags.Set) *columns {
+	for _, e := range t.bySet {
+		if e.key == key {
+			return e.c
+		}
+	}
+	return nil
+}
+
+func (t *columnTable) put(key flags.Set, c *columns) {
+	for i := range t.bySet {
+		if t.bySet[i].key == key {
+			t.bySet[i].c = c
+			return
+		}
+	}
+	t.bySet = append(t.bySet, setColumns{key, c})
 }
 
 // ruleKey is the part of a flag set the columns depend on.
@@ -72,14 +99,18 @@ func ruleKey(fl flags.Set) flags.Set {
 // they were last asked for. The returned value is not changed afterwards:
 // extending makes a new one that shares its arrays beyond its length.
 func (r *reader) columns() *columns {
-	t := r.s.Shared().LoadOrStore(columnSlot, &columnTable{}).(*columnTable)
+	t, _ := r.s.Shared().Load(columnSlot).(*columnTable)
+	if t == nil { // the first load of the session: a table to share
+		t = r.s.Shared().LoadOrStore(columnSlot, &columnTable{}).(*columnTable)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var epoch uint64
 	if r.preds != nil {
 		epoch = r.preds.Epoch()
 	}
-	c := t.bySet[ruleKey(r.fl)]
+	key := ruleKey(r.fl)
+	c := t.get(key)
 	gen, n := r.s.Generation(), r.s.Len()
 	if c != nil && c.gen != gen && c.epoch == epoch && c.n <= n {
 		// Nodes were replaced, flag A's derivation held: only their
@@ -91,14 +122,14 @@ func (r *reader) columns() *columns {
 		} else {
 			c = r.refresh(*c, gen)
 		}
-		t.bySet[ruleKey(r.fl)] = c
+		t.put(key, c)
 	}
 	if c == nil || c.gen != gen || c.epoch != epoch && !mutant.On(mutant.ColumnsEpochKept) || c.n > n {
 		c = &columns{gen: gen, epoch: epoch}
 	}
 	if c.n < n {
 		c = r.extend(*c)
-		t.bySet[ruleKey(r.fl)] = c
+		t.put(key, c)
 	}
 	return c
 }
