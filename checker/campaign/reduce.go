@@ -26,7 +26,7 @@ var Passes = []Pass{
 	{"folder", dropFolder},      // each folder edit of a cold case, last first
 	{"units", deleteUnits},      // each op with what cannot stay without it, last first
 	{"chunks", deleteChunks},    // runs of neighbouring ops, the longest first
-	{"turns", plainTurns},       // a turn opened otherwise opened as a web user turn
+	{"turns", plainTurns},       // a turn opened another way made a web user turn
 	{"order", sortOps},          // neighbours swapped, the simpler kind first (order.go)
 	{"redirect", redirect},      // a reference pointed at an earlier row
 	{"values", simplifyValues},  // texts, arguments and switches at their simplest

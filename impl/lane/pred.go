@@ -229,10 +229,7 @@ const sharedSlot = 0
 // (TestPredsOfFollowsUpdates, TestPredsOfFollowsAnswers, props
 // TestChecks/load-columns).
 func PredsOf(s *store.Store) *Preds {
-	c, _ := s.Shared().Load(sharedSlot).(*predsCache)
-	if c == nil { // the first derivation: a cache to share
-		c = s.Shared().LoadOrStore(sharedSlot, &predsCache{}).(*predsCache)
-	}
+	c := s.Shared().LoadOrMake(sharedSlot, func() any { return &predsCache{} }).(*predsCache)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	gen := s.Generation()

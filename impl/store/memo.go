@@ -34,6 +34,16 @@ func (m *Memo) LoadOrStore(k int, v any) any {
 	return m.slot[k].Load()
 }
 
+// LoadOrMake returns the value in slot k, storing newValue() first when the
+// slot is empty: the value is made only when none is stored, which on a
+// hot path saves building one to throw away.
+func (m *Memo) LoadOrMake(k int, newValue func() any) any {
+	if v := m.slot[k].Load(); v != nil {
+		return v
+	}
+	return m.LoadOrStore(k, newValue())
+}
+
 // Store replaces the value in slot k: for values a reader validates
 // against its inputs on each load and rebuilds when they changed.
 func (m *Memo) Store(k int, v any) { m.slot[k].Store(v) }

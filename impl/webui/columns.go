@@ -99,10 +99,7 @@ func ruleKey(fl flags.Set) flags.Set {
 // they were last asked for. The returned value is not changed afterwards:
 // extending makes a new one that shares its arrays beyond its length.
 func (r *reader) columns() *columns {
-	t, _ := r.s.Shared().Load(columnSlot).(*columnTable)
-	if t == nil { // the first load of the session: a table to share
-		t = r.s.Shared().LoadOrStore(columnSlot, &columnTable{}).(*columnTable)
-	}
+	t := r.s.Shared().LoadOrMake(columnSlot, func() any { return &columnTable{} }).(*columnTable)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var epoch uint64

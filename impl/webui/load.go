@@ -193,12 +193,11 @@ func (r *reader) posOf(n *node.Node) int {
 // corrected variant.
 func (r *reader) messageAt(i int, n *node.Node) *adapter.Message {
 	memo := r.s.MemoAt(i)
-	m, _ := memo.Load(slotMessage).(*adapter.Message)
-	if m == nil {
-		m = adapter.ToMessage(r.s.ID, n, r.s.ParentReads)
+	m := memo.LoadOrMake(slotMessage, func() any {
+		m := adapter.ToMessage(r.s.ID, n, r.s.ParentReads)
 		m.Pos = int32(i)
-		m = memo.LoadOrStore(slotMessage, m).(*adapter.Message)
-	}
+		return m
+	}).(*adapter.Message)
 	if r.preds != nil {
 		if p, ok := r.preds.At(i); ok {
 			m = corrected(memo, m, p)
