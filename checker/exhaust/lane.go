@@ -70,7 +70,8 @@ type lane struct {
 	// again after a check, is a fork of it and one op, not the whole prefix
 	// rebuilt. Only the in-process implementation forks (impl == nil).
 	pristine []*harness.Session
-	path     []frame // path[d]: the script of d ops on the walk's path
+	path     []frame                      // path[d]: the script of d ops on the walk's path
+	plans    [harness.Any + 1][2]madePlan // planFor's answers by flips and synced
 	buf      []byte
 	stats    laneStats
 	// failed sees a failure the lane's checks found on an owned script.
@@ -163,8 +164,27 @@ func (l *lane) flips(n Node) harness.Flips {
 }
 
 // planFor is the checks the lane runs on a script, each with the first kind
-// of data it declares that takes the script.
+// of data it declares that takes the script. It depends on nothing else, so
+// each of the few answers is worked out once (plans); callers never change
+// the slices.
 func (l *lane) planFor(flips harness.Flips, synced bool) (checks []harness.Check, kinds []harness.Data) {
+	b := 0
+	if synced {
+		b = 1
+	}
+	if int(flips) >= len(l.plans) {
+		return l.planOf(flips, synced)
+	}
+	p := &l.plans[flips][b]
+	if !p.made {
+		p.checks, p.kinds = l.planOf(flips, synced)
+		p.made = true
+	}
+	return p.checks, p.kinds
+}
+
+// planOf is planFor worked out.
+func (l *lane) planOf(flips harness.Flips, synced bool) (checks []harness.Check, kinds []harness.Data) {
 	for _, c := range l.checks {
 		for _, d := range c.Data {
 			if d.Writer == l.writer && d.Takes(flips, synced) {
@@ -339,6 +359,13 @@ func (l *lane) protocolFailure(n Node, p plan, f *harness.Finding) error {
 		l.failed(p.checks, f, n.Script)
 	}
 	return nil
+}
+
+// madePlan is one of planFor's answers, once made.
+type madePlan struct {
+	made   bool
+	checks []harness.Check
+	kinds  []harness.Data
 }
 
 // plan is the checks run on one session, each with its kind of data.

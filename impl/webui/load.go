@@ -385,9 +385,9 @@ func Arrows(fl flags.Set, all []*adapter.Message) *history.Family {
 // statistics from the context commit it names. Chain rows are copied.
 func (r *reader) siblingInfo(chain []*adapter.Message, allIdx rowIndex) []*adapter.Message {
 	fam := allIdx.siblings(r.rules.siblingKey)
-	out := make([]*adapter.Message, len(chain))
+	out := adapter.CopyAll(chain, 6)
 	for i, row := range chain {
-		c := row.Copy()
+		c := out[i]
 		idx, total := fam.SiblingIndex(row.ID)
 		prev, next := node.NullV(), node.NullV()
 		if total > 1 {
@@ -403,7 +403,6 @@ func (r *reader) siblingInfo(chain []*adapter.Message, allIdx rowIndex) []*adapt
 		c.Set("prev_sibling_id", prev)
 		c.Set("next_sibling_id", next)
 		withEmbedStats(r.s, c)
-		out[i] = c
 	}
 	return out
 }
