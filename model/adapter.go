@@ -3,6 +3,8 @@ package model
 // Adapter node → message (`_node_to_msg`, legacy §2.3), applied on every read.
 // A message is an ordered *Object.
 
+import "slices"
+
 // nodeToMsg turns one node into the message dict the original builds.
 func nodeToMsg(n *Node, sid string) *Object {
 	// "Start from a copy of metadata with status defaulted to done."
@@ -11,6 +13,7 @@ func nodeToMsg(n *Node, sid string) *Object {
 		meta.Set("status", "done")
 	}
 	overlay := func(m *Object) {
+		m.Fields = slices.Grow(m.Fields, len(meta.Fields))
 		for _, f := range meta.Fields {
 			m.Set(f.Key, f.Val)
 		}

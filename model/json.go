@@ -47,7 +47,7 @@ type Object struct {
 
 // newObject builds an object from alternating key, value arguments.
 func newObject(kv ...any) *Object {
-	o := &Object{}
+	o := &Object{Fields: make([]Field, 0, len(kv)/2)}
 	for i := 0; i+1 < len(kv); i += 2 {
 		o.Set(kv[i].(string), kv[i+1])
 	}
