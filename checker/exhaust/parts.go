@@ -1,6 +1,9 @@
 package exhaust
 
-import "time"
+import (
+	"runtime"
+	"time"
+)
 
 // A part of the walk (Parts) as the runner follows it, to report it alone:
 // what every lane had counted and done when it began.
@@ -20,7 +23,7 @@ type laneMark struct {
 // beginPart marks where part n's head begins.
 func (r *runner) beginPart(n Node) *openPart {
 	d := len(n.Script)
-	p := &openPart{part: n.Part, depth: d, fails: len(r.fails), start: time.Now(), cpu: cpuSeconds()}
+	p := &openPart{part: n.Part, depth: d, fails: len(r.fails), start: time.Now(), cpu: r.partCPU()}
 	for _, l := range r.lanes {
 		p.lanes = append(p.lanes, laneMark{below: append([]tally(nil), l.path[d-1].below...), stats: l.stats})
 	}
@@ -64,8 +67,35 @@ func (r *runner) endPart(p *openPart) {
 	fails := r.fails[p.fails:]
 	sum.Reduced = int64(len(fails))
 	sum.Seconds = time.Since(p.start).Seconds()
-	sum.WorkerSeconds, sum.CPUSeconds = sum.Seconds, cpuSeconds()-p.cpu
+	sum.WorkerSeconds, sum.CPUSeconds = sum.Seconds, r.partCPU()-p.cpu
 	if err := r.claims.finish(p.part, sum, fails); err != nil && r.err == nil {
 		r.err = err
 	}
+}
+
+// partCPU is the processor time of the worker so far, by the clock its
+// parts are measured with (0 without one).
+func (r *runner) partCPU() float64 {
+	if r.clock == nil {
+		return 0
+	}
+	return r.clock()
+}
+
+// partClock is what a worker measures its parts' processor time with, and
+// what to call when it is done: its own thread's time, the worker's
+// goroutine locked to that thread, so that a claimant walking with several
+// workers does not count each one's time in the others' parts; where no
+// thread's time is measured, the process's when the worker is its only
+// one, else none (nil). The thread's time leaves out the collector's
+// background work on other threads.
+func partClock(workers int) (clock func() float64, done func()) {
+	if _, ok := threadCPUSeconds(); ok {
+		runtime.LockOSThread()
+		return func() float64 { t, _ := threadCPUSeconds(); return t }, runtime.UnlockOSThread
+	}
+	if workers == 1 {
+		return cpuSeconds, func() {}
+	}
+	return nil, func() {}
 }

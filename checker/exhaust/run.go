@@ -219,12 +219,18 @@ type runner struct {
 	claims *Claims
 	parts  int
 	open   *openPart
+	clock  func() float64 // the processor time of the worker (partClock)
 }
 
 // runPart is one worker's walk: of its shard, or of the parts it claims.
 func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts int) (Summary, []Failure, error) {
 	start := time.Now()
 	r := &runner{opt: o, seen: map[string]bool{}, prog: prog, claims: claims, parts: parts}
+	if claims != nil {
+		var done func()
+		r.clock, done = partClock(max(o.Workers, 1))
+		defer done()
+	}
 	r.sum.Kinds = kindsOf(o)
 	r.lanes = newLanes(o.Checks, o.Impl, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil, o.shared)
 	for _, l := range r.lanes {

@@ -7,6 +7,7 @@ import (
 
 	"sessiondag/checker/exhaust"
 	"sessiondag/checker/hunt"
+	"sessiondag/internal/shard"
 )
 
 // shardSummary is a summary record of a sharded search (hunt, exhaust).
@@ -72,8 +73,15 @@ func (m *shardMerger[S]) Value() any       { s, _ := m.merged(); return s }
 func (m *shardMerger[S]) Failed() bool     { s, _ := m.merged(); return s.Failed() }
 
 func (m *shardMerger[S]) Problems() []string {
-	if s, complete := m.merged(); !complete {
-		return []string{fmt.Sprintf("shards %v are not every shard of the %s exactly once", m.shards(s), m.unit)}
+	s, complete := m.merged()
+	if complete {
+		return nil
 	}
-	return nil
+	// What is wrong, not every name given: a claimed run has thousands of
+	// parts, and a list of those present hides the one that is missing.
+	var out []string
+	for _, p := range shard.Coverage(m.shards(s)) {
+		out = append(out, fmt.Sprintf("not every shard of the %s exactly once: %s", m.unit, p))
+	}
+	return out
 }
