@@ -225,7 +225,7 @@ func CopyAll(ms []*Message, extra int) []*Message {
 	out := make([]*Message, len(ms))
 	for i, m := range ms {
 		k := m.F.Len()
-		objs[i].M = keys[:k:k+extra]
+		objs[i].M = keys[: k : k+extra]
 		if m.F != nil {
 			copy(objs[i].M, m.F.M)
 		}
