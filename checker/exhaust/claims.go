@@ -72,6 +72,22 @@ func (c *Claims) claim(part int) (bool, error) {
 	return true, errors.Join(err, f.Close())
 }
 
+// finished lists the parts any claimant has finished, in order.
+func (c *Claims) finished() ([]int, error) {
+	ents, err := os.ReadDir(c.path("parts"))
+	if err != nil {
+		return nil, fmt.Errorf("exhaust: claims: %w", err)
+	}
+	var out []int
+	for _, e := range ents {
+		var part int
+		if n, _ := fmt.Sscanf(e.Name(), "%07d.jsonl", &part); n == 1 && e.Name() == filepath.Base(c.partFile(part)) {
+			out = append(out, part)
+		}
+	}
+	return out, nil
+}
+
 // finish saves a part's failures and writes its JSON lines.
 func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 	recs := make([]FailureRecord, len(fails))

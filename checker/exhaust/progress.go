@@ -1,7 +1,9 @@
 package exhaust
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,27 +12,40 @@ import (
 // progress is what the workers of a run have done so far, for the lines a
 // run prints while it lasts.
 type progress struct {
-	// pieces are the shard's scripts of depth min(ShardDepth, MaxOps):
-	// the walk's parts, each with everything below it; started counts
-	// those the walk has entered (startedAt).
-	pieces          int64
+	// parts are the run's parts of the walk (Parts: the scripts of at most
+	// min(ShardDepth, MaxOps) ops, each with everything below it that is
+	// not another part); begun counts those the walk has entered.
+	parts           int64
 	scripts, states atomic.Int64
-	startedAt       atomic.Int64
+	begun           atomic.Int64
 	depth           atomic.Int64
 	top             int
+	// sizes are the parts' estimated sizes (Sizes), once the first line
+	// is printed: a run shorter than a line's interval never pays for them.
+	sizes  atomic.Pointer[Sizes]
+	sizing sync.Once
+	size   func(quit <-chan struct{}) (Sizes, error)
+	claims *Claims // the shared directory whose finished parts count, or nil
+	// With claims: the parts finished at the first sized count, and when.
+	first   []bool
+	firstAt time.Duration
 }
 
 func newProgress(o Options) (*progress, error) {
-	p := &progress{top: min(ShardDepth, o.MaxOps)}
+	p := &progress{top: min(ShardDepth, o.MaxOps), claims: o.Claim}
 	if o.Progress == nil {
 		return p, nil
 	}
-	err := walkWith(p.top, o.shape, o.Shard, visitFunc(func(n Node) bool {
-		if n.Owned && len(n.Script) == p.top {
-			p.pieces++
+	owner := func(k int) (bool, error) { return o.Shard.Owns(uint64(k)), nil }
+	err := walkOwned(p.top, o.shape, owner, false, visitFunc(func(n Node) bool {
+		if n.Owned {
+			p.parts++
 		}
 		return true
 	}))
+	p.size = func(quit <-chan struct{}) (Sizes, error) {
+		return estimateSizes(o.MaxOps, o.shape, owner, sizeProbes, quit)
+	}
 	return p, err
 }
 
@@ -38,8 +53,8 @@ func newProgress(o Options) (*progress, error) {
 // since the last count.
 func (p *progress) entered(n Node, lanes []*lane) {
 	d := int64(len(n.Script))
-	if n.Owned && int(d) == p.top {
-		p.startedAt.Add(1)
+	if n.Owned && n.Part >= 0 {
+		p.begun.Add(1)
 	}
 	if p.depth.Load() < d {
 		p.depth.Store(d)
@@ -82,11 +97,12 @@ func (p *progress) report(o Options, start time.Time) (stop func()) {
 			case <-done:
 				return
 			case now := <-t.C:
+				p.sizing.Do(func() { wg.Go(func() { p.estimate(o.Progress, done) }) })
 				scripts, states := p.scripts.Load(), p.states.Load()
 				dt := now.Sub(last).Seconds()
-				fmt.Fprintf(o.Progress, "exhaust: %s scripts (%.0f/s), %d states (%.0f/s), depth %d, %d of %d parts begun, %s\n",
+				fmt.Fprintf(o.Progress, "exhaust: %s scripts (%.0f/s), %d states (%.0f/s), depth %d, %s\n",
 					count(scripts), float64(scripts-lastScripts)/dt, states, float64(states-lastStates)/dt,
-					p.depth.Load(), p.startedAt.Load(), p.pieces, p.left(now.Sub(start)))
+					p.depth.Load(), p.left(scripts, now.Sub(start)))
 				lastScripts, lastStates, last = scripts, states, now
 			}
 		}
@@ -94,14 +110,81 @@ func (p *progress) report(o Options, start time.Time) (stop func()) {
 	return func() { close(done); wg.Wait() }
 }
 
-// left estimates the time left from the share of parts begun.
-func (p *progress) left(elapsed time.Duration) string {
-	begun := p.startedAt.Load()
-	if begun == 0 || p.pieces == 0 {
-		return "time left unknown"
+// estimate sizes the parts, or says why it cannot; it gives up when quit
+// is closed (the run is over).
+func (p *progress) estimate(w io.Writer, quit <-chan struct{}) {
+	sz, err := p.size(quit)
+	if errors.Is(err, errQuit) {
+		return
 	}
-	rest := time.Duration(float64(elapsed) * float64(p.pieces-begun) / float64(begun))
-	return "about " + rest.Round(time.Second).String() + " left"
+	if err != nil {
+		fmt.Fprintf(w, "exhaust: the walk's size is not estimated: %v\n", err)
+		return
+	}
+	p.sizes.Store(&sz)
+}
+
+// left is the part of a line that says how far the run is: the parts begun
+// (with claims, those every claimant finished) and, once the parts are
+// sized, the scripts of the whole estimated and the time left at the rate
+// so far.
+func (p *progress) left(scripts int64, elapsed time.Duration) string {
+	sz := p.sizes.Load()
+	if p.claims != nil {
+		return p.leftClaimed(sz, elapsed)
+	}
+	s := fmt.Sprintf("%d of %d parts begun", p.begun.Load(), p.parts)
+	if sz == nil {
+		return s + ", sizing the walk"
+	}
+	total, se := sz.Total(nil)
+	s += fmt.Sprintf(", of about %s scripts (±%s)", count(int64(total)), count(int64(2*se)))
+	if scripts == 0 || float64(scripts) >= total {
+		return s + ", time left unknown"
+	}
+	return s + ", " + eta(elapsed, float64(scripts), total-float64(scripts))
+}
+
+// leftClaimed is left for a claimant: the parts every claimant finished,
+// and the scripts of those not finished at the rate the claimants
+// finished parts since this one started.
+func (p *progress) leftClaimed(sz *Sizes, elapsed time.Duration) string {
+	fin, err := p.claims.finished()
+	if err != nil {
+		return err.Error()
+	}
+	s := fmt.Sprintf("%d of %d parts finished by every claimant", len(fin), p.parts)
+	if sz == nil {
+		return s + ", sizing the walk"
+	}
+	done := make([]bool, len(sz.Scripts))
+	for _, k := range fin {
+		if k < len(done) {
+			done[k] = true
+		}
+	}
+	rest, se := sz.Total(func(k int) bool { return !done[k] })
+	s += fmt.Sprintf(", about %s scripts (±%s) in the rest", count(int64(rest)), count(int64(2*se)))
+	if p.first == nil {
+		p.first, p.firstAt = done, elapsed // what was finished before
+		return s + ", time left unknown"
+	}
+	var since float64
+	for k, d := range done {
+		if d && !p.first[k] {
+			since += sz.Scripts[k]
+		}
+	}
+	if since == 0 {
+		return s + ", time left unknown"
+	}
+	return s + ", " + eta(elapsed-p.firstAt, since, rest)
+}
+
+// eta is the time left to cover rest scripts at the rate of did in elapsed.
+func eta(elapsed time.Duration, did, rest float64) string {
+	left := time.Duration(float64(elapsed) * rest / did)
+	return "about " + left.Round(time.Second).String() + " left"
 }
 
 // count writes n with thousands separators.

@@ -43,7 +43,9 @@ type Options struct {
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
 	// Progress, when set, gets a line every ProgressEvery (0 = 10 s) while
-	// the run lasts: scripts and states per second, depth, time left.
+	// the run lasts: scripts and states per second, depth, the parts begun
+	// (with claims, finished by every claimant) and, once the walk is sized
+	// (Sizes), its estimated scripts and the time left.
 	Progress      io.Writer
 	ProgressEvery time.Duration
 	// Claim, when set, deals the parts of the walk (Parts) by claims in a
@@ -84,40 +86,9 @@ type Failure struct {
 // come in walk order, one per reduced script.
 func Run(o Options) (Summary, []Failure, error) {
 	start, cpu := time.Now(), cpuSeconds()
-	if o.MaxReduced == 0 {
-		o.MaxReduced = 20
-	}
-	if o.MemoLimit == 0 {
-		o.MemoLimit = DefaultMemoLimit
-	}
-	if len(o.Checks) == 0 {
-		o.Checks = DefaultChecks()
-	}
-	if o.Impl != nil {
-		a := o.Impl.About()
-		o.Checks, o.notRun = harness.ApplicableTo(o.Checks, a)
-		if len(o.Checks) == 0 {
-			return Summary{}, nil, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(o.notRun, "; "))
-		}
-		// The fingerprints are of the in-process implementation (keys.go):
-		// they cannot tell two states of another process apart, so a run
-		// against one checks every script and walks below every state.
-		o.NoDedup = true
-		if len(o.Kinds) == 0 && a.Ops != nil {
-			for _, k := range ops.Kinds()[1:] {
-				if !a.Writes(k) {
-					o.Kinds = slices.DeleteFunc(slices.Clone(a.Ops), func(k string) bool { return k == "session" })
-					break
-				}
-			}
-		}
-	}
-	o.shape = shape{kinds: o.Kinds}
-	if o.Impl != nil {
-		var err error
-		if o.shape, err = shapeOf(o.Kinds, o.Impl.About()); err != nil {
-			return Summary{}, nil, err
-		}
+	o, err := o.prepared()
+	if err != nil {
+		return Summary{}, nil, err
 	}
 	workers := max(o.Workers, 1)
 	// The shared memos hold what the workers' own memos held apart.
@@ -184,6 +155,47 @@ func Run(o Options) (Summary, []Failure, error) {
 	sum.Forgotten += o.shared.forgot()
 	sum.Seconds, sum.CPUSeconds = time.Since(start).Seconds(), cpuSeconds()-cpu
 	return sum, all, errors.Join(errs...)
+}
+
+// prepared is o with its defaults filled in and, against another
+// implementation, the checks and the shape of the walk that can judge it.
+func (o Options) prepared() (Options, error) {
+	if o.MaxReduced == 0 {
+		o.MaxReduced = 20
+	}
+	if o.MemoLimit == 0 {
+		o.MemoLimit = DefaultMemoLimit
+	}
+	if len(o.Checks) == 0 {
+		o.Checks = DefaultChecks()
+	}
+	if o.Impl != nil {
+		a := o.Impl.About()
+		o.Checks, o.notRun = harness.ApplicableTo(o.Checks, a)
+		if len(o.Checks) == 0 {
+			return o, fmt.Errorf("exhaust: no check can judge %s: %s", a.Name, strings.Join(o.notRun, "; "))
+		}
+		// The fingerprints are of the in-process implementation (keys.go):
+		// they cannot tell two states of another process apart, so a run
+		// against one checks every script and walks below every state.
+		o.NoDedup = true
+		if len(o.Kinds) == 0 && a.Ops != nil {
+			for _, k := range ops.Kinds()[1:] {
+				if !a.Writes(k) {
+					o.Kinds = slices.DeleteFunc(slices.Clone(a.Ops), func(k string) bool { return k == "session" })
+					break
+				}
+			}
+		}
+	}
+	o.shape = shape{kinds: o.Kinds}
+	if o.Impl != nil {
+		var err error
+		if o.shape, err = shapeOf(o.Kinds, o.Impl.About()); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
 }
 
 // implName is the Impl of a run's summary: "" in-process.

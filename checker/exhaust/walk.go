@@ -2,6 +2,7 @@ package exhaust
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
@@ -88,14 +89,7 @@ func (w *walker) owns(parentOwned bool) (bool, int, error) {
 // against replay's 2.3 s, both under 2% of checking the scripts, and a
 // copy would have to follow every field model.LegacyRun gains.
 func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
-	next := ""
-	if len(w.path) > 0 {
-		next = w.shape.joined(w.path[len(w.path)-1].Kind())
-	}
-	for _, c := range candidates(f, w.kinds, w.shape.without) {
-		if next != "" && c.op.Kind() != next {
-			continue // the implementation writes the pair in one step
-		}
+	for _, c := range w.choices(f) {
 		if run == nil {
 			var err error
 			if run, err = replay(w.path); err != nil {
@@ -124,6 +118,21 @@ func (w *walker) walk(run *model.LegacyRun, f *frontier, owned bool) error {
 		run = nil
 	}
 	return nil
+}
+
+// choices are the candidates the walk tries after the current path (in
+// state f): of its kinds and shape, and after the first op of a pair the
+// implementation writes in one step only the second.
+func (w *walker) choices(f *frontier) []cand {
+	all := candidates(f, w.kinds, w.shape.without)
+	if len(w.path) == 0 {
+		return all
+	}
+	next := w.shape.joined(w.path[len(w.path)-1].Kind())
+	if next == "" {
+		return all
+	}
+	return slices.DeleteFunc(all, func(c cand) bool { return c.op.Kind() != next })
 }
 
 // replay is a writer in the state after script.
@@ -181,20 +190,29 @@ func walkWith(max int, s shape, sh shard.Shard, visit visitor) error {
 // walkOwned is walkWith with the parts the walk owns decided by owner
 // (whole: every part is owned).
 func walkOwned(max int, s shape, owner func(part int) (bool, error), whole bool, visit visitor) error {
-	w := &walker{max: max, owner: owner, visit: visit, shape: s}
-	if len(s.kinds) > 0 {
-		w.kinds = map[string]bool{}
-		for _, k := range s.kinds {
-			if k == "session" || !isKind(k) {
-				return fmt.Errorf("exhaust: %q is not an op kind the walk can use (kinds: %v)", k, ops.Kinds()[1:])
-			}
-			w.kinds[k] = true
-		}
+	w, err := newWalker(max, s, owner, visit)
+	if err != nil {
+		return err
 	}
 	if max < 1 {
 		return nil
 	}
 	return w.walk(model.NewLegacy(ops.DefaultSession), &frontier{}, whole)
+}
+
+// newWalker is a walk of at most max ops of shape s, at its root.
+func newWalker(max int, s shape, owner func(part int) (bool, error), visit visitor) (*walker, error) {
+	w := &walker{max: max, owner: owner, visit: visit, shape: s}
+	if len(s.kinds) > 0 {
+		w.kinds = map[string]bool{}
+		for _, k := range s.kinds {
+			if k == "session" || !isKind(k) {
+				return nil, fmt.Errorf("exhaust: %q is not an op kind the walk can use (kinds: %v)", k, ops.Kinds()[1:])
+			}
+			w.kinds[k] = true
+		}
+	}
+	return w, nil
 }
 
 func isKind(k string) bool {

@@ -2,12 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"sessiondag/checker/exhaust"
 	"sessiondag/checker/harness"
@@ -33,6 +35,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures)")
 	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
+	estimate := fs.Bool("estimate", false, "print the estimated size of the walk (scripts, parts) without checking a script")
 	impl := addImplFlags(fs)
 	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 0 || !flagGiven(fs, "max-ops") {
@@ -81,6 +84,9 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		defer pool.Close()
 		o.Impl = pool
 	}
+	if *estimate {
+		return printEstimate(o, stdout, stderr)
+	}
 	// The sessions are small and short-lived: collecting less often buys
 	// time (GOGC 1600 took a fifth less processor time than 400 at 3 ops,
 	// bench/exhaust-dedup.md), and a soft limit keeps the heap within a
@@ -125,5 +131,16 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	if sum.Failures > 0 {
 		return 1
 	}
+	return 0
+}
+
+// printEstimate prints the estimated size of the walk of o.
+func printEstimate(o exhaust.Options, stdout, stderr io.Writer) int {
+	start := time.Now()
+	e, err := exhaust.EstimateRun(o)
+	if err != nil {
+		return fail(stderr, "exhaust", err)
+	}
+	fmt.Fprintf(stdout, "exhaust: %d ops: %v; sized in %s\n", o.MaxOps, e, time.Since(start).Round(time.Second))
 	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"sessiondag/checker/exhaust"
@@ -79,4 +80,31 @@ func TestExhaustUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2\n%s", args, code, errs.String())
 		}
 	}
+}
+
+// TestExhaustEstimate: `--estimate` sizes the walk without checking it:
+// one op below the parts the size is the count the walk makes, for the
+// whole and for a shard.
+func TestExhaustEstimate(t *testing.T) {
+	kinds := "user,reply,retry,checkout,flag,tool"
+	for _, sh := range []string{"0/1", "1/3"} {
+		sum := exhaustJSON(t, "--max-ops", "4", "--kinds", kinds, "--shard", sh, "--check", "target")
+		var out, errs bytes.Buffer
+		if code := run([]string{"exhaust", "--max-ops", "4", "--kinds", kinds, "--shard", sh, "--estimate"}, &out, &errs); code != 0 {
+			t.Fatalf("exit %d\n%s", code, errs.String())
+		}
+		want := fmt.Sprintf("exhaust: 4 ops: about %s scripts (±0, two standard errors) in ", thousands(sum.Scripts))
+		if !strings.HasPrefix(out.String(), want) {
+			t.Errorf("shard %s: %q, want it to begin %q", sh, out.String(), want)
+		}
+	}
+}
+
+// thousands writes n with commas between its groups of three digits.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

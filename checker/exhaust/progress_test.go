@@ -1,0 +1,122 @@
+package exhaust
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/internal/shard"
+)
+
+// syncBuffer is a buffer the progress goroutine writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgressCountsTheParts: the parts a progress line counts are the
+// walk's parts (Parts, what shards and claims deal out), all of them or a
+// shard's, and once sized it gives the estimated scripts of the run's
+// parts and the time left at the rate so far.
+func TestProgressCountsTheParts(t *testing.T) {
+	max := ShardDepth + 1
+	parts, err := Parts(max, sizeKinds)
+	require.NoError(t, err)
+	want := exactSizes(t, max, sizeKinds)
+	for _, sh := range []shard.Shard{shard.Whole, {I: 2, N: 5}} {
+		o := Options{MaxOps: max, Shard: sh, Progress: &syncBuffer{}, shape: shape{kinds: sizeKinds}}
+		p, err := newProgress(o)
+		require.NoError(t, err)
+		var owned int64
+		var scripts float64
+		for k := range parts {
+			if sh.Owns(uint64(k)) {
+				owned++
+				scripts += want[k]
+			}
+		}
+		require.Equal(t, owned, p.parts, "shard %v", sh)
+		require.Contains(t, p.left(10, time.Second), fmt.Sprintf("0 of %d parts begun, sizing the walk", owned))
+
+		var out bytes.Buffer
+		p.estimate(&out, nil)
+		require.Empty(t, out.String())
+		line := p.left(int64(scripts/4), 10*time.Second)
+		require.Contains(t, line, fmt.Sprintf("of about %s scripts (±0)", count(int64(scripts))), "shard %v", sh)
+		require.Contains(t, line, "about 30s left", "a quarter done in 10 s")
+	}
+}
+
+// TestProgressClaimed: a claimant counts the parts every claimant
+// finished, from the shared directory, and the time left at the rate
+// parts were finished since its first count.
+func TestProgressClaimed(t *testing.T) {
+	max := ShardDepth + 1
+	parts, err := Parts(max, sizeKinds)
+	require.NoError(t, err)
+	c := &Claims{Dir: t.TempDir(), Name: "a"}
+	require.NoError(t, c.prepare())
+	o := Options{MaxOps: max, Shard: shard.Whole, Claim: c, Progress: &syncBuffer{}, shape: shape{kinds: sizeKinds}}
+	p, err := newProgress(o)
+	require.NoError(t, err)
+	require.Contains(t, p.left(0, time.Second), fmt.Sprintf("0 of %d parts finished by every claimant, sizing the walk", parts))
+	p.estimate(&bytes.Buffer{}, nil)
+	total, _ := p.sizes.Load().Total(nil)
+
+	finish := func(k int) { require.NoError(t, os.WriteFile(c.partFile(k), []byte("{}\n"), 0o644)) }
+	finish(0)
+	line := p.left(0, time.Second)
+	require.Contains(t, line, fmt.Sprintf("1 of %d parts finished by every claimant", parts))
+	require.Contains(t, line, count(int64(total-p.sizes.Load().Scripts[0]))+" scripts (±0) in the rest")
+	require.Contains(t, line, "time left unknown", "nothing finished since the first count")
+
+	// Half of what was left finished in the next 10 s: 10 s more to go.
+	rest := total - p.sizes.Load().Scripts[0]
+	var did float64
+	k := 1
+	for ; did < rest/2; k++ {
+		finish(k)
+		did += p.sizes.Load().Scripts[k]
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(c.Dir, "parts", "0000001.jsonl.tmp-b"), nil, 0o644))
+	line = p.left(0, 11*time.Second)
+	require.Contains(t, line, fmt.Sprintf("%d of %d parts finished", k, parts), "a file being written is not a part finished")
+	m := regexp.MustCompile(`about (\S+) left`).FindStringSubmatch(line)
+	require.NotNil(t, m, line)
+	left, err := time.ParseDuration(m[1])
+	require.NoError(t, err)
+	want := time.Duration(float64(10*time.Second) * (rest - did) / did).Round(time.Second)
+	require.Equal(t, want, left, line)
+}
+
+// TestProgressLines: a run prints its progress lines in the form above, and
+// a sizing still under way when the run ends is given up, not reported.
+func TestProgressLines(t *testing.T) {
+	var out syncBuffer
+	_, _, err := Run(Options{MaxOps: ShardDepth + 1, Kinds: sizeKinds, Checks: nil, Progress: &out, ProgressEvery: 5 * time.Millisecond})
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.NotEmpty(t, lines)
+	require.Regexp(t, `^exhaust: [\d,]+ scripts \(\d+/s\), \d+ states \(\d+/s\), depth \d, \d+ of \d+ parts begun`, lines[0])
+	require.NotContains(t, out.String(), "not estimated")
+}
