@@ -53,7 +53,7 @@
 // unsharded run, none twice. The same nodes are the walk's parts (Parts),
 // which claimants sharing a directory take one after another instead
 // (Claims): many more parts than claimants, so they end together. A walk is
-sized before it is walked by Knuth's estimator on each part (Sizes,
-EstimateRun): what the progress lines' time left and `exhaust --estimate`
-report.
+// sized before it is walked by Knuth's estimator on each part (Sizes,
+// EstimateRun): what the progress lines' time left and `exhaust --estimate`
+// report.
 package exhaust

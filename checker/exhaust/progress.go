@@ -43,8 +43,13 @@ func newProgress(o Options) (*progress, error) {
 		}
 		return true
 	}))
-	p.size = func(quit <-chan struct{}) (Sizes, error) {
-		return estimateSizes(o.MaxOps, o.shape, owner, sizeProbes, quit)
+	// One op below the parts, a part is its head and its children, all
+	// checked: the parts begun measure the run as well as a sizing would,
+	// and a sizing would cost a tenth of the walk.
+	if o.MaxOps > ShardDepth+1 {
+		p.size = func(quit <-chan struct{}) (Sizes, error) {
+			return estimateSizes(o.MaxOps, o.shape, owner, sizeProbes, quit)
+		}
 	}
 	return p, err
 }
@@ -97,7 +102,9 @@ func (p *progress) report(o Options, start time.Time) (stop func()) {
 			case <-done:
 				return
 			case now := <-t.C:
-				p.sizing.Do(func() { wg.Go(func() { p.estimate(o.Progress, done) }) })
+				if p.size != nil {
+					p.sizing.Do(func() { wg.Go(func() { p.estimate(o.Progress, done) }) })
+				}
 				scripts, states := p.scripts.Load(), p.states.Load()
 				dt := now.Sub(last).Seconds()
 				fmt.Fprintf(o.Progress, "exhaust: %s scripts (%.0f/s), %d states (%.0f/s), depth %d, %s\n",
@@ -133,7 +140,14 @@ func (p *progress) left(scripts int64, elapsed time.Duration) string {
 	if p.claims != nil {
 		return p.leftClaimed(sz, elapsed)
 	}
-	s := fmt.Sprintf("%d of %d parts begun", p.begun.Load(), p.parts)
+	begun := p.begun.Load()
+	s := fmt.Sprintf("%d of %d parts begun", begun, p.parts)
+	if p.size == nil {
+		if begun == 0 {
+			return s + ", time left unknown"
+		}
+		return s + ", " + eta(elapsed, float64(begun), float64(p.parts-begun))
+	}
 	if sz == nil {
 		return s + ", sizing the walk"
 	}
@@ -154,6 +168,9 @@ func (p *progress) leftClaimed(sz *Sizes, elapsed time.Duration) string {
 		return err.Error()
 	}
 	s := fmt.Sprintf("%d of %d parts finished by every claimant", len(fin), p.parts)
+	if p.size == nil {
+		return s
+	}
 	if sz == nil {
 		return s + ", sizing the walk"
 	}

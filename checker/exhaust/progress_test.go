@@ -34,36 +34,61 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// leftIn is the time left a progress line gives.
+func leftIn(t *testing.T, line string) time.Duration {
+	t.Helper()
+	m := regexp.MustCompile(`about (\S+) left`).FindStringSubmatch(line)
+	require.NotNil(t, m, line)
+	d, err := time.ParseDuration(m[1])
+	require.NoError(t, err)
+	return d
+}
+
 // TestProgressCountsTheParts: the parts a progress line counts are the
 // walk's parts (Parts, what shards and claims deal out), all of them or a
-// shard's, and once sized it gives the estimated scripts of the run's
-// parts and the time left at the rate so far.
+// shard's. Once sized it gives the estimated scripts of the run's parts
+// and the time left at the rate so far; one op below the parts, where a
+// part is its head and its children, it sizes nothing and the time left is
+// at the rate parts were begun.
 func TestProgressCountsTheParts(t *testing.T) {
-	max := ShardDepth + 1
-	parts, err := Parts(max, sizeKinds)
-	require.NoError(t, err)
-	want := exactSizes(t, max, sizeKinds)
-	for _, sh := range []shard.Shard{shard.Whole, {I: 2, N: 5}} {
-		o := Options{MaxOps: max, Shard: sh, Progress: &syncBuffer{}, shape: shape{kinds: sizeKinds}}
-		p, err := newProgress(o)
+	for _, max := range []int{ShardDepth + 1, ShardDepth + 2} {
+		parts, err := Parts(max, sizeKinds)
 		require.NoError(t, err)
-		var owned int64
-		var scripts float64
-		for k := range parts {
-			if sh.Owns(uint64(k)) {
-				owned++
-				scripts += want[k]
+		for _, sh := range []shard.Shard{shard.Whole, {I: 2, N: 5}} {
+			o := Options{MaxOps: max, Shard: sh, Progress: &syncBuffer{}, shape: shape{kinds: sizeKinds}}
+			p, err := newProgress(o)
+			require.NoError(t, err)
+			owns := func(k int) bool { return sh.Owns(uint64(k)) }
+			var owned int64
+			for k := range parts {
+				if owns(k) {
+					owned++
+				}
 			}
+			require.Equal(t, owned, p.parts, "shard %v", sh)
+			if max == ShardDepth+1 {
+				require.Nil(t, p.size)
+				require.Contains(t, p.left(10, time.Second), fmt.Sprintf("0 of %d parts begun, time left unknown", owned))
+				p.begun.Store(owned / 4)
+				line := p.left(10, 10*time.Second)
+				want := time.Duration(float64(10*time.Second) * float64(owned-owned/4) / float64(owned/4)).Round(time.Second)
+				require.Equal(t, want, leftIn(t, line), line)
+				continue
+			}
+			require.Contains(t, p.left(10, time.Second), fmt.Sprintf("0 of %d parts begun, sizing the walk", owned))
+			var out bytes.Buffer
+			p.estimate(&out, nil)
+			require.Empty(t, out.String())
+			total, se := p.sizes.Load().Total(owns)
+			sized, err := estimateSizes(max, o.shape, func(k int) (bool, error) { return owns(k), nil }, sizeProbes, nil)
+			require.NoError(t, err)
+			want, _ := sized.Total(nil)
+			require.Equal(t, want, total, "a shard's sizes are of its parts only")
+			done := int64(total / 4)
+			line := p.left(done, 10*time.Second)
+			require.Contains(t, line, fmt.Sprintf("of about %s scripts (±%s)", count(int64(total)), count(int64(2*se))), "shard %v", sh)
+			require.Equal(t, time.Duration(float64(10*time.Second)*(total-float64(done))/float64(done)).Round(time.Second), leftIn(t, line), line)
 		}
-		require.Equal(t, owned, p.parts, "shard %v", sh)
-		require.Contains(t, p.left(10, time.Second), fmt.Sprintf("0 of %d parts begun, sizing the walk", owned))
-
-		var out bytes.Buffer
-		p.estimate(&out, nil)
-		require.Empty(t, out.String())
-		line := p.left(int64(scripts/4), 10*time.Second)
-		require.Contains(t, line, fmt.Sprintf("of about %s scripts (±0)", count(int64(scripts))), "shard %v", sh)
-		require.Contains(t, line, "about 30s left", "a quarter done in 10 s")
 	}
 }
 
@@ -71,7 +96,7 @@ func TestProgressCountsTheParts(t *testing.T) {
 // finished, from the shared directory, and the time left at the rate
 // parts were finished since its first count.
 func TestProgressClaimed(t *testing.T) {
-	max := ShardDepth + 1
+	max := ShardDepth + 2
 	parts, err := Parts(max, sizeKinds)
 	require.NoError(t, err)
 	c := &Claims{Dir: t.TempDir(), Name: "a"}
@@ -87,7 +112,7 @@ func TestProgressClaimed(t *testing.T) {
 	finish(0)
 	line := p.left(0, time.Second)
 	require.Contains(t, line, fmt.Sprintf("1 of %d parts finished by every claimant", parts))
-	require.Contains(t, line, count(int64(total-p.sizes.Load().Scripts[0]))+" scripts (±0) in the rest")
+	require.Contains(t, line, count(int64(total-p.sizes.Load().Scripts[0]))+" scripts (±")
 	require.Contains(t, line, "time left unknown", "nothing finished since the first count")
 
 	// Half of what was left finished in the next 10 s: 10 s more to go.
@@ -101,12 +126,8 @@ func TestProgressClaimed(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(c.Dir, "parts", "0000001.jsonl.tmp-b"), nil, 0o644))
 	line = p.left(0, 11*time.Second)
 	require.Contains(t, line, fmt.Sprintf("%d of %d parts finished", k, parts), "a file being written is not a part finished")
-	m := regexp.MustCompile(`about (\S+) left`).FindStringSubmatch(line)
-	require.NotNil(t, m, line)
-	left, err := time.ParseDuration(m[1])
-	require.NoError(t, err)
 	want := time.Duration(float64(10*time.Second) * (rest - did) / did).Round(time.Second)
-	require.Equal(t, want, left, line)
+	require.Equal(t, want, leftIn(t, line), line)
 }
 
 // TestProgressLines: a run prints its progress lines in the form above, and
