@@ -23,9 +23,48 @@ import (
 // merges them and says whether every part is there); its failures are
 // saved under failures/. A claimant run again under the same name (a pod
 // retried after a crash) finishes the parts it had claimed.
+//
+// A claimant walks the parts from its Start on, then those before it: n
+// claimants started at 0/n … n-1/n each walk a run of neighbouring parts
+// before they meet another's, and neighbouring parts share states (ops
+// that commute reach one state from two orders) that a claimant's memos
+// then hold for it; claimants that all start at the first part take the
+// parts in turn, and each meets a state its neighbours expanded as new.
 type Claims struct {
-	Dir  string
-	Name string
+	Dir   string
+	Name  string
+	Start shard.Shard // the zero value: the first part
+}
+
+// passes are the owners of the claimant's walks, in order: the parts from
+// its start on, then the parts before it.
+func (c *Claims) passes(parts int) []func(int) (bool, error) {
+	from := c.Start.I * parts / c.Start.Parts()
+	after := func(k int) (bool, error) {
+		if k < from {
+			return false, nil
+		}
+		return c.claim(k)
+	}
+	if from == 0 {
+		return []func(int) (bool, error){after}
+	}
+	before := func(k int) (bool, error) {
+		if k >= from {
+			return false, nil
+		}
+		return c.claim(k)
+	}
+	return []func(int) (bool, error){after, before}
+}
+
+// worker is the claims of worker w of n of this claimant: named apart, and
+// started at its share of the claimant's share of the parts.
+func (c *Claims) worker(w, n int) *Claims {
+	if n == 1 {
+		return &Claims{Dir: c.Dir, Name: c.Name, Start: c.Start}
+	}
+	return &Claims{Dir: c.Dir, Name: fmt.Sprintf("%s.%d", c.Name, w), Start: shard.Shard{I: c.Start.I*n + w, N: c.Start.Parts() * n}}
 }
 
 func (c *Claims) path(elem ...string) string {

@@ -3,6 +3,8 @@ package exhaust
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/harness"
+	"sessiondag/internal/shard"
 )
 
 // readParts reads the summaries of the parts written under dir.
@@ -93,4 +96,70 @@ func TestClaimsCoverTheWalk(t *testing.T) {
 	sum, _, err := Run(again)
 	require.NoError(t, err)
 	require.Zero(t, sum.Scripts)
+}
+
+// TestClaimsStartApart: a claimant started at 1/2 claims from the middle
+// part on, then the parts before it; alone it walks the whole walk, and
+// beside one started at 0/2 the two write every part once, each from its
+// start, merging into the counts of one whole run (which parts each
+// takes depends on their speeds: the claims' order above is what the
+// start decides).
+func TestClaimsStartApart(t *testing.T) {
+	o := Options{MaxOps: 4, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1 << 20}
+	whole, _, err := Run(o)
+	require.NoError(t, err)
+	parts, err := Parts(o.MaxOps, o.Kinds)
+	require.NoError(t, err)
+
+	c := &Claims{Dir: t.TempDir(), Name: "late", Start: shard.Shard{I: 1, N: 2}}
+	require.NoError(t, c.prepare())
+	var order []int
+	for _, owner := range c.passes(parts) {
+		for k := range parts {
+			mine, err := owner(k)
+			require.NoError(t, err)
+			if mine {
+				order = append(order, k)
+			}
+		}
+	}
+	require.Len(t, order, parts, "every part claimed once")
+	require.Equal(t, parts/2, order[0], "from the middle")
+	require.Equal(t, 0, order[parts-parts/2], "then from the first")
+
+	alone := o
+	alone.Claim = &Claims{Dir: t.TempDir(), Name: "late", Start: shard.Shard{I: 1, N: 2}}
+	_, _, err = Run(alone)
+	require.NoError(t, err)
+	merged, complete, err := Merge(readParts(t, alone.Claim.Dir))
+	require.NoError(t, err)
+	require.True(t, complete, "the parts before its start too")
+	require.Equal(t, counts(whole), counts(merged))
+
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range 2 {
+		wg.Go(func() {
+			c := o
+			c.Claim = &Claims{Dir: dir, Name: fmt.Sprint(i), Start: shard.Shard{I: i, N: 2}}
+			_, _, errs[i] = Run(c)
+		})
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	sums := readParts(t, dir)
+	require.Len(t, sums, parts, "every part written once")
+	merged, complete, err = Merge(sums)
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Equal(t, counts(whole), counts(merged))
+}
+
+// TestClaimsOfWorkers: the workers of a claimant are named apart and
+// start at their shares of its share of the parts.
+func TestClaimsOfWorkers(t *testing.T) {
+	c := &Claims{Dir: "d", Name: "pod-3", Start: shard.Shard{I: 3, N: 16}}
+	require.Equal(t, &Claims{Dir: "d", Name: "pod-3", Start: shard.Shard{I: 3, N: 16}}, c.worker(0, 1))
+	require.Equal(t, &Claims{Dir: "d", Name: "pod-3.1", Start: shard.Shard{I: 7, N: 32}}, c.worker(1, 2))
 }

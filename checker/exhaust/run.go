@@ -119,10 +119,7 @@ func Run(o Options) (Summary, []Failure, error) {
 		wg.Go(func() {
 			var claims *Claims
 			if o.Claim != nil {
-				claims = &Claims{Dir: o.Claim.Dir, Name: o.Claim.Name}
-				if workers > 1 {
-					claims.Name = fmt.Sprintf("%s.%d", o.Claim.Name, w)
-				}
+				claims = o.Claim.worker(w, workers)
 			}
 			sums[w], fails[w], errs[w] = runPart(o, o.Shard.Split(workers, w), prog, claims, parts)
 		})
@@ -253,7 +250,11 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 	}
 	var err error
 	if claims != nil {
-		err = walkOwned(o.MaxOps, o.shape, claims.claim, false, r)
+		for _, owner := range claims.passes(parts) {
+			if err = walkOwned(o.MaxOps, o.shape, owner, false, r); err != nil || r.err != nil || r.opt.Stop && r.stopped() {
+				break
+			}
+		}
 	} else {
 		err = walkWith(o.MaxOps, o.shape, sh, r)
 	}

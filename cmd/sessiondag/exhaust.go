@@ -35,6 +35,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures)")
 	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
+	claimStart := fs.String("claim-start", "", "begin claiming at part i/n of the walk's parts, then wrap around (give n claimants 0/n … n-1/n: each walks neighbouring parts, whose states its memos share)")
 	estimate := fs.Bool("estimate", false, "print the estimated size of the walk (scripts, parts) without checking a script")
 	impl := addImplFlags(fs)
 	pos, err := fs.parse(args)
@@ -67,6 +68,13 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		o.Claim = &exhaust.Claims{Dir: *claim, Name: name}
+		if *claimStart != "" {
+			if o.Claim.Start, err = shard.Parse(*claimStart); err != nil {
+				return fail(stderr, "exhaust", fmt.Errorf("--claim-start: %w", err))
+			}
+		}
+	} else if *claimStart != "" {
+		return fail(stderr, "exhaust", fmt.Errorf("--claim-start %s: without --claim there is nothing to claim", *claimStart))
 	}
 	if *checkList != "" {
 		if o.Checks, err = harness.Select(*checkList); err != nil {

@@ -66,7 +66,8 @@ func TestExhaustShards(t *testing.T) {
 	}
 }
 
-// TestExhaustUsage: a bad shard or a missing size is a usage error (exit 2).
+// TestExhaustUsage: a bad shard or a missing size is a usage error (exit
+// 2), and so is a claimant's start without claims or not a part i/n.
 func TestExhaustUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"exhaust"},
@@ -74,6 +75,8 @@ func TestExhaustUsage(t *testing.T) {
 		{"exhaust", "--max-ops", "2", "--shard", "1/0"},
 		{"exhaust", "--max-ops", "2", "--shard", "1/2x"},
 		{"exhaust", "--max-ops", "2", "--kinds", "session"},
+		{"exhaust", "--max-ops", "2", "--claim-start", "1/2"},
+		{"exhaust", "--max-ops", "2", "--claim", "DIR", "--claim-start", "2/2"},
 	} {
 		var out, errs bytes.Buffer
 		if code := run(args, &out, &errs); code != 2 {
