@@ -60,21 +60,8 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "exhaust", err)
 		}
 	}
-	if *claim != "" {
-		name := *claimant
-		if name == "" {
-			if name, err = os.Hostname(); err != nil {
-				return fail(stderr, "exhaust", err)
-			}
-		}
-		o.Claim = &exhaust.Claims{Dir: *claim, Name: name}
-		if *claimStart != "" {
-			if o.Claim.Start, err = shard.Parse(*claimStart); err != nil {
-				return fail(stderr, "exhaust", fmt.Errorf("--claim-start: %w", err))
-			}
-		}
-	} else if *claimStart != "" {
-		return fail(stderr, "exhaust", fmt.Errorf("--claim-start %s: without --claim there is nothing to claim", *claimStart))
+	if o.Claim, err = claimsOf(*claim, *claimant, *claimStart); err != nil {
+		return fail(stderr, "exhaust", err)
 	}
 	if *checkList != "" {
 		if o.Checks, err = harness.Select(*checkList); err != nil {
@@ -151,4 +138,29 @@ func printEstimate(o exhaust.Options, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "exhaust: %d ops: %v; sized in %s\n", o.MaxOps, e, time.Since(start).Round(time.Second))
 	return 0
+}
+
+// claimsOf is the claims of --claim dir (nil without it), the claimant
+// named name (default: the host name), beginning at part start.
+func claimsOf(dir, name, start string) (*exhaust.Claims, error) {
+	if dir == "" {
+		if start != "" {
+			return nil, fmt.Errorf("--claim-start %s: without --claim there is nothing to claim", start)
+		}
+		return nil, nil
+	}
+	if name == "" {
+		var err error
+		if name, err = os.Hostname(); err != nil {
+			return nil, err
+		}
+	}
+	c := &exhaust.Claims{Dir: dir, Name: name}
+	if start != "" {
+		var err error
+		if c.Start, err = shard.Parse(start); err != nil {
+			return nil, fmt.Errorf("--claim-start: %w", err)
+		}
+	}
+	return c, nil
 }
