@@ -105,7 +105,7 @@ func TestClaimsCoverTheWalk(t *testing.T) {
 // takes depends on their speeds: the claims' order above is what the
 // start decides).
 func TestClaimsStartApart(t *testing.T) {
-	o := Options{MaxOps: 4, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1 << 20}
+	o := Options{MaxOps: 3, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1 << 20}
 	whole, _, err := Run(o)
 	require.NoError(t, err)
 	parts, err := Parts(o.MaxOps, o.Kinds)
