@@ -52,7 +52,9 @@
 // with everything below it; n shards check exactly the scripts of one
 // unsharded run, none twice. The same nodes are the walk's parts (Parts),
 // which claimants sharing a directory take one after another instead
-// (Claims): many more parts than claimants, so they end together. A walk is
+// (Claims): many more parts than claimants, so they end together, each
+// begun at its own share of them (Claims.Start) so that the neighbouring
+// parts it walks share states in its memos. A walk is
 // sized before it is walked by Knuth's estimator on each part (Sizes,
 // EstimateRun): what the progress lines' time left and `exhaust --estimate`
 // report.
