@@ -40,22 +40,18 @@ type Claims struct {
 // its start on, then the parts before it.
 func (c *Claims) passes(parts int) []func(int) (bool, error) {
 	from := c.Start.I * parts / c.Start.Parts()
-	after := func(k int) (bool, error) {
-		if k < from {
-			return false, nil
+	in := func(lo, hi int) func(int) (bool, error) {
+		return func(k int) (bool, error) {
+			if k < lo || k >= hi {
+				return false, nil
+			}
+			return c.claim(k)
 		}
-		return c.claim(k)
 	}
 	if from == 0 {
-		return []func(int) (bool, error){after}
+		return []func(int) (bool, error){in(0, parts)}
 	}
-	before := func(k int) (bool, error) {
-		if k >= from {
-			return false, nil
-		}
-		return c.claim(k)
-	}
-	return []func(int) (bool, error){after, before}
+	return []func(int) (bool, error){in(from, parts), in(0, from)}
 }
 
 // worker is the claims of worker w of n of this claimant: named apart, and

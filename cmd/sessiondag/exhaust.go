@@ -152,7 +152,7 @@ func claimsOf(dir, name, start string) (*exhaust.Claims, error) {
 	if name == "" {
 		var err error
 		if name, err = os.Hostname(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--claimant: no name given and none from the host: %w", err)
 		}
 	}
 	c := &exhaust.Claims{Dir: dir, Name: name}
