@@ -57,10 +57,11 @@ func (c *Claims) passes(parts int) []func(int) (bool, error) {
 // worker is the claims of worker w of n of this claimant: named apart, and
 // started at its share of the claimant's share of the parts.
 func (c *Claims) worker(w, n int) *Claims {
-	if n == 1 {
-		return &Claims{Dir: c.Dir, Name: c.Name, Start: c.Start}
+	name := c.Name
+	if n > 1 {
+		name = fmt.Sprintf("%s.%d", c.Name, w)
 	}
-	return &Claims{Dir: c.Dir, Name: fmt.Sprintf("%s.%d", c.Name, w), Start: shard.Shard{I: c.Start.I*n + w, N: c.Start.Parts() * n}}
+	return &Claims{Dir: c.Dir, Name: name, Start: shard.Shard{I: c.Start.I*n + w, N: c.Start.Parts() * n}}
 }
 
 func (c *Claims) path(elem ...string) string {

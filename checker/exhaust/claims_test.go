@@ -163,3 +163,19 @@ func TestClaimsOfWorkers(t *testing.T) {
 	require.Equal(t, &Claims{Dir: "d", Name: "pod-3", Start: shard.Shard{I: 3, N: 16}}, c.worker(0, 1))
 	require.Equal(t, &Claims{Dir: "d", Name: "pod-3.1", Start: shard.Shard{I: 7, N: 32}}, c.worker(1, 2))
 }
+
+// TestClaimsStopLeavesNoClaim: a claimant that stops at its first failure
+// (Stop) has written every part it claimed: a claim left without its part
+// would be walked by no other claimant.
+func TestClaimsStopLeavesNoClaim(t *testing.T) {
+	o := Options{MaxOps: 4, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1, Stop: true,
+		Claim: &Claims{Dir: t.TempDir(), Name: "a"}}
+	sum, _, err := Run(o)
+	require.NoError(t, err)
+	require.True(t, sum.Stopped)
+	claimed, err := filepath.Glob(filepath.Join(o.Claim.Dir, "claims", "*"))
+	require.NoError(t, err)
+	written, err := filepath.Glob(filepath.Join(o.Claim.Dir, "parts", "*.jsonl"))
+	require.NoError(t, err)
+	require.Equal(t, len(claimed), len(written), "a part for every claim")
+}

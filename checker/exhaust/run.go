@@ -251,7 +251,7 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 	var err error
 	if claims != nil {
 		for _, owner := range claims.passes(parts) {
-			if err = walkOwned(o.MaxOps, o.shape, owner, false, r); err != nil || r.err != nil || r.opt.Stop && r.stopped() {
+			if err = walkOwned(o.MaxOps, o.shape, r.unlessDone(owner), false, r); err != nil {
 				break
 			}
 		}
@@ -269,6 +269,18 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 	}
 	r.sum.WorkerSeconds = time.Since(start).Seconds()
 	return r.sum, r.fails, err
+}
+
+// unlessDone is owner until the walk is over (an error, or the first
+// failure with Stop): the walker asks for the parts it passes on its way
+// out, and a part claimed then would be walked by no one.
+func (r *runner) unlessDone(owner func(int) (bool, error)) func(int) (bool, error) {
+	return func(k int) (bool, error) {
+		if r.err != nil || r.opt.Stop && r.stopped() {
+			return false, nil
+		}
+		return owner(k)
+	}
 }
 
 func (r *runner) enter(n Node) bool {
