@@ -54,7 +54,11 @@
 // which claimants sharing a directory take one after another instead
 // (Claims): many more parts than claimants, so they end together, each
 // begun at its own share of them (Claims.Start) so that the neighbouring
-// parts it walks share states in its memos. A walk is
+// parts it walks share states in its memos; after each part a claimant
+// gives the states it expanded with nothing failing below them to the
+// others through files there, and takes in theirs before each part it
+// claims (exchange.go), so that a state is expanded once between them. A
+// walk is
 // sized before it is walked by Knuth's estimator on each part (Sizes,
 // EstimateRun): what the progress lines' time left and `exhaust --estimate`
 // report.

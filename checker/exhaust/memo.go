@@ -132,6 +132,9 @@ func (m memos) keepOutcome(data Fingerprint, failed bool) {
 type syncMemo struct {
 	mu sync.Mutex
 	m  *memo
+	// With an exchange, the states kept since the last give (drain).
+	log  []given
+	logs bool
 }
 
 func newSyncMemo(limit int) *syncMemo { return &syncMemo{m: newMemo(limit)} }
@@ -146,6 +149,33 @@ func (s *syncMemo) keepBelow(state Fingerprint, t []tally) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.m.keepBelow(state, t)
+	if s.logs {
+		s.log = append(s.log, given{state, t})
+	}
+}
+
+// learn keeps a state another claimant expanded (exchange), to give to
+// no one.
+func (s *syncMemo) learn(state Fingerprint, t []tally) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m.keepBelow(state, t)
+}
+
+// logging starts the log of the states kept, for an exchange.
+func (s *syncMemo) logging() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.logs = true
+}
+
+// drain returns the states kept since the last drain.
+func (s *syncMemo) drain() []given {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.log
+	s.log = nil
+	return out
 }
 
 func (s *syncMemo) outcome(data Fingerprint) (failed, ok bool) {

@@ -23,6 +23,9 @@ type laneMark struct {
 // beginPart marks where part n's head begins.
 func (r *runner) beginPart(n Node) *openPart {
 	d := len(n.Script)
+	if err := r.exchange(r.opt.exchange.take); err != nil && r.err == nil {
+		r.err = err
+	}
 	p := &openPart{part: n.Part, depth: d, fails: len(r.fails), start: time.Now(), cpu: r.partCPU()}
 	for _, l := range r.lanes {
 		p.lanes = append(p.lanes, laneMark{below: append([]tally(nil), l.path[d-1].below...), stats: l.stats})
@@ -68,9 +71,20 @@ func (r *runner) endPart(p *openPart) {
 	sum.Reduced = int64(len(fails))
 	sum.Seconds = time.Since(p.start).Seconds()
 	sum.WorkerSeconds, sum.CPUSeconds = sum.Seconds, r.partCPU()-p.cpu
+	if err := r.exchange(r.opt.exchange.give); err != nil && r.err == nil {
+		r.err = err
+	}
 	if err := r.claims.finish(p.part, sum, fails); err != nil && r.err == nil {
 		r.err = err
 	}
+}
+
+// exchange is an exchange's give or take, when the run has one (openExchange).
+func (r *runner) exchange(f func() error) error {
+	if r.opt.exchange == nil {
+		return nil
+	}
+	return f()
 }
 
 // partCPU is the processor time of the worker so far, by the clock its

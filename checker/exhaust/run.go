@@ -65,8 +65,10 @@ type Options struct {
 	// notRun is what cannot judge Impl (harness.ApplicableTo), for the
 	// summaries of the run and of its parts.
 	notRun []string
-	// shared are the memos the workers' lanes share (memos).
-	shared sharedMemos
+	// shared are the memos the workers' lanes share (memos); with claims,
+	// exchange passes them between the claimants.
+	shared   sharedMemos
+	exchange *exchange
 }
 
 // DefaultMemoLimit is the states each lane's memo keeps per generation
@@ -105,6 +107,11 @@ func Run(o Options) (Summary, []Failure, error) {
 		if parts, err = partsOf(o.MaxOps, o.shape); err != nil {
 			return Summary{}, nil, err
 		}
+		if !o.NoDedup {
+			if o.exchange, err = openExchange(o.Claim.Dir, o.Claim.Name, o); err != nil {
+				return Summary{}, nil, err
+			}
+		}
 	}
 	prog, err := newProgress(o)
 	if err != nil {
@@ -126,6 +133,11 @@ func Run(o Options) (Summary, []Failure, error) {
 	}
 	wg.Wait()
 	stop()
+	if o.exchange != nil {
+		if err := o.exchange.close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
 		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun}
 	if o.Claim != nil {

@@ -1,0 +1,245 @@
+package exhaust
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+
+	"sessiondag/impl/mutant"
+)
+
+// exchange passes what the claimants of one walk expanded between them
+// (Claims): after each part it walks, a process appends to its own file the
+// states its lanes expanded with nothing failing below them, each with its
+// tallies by distance, and before each part it claims it takes in what the
+// others appended since. A state another claimant expanded is then one it
+// adds up instead of walking: claimants that meet each other's states (ops
+// that commute reach one state from two orders, in parts far apart) walk
+// each once between them. The counts are those of a walk without it; only
+// passes are exchanged, so the failures a claimant reports are those of its
+// own walk (memos).
+//
+// The files are memos/<walk>/<claimant>: the walk is a hash of what decides
+// the tallies below a state (max ops, kinds, checks, the mutant switched
+// on, the build), so claimants of another walk sharing the directory take
+// in nothing. A file is a sequence of frames, each written whole by one
+// append: the length of its records, the records, their CRC-32. A frame
+// not yet complete is read on a later take; one whose checksum fails is an
+// error naming the file and the byte.
+type exchange struct {
+	dir, self string
+	shared    sharedMemos
+	maxOps    int // a state's tallies are at most this many
+
+	mu   sync.Mutex
+	out  *os.File
+	read map[string]int64 // bytes of each other claimant's file taken in
+	took int64            // states taken in
+	buf  []byte
+}
+
+// maxFrame bounds a frame's length, so that a damaged length is an error,
+// not an allocation.
+const maxFrame = 64 << 20
+
+// openExchange opens the exchange of claimant name under the claims
+// directory dir, for the walk o, and takes in every file there, its own
+// included (a claimant run again after a crash starts from what it had
+// given).
+func openExchange(dir, name string, o Options) (*exchange, error) {
+	e := &exchange{dir: filepath.Join(dir, "memos", walkKey(o)), self: name, shared: o.shared, maxOps: o.MaxOps,
+		read: map[string]int64{}}
+	if err := os.MkdirAll(e.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("exhaust: memos: %w", err)
+	}
+	own := filepath.Join(e.dir, name)
+	if err := e.takeFile(name); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(own, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("exhaust: memos: %w", err)
+	}
+	e.out = f
+	for _, w := range writers {
+		e.shared[w].logging()
+	}
+	return e, e.take()
+}
+
+// walkKey names the walk of o among the walks sharing a claims directory.
+func walkKey(o Options) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "max %d\nkinds %q\nmutant %q\n", o.MaxOps, o.shape.kinds, mutant.Active())
+	for _, c := range o.Checks {
+		fmt.Fprintf(h, "check %q\n", c.Name)
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+				fmt.Fprintf(h, "%s %s\n", s.Key, s.Value)
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// take takes in what the other claimants appended since the last take.
+func (e *exchange) take() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ents, err := os.ReadDir(e.dir)
+	if err != nil {
+		return fmt.Errorf("exhaust: memos: %w", err)
+	}
+	for _, ent := range ents {
+		if ent.Name() == e.self || !ent.Type().IsRegular() {
+			continue
+		}
+		if err := e.takeFile(ent.Name()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// takeFile reads the complete frames of one file past what was read of it.
+func (e *exchange) takeFile(name string) error {
+	path := filepath.Join(e.dir, name)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("exhaust: memos: %w", err)
+	}
+	defer f.Close()
+	at := e.read[name]
+	b, err := io.ReadAll(io.NewSectionReader(f, at, 1<<62))
+	if err != nil {
+		return fmt.Errorf("exhaust: memos: %s: %w", path, err)
+	}
+	n, err := e.frames(b)
+	e.read[name] = at + int64(n)
+	if err != nil {
+		return fmt.Errorf("exhaust: memos: %s: byte %d: %w", path, at+int64(n), err)
+	}
+	return nil
+}
+
+// frames takes in the complete frames at the start of b and returns the
+// bytes they hold.
+func (e *exchange) frames(b []byte) (int, error) {
+	done := 0
+	for done < len(b) {
+		size, k := binary.Uvarint(b[done:])
+		if k == 0 {
+			return done, nil // the length is not all there yet
+		}
+		if k < 0 || size > maxFrame {
+			return done, fmt.Errorf("frame length: not a length below %d", maxFrame)
+		}
+		end := done + k + int(size) + 4
+		if end > len(b) {
+			return done, nil
+		}
+		recs := b[done+k : end-4]
+		if crc32.ChecksumIEEE(recs) != binary.BigEndian.Uint32(b[end-4:end]) {
+			return done, errors.New("frame checksum: the records do not match it")
+		}
+		if err := e.records(recs); err != nil {
+			return done, err
+		}
+		done = end
+	}
+	return done, nil
+}
+
+// records takes in one frame's states: a lane (its index in writers), a
+// fingerprint, the tallies below it (their count, then six counts each).
+func (e *exchange) records(b []byte) error {
+	r := bytes.NewReader(b)
+	for r.Len() > 0 {
+		w, _ := r.ReadByte()
+		if int(w) >= len(writers) {
+			return fmt.Errorf("record lane: %d, want below %d", w, len(writers))
+		}
+		var state Fingerprint
+		if _, err := io.ReadFull(r, state[:]); err != nil {
+			return fmt.Errorf("record fingerprint: %w", err)
+		}
+		n, err := binary.ReadUvarint(r)
+		if err != nil || n > uint64(e.maxOps) {
+			return fmt.Errorf("record tallies: a count up to %d, got %d (%v)", e.maxOps, n, err)
+		}
+		below := make([]tally, n)
+		for i := range below {
+			t := &below[i]
+			for _, c := range []*int64{&t.scripts, &t.runs, &t.skipped, &t.unsynced, &t.failures, &t.between} {
+				v, err := binary.ReadUvarint(r)
+				if err != nil {
+					return fmt.Errorf("record tally: %w", err)
+				}
+				*c = int64(v)
+			}
+			if t.failures != 0 {
+				return errors.New("record tally: a failure below a state passed on")
+			}
+		}
+		e.shared[writers[w]].learn(state, below)
+		e.took++
+	}
+	return nil
+}
+
+// give appends what the lanes expanded since the last give, in one frame.
+func (e *exchange) give() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	recs := e.buf[:0]
+	for i, w := range writers {
+		for _, k := range e.shared[w].drain() {
+			recs = append(recs, byte(i))
+			recs = append(recs, k.state[:]...)
+			recs = binary.AppendUvarint(recs, uint64(len(k.below)))
+			for _, t := range k.below {
+				for _, c := range []int64{t.scripts, t.runs, t.skipped, t.unsynced, t.failures, t.between} {
+					recs = binary.AppendUvarint(recs, uint64(c))
+				}
+			}
+		}
+	}
+	e.buf = recs
+	if len(recs) == 0 {
+		return nil
+	}
+	frame := binary.AppendUvarint(make([]byte, 0, len(recs)+binary.MaxVarintLen64+4), uint64(len(recs)))
+	frame = append(frame, recs...)
+	frame = binary.BigEndian.AppendUint32(frame, crc32.ChecksumIEEE(recs))
+	if _, err := e.out.Write(frame); err != nil {
+		return fmt.Errorf("exhaust: memos: %w", err)
+	}
+	return nil
+}
+
+// close gives what is left and closes the claimant's file.
+func (e *exchange) close() error {
+	err := e.give()
+	return errors.Join(err, e.out.Close())
+}
+
+// given is a state kept in a shared memo, to give to the other claimants.
+type given struct {
+	state Fingerprint
+	below []tally
+}
