@@ -107,15 +107,15 @@ func Run(o Options) (Summary, []Failure, error) {
 		if parts, err = partsOf(o.MaxOps, o.shape); err != nil {
 			return Summary{}, nil, err
 		}
-		if !o.NoDedup {
-			if o.exchange, err = openExchange(o.Claim.Dir, o.Claim.Name, o); err != nil {
-				return Summary{}, nil, err
-			}
-		}
 	}
 	prog, err := newProgress(o)
 	if err != nil {
 		return Summary{}, nil, err
+	}
+	if o.Claim != nil && !o.NoDedup {
+		if o.exchange, err = openExchange(o.Claim.Dir, o.Claim.Name, o); err != nil {
+			return Summary{}, nil, err
+		}
 	}
 	stop := prog.report(o, start)
 	sums := make([]Summary, workers)
