@@ -55,7 +55,7 @@ func unchanged(b []byte) []byte { return b }
 // nothing; a file damaged in the middle is an error naming it, and one cut
 // short gives what is complete.
 func TestExchangeTakesOthersStates(t *testing.T) {
-	o := Options{MaxOps: 4, Kinds: exchangeKinds, MaxReduced: 1 << 20}
+	o := Options{MaxOps: 4, Kinds: exchangeKinds, MaxReduced: 1 << 20, giveBelow: 1}
 	first := t.TempDir()
 	a, _, err := claimed(t, o, first, "a")
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ var fourRows = harness.Check{Name: "four-rows", Prop: "test", Doc: "four message
 // beside the memos of another that found failures finds the same ones by
 // its own walk, with the same counts.
 func TestExchangeKeepsFailuresOwn(t *testing.T) {
-	o := Options{MaxOps: 4, Kinds: exchangeKinds, Checks: []harness.Check{fourRows}, MaxReduced: 1 << 20}
+	o := Options{MaxOps: 4, Kinds: exchangeKinds, Checks: []harness.Check{fourRows}, MaxReduced: 1 << 20, giveBelow: 1}
 	first := t.TempDir()
 	a, fa, err := claimed(t, o, first, "a")
 	require.NoError(t, err)
@@ -131,4 +131,20 @@ func TestExchangeKeepsFailuresOwn(t *testing.T) {
 	}
 	require.NotEmpty(t, fa)
 	require.Equal(t, keys(fa), keys(fb))
+}
+
+// TestExchangeGivesDeepStates: by default the states given have two ops
+// below them or more; a 4-op walk's claimed states have one, and its
+// claimants give none of them.
+func TestExchangeGivesDeepStates(t *testing.T) {
+	o := Options{MaxOps: 4, Kinds: exchangeKinds, MaxReduced: 1 << 20}
+	dir := t.TempDir()
+	a, _, err := claimed(t, o, dir, "a")
+	require.NoError(t, err)
+	require.Positive(t, a.States)
+	files := memoFiles(t, dir)
+	require.Len(t, files, 1)
+	b, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	require.Zero(t, len(b), "states one op above the leaves were given")
 }

@@ -69,6 +69,9 @@ type Options struct {
 	// exchange passes them between the claimants.
 	shared   sharedMemos
 	exchange *exchange
+	// giveBelow is the fewest ops below a state the exchange gives (0 =
+	// 2; tests give states of small walks).
+	giveBelow int
 }
 
 // DefaultMemoLimit is the states each lane's memo keeps per generation
@@ -174,6 +177,9 @@ func (o Options) prepared() (Options, error) {
 	}
 	if o.MemoLimit == 0 {
 		o.MemoLimit = DefaultMemoLimit
+	}
+	if o.giveBelow == 0 {
+		o.giveBelow = 2
 	}
 	if len(o.Checks) == 0 {
 		o.Checks = DefaultChecks()
