@@ -132,17 +132,24 @@ func (m memos) keepOutcome(data Fingerprint, failed bool) {
 type syncMemo struct {
 	mu sync.Mutex
 	m  *memo
-	// With an exchange, the states kept since the last give (drain).
-	log  []given
-	logs bool
+	// With an exchange, the states kept since the last give (drain), and
+	// those other claimants gave, in a memo of their own: they are many
+	// and mostly of parts this claimant never walks, and kept with its
+	// own they would push out the states its next parts meet.
+	log     []given
+	logs    bool
+	learned *memo
 }
 
-func newSyncMemo(limit int) *syncMemo { return &syncMemo{m: newMemo(limit)} }
+func newSyncMemo(limit int) *syncMemo { return &syncMemo{m: newMemo(limit), learned: newMemo(limit)} }
 
 func (s *syncMemo) below(state Fingerprint) ([]tally, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.m.below(state)
+	if t, ok := s.m.below(state); ok {
+		return t, true
+	}
+	return s.learned.below(state)
 }
 
 func (s *syncMemo) keepBelow(state Fingerprint, t []tally) {
@@ -159,7 +166,7 @@ func (s *syncMemo) keepBelow(state Fingerprint, t []tally) {
 func (s *syncMemo) learn(state Fingerprint, t []tally) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.m.keepBelow(state, t)
+	s.learned.keepBelow(state, t)
 }
 
 // logging starts the log of the states kept, for an exchange.
@@ -190,7 +197,7 @@ func (s *syncMemo) keepOutcome(data Fingerprint, failed bool) {
 	s.m.keepOutcome(data, failed)
 }
 
-// forgot is the entries the shared memo dropped.
+// forgot is the entries the shared memo dropped (of its own).
 func (s *syncMemo) forgot() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()

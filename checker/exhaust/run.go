@@ -76,7 +76,9 @@ type Options struct {
 
 // DefaultMemoLimit is the states each lane's memo keeps per generation
 // (with four times as many outcomes): about 200 bytes a state and 30 an
-// outcome, two generations, two lanes: some 350 MB at most per worker.
+// outcome, two generations, two lanes: some 350 MB at most per worker;
+// with claims, the states other claimants gave take as many again as its
+// states, some 210 MB more a process (exchange).
 const DefaultMemoLimit = 1 << 18
 
 // Failure is one failing script: the script as the walk found it and the
