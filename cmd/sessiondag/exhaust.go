@@ -33,7 +33,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts; off with --impl)")
 	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
-	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures)")
+	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures) and the states expanded, for the other claimants (DIR/memos)")
 	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
 	claimStart := fs.String("claim-start", "", "begin claiming at part i/n of the walk's parts, then wrap around (give n claimants 0/n … n-1/n: each walks neighbouring parts, whose states its memos share)")
 	estimate := fs.Bool("estimate", false, "print the estimated size of the walk (scripts, parts) without checking a script")
