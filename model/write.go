@@ -125,6 +125,12 @@ func (r *LegacyRun) CallerPending(id string) bool {
 	return n != nil && n.CalledBy != "" && n.CalledBy != "ROOT" && r.byID[n.CalledBy] == nil
 }
 
+// Rewound reports whether the node id is marked rewound.
+func (r *LegacyRun) Rewound(id string) bool {
+	n := r.byID[id]
+	return n != nil && n.isRewound()
+}
+
 // NodeCount is how many nodes the store holds, ROOT included.
 func (r *LegacyRun) NodeCount() int { return len(r.nodes) }
 

@@ -399,8 +399,12 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 		form := pickWeighted(src, "user form", []string{"", "image", "function"}, []int{written.formIn - 2, 1, 1})
 		return ops.UserWeb{ID: s.userID(), Text: pickStr(src, "text", texts), Form: form}
 	case kDispatch:
-		return ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none"),
+		op := ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none"),
 			Rooted: oneIn(src, written.rootedIn, "dispatch rooted")}
+		if g.opt.SyncedBrowser && !g.intent.Keeps(op, s) {
+			op.Parent = "none" // INHERIT from a rewound head records another row
+		}
+		return op
 	case kForkRoot:
 		return ops.ForkRoot{ID: s.id12(), Text: pickStr(src, "text", texts), Rooted: oneIn(src, written.rootedIn, "fork rooted")}
 	case kFollowup:

@@ -81,6 +81,9 @@ func (s *shadow) ClientHead() (string, bool) { return s.client, s.client != "" }
 func (s *shadow) InMemoryHead() string       { return s.head }
 func (s *shadow) Rooted() bool               { return s.root }
 
+// Rewound reports whether the node id was rewound.
+func (s *shadow) Rewound(id string) bool { return s.rewound[id] }
+
 // CallerPending reports whether the node id is an orphan whose caller is
 // not written yet.
 func (s *shadow) CallerPending(id string) bool {

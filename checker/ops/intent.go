@@ -6,13 +6,15 @@ import "encoding/binary"
 // ops: its browser's head (null until set), the store's in-memory head,
 // whether ROOT exists, whether the writer has a turn or run in progress, and
 // whether a row names a caller not written yet (an orphan whose caller a
-// later op writes). model.LegacyRun and the generator's shadow both keep it.
+// later op writes), and whether a row was rewound. model.LegacyRun and the
+// generator's shadow both keep it.
 type WriterState interface {
 	ClientHead() (id string, set bool)
 	InMemoryHead() string
 	Rooted() bool
 	Busy() bool
 	CallerPending(id string) bool
+	Rewound(id string) bool
 }
 
 // Intent is the one rule for where data written with the flags off holds its
@@ -41,6 +43,14 @@ type WriterState interface {
 //     to: it copies the kept rows whole, their recorded predecessors
 //     included, so each copy records the original's predecessor, not the
 //     summary it continues (an older writer cannot know the key).
+//   - a dispatcher turn that inherits its parent (no parent given) while the
+//     store's head stands on a rewound row: R's INHERIT is the last row of
+//     get_branch(head), which leaves rewound rows out, so the row records
+//     whatever row the walk reaches past the head (a legacy tool row of an
+//     earlier turn, through the walk's ROOT-level rule), where the intent
+//     follows the head. A CI run of TestChecks/P3-rollout/mixed found it: A →
+//     A,B moved the chain away from the intended one
+//     (corpus/ops/regressions/rollout-mixed-dispatch-rewound-head.ops).
 //   - a /spawn while the head stands on a row whose caller is not written yet
 //     (Unanchored: a checkout onto an orphan named by a later reply): the
 //     intent anchors the /spawn at nothing, so its attach row after the
@@ -91,6 +101,8 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 	switch op := op.(type) {
 	case UserWeb, Merge:
 		return !in.Stale(w)
+	case UserDispatch:
+		return op.Parent != "" || !w.Rewound(w.InMemoryHead())
 	case Spawn:
 		return !in.Stale(w) && !in.Unanchored(w)
 	case Manual, Script, Run:

@@ -22,6 +22,8 @@ func TestIntentRule(t *testing.T) {
 	const manual = `manual id=m2 name=word_count args="{}"` + "\nend\n"
 	const spawn = "spawn mode=inherit cmd=c1 id=s1 attach=a1 text=hi label=helper\n"
 	const checkout = "user id=u1 text=hi\nreply\ndone\ncheckout id=u1\n"
+	const rewoundHead = "user id=u1 text=hi\nreply\ntool call=t1 args=\"{}\" legacy\ndone\n" +
+		"user id=u2 text=hi\nreply\ntool call=t2 args=\"{}\" legacy\ncrash\nrewind id=u2_reply_t_t2\n"
 	for script, want := range map[string]bool{
 		"user id=u1 text=hi\nreply\ndone\n" + manual: true,
 		checkout + manual: false,
@@ -51,6 +53,15 @@ func TestIntentRule(t *testing.T) {
 		"user id=u0 text=hi\nreply\ndone\norphan id=o1 name=bash caller=gone\ncheckout id=o1\n" + spawn:                                      false,
 		"user id=u0 text=hi\nreply\ndone\nuser id=u5 text=hi\nreply\ndone\norphan id=o1 name=bash caller=u5_reply\ncheckout id=o1\n" + spawn: true,
 		"user id=u0 text=hi\nreply\ndone\norphan id=o1 name=bash\ncheckout id=o1\n" + spawn:                                                  true,
+		// A dispatcher turn inheriting its parent from a rewound head: R's
+		// get_branch leaves the head out and reaches an earlier legacy
+		// tool row (corpus/ops/regressions/rollout-mixed-dispatch-rewound-head.ops);
+		// given a parent, or from a head not rewound, it records the intent.
+		rewoundHead + "dispatch id=d1 text=hi\n":                    false,
+		rewoundHead + "dispatch id=d1 text=hi rooted\n":             false,
+		rewoundHead + "dispatch id=d1 text=hi parent=none\n":        true,
+		rewoundHead + "dispatch id=d1 text=hi parent=u1\n":          true,
+		"user id=u1 text=hi\nreply\ndone\ndispatch id=d1 text=hi\n": true,
 		// Writers taking turns at idle points keep it; a run resumed after
 		// another writer's turn moves the head back where the data cannot
 		// say (the same bytes as the run ending before that turn).
