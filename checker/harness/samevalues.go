@@ -172,6 +172,9 @@ func sameImpl(a *adapter.Message, b node.Value) bool {
 // sameNumber: two number literals the view writes alike (1e16 and 1e+16, a
 // literal the writer kept and the one read back from its file).
 func sameNumber(a, b node.Value) bool {
+	if mutant.On(mutant.CmpNumberSpelled) {
+		return true
+	}
 	ab, err1 := a.MarshalJSON()
 	bb, err2 := b.MarshalJSON()
 	return err1 == nil && err2 == nil && bytes.Equal(ab, bb)

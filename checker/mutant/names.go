@@ -10,12 +10,14 @@ package mutant
 
 // The judge's mutants, by where the bug goes.
 const (
-	CmpKeyOrder      = "cmp-key-order"
-	CmpNumberByValue = "cmp-number-by-value"
-	CmpFastPathList  = "cmp-fast-path-list"
-	ProjectKind      = "project-kind"
-	GenNoClock       = "gen-no-clock"
-	GenNoLegacyTool  = "gen-no-legacy-tool"
+	CmpKeyOrder           = "cmp-key-order"
+	CmpNumberByValue      = "cmp-number-by-value"
+	CmpFastPathList       = "cmp-fast-path-list"
+	CmpNumberSpelled      = "cmp-number-spelled"
+	ProjectKind           = "project-kind"
+	GenNoClock            = "gen-no-clock"
+	GenNoLegacyTool       = "gen-no-legacy-tool"
+	IntentRewoundDispatch = "intent-rewound-dispatch"
 
 	ModelBranchAnyRoot    = "model-branch-any-root"
 	ModelBranchCycleTwice = "model-branch-cycle-twice"
@@ -59,9 +61,11 @@ var All = []Mutant{
 	{CmpKeyOrder, "the document comparison ignores the order of an object's keys"},
 	{CmpNumberByValue, "the document comparison compares numbers by value: 2 equals 2.0"},
 	{CmpFastPathList, "the value-by-value fast path of the view comparison skips the branch list"},
+	{CmpNumberSpelled, "the value-by-value fast path of the view comparison takes any two numbers of two implementation views as written alike"},
 	{ProjectKind, "the projection of a loaded chain drops whether a row is a card or a message"},
 	{GenNoClock, "the generator never sets the clock (no real timestamp is written)"},
 	{GenNoLegacyTool, "the generator never draws a legacy tool edge"},
+	{IntentRewoundDispatch, "the intent rule keeps a dispatcher turn that inherits its parent from a rewound head"},
 	{ModelBranchAnyRoot, "model.Legacy's get_branch follows the previous ROOT-level root even when a row names it as parent_id (rule 3)"},
 	{ModelBranchCycleTwice, "model.Legacy's get_branch lists the row that closes a parent cycle a second time"},
 	{ModelLeafFirstChild, "model.Legacy's deepest_leaf moves to the first child, not the last"},

@@ -1,6 +1,10 @@
 package ops
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"sessiondag/checker/mutant"
+)
 
 // WriterState is what the intent rule reads of the writer performing the
 // ops: its browser's head (null until set), the store's in-memory head,
@@ -102,7 +106,7 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 	case UserWeb, Merge:
 		return !in.Stale(w)
 	case UserDispatch:
-		return op.Parent != "" || !w.Rewound(w.InMemoryHead())
+		return op.Parent != "" || !w.Rewound(w.InMemoryHead()) || mutant.On(mutant.IntentRewoundDispatch)
 	case Spawn:
 		return !in.Stale(w) && !in.Unanchored(w)
 	case Manual, Script, Run:
