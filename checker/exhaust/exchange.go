@@ -48,7 +48,6 @@ type exchange struct {
 	mu   sync.Mutex
 	out  *os.File
 	read map[string]int64 // bytes of each other claimant's file taken in
-	took int64            // states taken in
 	buf  []byte
 }
 
@@ -201,7 +200,6 @@ func (e *exchange) records(b []byte) error {
 			}
 		}
 		e.shared[writers[w]].learn(state, below)
-		e.took++
 	}
 	return nil
 }
