@@ -188,7 +188,7 @@ func (e *exchange) records(b []byte) error {
 		below := make([]tally, n)
 		for i := range below {
 			t := &below[i]
-			for _, c := range []*int64{&t.scripts, &t.runs, &t.skipped, &t.unsynced, &t.failures, &t.between} {
+			for _, c := range t.fields() {
 				v, err := binary.ReadUvarint(r)
 				if err != nil {
 					return fmt.Errorf("record tally: %w", err)
@@ -218,8 +218,8 @@ func (e *exchange) give() error {
 			recs = append(recs, k.state[:]...)
 			recs = binary.AppendUvarint(recs, uint64(len(k.below)))
 			for _, t := range k.below {
-				for _, c := range []int64{t.scripts, t.runs, t.skipped, t.unsynced, t.failures, t.between} {
-					recs = binary.AppendUvarint(recs, uint64(c))
+				for _, c := range t.fields() {
+					recs = binary.AppendUvarint(recs, uint64(*c))
 				}
 			}
 		}

@@ -15,6 +15,11 @@ type tally struct {
 	between                                    int64 // scripts not checked: Node.Between
 }
 
+// fields are the tally's counts in one order, for the exchange's records.
+func (t *tally) fields() [6]*int64 {
+	return [6]*int64{&t.scripts, &t.runs, &t.skipped, &t.unsynced, &t.failures, &t.between}
+}
+
 func (t *tally) add(u tally) {
 	t.scripts += u.scripts
 	t.runs += u.runs
