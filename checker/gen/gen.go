@@ -401,7 +401,7 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 	case kDispatch:
 		op := ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none"),
 			Rooted: oneIn(src, written.rootedIn, "dispatch rooted")}
-		if g.opt.SyncedBrowser && !g.intent.Keeps(op, s) {
+		if g.opt.SyncedBrowser && !g.intent.Keeps(op, s) && !mutant.On(mutant.GenRewoundDispatch) {
 			op.Parent = "none" // INHERIT from a rewound head records another row
 		}
 		return op

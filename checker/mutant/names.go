@@ -18,6 +18,7 @@ const (
 	GenNoClock            = "gen-no-clock"
 	GenNoLegacyTool       = "gen-no-legacy-tool"
 	IntentRewoundDispatch = "intent-rewound-dispatch"
+	GenRewoundDispatch    = "gen-rewound-dispatch"
 
 	ModelBranchAnyRoot    = "model-branch-any-root"
 	ModelBranchCycleTwice = "model-branch-cycle-twice"
@@ -66,6 +67,7 @@ var All = []Mutant{
 	{GenNoClock, "the generator never sets the clock (no real timestamp is written)"},
 	{GenNoLegacyTool, "the generator never draws a legacy tool edge"},
 	{IntentRewoundDispatch, "the intent rule keeps a dispatcher turn that inherits its parent from a rewound head"},
+	{GenRewoundDispatch, "the generator lets a dispatcher turn inherit its parent from a rewound head under SyncedBrowser"},
 	{ModelBranchAnyRoot, "model.Legacy's get_branch follows the previous ROOT-level root even when a row names it as parent_id (rule 3)"},
 	{ModelBranchCycleTwice, "model.Legacy's get_branch lists the row that closes a parent cycle a second time"},
 	{ModelLeafFirstChild, "model.Legacy's deepest_leaf moves to the first child, not the last"},
