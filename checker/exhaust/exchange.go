@@ -45,10 +45,11 @@ type exchange struct {
 	maxOps    int // a state's tallies are at most this many
 	below     int // the ops below a state given, at least
 
-	mu   sync.Mutex
-	out  *os.File
-	read map[string]int64 // bytes of each other claimant's file taken in
-	buf  []byte
+	mu     sync.Mutex
+	out    *os.File
+	read   map[string]int64 // bytes of each other claimant's file taken in
+	opened int              // files opened to take in (a test's count)
+	buf    []byte
 }
 
 // maxFrame bounds a frame's length, so that a damaged length is an error,
@@ -109,6 +110,22 @@ func (e *exchange) take() error {
 		if ent.Name() == e.self || !ent.Type().IsRegular() {
 			continue
 		}
+		// A file opened only when it grew: a claimant takes before every
+		// part it claims, and on a network volume an open costs a round trip.
+		info, err := ent.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("exhaust: memos: %w", err)
+		}
+		switch at := e.read[ent.Name()]; {
+		case info.Size() < at:
+			return fmt.Errorf("exhaust: memos: %s: %d bytes, shorter than the %d already taken in (replaced or truncated)",
+				filepath.Join(e.dir, ent.Name()), info.Size(), at)
+		case info.Size() == at:
+			continue
+		}
 		if err := e.takeFile(ent.Name()); err != nil {
 			return err
 		}
@@ -127,6 +144,7 @@ func (e *exchange) takeFile(name string) error {
 		return fmt.Errorf("exhaust: memos: %w", err)
 	}
 	defer f.Close()
+	e.opened++
 	at := e.read[name]
 	b, err := io.ReadAll(io.NewSectionReader(f, at, 1<<62))
 	if err != nil {

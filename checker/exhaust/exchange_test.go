@@ -148,3 +148,30 @@ func TestExchangeGivesDeepStates(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, len(b), "states one op above the leaves were given")
 }
+
+// TestExchangeOpensWhatGrew: a take opens another claimant's file only when
+// it grew since the last one, and a file shorter than what was taken in of
+// it (replaced, truncated) is an error naming it.
+func TestExchangeOpensWhatGrew(t *testing.T) {
+	dir := t.TempDir()
+	e := &exchange{dir: dir, self: "a", read: map[string]int64{}}
+	other := filepath.Join(dir, "b")
+	emptyFrame := []byte{0, 0, 0, 0, 0} // no records: length 0, CRC-32 of nothing 0
+	require.NoError(t, os.WriteFile(other, emptyFrame, 0o644))
+	require.NoError(t, e.take())
+	require.Equal(t, 1, e.opened)
+	require.Equal(t, int64(len(emptyFrame)), e.read["b"])
+
+	require.NoError(t, e.take())
+	require.Equal(t, 1, e.opened, "a file that did not grow was opened")
+
+	require.NoError(t, os.WriteFile(other, append(emptyFrame, emptyFrame...), 0o644))
+	require.NoError(t, e.take())
+	require.Equal(t, 2, e.opened)
+	require.Equal(t, int64(2*len(emptyFrame)), e.read["b"])
+
+	require.NoError(t, os.WriteFile(other, emptyFrame, 0o644))
+	err := e.take()
+	require.ErrorContains(t, err, other)
+	require.ErrorContains(t, err, "shorter")
+}
