@@ -16,7 +16,8 @@ import (
 // data its checks read (dataKey: what deduplication checks once), of the
 // data a History check reads (historyKey: the store before the last op
 // too), and of the whole state (stateKey: what deduplication expands once).
-// The README's table of the gain comes from it:
+// SESSIONDAG_KINDS and SESSIONDAG_CHECKS narrow the walk as for
+// TestMeasureRun. The README's table of the gain comes from it:
 //
 //	SESSIONDAG_FINGERPRINTS=5 go test ./checker/exhaust -run TestFingerprintCounts -v -timeout 0
 func TestFingerprintCounts(t *testing.T) {
@@ -24,7 +25,22 @@ func TestFingerprintCounts(t *testing.T) {
 	if max == 0 {
 		t.Skip("SESSIONDAG_FINGERPRINTS unset")
 	}
-	for _, l := range newLanes(DefaultChecks(), nil, max, true, 1<<30, true, nil) {
+	var kinds []string
+	if list := os.Getenv("SESSIONDAG_KINDS"); list != "" {
+		kinds = strings.Split(list, ",")
+	}
+	checks := DefaultChecks()
+	if list := os.Getenv("SESSIONDAG_CHECKS"); list != "" {
+		var err error
+		if checks, err = harness.Select(list); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The stores of the data checked, over both lanes: the implementation's
+	// loads read the store alone, so this is how many loads of each config
+	// a walk must make, however the data is deduplicated.
+	checkedStores := map[Fingerprint]bool{}
+	for _, l := range newLanes(checks, nil, max, true, 1<<30, true, nil) {
 		if err := l.start(); err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +53,7 @@ func TestFingerprintCounts(t *testing.T) {
 		}
 		stores := []Fingerprint{l.path[0].store}
 		scripts, planned := 0, 0
-		err := Walk(max, nil, shard.Whole, func(n Node) bool {
+		err := Walk(max, kinds, shard.Whole, func(n Node) bool {
 			d := len(n.Script)
 			if _, err := l.goTo(n.Script); err != nil {
 				t.Fatal(err)
@@ -49,6 +65,8 @@ func TestFingerprintCounts(t *testing.T) {
 			if len(checks) > 0 {
 				planned++
 				add("data", l.dataKey(plan{checks, kinds}))
+				add("checked store", stores[d])
+				checkedStores[stores[d]] = true
 				add("history", l.historyKey(plan{checks, kinds}, stores[d-1]))
 			}
 			add("state", l.stateKey(n, false))
@@ -57,10 +75,11 @@ func TestFingerprintCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("lane %s, %d ops: %d scripts (%d with checks); distinct stores %d, data %d, data after a load %d, states %d",
-			l.writer, max, scripts, planned, len(distinct["store"]), len(distinct["data"]), len(distinct["history"]),
-			len(distinct["state"]))
+		t.Logf("lane %s, %d ops: %d scripts (%d with checks); distinct stores %d, data %d (of %d stores), data after a load %d, states %d",
+			l.writer, max, scripts, planned, len(distinct["store"]), len(distinct["data"]), len(distinct["checked store"]),
+			len(distinct["history"]), len(distinct["state"]))
 	}
+	t.Logf("both lanes: the data checked has %d distinct stores", len(checkedStores))
 }
 
 // TestMeasureRun runs exhaust at SESSIONDAG_MEASURE ops (unset: skipped)
