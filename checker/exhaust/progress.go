@@ -26,10 +26,24 @@ type progress struct {
 	sizing sync.Once
 	size   func(quit <-chan struct{}) (Sizes, error)
 	claims *Claims // the shared directory whose finished parts count, or nil
-	// With claims: the parts finished at the first sized count, and when.
+	// With claims: the parts finished at the first sized count, and the
+	// scripts of those finished since, as counted at each line within
+	// rateWindow (and the last one before it).
 	first   []bool
-	firstAt time.Duration
+	samples []sample
 }
+
+// sample is the scripts of the parts finished since the first count, at
+// a time of the run.
+type sample struct {
+	at  time.Duration
+	did float64
+}
+
+// rateWindow is how far back a claimant's time left looks: claimants
+// join, crash and end at different times, and the rate since this one
+// started would count the minutes it walked alone.
+const rateWindow = 10 * time.Minute
 
 func newProgress(o Options) (*progress, error) {
 	p := &progress{top: min(ShardDepth, o.MaxOps), claims: o.Claim}
@@ -161,7 +175,8 @@ func (p *progress) left(scripts int64, elapsed time.Duration) string {
 
 // leftClaimed is left for a claimant: the parts every claimant finished,
 // and the scripts of those not finished at the rate the claimants
-// finished parts since this one started.
+// finished parts in the last rateWindow (since this one started, at
+// first).
 func (p *progress) leftClaimed(sz *Sizes, elapsed time.Duration) string {
 	fin, err := p.claims.finished()
 	if err != nil {
@@ -183,7 +198,7 @@ func (p *progress) leftClaimed(sz *Sizes, elapsed time.Duration) string {
 	rest, se := sz.Total(func(k int) bool { return !done[k] })
 	s += fmt.Sprintf(", about %s scripts (±%s) in the rest", count(int64(rest)), count(int64(2*se)))
 	if p.first == nil {
-		p.first, p.firstAt = done, elapsed // what was finished before
+		p.first, p.samples = done, []sample{{at: elapsed}} // what was finished before
 		return s + ", time left unknown"
 	}
 	var since float64
@@ -192,10 +207,15 @@ func (p *progress) leftClaimed(sz *Sizes, elapsed time.Duration) string {
 			since += sz.Scripts[k]
 		}
 	}
-	if since == 0 {
+	for len(p.samples) > 1 && p.samples[1].at <= elapsed-rateWindow {
+		p.samples = p.samples[1:]
+	}
+	from := p.samples[0]
+	p.samples = append(p.samples, sample{elapsed, since})
+	if since == from.did {
 		return s + ", time left unknown"
 	}
-	return s + ", " + eta(elapsed-p.firstAt, since, rest)
+	return s + ", " + eta(elapsed-from.at, since-from.did, rest)
 }
 
 // eta is the time left to cover rest scripts at the rate of did in elapsed.

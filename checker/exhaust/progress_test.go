@@ -128,6 +128,25 @@ func TestProgressClaimed(t *testing.T) {
 	require.Contains(t, line, fmt.Sprintf("%d of %d parts finished", k, parts), "a file being written is not a part finished")
 	want := time.Duration(float64(10*time.Second) * (rest - did) / did).Round(time.Second)
 	require.Equal(t, want, leftIn(t, line), line)
+
+	// Twenty minutes on, the rate is that of the last ten minutes, from the
+	// last count before them (at 12 s), not from the first (at 1 s) nor
+	// from the first within them (at 15 min).
+	p.left(0, 12*time.Second)
+	var more float64
+	finishUpTo := func(stop float64) {
+		for ; did+more < stop; k++ {
+			finish(k)
+			more += p.sizes.Load().Scripts[k]
+		}
+	}
+	finishUpTo(did + (rest-did)/4)
+	p.left(0, 15*time.Minute)
+	finishUpTo(did + (rest-did)/2)
+	at := time.Second + 20*time.Minute
+	line = p.left(0, at)
+	want = time.Duration(float64(at-12*time.Second) * (rest - did - more) / more).Round(time.Second)
+	require.Equal(t, want, leftIn(t, line), line)
 }
 
 // TestProgressLines: a run prints its progress lines in the form above, and
