@@ -56,18 +56,8 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	if edit {
 		md.Set("edit_of", node.Str(u.ID))
 	}
-	// Under A the new row takes the source turn's predecessor (derived,
-	// for a turn written before the rollout).
 	if w.Flags.Has(flags.A) {
-		src, _ := w.S.Get(u.ID)
-		pred := src.Metadata.Get("predecessor").Str()
-		if pred == "" {
-			var ok bool
-			if pred, ok = lane.NewPreds(w.S).Of(u.ID); !ok {
-				pred = node.RootID
-			}
-		}
-		w.predecessor(md, pred)
+		w.predecessor(md, rerunPred(w.S, of, u.ID))
 	}
 	if err := w.add(&node.Node{ID: newID, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
 		return err
@@ -78,6 +68,36 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	w.setClient(newID)
 	w.pending = &turn{user: newID, source: "web"}
 	return nil
+}
+
+// rerunPred is flag A's predecessor of a rerun of of whose user row is u:
+// the predecessor of the turn it reruns. That is u's own (stored, or
+// derived for a turn written before the rollout) when u is a conversation
+// row. An ask_user row is none: it belongs to the function run it asked
+// in, and the turn rerun is the one that run continues, the nearest user
+// turn up the conversation lane from where of stands.
+func rerunPred(s *store.Store, of, u string) string {
+	src, _ := s.Get(u)
+	if pred := src.Metadata.Get("predecessor").Str(); pred != "" {
+		return pred
+	}
+	preds := lane.NewPreds(s)
+	if pred, ok := preds.Of(u); ok {
+		return pred
+	}
+	cur := lane.Anchor(of, s.Get)
+	for seen := map[string]bool{}; cur != node.RootID && !seen[cur]; {
+		seen[cur] = true
+		pred, ok := preds.Of(cur)
+		if !ok {
+			break
+		}
+		if n, _ := s.Get(cur); n.Role == node.RoleUser {
+			return pred
+		}
+		cur = pred
+	}
+	return node.RootID
 }
 
 // message is the message a reader sees for id (nil when get_messages does
