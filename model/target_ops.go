@@ -61,7 +61,7 @@ func (t *targetOps) Merge(op ops.Merge) error {
 // later, legacy §3.4).
 func (t *targetOps) Reply(ops.Reply) error {
 	id := t.pending + "_reply"
-	t.r.add(&tRow{id: id, ip: t.pending})
+	t.r.add(&tRow{id: id, ip: t.r.Anchor(t.pending)})
 	for _, o := range t.r.early[id] {
 		t.r.addCall(id, o)
 	}
@@ -83,7 +83,7 @@ func (t *targetOps) folds(id string) {
 }
 
 func (t *targetOps) ErrorStandalone(op ops.ErrorStandalone) error {
-	t.r.add(&tRow{id: op.ID, ip: t.pending})
+	t.r.add(&tRow{id: op.ID, ip: t.r.Anchor(t.pending)})
 	return nil
 }
 

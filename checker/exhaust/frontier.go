@@ -40,9 +40,11 @@ func (f *frontier) live(list []string) []string {
 }
 
 // turnKinds are the op kinds whose rows are turns a user can rerun: the
-// user rows they write and the replies to them.
+// user rows they write and the replies to them, and ask_user rows, which
+// the chat shows as user messages (a script's top-level ask answer too: see
+// extend).
 var turnKinds = map[string]bool{"user": true, "dispatch": true, "fork-root": true, "merge": true, "edit": true, "retry": true,
-	"legacy-user": true, "legacy-reply": true, "reply": true, "task": true, "spawn": true}
+	"legacy-user": true, "legacy-reply": true, "reply": true, "task": true, "spawn": true, "ask": true}
 
 // extend applies c to run (in the state of f) and returns the child frontier,
 // or false when the writer refuses the op (run is then unchanged). The ids
@@ -70,6 +72,10 @@ func (f *frontier) extend(c cand, run *model.LegacyRun) (frontier, bool) {
 		g.turns = append(g.turns, op.ID, op.ID+"_reply") // not the attach row or the tool row
 	case ops.Spawn:
 		g.turns = append(g.turns, op.Cmd, op.ID, op.ID+"_reply")
+	case ops.Script:
+		if op.What == "ask" { // a top-level ask answer
+			g.turns = append(g.turns, op.ID)
+		}
 	case ops.Rewind:
 		g.rewound = append(g.rewound, op.ID)
 	case ops.Writer:

@@ -32,7 +32,7 @@ type cand struct {
 // prefix in state f, sorted by text. It is a superset: model.LegacyRun
 // decides which apply. Of the nodes the prefix wrote (ROOT and rewound
 // nodes left out), checkout and rewind name each one, retry and edit each
-// user turn and reply (the rows the UI offers them on), and an explicit
+// user turn, reply and ask row (the rows the UI offers them on), and an explicit
 // parent is one representative: the latest. The field variants in without
 // are written plain (gen.Plain), once each.
 func candidates(f *frontier, kinds map[string]bool, without []string) []cand {

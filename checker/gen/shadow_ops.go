@@ -248,6 +248,11 @@ func (s *shadow) Exec(o ops.Exec) error {
 func (s *shadow) Ask(o ops.Ask) error {
 	s.write(o.ID, false)
 	s.addKid()
+	// A retry or edit may name an ask row once its run has ended (the
+	// server reruns any message; a legacy reply to it is one way there).
+	s.isUser[o.ID] = true
+	s.retryable = append(s.retryable, o.ID)
+	s.parentOf[o.ID] = s.frames[len(s.frames)-1].id
 	return nil
 }
 
@@ -354,6 +359,8 @@ func (s *shadow) Script(o ops.Script) error {
 	s.tally.Shape(ShapeScript)
 	if o.What == "ask" {
 		s.tally.Shape(ShapeTopAsk)
+		s.isUser[o.ID] = true
+		s.retryable = append(s.retryable, o.ID)
 	}
 	return nil
 }

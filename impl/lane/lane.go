@@ -27,8 +27,10 @@ func IsConv(n *node.Node, get Lookup) bool {
 		if n.CalledBy == "" || n.CalledBy == node.RootID {
 			return true
 		}
+		// A reply to a user row, an ask_user row included: a retry of one
+		// with no answer yet makes it the turn the reply answers.
 		c, ok := get(n.CalledBy)
-		return ok && c.Role == node.RoleUser && IsConv(c, get)
+		return ok && c.Role == node.RoleUser
 	case node.RoleCode:
 		if n.Metadata.Get("called_by").Truthy() {
 			return false // a legacy tool row: its edge lives in metadata

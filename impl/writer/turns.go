@@ -224,7 +224,7 @@ func (w *Writer) Reply() error {
 	u := w.pending.user
 	id := u + "_reply"
 	md := meta("parent_id", node.Str(u), "source", node.Str(w.pending.source), "status", node.Str("running"), "worker_id", node.Str("w1"))
-	w.predecessor(md, u)
+	w.predecessor(md, lane.Anchor(u, w.S.Get)) // u, or the run an ask_user row a retry made the turn belongs to
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Output: node.Str(""), CalledBy: u, Metadata: md}); err != nil {
 		return err
 	}
@@ -370,7 +370,7 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 	}
 	u := w.pending.user
 	md := meta("role", node.Str("system"), "parent_id", node.Str(u), "trace", node.Str("Traceback ..."))
-	w.predecessor(md, u)
+	w.predecessor(md, lane.Anchor(u, w.S.Get))
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Output: node.Str("[error] " + typ + ": " + msg), Metadata: md}); err != nil {
 		return err
 	}
