@@ -87,7 +87,7 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 		all = append(all, slices.Clone(n.Script))
 		return true
 	}))
-	require.Equal(t, 28754, len(all), "scripts of 1…3 ops (31 + 905 + 27818)")
+	require.Equal(t, 28877, len(all), "scripts of 1…3 ops (31 + 907 + 27939)")
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)
