@@ -3,7 +3,10 @@
 // fold into their caller). Flag A's writers and adapter both need it.
 package lane
 
-import "sessiondag/impl/node"
+import (
+	"sessiondag/impl/mutant"
+	"sessiondag/impl/node"
+)
 
 // Lookup finds a node by id.
 type Lookup func(id string) (*node.Node, bool)
@@ -30,6 +33,9 @@ func IsConv(n *node.Node, get Lookup) bool {
 		// A reply to a user row, an ask_user row included: a retry of one
 		// with no answer yet makes it the turn the reply answers.
 		c, ok := get(n.CalledBy)
+		if mutant.On(mutant.AskReplyFolded) {
+			return ok && c.Role == node.RoleUser && IsConv(c, get)
+		}
 		return ok && c.Role == node.RoleUser
 	case node.RoleCode:
 		if n.Metadata.Get("called_by").Truthy() {

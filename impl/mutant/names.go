@@ -54,6 +54,8 @@ const (
 	StepBDropsRoot      = "step-b-drops-root"
 	StepCSkipsSplice    = "step-c-skips-splice"
 	StepDAttachByCaller = "step-d-attach-by-caller"
+	RerunAskAtRoot      = "rerun-ask-at-root"
+	AskReplyFolded      = "ask-reply-folded"
 )
 
 // A Mutant is a bug that can be compiled in: its name (SESSIONDAG_MUTANT)
@@ -81,6 +83,8 @@ var All = []Mutant{
 	{StepBDropsRoot, "flag B: the predecessor walk stops before the conversation's first row"},
 	{StepCSkipsSplice, "flag C: removing the fallback also skips the attach splice after it"},
 	{StepDAttachByCaller, "flag D: attach pointers are spliced after their called_by, which a task's attach row does not have"},
+	{RerunAskAtRoot, "flag A: a retry or edit of an ask_user row records ROOT as its predecessor (the ask row has none)"},
+	{AskReplyFolded, "flag A: a reply to an ask_user row a retry made the turn is read as a function internal and folded away"},
 	{OpenDropsLast, "the cold load silently skips the newest history file"},
 	{AdapterKnownKeys, "append_message keeps only the metadata keys it knows"},
 	{RenderMapOrder, "render_context returns its ids in map order"},
