@@ -7,6 +7,7 @@ package model
 import (
 	"fmt"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/checker/ops"
 )
 
@@ -61,7 +62,11 @@ func (t *targetOps) Merge(op ops.Merge) error {
 // later, legacy §3.4).
 func (t *targetOps) Reply(ops.Reply) error {
 	id := t.pending + "_reply"
-	t.r.add(&tRow{id: id, ip: t.r.Anchor(t.pending)})
+	ip := t.r.Anchor(t.pending)
+	if mutant.On(mutant.ModelReplyAtPending) {
+		ip = t.pending
+	}
+	t.r.add(&tRow{id: id, ip: ip})
 	for _, o := range t.r.early[id] {
 		t.r.addCall(id, o)
 	}

@@ -20,6 +20,7 @@ type shadow struct {
 	retryable []string          // user rows and chat replies
 	userOf    map[string]string // chat reply → its user
 	isUser    map[string]bool
+	isAsk     map[string]bool     // ask rows, a function's or a script's
 	asst      map[string][]string // parent_id → assistant messages under it
 	rewound   map[string]bool
 	written   map[string]bool
@@ -132,7 +133,7 @@ func cache(m map[string]int, list []string, id string) []string {
 
 func newShadow(step int, t *Tally) shadow {
 	return shadow{tally: t, swriter: swriter{name: ops.FirstWriter, step: step},
-		userOf: map[string]string{}, isUser: map[string]bool{}, asst: map[string][]string{},
+		userOf: map[string]string{}, isUser: map[string]bool{}, isAsk: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
 		parentOf: map[string]string{}, awaited: map[string][]string{}, orphanCaller: map[string]string{},
 		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},

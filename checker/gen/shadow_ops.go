@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"sessiondag/checker/mutant"
 	"sessiondag/checker/ops"
 )
 
@@ -250,7 +251,10 @@ func (s *shadow) Ask(o ops.Ask) error {
 	s.addKid()
 	// A retry or edit may name an ask row once its run has ended (the
 	// server reruns any message; a legacy reply to it is one way there).
-	s.isUser[o.ID] = true
+	if mutant.On(mutant.GenNoAskRerun) {
+		return nil
+	}
+	s.isUser[o.ID], s.isAsk[o.ID] = true, true
 	s.retryable = append(s.retryable, o.ID)
 	s.parentOf[o.ID] = s.frames[len(s.frames)-1].id
 	return nil
@@ -286,6 +290,9 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 		u = s.userOf[of]
 	}
 	s.answered(u, ShapeForkAnsweredByRerun)
+	if s.isAsk[u] {
+		s.tally.Shape(ShapeAskRerun)
+	}
 	if len(s.retryable) > 0 && s.retryable[0] == u {
 		s.tally.Shape(ShapeRetryFirst)
 	}
@@ -359,7 +366,10 @@ func (s *shadow) Script(o ops.Script) error {
 	s.tally.Shape(ShapeScript)
 	if o.What == "ask" {
 		s.tally.Shape(ShapeTopAsk)
-		s.isUser[o.ID] = true
+		if mutant.On(mutant.GenNoAskRerun) {
+			return nil
+		}
+		s.isUser[o.ID], s.isAsk[o.ID] = true, true
 		s.retryable = append(s.retryable, o.ID)
 	}
 	return nil

@@ -19,6 +19,7 @@ const (
 	GenNoLegacyTool       = "gen-no-legacy-tool"
 	IntentRewoundDispatch = "intent-rewound-dispatch"
 	GenRewoundDispatch    = "gen-rewound-dispatch"
+	GenNoAskRerun         = "gen-no-ask-rerun"
 
 	ModelBranchAnyRoot    = "model-branch-any-root"
 	ModelBranchCycleTwice = "model-branch-cycle-twice"
@@ -27,6 +28,7 @@ const (
 	ModelCardsByParent    = "model-cards-by-parent"
 	ModelReprExponent15   = "model-repr-exponent-15"
 	ModelRetryUserOnly    = "model-retry-user-only"
+	ModelReplyAtPending   = "model-reply-at-pending"
 
 	AuditUnchangedIgnoresHead = "audit-unchanged-ignores-head"
 	AuditCauseByPrevious      = "audit-cause-by-previous"
@@ -68,6 +70,7 @@ var All = []Mutant{
 	{GenNoLegacyTool, "the generator never draws a legacy tool edge"},
 	{IntentRewoundDispatch, "the intent rule keeps a dispatcher turn that inherits its parent from a rewound head"},
 	{GenRewoundDispatch, "the generator lets a dispatcher turn inherit its parent from a rewound head under SyncedBrowser"},
+	{GenNoAskRerun, "the generator never names an ask row in a retry or edit"},
 	{ModelBranchAnyRoot, "model.Legacy's get_branch follows the previous ROOT-level root even when a row names it as parent_id (rule 3)"},
 	{ModelBranchCycleTwice, "model.Legacy's get_branch lists the row that closes a parent cycle a second time"},
 	{ModelLeafFirstChild, "model.Legacy's deepest_leaf moves to the first child, not the last"},
@@ -75,6 +78,7 @@ var All = []Mutant{
 	{ModelCardsByParent, "model.Legacy finds a runtime card's descendants by parent_id, not the top-level called_by"},
 	{ModelReprExponent15, "model.Legacy's Python float repr switches to exponent form at 1e15, not 1e16"},
 	{ModelRetryUserOnly, "model.Target's retry and edit take U only when it is a user turn, so an edited script ask answer climbs past itself"},
+	{ModelReplyAtPending, "model.Target's reply takes the pending turn as its IP, not its anchor: the reply to a retried ask row is a root"},
 	{AuditUnchangedIgnoresHead, "the audit calls a step unchanged when the chain is the same, whatever the head (§8.1)"},
 	{AuditCauseByPrevious, "the residual's cause walk names the row before the one whose pointer leaves the row behind"},
 	{AuditScriptedLenient, "with a script, data written with the flags on is held to the first promise only, not strictly closer to the intended view (§8.2)"},

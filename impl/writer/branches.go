@@ -82,7 +82,7 @@ func rerunPred(s *store.Store, of, u string) string {
 	if pred := src.Metadata.Get("predecessor").Str(); pred != "" {
 		return pred
 	}
-	preds := lane.NewPreds(s)
+	preds := lane.PredsOf(s)
 	if pred, ok := preds.Of(u); ok {
 		return pred
 	}
