@@ -79,7 +79,7 @@ build_fuzzer sessiondag/bench/gate FuzzMainNoPanic benchgate_main_no_panic
 build_fuzzer sessiondag/impl/adapter FuzzFromMessage adapter_from_message
 build_fuzzer sessiondag/impl/adapter FuzzToMessage adapter_to_message
 build_fuzzer sessiondag/impl/node FuzzParse node_parse
-build_fuzzer sessiondag/checker/ops FuzzParseScript ops_parse_script
+build_fuzzer sessiondag/ops FuzzParseScript ops_parse_script
 build_fuzzer sessiondag/props FuzzAdapterRoundTrip props_adapter_round_trip
 build_fuzzer sessiondag/props FuzzSessionOps props_session_ops
 build_fuzzer sessiondag/checker/robust FuzzAggregate robust_aggregate

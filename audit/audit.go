@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // ScriptName is the op script `sessiondag gen` leaves beside a session it

@@ -9,9 +9,9 @@ import (
 	"sessiondag/audit"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 // genSession writes what `sessiondag gen --seed seed --nodes n --out DIR`

@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 func written(t *testing.T, script string) *store.Store {

@@ -12,9 +12,9 @@ import (
 	"sessiondag/audit"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 // cleanSession writes what `sessiondag gen --seed seed --legacy=false`

@@ -10,10 +10,10 @@ import (
 
 	"sessiondag/audit"
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 // build writes a session through the writers into dir (flags off at the

@@ -21,13 +21,13 @@ import (
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/history"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 // Sizes are the session sizes the benchmarks run on (nodes asked of the

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // The models' speed, measured by benchstat rather than by timed tests. The

@@ -1,6 +1,6 @@
 package model
 
-// The compaction op (checker/ops/README.md: compact), as the original's
+// The compaction op (ops/README.md: compact), as the original's
 // persister writes it: a summary row, then the branch's last rows copied
 // through append_message (legacy §2.2) under new ids, chained from it.
 
@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 func (o *legacyOps) Compact(op ops.Compact) error {

@@ -25,7 +25,7 @@
 //	embed.go      attach rows' embed statistics from context commits (§3.5 step 10)
 //	cards.go      _rebuild_runtime_cards and context_tree (§3.6, §2.5)
 //
-// The writing half runs op scripts (checker/ops/README.md, flags off):
+// The writing half runs op scripts (ops/README.md, flags off):
 //
 //	write.go      LegacyRun: NewLegacy, Apply, Session, View; Legacy(script)
 //	writedir.go   writeSessionDir: the on-disk layout, Python indent=2 JSON

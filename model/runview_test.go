@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // TestRunViewIsLegacyViewOfSession: the writer's view, read through the

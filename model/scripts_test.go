@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // The op scripts of docs/legacy.md §5 that both models are tested on: the

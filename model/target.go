@@ -1,7 +1,7 @@
 package model
 
 // The target model: the intended conversation, from the op log
-// (checker/ops/README.md, "Intent: the conversation each op means"). It keeps its own
+// (ops/README.md, "Intent: the conversation each op means"). It keeps its own
 // tree of conversation rows, each with an intended parent (IP), and never
 // reads parent_id or called_by. Writer state (the store's in-memory head H,
 // the persisted head, which ids exist, the pending turn, the open reply, the
@@ -12,7 +12,7 @@ import (
 	"fmt"
 
 	"sessiondag/checker/mutant"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // TargetRow is one row of the intended chain, projected for comparison.
@@ -89,7 +89,7 @@ func (r *TargetRun) IntendedParent(id string) (string, bool) {
 // isConversationRow: id is a row of the intended tree (attach rows included).
 func (r *TargetRun) isConversationRow(id string) bool { return r.byID[id] != nil }
 
-// Anchor is anchor(id) of checker/ops/README.md: the conversation row id stands for,
+// Anchor is anchor(id) of ops/README.md: the conversation row id stands for,
 // "" for none ("", ROOT, an unknown id, an orphan whose caller is not
 // written). An orphan stands for what its caller stands for, once that is
 // written: asked after the caller arrived, the answer is the caller's.
@@ -172,7 +172,7 @@ func (r *TargetRun) Apply(op ops.Op) error {
 }
 
 // retry adds N (when the writer wrote it) as a sibling of the turn it reruns:
-// U of checker/ops/README.md, the user row the writer climbed to and copied (its
+// U of ops/README.md, the user row the writer climbed to and copied (its
 // forked_from). Where legacy pointers and intent part (a reply under an
 // attach pointer), the writer still reruns that row, so N is its sibling.
 // That holds for every U that is a row of the intended tree, a script's

@@ -1,6 +1,6 @@
 package model
 
-// What each op means to the intended conversation (checker/ops/README.md, "Intent"),
+// What each op means to the intended conversation (ops/README.md, "Intent"),
 // one method per op kind. The legacy writer has already applied the op; the
 // fields of targetOps hold the writer state from before it.
 
@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"sessiondag/checker/mutant"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 type targetOps struct {

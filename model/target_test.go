@@ -7,11 +7,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // Tests of the target model. Every expected chain is derived by hand from
-// checker/ops/README.md's Intent table (IPs written next to the scripts), never by
+// ops/README.md's Intent table (IPs written next to the scripts), never by
 // running the code.
 
 // tRun applies a script op by op (each must apply) and returns the run and

@@ -1,7 +1,7 @@
 package model
 
 // The legacy model's writing half: op script → nodes and persisted head,
-// following checker/ops/README.md (flags off) rule by rule. One case per op: first
+// following ops/README.md (flags off) rule by rule. One case per op: first
 // the validity checks, then the writes, in the README's order. Plain slices,
 // the index and message memo a reader of the store would keep; the reading
 // half (get_branch, get_messages) is reused on the model's own state where
@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // frame is one open function (README: the frame stack).
@@ -22,7 +22,7 @@ type frame struct {
 	lastExec string // the frame's last `exec` id (for `fn via-exec`)
 }
 
-// LegacyRun is the writer state of checker/ops/README.md for one session.
+// LegacyRun is the writer state of ops/README.md for one session.
 type LegacyRun struct {
 	sid     string
 	nodes   []*Node          // the store, in append order (= seq order)
@@ -140,7 +140,7 @@ func (r *LegacyRun) Applied() int { return r.applied }
 
 // IDsFrom lists the ids of the nodes appended at positions k and after, in
 // append order: with k = NodeCount() before an op, the rows the op wrote
-// (checker/ops/README.md names each one).
+// (ops/README.md names each one).
 func (r *LegacyRun) IDsFrom(k int) []string {
 	out := make([]string, 0, max(len(r.nodes)-k, 0))
 	for _, n := range r.nodes[min(k, len(r.nodes)):] {

@@ -1,6 +1,6 @@
 package model
 
-// What each op writes (checker/ops/README.md, flags off), one method per op kind:
+// What each op writes (ops/README.md, flags off), one method per op kind:
 // first the validity checks, then the writes, in the README's order.
 
 import (
@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // legacyOps is the legacy writer as an ops.Interpreter.

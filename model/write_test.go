@@ -10,11 +10,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
-// Tests of the write half: op scripts (checker/ops/README.md) → nodes, heads, views.
-// Expected values come from checker/ops/README.md and docs/legacy.md §4, §5.
+// Tests of the write half: op scripts (ops/README.md) → nodes, heads, views.
+// Expected values come from ops/README.md and docs/legacy.md §4, §5.
 
 // wRun applies a script op by op (each must apply), collects the view after
 // every op, and checks the session survives writeSessionDir → ReadSessionDir.
@@ -508,7 +508,7 @@ end
 	assert.Equal(t, "F", c)
 }
 
-// Writers (checker/ops/README.md, writer): each has its own CH and turn in
+// Writers (ops/README.md, writer): each has its own CH and turn in
 // progress; the store, meta.json and the clock are the session's; one that
 // takes over reads the in-memory head from meta.json's head_id.
 func TestWriteWriters(t *testing.T) {

@@ -10,12 +10,12 @@ import (
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
+	"sessiondag/checker/gen/rapidsrc"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
-	"sessiondag/internal/rapidsrc"
+	"sessiondag/ops"
 )
 
 // concurrentLoaders is the number of goroutines TestConcurrentLoads loads

@@ -14,10 +14,10 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 const corpusDir = "../corpus"

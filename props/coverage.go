@@ -7,7 +7,7 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // topUpSeeds bounds the search for a seeded script that has a shape.

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/webui"
+	"sessiondag/ops"
 )
 
 // TestDerivationRules: flag A's derivation of a conversation predecessor

@@ -14,7 +14,7 @@ import (
 	"sessiondag/checker/exhaust"
 	"sessiondag/checker/harness"
 	"sessiondag/checker/hunt"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // sayAfterReload is a planted failure: a `say` anywhere after a `reload`.

@@ -12,8 +12,8 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/ops"
 )
 
 // complete is the "chain is complete" property as a harness check: under

@@ -11,7 +11,7 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // largeNodes is the size of a large session: past the first chunk of 1,024

@@ -8,9 +8,9 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
+	"sessiondag/checker/gen/rapidsrc"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
-	"sessiondag/internal/rapidsrc"
+	"sessiondag/ops"
 )
 
 // machine runs one rapid state machine over a generated session for check c

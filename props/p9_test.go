@@ -10,11 +10,11 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
+	"sessiondag/checker/gen/rapidsrc"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
-	"sessiondag/internal/rapidsrc"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // TestP9Determinism: the same op script gives byte-identical views, from the

@@ -5,7 +5,7 @@
 # crasher was written; it replays with
 #   go test -run '^FuzzX$/NAME' ./pkg
 # and belongs in the seed corpus (pkg/testdata/fuzz/FuzzX/) once fixed.
-# Environment: TARGETS (a subset, e.g. "./checker/ops:FuzzParseScript"),
+# Environment: TARGETS (a subset, e.g. "./ops:FuzzParseScript"),
 # FUZZMINTIME (time spent minimizing each new input, default 5s: the go
 # default of 60s leaves little time to fuzz on the expensive targets).
 set -euo pipefail
@@ -16,7 +16,7 @@ TARGETS=${TARGETS:-"
 ./impl/node:FuzzParse
 ./impl/adapter:FuzzToMessage
 ./impl/adapter:FuzzFromMessage
-./checker/ops:FuzzParseScript
+./ops:FuzzParseScript
 ./checker/robust:FuzzOpenSession
 ./checker/robust:FuzzAggregate
 "}

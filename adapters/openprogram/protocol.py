@@ -13,7 +13,7 @@ the same files, which is what a restarted server is.
 
 The front translates the script's ids to the original's before an op
 reaches the worker, so the worker sees only the original's ids, and reports
-for each op the ids it minted under the names checker/ops/README.md gives
+for each op the ids it minted under the names ops/README.md gives
 them.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ import time
 
 PROTOCOL = 1
 
-# Fields of an op that name an existing node (checker/ops/README.md): the
+# Fields of an op that name an existing node (ops/README.md): the
 # front renames them to the original's ids. Values outside the map are
 # passed on as they are (a parent that dangles, "none", "null").
 REF_FIELDS = {

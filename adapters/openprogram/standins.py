@@ -500,7 +500,7 @@ def install_git() -> None:
 
 class Clock:
     """The op script's clock: T + 1.5·k, k the nodes appended since T was set
-    (checker/ops/README.md, "clock"). ``tick`` is called once per node the
+    (ops/README.md, "clock"). ``tick`` is called once per node the
     original appends (not for a rebuild from disk)."""
 
     def __init__(self):

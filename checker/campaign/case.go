@@ -6,7 +6,7 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // A Case is one check on one script of a kind of data: what a failure file

@@ -5,7 +5,7 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // A PointerEdit is one piece of a cold iteration's damage: a pointer of a

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // checkLine is the `#! check` line that makes a replay run exactly this

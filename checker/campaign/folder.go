@@ -8,10 +8,10 @@ import (
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 // A FolderEdit is one way the original leaves a session folder that the

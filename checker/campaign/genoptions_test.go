@@ -5,7 +5,7 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // TestGenOptionsDrawTheirKind: what the generator draws for a kind of data

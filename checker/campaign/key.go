@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // Key is what makes two failures the same: the check, the kind of data (and

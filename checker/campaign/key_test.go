@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 func check(t *testing.T, name string) harness.Check {

@@ -3,7 +3,7 @@ package campaign
 import (
 	"slices"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // Deleting ops stops at a local minimum: two drivers that found one bug

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // The reductions of one bug meet, whatever script found it: a say after a

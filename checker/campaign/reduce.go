@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // A Pass is one way of making a failing case smaller. Run tries candidates

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/ops"
 )
 
 // ReplayOptions choose what a replay checks. Left empty, a file's own

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/ops"
 
 	"github.com/stretchr/testify/require"
 )

@@ -2,8 +2,8 @@ package campaign
 
 import (
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // redirectOne tries, from the last op back, each reference an op makes to
@@ -104,7 +104,7 @@ func unit(script []ops.Op, wrote [][]string, i int) []int {
 
 // written lists, per op, the ids of the nodes the reference writer
 // appended for it (a reply's placeholder, a tool's row, a spawn's four rows;
-// checker/ops/README.md names them). A script that stops applying leaves the
+// ops/README.md names them). A script that stops applying leaves the
 // rest empty.
 func written(script []ops.Op) [][]string {
 	out := make([][]string, len(script))

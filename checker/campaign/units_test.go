@@ -7,7 +7,7 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 func script(t *testing.T, text string) []ops.Op {

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/writer"
+	"sessiondag/ops"
 )
 
 // Run is one session being built from ops. It is the implementation's

@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"sessiondag/checker/ops"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // Sizes are the estimated sizes of a walk's parts, before the walk: the

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
+	"sessiondag/ops"
 )
 
 // TestForkIsRebuild holds harness.Session.Fork, which the lanes take a

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // frontier is what the walk keeps of a prefix besides the writer state: the

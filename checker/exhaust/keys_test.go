@@ -14,10 +14,10 @@ import (
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/store"
 	"sessiondag/internal/shard"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // derived are the fields of the interpreters' state that the AppendState

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/ops"
 )
 
 // complete fails when the chain loaded under fl misses a row of the

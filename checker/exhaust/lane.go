@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/ops"
 )
 
 // DefaultChecks are the checks a run makes by default: every check that runs

@@ -5,7 +5,7 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // failed records a failing script: reduced with campaign.Reduce (the same

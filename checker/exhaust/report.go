@@ -9,7 +9,7 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // Kind is the "kind" of the records of `sessiondag exhaust --json`.

@@ -11,8 +11,8 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
+	"sessiondag/ops"
 )
 
 // Options configure a run.

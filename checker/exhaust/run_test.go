@@ -10,8 +10,8 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
+	"sessiondag/ops"
 )
 
 // planted fails once a `say` follows a `reload` anywhere before it.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
+	"sessiondag/ops"
 )
 
 // shaped walks max ops of shape s whole: each script's text, and whether

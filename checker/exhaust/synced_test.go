@@ -6,7 +6,7 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // TestGeneratedLegacyDataIsSynced: the generator's legacy data kinds

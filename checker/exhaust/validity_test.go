@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // TestWritersAgreeOnValidity: after every script of up to 3 ops, every
@@ -19,7 +19,7 @@ import (
 // ever applies what the model accepts). Found with it: a lone crash (the
 // writers refused it), and a reply's tool, task, done, cancel or
 // error-folded while a function it called is open (the model accepted
-// them; checker/ops/README.md now says they need no open frame).
+// them; ops/README.md now says they need no open frame).
 //
 // By default every candidate after the 936 scripts of at most 2 ops; with
 // SESSIONDAG_VALIDITY_OPS=3, after the 28,877 of at most 3 (about a minute

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // The representatives of each argument. Texts and names are one value each:

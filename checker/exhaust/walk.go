@@ -6,9 +6,9 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // ShardDepth is the depth down to which the walk numbers its nodes to deal

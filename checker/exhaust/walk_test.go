@@ -9,9 +9,9 @@ import (
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
+	"sessiondag/ops"
 )
 
 // scripts walks max ops of the given kinds in shard and returns the texts
@@ -31,7 +31,7 @@ func scripts(t *testing.T, max int, kinds []string, sh shard.Shard) []string {
 
 // TestFirstOps: the one-op scripts are exactly what an empty session takes,
 // with the representatives of each argument (worked out by hand from
-// checker/ops/README.md: no pending turn, no node to name, crash and reload valid
+// ops/README.md: no pending turn, no node to name, crash and reload valid
 // anywhere; every flag set, since the step in force is off on one lane and
 // all on the other; a second writer taking over on either end of the
 // rollout).

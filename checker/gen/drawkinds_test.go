@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // TestDrawKindsOf: every draw kind is an op kind or a variant of one, so

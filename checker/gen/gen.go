@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"sessiondag/checker/mutant"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // Options shape what a generator draws.

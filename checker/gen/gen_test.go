@@ -7,8 +7,8 @@ import (
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/ops"
 )
 
 // Every generated script is valid for the implementation's writers, prints

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // Every op kind of the vocabulary (but session, which only names a script's

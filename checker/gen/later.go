@@ -3,7 +3,7 @@ package gen
 // Rows that name an id a later op writes. The original stores rows out of
 // order: a tool row written by a subprocess before the reply that called it
 // is committed, an adapter row naming a parent the importer writes next.
-// checker/ops/README.md lets exactly these references dangle (an orphan's caller,
+// ops/README.md lets exactly these references dangle (an orphan's caller,
 // a dispatcher or adapter row's parent), so the generator names ids it has
 // minted but not yet written, and the ops that write such ids take them
 // from these lists first. Whatever reads the session then meets a row whose

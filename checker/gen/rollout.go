@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // A Rollout is a rollout as a deployment runs it (after CockroachDB's

@@ -9,8 +9,8 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // TestRolloutText: a rollout reads back as it prints; bad phases are refused

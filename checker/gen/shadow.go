@@ -3,7 +3,7 @@ package gen
 import (
 	"fmt"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // shadow is the little the generator must know of a session to draw only
@@ -220,7 +220,7 @@ func (s *shadow) endTurn() {
 // compactable reports whether a compaction at the head writes, keeping one
 // or two rows: the head is a chat reply whose user continues another chat
 // reply, so get_branch there holds at least four rows, the last two the
-// user and the reply (checker/ops/README.md: compact).
+// user and the reply (ops/README.md: compact).
 func (s *shadow) compactable() bool {
 	r := s.head
 	u := s.userOf[r]

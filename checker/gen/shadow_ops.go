@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"sessiondag/checker/mutant"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 var _ ops.Interpreter = (*shadow)(nil)

@@ -3,7 +3,7 @@ package gen
 import (
 	"testing"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // TestNoCompactionOnACycle: a user naming a later id as parent, edited into

@@ -1,7 +1,7 @@
 // Package gen generates op scripts that are valid step by step: a small
 // shadow of the writer's state decides which ops apply, and a Source of
 // random choices picks among them. The same generator feeds the property
-// tests (rapid draws through internal/rapidsrc, so failures shrink), the
+// tests (rapid draws through checker/gen/rapidsrc, so failures shrink), the
 // `sessiondag gen`, `hunt` and `exhaust` commands and the benchmark
 // workloads (a seeded PCG, so a seed always gives the same script). Flags
 // move as the options allow (forward, or back too), up to three writers

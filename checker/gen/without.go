@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // Variants are the variants of an op drawn as a field of it, by the names

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // variantsOf names the variants an op holds, as Without names them.

@@ -6,8 +6,8 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
+	"sessiondag/ops"
 )
 
 // genScript is the script `sessiondag gen --seed seed --nodes n` writes.

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // Edit is one change made to a session directory after the writers wrote

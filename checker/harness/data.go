@@ -1,9 +1,9 @@
 package harness
 
 import (
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // Data is a kind of session data, named by how its rows were written

@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/ops"
 )
 
 // Impl is the implementation under test as the loop drives it: the one in

@@ -12,12 +12,12 @@ import (
 	"pgregory.net/rapid"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // Message texts for sameValues: pairs that marshal alike and pairs that do

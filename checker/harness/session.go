@@ -10,11 +10,11 @@ import (
 	"strings"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // Session is one op script applied to the implementation under test and

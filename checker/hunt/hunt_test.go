@@ -9,7 +9,7 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // planted fails once the script has a crash anywhere after a retry: a

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/internal/shard"
+	"sessiondag/ops"
 )
 
 // holds is a check that never fails: the runs below measure what is

@@ -13,10 +13,10 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/checker/remote"
 	"sessiondag/checker/serve"
 	"sessiondag/impl/node"
+	"sessiondag/ops"
 )
 
 // fakeEnv makes this test binary an implementation: the one in this

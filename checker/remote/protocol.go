@@ -7,9 +7,9 @@ import (
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
+	"sessiondag/ops"
 )
 
 // Version is the protocol version of docs/protocol.md.

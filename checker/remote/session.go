@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
+	"sessiondag/ops"
 )
 
 // refusalSettle is how long a refusal waits for the stderr written before

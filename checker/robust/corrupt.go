@@ -4,7 +4,7 @@
 //
 // The generator works on a copy of a directory the driver wrote: it picks
 // files and fields with a gen.Source, so a seed (gen.NewSeeded) always gives
-// the same damage and rapid (internal/rapidsrc) can draw and shrink it. Each
+// the same damage and rapid (checker/gen/rapidsrc) can draw and shrink it. Each
 // corruption is recorded as an Applied value with the file it touched, and
 // the files it made unusable are kept with the phrase a reader's problem
 // report must contain (Unusable).

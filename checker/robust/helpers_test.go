@@ -19,11 +19,11 @@ import (
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/internal/jsoncmp"
+	"sessiondag/ops"
 )
 
 // fataler is what testing.T and rapid.T have in common.

@@ -17,10 +17,10 @@ import (
 	"sessiondag/audit"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/ops"
 )
 
 // liveOps is the length of the script the writer of TestLiveStore plays:

@@ -11,9 +11,9 @@ import (
 	"pgregory.net/rapid"
 
 	"sessiondag/checker/gen"
+	"sessiondag/checker/gen/rapidsrc"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/webui"
-	"sessiondag/internal/rapidsrc"
 	"sessiondag/model"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // mintPrefix makes the script's id an id of the server's own.

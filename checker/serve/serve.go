@@ -21,12 +21,12 @@ import (
 	"slices"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
 	"sessiondag/impl/writer"
+	"sessiondag/ops"
 )
 
 // Options choose what is served.

@@ -9,9 +9,9 @@ import (
 	"sessiondag/audit"
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 func cmdGen(args []string, stdout, stderr io.Writer) int {

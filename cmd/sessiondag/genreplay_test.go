@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 // TestGenReplaySameBytes: `gen --flags F --out D`, then `replay

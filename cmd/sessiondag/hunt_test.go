@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // A failure the hunt finds is written as a file on which `sessiondag

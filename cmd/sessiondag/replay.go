@@ -12,9 +12,9 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/ops"
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {

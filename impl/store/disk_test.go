@@ -13,11 +13,11 @@ import (
 
 	"sessiondag/checker/driver"
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
+	"sessiondag/ops"
 )
 
 // writeSession builds a generated session under parent/<default id> and

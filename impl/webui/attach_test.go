@@ -30,7 +30,7 @@ func attachOnPath(t *testing.T) *writer.Writer {
 
 // TestAttachRowOnPathKeepsSeqOrder: an attach row the conversation continues
 // from is still spliced among its anchor's attach rows in seq order
-// (checker/ops/README.md, Intent), not at its place on the walk ahead of them.
+// (ops/README.md, Intent), not at its place on the walk ahead of them.
 func TestAttachRowOnPathKeepsSeqOrder(t *testing.T) {
 	w := attachOnPath(t)
 	for _, fl := range []flags.Set{flags.All, flags.A | flags.B} {

@@ -384,7 +384,7 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 
 // Crash ends the process: running rows stay running and meta.json keeps
 // the in-memory head of that moment. A process can die in any state, so
-// nothing need be in progress (checker/ops/README.md lists no condition).
+// nothing need be in progress (ops/README.md lists no condition).
 func (w *Writer) Crash() error {
 	w.pending, w.reply, w.frames = nil, nil, nil
 	return w.S.WriteMeta()

@@ -7,7 +7,7 @@ import (
 )
 
 // The shipped binary links neither the testing package nor rapid: the
-// generator's rapid source lives in the test-only internal/rapidsrc.
+// generator's rapid source lives in the test-only checker/gen/rapidsrc.
 func TestToolLinksNoTestCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")

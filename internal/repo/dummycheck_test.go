@@ -14,7 +14,7 @@ import (
 // and fails once a turn's reply is done after a reload.
 const dummyCheck = `package harness
 
-import "sessiondag/checker/ops"
+import "sessiondag/ops"
 
 func init() {
 	Checks = append(Checks, Check{Name: "dummy", Prop: "test", Doc: "a reply done after a reload",

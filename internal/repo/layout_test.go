@@ -17,9 +17,9 @@ import (
 // out of its wing, fails here until the README's layout names it.
 func TestLayout(t *testing.T) {
 	root := repoRoot(t)
-	want := []string{"audit", "bench", "checker", "cmd", "impl", "internal", "model", "props", "scripts"}
+	want := []string{"audit", "bench", "checker", "cmd", "impl", "internal", "model", "ops", "props", "scripts"}
 	require(t, want, goDirs(t, root, ""), "top-level folders holding Go code")
-	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "mutant", "ops", "remote", "robust", "serve"},
+	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "mutant", "remote", "robust", "serve"},
 		goDirs(t, root, "checker"), "packages of the checker's wing")
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -59,7 +59,7 @@ func TestImportBoundaries(t *testing.T) {
 		}
 	}
 	for _, pkg := range deps(t, root, "./model") {
-		if strings.HasPrefix(pkg, "sessiondag/") && pkg != "sessiondag/model" && pkg != "sessiondag/checker/ops" &&
+		if strings.HasPrefix(pkg, "sessiondag/") && pkg != "sessiondag/model" && pkg != "sessiondag/ops" &&
 			pkg != "sessiondag/checker/mutant" {
 			t.Errorf("model/ reaches %s: it reads the op vocabulary (and the judge's mutant switch) and nothing else of the project", pkg)
 		}

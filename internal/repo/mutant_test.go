@@ -30,7 +30,7 @@ func TestEveryMutantIsWired(t *testing.T) {
 		judgeNames = append(judgeNames, m.Name)
 	}
 	wired(t, root, "impl/mutant/names.go", implNames, "impl")
-	wired(t, root, "checker/mutant/names.go", judgeNames, "checker", "model", "audit", "internal/jsoncmp", "cmd")
+	wired(t, root, "checker/mutant/names.go", judgeNames, "ops", "checker", "model", "audit", "internal/jsoncmp", "cmd")
 	seen := map[string]bool{}
 	for _, n := range append(implNames, judgeNames...) {
 		if seen[n] {

@@ -17,10 +17,10 @@ import (
 	"strings"
 
 	"sessiondag/checker/driver"
-	"sessiondag/checker/ops"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 func main() {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // FuzzParseScript: the op-script parser never panics on any text, and an op

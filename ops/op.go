@@ -6,7 +6,7 @@
 // An op says what a user or the system did, with every id and text spelled
 // out, so a script replays without the generator that made it and keeps its
 // meaning when the generator changes. What each op writes and means is
-// specified in checker/ops/README.md; impl/writer and model/ implement that text
+// specified in ops/README.md; impl/writer and model/ implement that text
 // independently.
 //
 // Each op kind is one unit: its struct carries its text form (the `op` tag
@@ -96,7 +96,7 @@ const DefaultSession = "local_0000000000"
 // names them: off → A → A,B → A–C → A–D.
 var RolloutPath = []string{"off", "A", "A,B", "A,B,C", "all"}
 
-// All lists one zero value of every op kind, in the order checker/ops/README.md
+// All lists one zero value of every op kind, in the order ops/README.md
 // presents them.
 var All = []Op{
 	Session{}, UserWeb{}, UserDispatch{}, Reply{}, Think{}, Say{}, Tool{}, Done{},

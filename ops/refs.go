@@ -8,7 +8,7 @@ func Defines(op Op) []string { return refs(op, "new") }
 
 // Names lists the ids op refers to that some earlier op must have created
 // (its fields tagged ref:"node"), in field order, leaving out empty ones.
-// A reference may dangle where checker/ops/README.md allows it.
+// A reference may dangle where ops/README.md allows it.
 func Names(op Op) []string { return refs(op, "node") }
 
 func refs(op Op, which string) []string {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // recorder is an Interpreter that notes which method an op reached.
@@ -131,13 +131,13 @@ func TestNewKindNeedsEveryInterpreter(t *testing.T) {
 		t.Skip("builds the module")
 	}
 	root := moduleRoot(t)
-	opGo, err := os.ReadFile(filepath.Join(root, "checker", "ops", "op.go"))
+	opGo, err := os.ReadFile(filepath.Join(root, "ops", "op.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	patched := strings.Replace(string(opGo), "\tClock(Clock) error\n", "\tClock(Clock) error\n\tDummy(Dummy) error\n", 1)
 	if patched == string(opGo) {
-		t.Fatal("could not find the end of the Interpreter interface in checker/ops/op.go")
+		t.Fatal("could not find the end of the Interpreter interface in ops/op.go")
 	}
 	dummy := `package ops
 
@@ -149,7 +149,7 @@ func (Dummy) Span() Span                   { return Flat }
 func (Dummy) sealed()                      {}
 `
 	dir := t.TempDir()
-	files := map[string]string{filepath.Join(root, "checker", "ops", "op.go"): "op.go", filepath.Join(root, "checker", "ops", "dummy.go"): "dummy.go"}
+	files := map[string]string{filepath.Join(root, "ops", "op.go"): "op.go", filepath.Join(root, "ops", "dummy.go"): "dummy.go"}
 	replace := map[string]string{}
 	for real, name := range files {
 		content := patched

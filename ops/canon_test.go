@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 func mustParse(t *testing.T, text string) []ops.Op {
@@ -122,7 +122,7 @@ func TestCanonicalUpToRenaming(t *testing.T) {
 // TestCanonicalIdempotent: Canonical(Canonical(s)) is Canonical(s) for
 // every script of the corpus and of this test.
 func TestCanonicalIdempotent(t *testing.T) {
-	files, err := filepath.Glob("../../corpus/ops/*/*.ops")
+	files, err := filepath.Glob("../corpus/ops/*/*.ops")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus scripts (%v)", err)
 	}

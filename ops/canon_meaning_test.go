@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"sessiondag/checker/gen"
-	"sessiondag/checker/ops"
 	"sessiondag/model"
+	"sessiondag/ops"
 )
 
 // TestCanonicalKeepsMeaning: a generated script (generator ids, rows that

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/ops"
+	"sessiondag/ops"
 )
 
 // TestIntentRule: which legacy scripts keep their intent in the data. A row
