@@ -119,8 +119,9 @@ bench-report:
 fuzz:
 	scripts/fuzz.sh $(FUZZTIME)
 
-# Each mutant (impl/mutant: historic bugs, broken rollout steps, bugs of the
-# optimised load) compiled in; the table of which properties catch it.
+# Each mutant (internal/mutants: historic bugs, broken rollout steps, bugs of
+# the optimised load, slips of the judge) compiled in with go build -overlay;
+# the table of which tests catch it.
 # Exit 1 if a mutant survives. Options: make mutants ARGS='-only a,b'.
 mutants:
 	$(GO) run ./scripts/mutants $(ARGS)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"sessiondag/checker/harness"
-	"sessiondag/checker/mutant"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
@@ -108,9 +107,6 @@ func isUserMessage(r Row, counts func(string) bool) bool {
 
 // movedToBranch: a removed row a user finds on another branch.
 func movedToBranch(r Row) bool {
-	if mutant.On(mutant.AuditHeadCountsAsMoved) && r.Went != nil && r.Went.Kind == PlaceHead {
-		return true
-	}
 	return r.Went != nil && r.Went.Kind == PlaceBranch
 }
 

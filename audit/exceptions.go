@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/impl/flags"
 )
 
@@ -54,9 +53,6 @@ type ExceptionUse struct {
 // session the run audited, or of the whole run when complete): it should
 // be removed, or the finding it was written for has changed.
 func (u ExceptionUse) Stale(whole bool) bool {
-	if mutant.On(mutant.AuditStaleOnlySeen) {
-		whole = false
-	}
 	return !u.Used && !u.Expired && (u.Seen || whole)
 }
 
@@ -204,7 +200,7 @@ func (x *Exceptions) apply(s *Session) []ExceptionUse {
 				continue
 			}
 			for _, row := range findings(st, s.Intended) {
-				if row == e.Row && (!u.Expired || mutant.On(mutant.AuditExpiredAccepts)) {
+				if row == e.Row && !u.Expired {
 					st.Accepted = append(st.Accepted, Acceptance{Row: e.Row, Reason: e.Reason, Expires: e.Expires})
 					u.Used = true
 				}

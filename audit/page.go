@@ -7,8 +7,6 @@ import (
 	"io"
 	"slices"
 	"sort"
-
-	"sessiondag/checker/mutant"
 )
 
 //go:embed page.html
@@ -142,7 +140,7 @@ func status(s *Session) (string, int) {
 		accepted = accepted || len(st.Accepted) > 0
 	}
 	switch {
-	case s.Broken() && (s.Error != "" || !mutant.On(mutant.AuditPageBrokenByError)):
+	case s.Broken():
 		return "broken", rankBlocking
 	case s.HidesUser() && s.Failed():
 		return "hides-user", rankBlocking
@@ -221,7 +219,7 @@ func cleanAll(ss []string) []string {
 func (p *Page) Write(w io.Writer, sum *Summary) error {
 	ss := append([]pageSession(nil), p.look...)
 	sort.SliceStable(ss, func(i, j int) bool {
-		if ss[i].rank != ss[j].rank && !mutant.On(mutant.AuditPageByDirOnly) {
+		if ss[i].rank != ss[j].rank {
 			return ss[i].rank < ss[j].rank
 		}
 		return ss[i].Dir < ss[j].Dir

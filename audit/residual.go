@@ -2,7 +2,6 @@ package audit
 
 import (
 	"sessiondag/checker/harness"
-	"sessiondag/checker/mutant"
 	"sessiondag/impl/lane"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
@@ -135,9 +134,6 @@ func walkToHead(st *store.Store, preds *lane.Preds, next map[string]string, from
 			return "not-conversation", c
 		}
 		if got != cur {
-			if mutant.On(mutant.AuditCauseByPrevious) {
-				return stopCause(st, preds, c, cur, got), cur
-			}
 			return stopCause(st, preds, c, cur, got), c
 		}
 		cur = c

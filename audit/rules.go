@@ -2,7 +2,6 @@ package audit
 
 import (
 	"sessiondag/checker/harness"
-	"sessiondag/checker/mutant"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
 )
@@ -13,9 +12,6 @@ import (
 // ruleUnchanged (§8.1): a step that shows the same rows the same way at the
 // same head changes nothing a user sees.
 func ruleUnchanged(a, b *webui.Loaded, pa, pb []model.TargetRow) bool {
-	if mutant.On(mutant.AuditUnchangedIgnoresHead) {
-		return harness.SameChain(pa, pb)
-	}
 	return a.HeadID == b.HeadID && harness.SameChain(pa, pb)
 }
 
@@ -25,13 +21,10 @@ func ruleUnchanged(a, b *webui.Loaded, pa, pb []model.TargetRow) bool {
 // moves to a branch a user reaches (moved, §8.3) is not lost: the step is
 // judged as if the previous config had not shown it.
 func ruleScripted(before, after, want model.TargetView, strict bool, moved map[string]bool) bool {
-	if mutant.On(mutant.AuditScriptedLenient) {
-		strict = false
-	}
 	if harness.IsFix(before, after, want, strict) {
 		return true
 	}
-	if strict && !mutant.On(mutant.AuditScriptedMovedStrict) {
+	if strict {
 		return false
 	}
 	if len(moved) == 0 {
@@ -58,8 +51,6 @@ func ruleLost(r Row, glued bool) bool {
 		return false
 	case r.Went.Kind == PlaceLost:
 		return true
-	case mutant.On(mutant.AuditHeadRowNotLost):
-		return false
 	}
 	return r.Went.Kind == PlaceHead && !glued
 }
@@ -71,9 +62,6 @@ func ruleUserUnfindable(r Row, isConv func(string) bool) bool {
 	if !isUserMessage(r, isConv) || r.Went == nil {
 		return false
 	}
-	if mutant.On(mutant.AuditMovedUserLost) {
-		return r.Went.Kind != PlaceChain
-	}
 	return r.Went.Kind != PlaceChain && r.Went.Kind != PlaceBranch
 }
 
@@ -81,7 +69,7 @@ func ruleUserUnfindable(r Row, isConv func(string) bool) bool {
 // gets no verdict on a step that changes its view: judged on part of the
 // files, a fix could hide what the rest holds.
 func ruleBrokenNoVerdict(s *Session, st *Step) {
-	if s.Broken() && st.Verdict != Unchanged && !mutant.On(mutant.AuditBrokenJudged) {
+	if s.Broken() && st.Verdict != Unchanged {
 		st.Verdict = Unjudged
 	}
 }
@@ -90,9 +78,6 @@ func ruleBrokenNoVerdict(s *Session, st *Step) {
 // directory read, every shard merged once, every session audited — and
 // then only without a broken session, a violation or a regression.
 func ruleReady(sum *Summary) bool {
-	if mutant.On(mutant.AuditReadyIgnoresRegress) {
-		return len(sum.Problems()) == 0 && sum.Broken+sum.Violations == 0
-	}
 	return len(sum.Problems()) == 0 && sum.Broken+sum.Violations+sum.Regressions == 0
 }
 
@@ -109,7 +94,7 @@ func ruleAccepted(st *Step, intended bool) {
 	}
 	rows := findings(st, intended)
 	for _, r := range rows {
-		if !ok[r] && !mutant.On(mutant.AuditAcceptAnyFinding) {
+		if !ok[r] {
 			return
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
 )
@@ -208,10 +207,6 @@ func (sum *Summary) Add(s *Session) {
 			t.Regression++
 			sum.Regressions++
 		case Unjudged:
-			if mutant.On(mutant.AuditUnjudgedCountedFix) {
-				t.Fix++
-				continue
-			}
 			t.Unjudged++
 		case Accepted:
 			t.Accepted++

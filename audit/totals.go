@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/internal/shard"
 )
 
@@ -107,7 +106,7 @@ func (sum *Summary) Merge(o *Summary) error {
 	switch {
 	case sum.Found == 0:
 		sum.Found = o.Found
-	case o.Found != sum.Found && !mutant.On(mutant.AuditMergeAnyTree):
+	case o.Found != sum.Found:
 		sum.TreeProblems = append(sum.TreeProblems, fmt.Sprintf("the shards walked different trees: %d and %d session directories", sum.Found, o.Found))
 	}
 	sum.TreeProblems = union(sum.TreeProblems, o.TreeProblems)
@@ -116,9 +115,7 @@ func (sum *Summary) Merge(o *Summary) error {
 	sum.Nodes += o.Nodes
 	sum.Broken += o.Broken
 	sum.Violations += o.Violations
-	if !mutant.On(mutant.AuditMergeDropsRegression) {
-		sum.Regressions += o.Regressions
-	}
+	sum.Regressions += o.Regressions
 	sum.HiddenUsers += o.HiddenUsers
 	sum.MovedUsers += o.MovedUsers
 	sum.Intended += o.Intended
@@ -137,9 +134,6 @@ func (sum *Summary) Merge(o *Summary) error {
 		sum.Shards = append(sum.Shards, shard.Whole.String()) // a whole run is the one shard of its split
 	}
 	sort.Strings(sum.Shards)
-	if mutant.On(mutant.AuditMergeDedupsShards) {
-		sum.Shards = slices.Compact(sum.Shards)
-	}
 	return nil
 }
 
@@ -179,7 +173,7 @@ func (sum *Summary) ShardProblems() []string {
 // not audit every session the walk found.
 func (sum *Summary) Problems() []string {
 	var out []string
-	if sum.Found == 0 && !mutant.On(mutant.AuditReadyOnNothing) {
+	if sum.Found == 0 {
 		out = append(out, "no session directory was found")
 	}
 	for _, p := range sum.TreeProblems {

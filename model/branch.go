@@ -1,7 +1,5 @@
 package model
 
-import "sessiondag/checker/mutant"
-
 // getBranch is `SessionStore.get_branch(sid, head)` (legacy §3.2).
 func getBranch(s *Session, head string) []*Object { return newReading(s).branch(head) }
 
@@ -18,9 +16,6 @@ func (rd *reading) branch(head string) []*Object {
 	for {
 		n := rd.node(cur)
 		if cur == "" || n == nil || seen[cur] { // stop on unknown id or repeat
-			if n != nil && seen[cur] && mutant.On(mutant.ModelBranchCycleTwice) {
-				rev = append(rev, n)
-			}
 			break
 		}
 		seen[cur] = true
@@ -41,7 +36,7 @@ func (rd *reading) branch(head string) []*Object {
 		// list order and stopping at the first root with seq >= n.seq;
 		// follow it only if it has no conversation children (no node has
 		// metadata.parent_id == prev).
-		if prev := rd.idx.rootBefore(n.Seq); prev != nil && (!rd.idx.convNamed[prev.ID] || mutant.On(mutant.ModelBranchAnyRoot)) {
+		if prev := rd.idx.rootBefore(n.Seq); prev != nil && !rd.idx.convNamed[prev.ID] {
 			cur = prev.ID
 			continue
 		}

@@ -3,7 +3,6 @@ package model
 import (
 	"math"
 	"math/big"
-	"sessiondag/checker/mutant"
 )
 
 // cards is `_rebuild_runtime_cards(chain, all_msgs, sid)` (legacy §3.6, R).
@@ -18,9 +17,6 @@ func (rd *reading) cards(chain, all []*Object) []*Object {
 	childrenOf := map[string][]string{}
 	for _, m := range all {
 		edge := m.Val("called_by")
-		if mutant.On(mutant.ModelCardsByParent) {
-			edge = m.Val("parent_id")
-		}
 		if cb, ok := edge.(string); ok && cb != "" && cb != "ROOT" {
 			childrenOf[cb] = append(childrenOf[cb], msgID(m))
 		}

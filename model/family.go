@@ -1,7 +1,5 @@
 package model
 
-import "sessiondag/checker/mutant"
-
 // family answers §3.1's sibling_index and deepest_leaf over one message list
 // (the load's `all`, step 10) from groups made once: the messages of each
 // parent_id value, sorted as the helpers sort them. A sibling set is the
@@ -112,9 +110,6 @@ func (f *family) lastChild(id string) (string, bool) {
 	if g == nil {
 		return "", false
 	}
-	if mutant.On(mutant.ModelLeafFirstChild) {
-		return msgID(g.rows[0]), true
-	}
 	return msgID(g.rows[len(g.rows)-1]), true
 }
 
@@ -137,9 +132,6 @@ func (f *family) deepestLeaf(id string) string {
 			break
 		}
 		if seen[next] {
-			if mutant.On(mutant.ModelLeafCycleStop) {
-				return cur
-			}
 			return id
 		}
 		seen[next] = true

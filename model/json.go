@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sessiondag/checker/mutant"
 	"strconv"
 	"strings"
 	"unicode"
@@ -617,7 +616,7 @@ func appendPyFloat(b []byte, f float64) []byte {
 		d = append(d, e[2:at]...)
 	}
 	switch {
-	case exp < -4 || exp >= 16 || exp == 15 && mutant.On(mutant.ModelReprExponent15):
+	case exp < -4 || exp >= 16:
 		b = append(b, d[0])
 		if len(d) > 1 {
 			b = append(b, '.')

@@ -11,7 +11,6 @@ package model
 import (
 	"fmt"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/ops"
 )
 
@@ -184,7 +183,7 @@ func (r *TargetRun) retry(of, n string) {
 		return // no new row: the head moved back to U, nothing is added
 	}
 	u, _ := r.leg.node(n).meta().Val("forked_from").(string)
-	if r.byID[u] == nil || mutant.On(mutant.ModelRetryUserOnly) && !r.byID[u].user {
+	if r.byID[u] == nil {
 		u = r.turnOf(of)
 	}
 	ip := ""

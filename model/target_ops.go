@@ -7,7 +7,6 @@ package model
 import (
 	"fmt"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/ops"
 )
 
@@ -63,9 +62,6 @@ func (t *targetOps) Merge(op ops.Merge) error {
 func (t *targetOps) Reply(ops.Reply) error {
 	id := t.pending + "_reply"
 	ip := t.r.Anchor(t.pending)
-	if mutant.On(mutant.ModelReplyAtPending) {
-		ip = t.pending
-	}
 	t.r.add(&tRow{id: id, ip: ip})
 	for _, o := range t.r.early[id] {
 		t.r.addCall(id, o)

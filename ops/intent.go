@@ -2,8 +2,6 @@ package ops
 
 import (
 	"encoding/binary"
-
-	"sessiondag/checker/mutant"
 )
 
 // WriterState is what the intent rule reads of the writer performing the
@@ -106,7 +104,7 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 	case UserWeb, Merge:
 		return !in.Stale(w)
 	case UserDispatch:
-		return op.Parent != "" || !w.Rewound(w.InMemoryHead()) || mutant.On(mutant.IntentRewoundDispatch)
+		return op.Parent != "" || !w.Rewound(w.InMemoryHead())
 	case Spawn:
 		return !in.Stale(w) && !in.Unanchored(w)
 	case Manual, Script, Run:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"sessiondag/checker/harness"
+	"sessiondag/internal/mutants"
 )
 
 // The suite across the protocol: the tests that judge another process
@@ -48,7 +49,7 @@ func TestAcrossTheBoundary(t *testing.T) {
 		t.Skip("builds sessiondag and runs the suite again: not in -short")
 	}
 	t.Parallel()
-	bin := buildSessiondag(t, "")
+	bin := buildSessiondag(t)
 	for _, n := range listTests(t) {
 		if !slices.Contains(acrossTests, n) && !slices.Contains(inProcessTests, n) && !slices.Contains(boundaryTests, n) {
 			t.Errorf("%s: say whether it runs across the protocol (acrossTests) or needs the implementation in-process (inProcessTests)", n)
@@ -103,7 +104,7 @@ var boundaryMutants = []struct{ mutant, property string }{
 }
 
 // TestMutantsAcrossTheBoundary: a mutant compiled into the implementation
-// (-tags mutants) is caught by the same property in-process and when the
+// (its overlay, internal/mutants) is caught by the same property in-process and when the
 // mutated implementation is served across the protocol: the boundary
 // loses nothing a property needs. Caught means the property fails with a
 // finding (its report), not with an error of the run.
@@ -115,11 +116,19 @@ func TestMutantsAcrossTheBoundary(t *testing.T) {
 		t.Skip("builds the implementation with its mutants: not in -short")
 	}
 	t.Parallel()
-	bin := buildSessiondag(t, "mutants")
-	suite := filepath.Join(t.TempDir(), "props-mutants.test")
-	goBuild(t, "test", "-c", "-tags", "mutants", "-o", suite, ".")
 	for _, c := range boundaryMutants {
 		t.Run(c.mutant, func(t *testing.T) {
+			m, err := mutants.Named(c.mutant)
+			if err != nil {
+				t.Fatal(err)
+			}
+			overlay, err := mutants.Overlay("..", m, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			bin := buildSessiondag(t, "-overlay="+overlay)
+			suite := filepath.Join(t.TempDir(), "props-mutant.test")
+			goBuild(t, "test", "-c", "-overlay="+overlay, "-o", suite, ".")
 			env := []string{"SESSIONDAG_MUTANT=" + c.mutant}
 			run := "-test.run=^TestChecks$/^" + c.property + "$"
 			test := "TestChecks/" + c.property
@@ -135,15 +144,13 @@ func TestMutantsAcrossTheBoundary(t *testing.T) {
 	}
 }
 
-// buildSessiondag builds the command-line tool into a temporary directory.
-func buildSessiondag(t *testing.T, tags string) string {
+// buildSessiondag builds the command-line tool into a temporary directory,
+// with the go command's build flags given.
+func buildSessiondag(t *testing.T, flags ...string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "sessiondag")
-	args := []string{"build", "-o", bin}
-	if tags != "" {
-		args = append(args, "-tags", tags)
-	}
-	goBuild(t, append(args, "../cmd/sessiondag")...)
+	args := append(append([]string{"build"}, flags...), "-o", bin, "../cmd/sessiondag")
+	goBuild(t, args...)
 	return bin
 }
 

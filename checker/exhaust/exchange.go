@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
-
-	"sessiondag/impl/mutant"
 )
 
 // exchange passes what the claimants of one walk expanded between them
@@ -81,12 +79,30 @@ func openExchange(dir, name string, o Options) (*exchange, error) {
 	return e, e.take()
 }
 
-// walkKey names the walk of o among the walks sharing a claims directory.
+// walkKey names the walk of o among the walks sharing a claims directory:
+// its size, kinds and checks, and the program that walks it (the states'
+// outcomes depend on the code: a build with a mutant compiled in, or of
+// another revision, shares nothing with this one).
 func walkKey(o Options) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "max %d\nkinds %q\nmutant %q\n", o.MaxOps, o.shape.kinds, mutant.Active())
+	fmt.Fprintf(h, "max %d\nkinds %q\nprogram %s\n", o.MaxOps, o.shape.kinds, programHash())
 	for _, c := range o.Checks {
 		fmt.Fprintf(h, "check %q\n", c.Name)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// programHash is the SHA-256 of the running executable, once; "" when it
+// cannot be read (then the build's revision stands for it).
+var programHash = sync.OnceValue(func() string {
+	h := sha256.New()
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			defer f.Close()
+			if _, err := io.Copy(h, f); err == nil {
+				return hex.EncodeToString(h.Sum(nil))
+			}
+		}
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
@@ -95,8 +111,8 @@ func walkKey(o Options) string {
 			}
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
-}
+	return "build " + hex.EncodeToString(h.Sum(nil))
+})
 
 // take takes in what the other claimants appended since the last take.
 func (e *exchange) take() error {

@@ -3,7 +3,6 @@ package gen
 import (
 	"fmt"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/ops"
 )
 
@@ -256,7 +255,7 @@ func (g *Gen) inReply() []choice {
 	}
 	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
 		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
-	if g.opt.Legacy && !mutant.On(mutant.GenNoLegacyTool) {
+	if g.opt.Legacy {
 		c = append(c, choice{kToolLegacy, w.toolLegacy})
 	}
 	return append(c, choice{kCrash, w.crash})
@@ -350,9 +349,7 @@ func (g *Gen) idle() []choice {
 	if g.writers() > 1 {
 		add(kWriter, w.writer)
 	}
-	if !mutant.On(mutant.GenNoClock) {
-		add(kClock, w.clock)
-	}
+	add(kClock, w.clock)
 	return c
 }
 
@@ -401,7 +398,7 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 	case kDispatch:
 		op := ops.UserDispatch{ID: s.id12(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "none"),
 			Rooted: oneIn(src, written.rootedIn, "dispatch rooted")}
-		if g.opt.SyncedBrowser && !g.intent.Keeps(op, s) && !mutant.On(mutant.GenRewoundDispatch) {
+		if g.opt.SyncedBrowser && !g.intent.Keeps(op, s) {
 			op.Parent = "none" // INHERIT from a rewound head records another row
 		}
 		return op

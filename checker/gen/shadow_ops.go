@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/ops"
 )
 
@@ -251,9 +250,6 @@ func (s *shadow) Ask(o ops.Ask) error {
 	s.addKid()
 	// A retry or edit may name an ask row once its run has ended (the
 	// server reruns any message; a legacy reply to it is one way there).
-	if mutant.On(mutant.GenNoAskRerun) {
-		return nil
-	}
 	s.isUser[o.ID], s.isAsk[o.ID] = true, true
 	s.retryable = append(s.retryable, o.ID)
 	s.parentOf[o.ID] = s.frames[len(s.frames)-1].id
@@ -366,9 +362,6 @@ func (s *shadow) Script(o ops.Script) error {
 	s.tally.Shape(ShapeScript)
 	if o.What == "ask" {
 		s.tally.Shape(ShapeTopAsk)
-		if mutant.On(mutant.GenNoAskRerun) {
-			return nil
-		}
 		s.isUser[o.ID], s.isAsk[o.ID] = true, true
 		s.retryable = append(s.retryable, o.ID)
 	}

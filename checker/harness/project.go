@@ -3,7 +3,6 @@ package harness
 import (
 	"fmt"
 
-	"sessiondag/checker/mutant"
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/webui"
 	"sessiondag/model"
@@ -15,8 +14,7 @@ func Project(chain []*adapter.Message) []model.TargetRow {
 	out := make([]model.TargetRow, 0, len(chain))
 	for _, m := range chain {
 		row := model.TargetRow{ID: m.ID, Kind: "row"}
-		if m.Get("type").Str() == "status" && m.Get("display").Str() == "runtime" && m.Get("context_tree").IsSet() &&
-			!mutant.On(mutant.ProjectKind) {
+		if m.Get("type").Str() == "status" && m.Get("display").Str() == "runtime" && m.Get("context_tree").IsSet() {
 			row.Kind = "card"
 		}
 		for _, c := range m.Get("tool_calls").A {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"sessiondag/audit"
-	"sessiondag/checker/mutant"
 	"sessiondag/internal/shard"
 	"sessiondag/internal/termtext"
 )
@@ -99,7 +98,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "audit", err)
 		}
 	}
-	if sum.Failed() && !(mutant.On(mutant.CmdAuditExitIgnoresBroken) && sum.Regressions+sum.Violations == 0 && len(sum.Problems()) == 0) {
+	if sum.Failed() {
 		return 1
 	}
 	return 0

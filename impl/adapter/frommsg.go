@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -30,12 +29,6 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 		n.Role = node.RoleUser
 		// extra is taken out: its keys are merged in its place.
 		n.Metadata = without(msg, "id", "role", "content", "timestamp", "extra")
-		if mutant.On(mutant.AdapterKeepsExtra) {
-			n.Metadata = without(msg, "id", "role", "content", "timestamp")
-		}
-		if mutant.On(mutant.AdapterKnownKeys) {
-			n.Metadata = keepOnly(n.Metadata, "parent_id", "source", "status", "forked_from", "edit_of")
-		}
 		mergeMissing(n.Metadata, extra)
 		n.Output = orEmpty(content)
 	case "tool":
@@ -67,9 +60,6 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 	default:
 		n.Role = node.RoleLLM
 		n.Metadata = without(msg, "id", "role", "content", "timestamp", "token_model", "extra")
-		if mutant.On(mutant.AdapterKeepsExtra) {
-			n.Metadata = without(msg, "id", "role", "content", "timestamp", "token_model")
-		}
 		mergeMissing(n.Metadata, extra)
 		if role.Str() == "system" {
 			n.Metadata.Set("role", node.Str("system"))
@@ -124,17 +114,4 @@ func firstTruthy(vs ...node.Value) node.Value {
 		}
 	}
 	return node.Str("")
-}
-
-// keepOnly is the adapter-known-keys mutant's filter.
-func keepOnly(o *node.Obj, keys ...string) *node.Obj {
-	out := &node.Obj{}
-	for _, m := range o.M {
-		for _, k := range keys {
-			if m.Key == k {
-				out.M = append(out.M, m)
-			}
-		}
-	}
-	return out
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -181,9 +180,6 @@ func (m *Message) countRead() {
 // A), keeping R's value in Legacy.
 func (m *Message) Correct(pred string) {
 	m.Pred, m.IsConv = pred, true
-	if mutant.On(mutant.CorrectedKeyLast) {
-		m.F.Delete("parent_id")
-	}
 	m.F.Set("parent_id", node.Str(pred))
 	m.Parent = node.Str(pred)
 }

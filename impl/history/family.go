@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"sessiondag/impl/adapter"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -101,15 +100,8 @@ func NewGrouped(msgs Msgs, group []int32, ngroups int, index func(id string) (in
 	f.members = make([]int32, f.start[ngroups])
 	next := make([]int32, ngroups)
 	copy(next, f.start[:ngroups])
-	if mutant.On(mutant.GroupedFromEnd) {
-		copy(next, f.start[1:])
-	}
 	for i, g := range group {
-		switch {
-		case g >= 0 && mutant.On(mutant.GroupedFromEnd):
-			next[g]--
-			f.members[next[g]] = int32(i)
-		case g >= 0:
+		if g >= 0 {
 			f.members[next[g]] = int32(i)
 			next[g]++
 		}

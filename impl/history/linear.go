@@ -5,7 +5,6 @@ package history
 
 import (
 	"sessiondag/impl/adapter"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -58,10 +57,7 @@ func LinearBy(get Lookup, n int, head string, edge Edge) Msgs {
 		if !ok {
 			break
 		}
-		if _, dup := seen[cur]; dup && !mutant.On(mutant.NoCycleGuard) {
-			break
-		}
-		if len(out) > 4*n+4 { // the mutant's loop would never end
+		if _, dup := seen[cur]; dup {
 			break
 		}
 		seen[cur] = struct{}{}

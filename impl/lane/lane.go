@@ -4,7 +4,6 @@
 package lane
 
 import (
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -33,9 +32,6 @@ func IsConv(n *node.Node, get Lookup) bool {
 		// A reply to a user row, an ask_user row included: a retry of one
 		// with no answer yet makes it the turn the reply answers.
 		c, ok := get(n.CalledBy)
-		if mutant.On(mutant.AskReplyFolded) {
-			return ok && c.Role == node.RoleUser && IsConv(c, get)
-		}
 		return ok && c.Role == node.RoleUser
 	case node.RoleCode:
 		if n.Metadata.Get("called_by").Truthy() {

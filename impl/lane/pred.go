@@ -5,7 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -91,9 +90,6 @@ func (p *Preds) extend(s *store.Store) *Preds {
 	q.pred = slices.Grow(q.pred, len(nodes)-q.n)
 	q.conv = slices.Grow(q.conv, len(nodes)-q.n)
 	q.from = append(q.from, nodes[q.n:]...)
-	if mutant.On(mutant.PredsHeadLost) {
-		q.prev = node.RootID
-	}
 	for i := q.n; i < len(nodes); i++ {
 		n := nodes[i]
 		pred, conv := "", false
@@ -187,9 +183,6 @@ func (p *Preds) waits(n *node.Node) bool {
 // recorded parent (a reply, a standalone error row) or as the turn it reruns
 // (a retry or edit row), by the store's indexes.
 func (p *Preds) answered(id string) bool {
-	if mutant.On(mutant.ForkAnsweredByCall) {
-		return len(p.s.CallChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
-	}
 	return len(p.s.CallChildren(id)) > 0 || len(p.s.ConvChildren(id)) > 0 || len(p.s.Reruns(id)) > 0
 }
 
@@ -305,9 +298,6 @@ func (c *predsCache) stale(s *store.Store) bool {
 func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 	if v := n.Metadata.Get("predecessor"); v.K == node.String && v.S != "" {
 		return v.S
-	}
-	if mutant.On(mutant.PredsTrustAfterA) && p.recordedBefore(i) {
-		return node.RootID
 	}
 	if n.Metadata.Get("spawn_root").Truthy() {
 		return node.RootID
@@ -447,15 +437,4 @@ func (p *Preds) Walk(head string) []string {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out
-}
-
-// recordedBefore reports whether a node before position i records its
-// predecessor (only the preds-trust-after-a mutant asks).
-func (p *Preds) recordedBefore(i int) bool {
-	for _, n := range p.s.Nodes()[:i] {
-		if n.Metadata.Get("predecessor").Truthy() {
-			return true
-		}
-	}
-	return false
 }

@@ -2,7 +2,6 @@ package node
 
 import (
 	"math"
-	"sessiondag/impl/mutant"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -267,11 +266,7 @@ func AppendPyFloat(b []byte, f float64) []byte {
 	if neg {
 		b = append(b, '-')
 	}
-	fixedTo := 16
-	if mutant.On(mutant.FloatFixedTo15) {
-		fixedTo = 15
-	}
-	if decpt > -4 && decpt <= fixedTo {
+	if decpt > -4 && decpt <= 16 {
 		switch {
 		case decpt <= 0:
 			b = append(b, "0."...)
@@ -280,9 +275,7 @@ func AppendPyFloat(b []byte, f float64) []byte {
 		case decpt >= len(digits):
 			b = append(b, digits...)
 			b = append(b, strings.Repeat("0", decpt-len(digits))...)
-			if !mutant.On(mutant.FloatWholeAsInt) {
-				b = append(b, ".0"...)
-			}
+			b = append(b, ".0"...)
 		default:
 			b = append(b, digits[:decpt]...)
 			b = append(b, '.')

@@ -5,7 +5,6 @@ package render
 import (
 	"slices"
 
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -103,16 +102,6 @@ func Context(nodes []*node.Node, headSeq, frameEntrySeq int64, rng Range) []stri
 	ids := make([]string, len(kept))
 	for i, n := range kept {
 		ids[i] = n.ID
-	}
-	if mutant.On(mutant.RenderMapOrder) {
-		set := make(map[string]bool, len(ids))
-		for _, id := range ids {
-			set[id] = true
-		}
-		ids = ids[:0]
-		for id := range set {
-			ids = append(ids, id)
-		}
 	}
 	return ids
 }

@@ -2,8 +2,6 @@ package store
 
 import (
 	"sync/atomic"
-
-	"sessiondag/impl/mutant"
 )
 
 // NumSlots is the number of values a Memo holds. Readers number their own
@@ -75,17 +73,9 @@ func (t *memoTable) grow(n int) {
 // replaced, and logs the update.
 func (t *memoTable) forget(i int) {
 	j := i & (chunkSize - 1)
-	if mutant.On(mutant.MemoForgetMask) {
-		j = i & chunkBits
-	}
 	t.chunks[i>>chunkBits][j] = Memo{}
-	if mutant.On(mutant.MemoGenLags) {
-		t.gen.Store(uint64(len(t.updates)))
-	}
 	t.updates = append(t.updates, int32(i))
-	if !mutant.On(mutant.MemoGenLags) {
-		t.gen.Store(uint64(len(t.updates)))
-	}
+	t.gen.Store(uint64(len(t.updates)))
 }
 
 // MemoAt returns the memo of the node at position i.
@@ -108,9 +98,6 @@ func (s *Store) Generation() uint64 { return s.memo.gen.Load() }
 // UpdatedSince returns the positions of the nodes replaced since
 // generation gen, in the order of the updates (a position may repeat).
 func (s *Store) UpdatedSince(gen uint64) []int32 {
-	if mutant.On(mutant.UpdateLogSkips) {
-		gen++
-	}
 	if gen > uint64(len(s.memo.updates)) {
 		return nil
 	}

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -250,9 +249,6 @@ func (o *opener) readEntries(entries []entry) {
 		step := (len(todo) + workers - 1) / workers
 		for lo := 0; lo < len(todo); lo += step {
 			hi := min(lo+step, len(todo))
-			if mutant.On(mutant.ReadSplitOffset) {
-				hi = min(step, len(todo))
-			}
 			wg.Go(func() { work(lo, hi) })
 		}
 		wg.Wait()

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"time"
 
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -35,19 +34,9 @@ func (o *opener) build(sn *snapshot) *Store {
 			files = append(files, e.n)
 		}
 	}
-	if mutant.On(mutant.OpenDropsLast) && len(files) > 0 {
-		files = files[:len(files)-1]
-	}
 	// The listing is sorted by name: that is the original's lexical order.
 	lexical := slices.Clone(files)
-	if !mutant.On(mutant.LexicalOrder) {
-		if mutant.On(mutant.TiesReversed) {
-			// Files of one seq against their names: the listing reversed
-			// before the stable sort.
-			slices.Reverse(files)
-		}
-		slices.SortStableFunc(files, node.CompareSeq)
-	}
+	slices.SortStableFunc(files, node.CompareSeq)
 	for i, n := range files {
 		if n != lexical[i] {
 			s.LexicalMisorder = true

@@ -9,7 +9,6 @@ import (
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -53,8 +52,6 @@ func (r Rules) Aggregate(msgs []*adapter.Message) []*adapter.Message {
 	for i, m := range msgs {
 		switch {
 		case into[i] > 0:
-			continue
-		case m.Role == "tool" && mutant.On(mutant.DropOrphans):
 			continue
 		case m.Role == "assistant" && m.ID != "":
 			// An earlier assistant with the id of a later one keeps its
@@ -106,11 +103,8 @@ type foldMemo struct {
 
 // made reports whether f was made from base with these tool rows.
 func (f *foldMemo) made(base *adapter.Message, calls []*adapter.Message) bool {
-	if f.base != base && !mutant.On(mutant.FoldIgnoresBase) || f.n != len(calls) {
+	if f.base != base || f.n != len(calls) {
 		return false
-	}
-	if mutant.On(mutant.FoldCountOnly) {
-		return true
 	}
 	k := min(len(calls), len(f.few))
 	return slices.Equal(f.few[:k], calls[:k]) && slices.Equal(f.more, calls[k:])
@@ -130,9 +124,6 @@ const foldChunkSize = 64
 // so that checking them costs one memory access per assistant.
 func (c *columns) folded(p int, m *adapter.Message, calls []*adapter.Message) *adapter.Message {
 	i := p % foldChunkSize
-	if mutant.On(mutant.FoldSlotMask) {
-		i = p & foldChunkSize
-	}
 	slot := &c.folds[p/foldChunkSize][i]
 	if f := slot.Load(); f != nil && f.made(m, calls) {
 		return f.out
@@ -149,9 +140,7 @@ func (c *columns) folded(p int, m *adapter.Message, calls []*adapter.Message) *a
 func fold(m *adapter.Message, calls []*adapter.Message) *adapter.Message {
 	c := m
 	if len(calls) > 0 {
-		if !mutant.On(mutant.FoldInPlace) {
-			c = m.Copy()
-		}
+		c = m.Copy()
 		withCalls(c, calls)
 	}
 	if blocks := extraBlocks(m); blocks.Truthy() {

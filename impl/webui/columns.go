@@ -7,7 +7,6 @@ import (
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -89,9 +88,6 @@ func (t *columnTable) put(key flags.Set, c *columns) {
 
 // ruleKey is the part of a flag set the columns depend on.
 func ruleKey(fl flags.Set) flags.Set {
-	if mutant.On(mutant.ColumnsKeyNoB) {
-		return fl &^ (flags.B | flags.C)
-	}
 	return fl &^ flags.C
 }
 
@@ -112,16 +108,10 @@ func (r *reader) columns() *columns {
 	if c != nil && c.gen != gen && c.epoch == epoch && c.n <= n {
 		// Nodes were replaced, flag A's derivation held: only their
 		// positions change.
-		if mutant.On(mutant.ColumnsStale) {
-			stale := *c
-			stale.gen = gen
-			c = &stale
-		} else {
-			c = r.refresh(*c, gen)
-		}
+		c = r.refresh(*c, gen)
 		t.put(key, c)
 	}
-	if c == nil || c.gen != gen || c.epoch != epoch && !mutant.On(mutant.ColumnsEpochKept) || c.n > n {
+	if c == nil || c.gen != gen || c.epoch != epoch || c.n > n {
 		c = &columns{gen: gen, epoch: epoch}
 	}
 	if c.n < n {
@@ -167,9 +157,6 @@ func (r *reader) extend(c columns) *columns {
 		step := (to - from + workers - 1) / workers
 		for lo := from; lo < to; lo += step {
 			hi := min(lo+step, to)
-			if mutant.On(mutant.FillSplitFrom) {
-				hi = min(from+step, to)
-			}
 			wg.Go(func() { r.fill(&c, nodes, lo, hi) })
 		}
 		wg.Wait()
@@ -192,9 +179,6 @@ func (r *reader) fill(c *columns, nodes []*node.Node, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		target, sib, child := int32(keyNone), int32(keyNone), int32(keyNone)
 		if r.s.Hidden(i) {
-			if mutant.On(mutant.ColumnsKeepHidden) {
-				continue
-			}
 			c.msg[i], c.kind[i] = nil, 0
 		} else {
 			m := r.messageAt(i, nodes[i])

@@ -7,7 +7,6 @@ import (
 	"sessiondag/impl/flags"
 	"sessiondag/impl/history"
 	"sessiondag/impl/lane"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -82,21 +81,13 @@ func (r *reader) load() *Loaded {
 	l.HeadID = head
 	l.Linear = chain
 	trigger := len(chain) < len(all)
-	if mutant.On(mutant.FallbackV1) {
-		trigger = head.walkable() && len(chain) < 3 && len(all) > 3
-	}
-	if r.fl.Has(flags.C) && mutant.On(mutant.StepCBranchOnly) {
-		chain = history.Branch(s, "")
-	}
 	if !r.fl.Has(flags.C) && trigger {
 		if br := r.branch(""); len(br) > len(chain) {
 			chain = br
 			l.FallbackUsed = true
 		}
 	}
-	if !r.fl.Has(flags.C) || !mutant.On(mutant.StepCSkipsSplice) {
-		chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf, r.attachGrouped)
-	}
+	chain = r.splice(chain, allIdx.withKind(kindAttach), r.attachParentOf, r.attachGrouped)
 	chain = r.splice(chain, allIdx.withKind(kindRuntime), r.runtimeRowParentOf, nil)
 	l.BeforeCards = chain
 	chain = r.rules.rebuildCards(chain, allIdx, NewTreeIndex(s))
@@ -126,9 +117,6 @@ func (r *reader) walksPreds() bool { return r.rules.Walks }
 // orphan tool row).
 func (r *reader) predChain(head string, allIdx rowIndex) (Head, []*adapter.Message) {
 	ids := r.preds.Walk(head)
-	if mutant.On(mutant.StepBDropsRoot) && len(ids) > 1 {
-		ids = ids[1:]
-	}
 	chain := make([]*adapter.Message, 0, len(ids))
 	for _, id := range ids {
 		if m, ok := allIdx.get(id); ok {

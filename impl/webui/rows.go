@@ -5,7 +5,6 @@ import (
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/history"
-	"sessiondag/impl/mutant"
 )
 
 // aggregated is get_messages and aggregate_tool_messages (steps 1–2), with
@@ -19,9 +18,6 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 	c := r.columns()
 	n := c.n
 	sc := getScratch(n)
-	if mutant.On(mutant.ScratchPutEarly) {
-		defer scratches.Put(sc)
-	}
 	raw = make([]*adapter.Message, 0, n)
 	into := sc.into // 1 + the position a tool row folds into
 	for p := range n {
@@ -34,10 +30,10 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 			continue
 		}
 		t := c.target[p]
-		if t == keyOther && !mutant.On(mutant.AggTargetOnce) { // an id appended after the row: ask again
+		if t == keyOther { // an id appended after the row: ask again
 			t = r.idColumn(r.rules.ToolTarget(m))
 		}
-		if t >= 0 && (c.kind[t]&kindAssistant != 0 || mutant.On(mutant.AggFoldsAnyKind)) {
+		if t >= 0 && c.kind[t]&kindAssistant != 0 {
 			into[p] = t + 1
 		}
 	}
@@ -51,10 +47,7 @@ func (r *reader) aggregated() (raw, all []*adapter.Message, rows rowIndex) {
 			continue
 		}
 		k := c.kind[p]
-		if k&kindTool != 0 && mutant.On(mutant.DropOrphans) {
-			continue
-		}
-		if k&kindAssistant != 0 && (start[p+1] > start[p] || k&kindBlocks != 0 && !mutant.On(mutant.AggBlocksNeedCall)) {
+		if k&kindAssistant != 0 && (start[p+1] > start[p] || k&kindBlocks != 0) {
 			m = c.folded(p, m, calls[start[p]:start[p+1]])
 		}
 		all = append(all, m)
@@ -97,9 +90,7 @@ func zeroed(s []int32, n int) []int32 {
 		return make([]int32, n)
 	}
 	s = s[:n]
-	if !mutant.On(mutant.ScratchNotCleared) {
-		clear(s)
-	}
+	clear(s)
 	return s
 }
 
@@ -171,9 +162,6 @@ func (x rowIndex) parents(parent func(*adapter.Message) string) *history.Family 
 func (x rowIndex) grouped(col []int32, keyOf func(*adapter.Message) string, empty bool) *history.Family {
 	n := int32(x.c.n)
 	nullG, emptyG := n, n+1
-	if mutant.On(mutant.GroupNullEmpty) {
-		emptyG = nullG
-	}
 	ngroups := n + 2
 	var other map[string]int32
 	group := make([]int32, len(x.all))
@@ -186,7 +174,7 @@ func (x rowIndex) grouped(col []int32, keyOf func(*adapter.Message) string, empt
 			g = emptyG
 		case keyOther:
 			k := keyOf(x.all[i])
-			if q, ok := x.r.s.Pos(k); ok && !mutant.On(mutant.GroupOtherOnce) {
+			if q, ok := x.r.s.Pos(k); ok {
 				g = int32(q)
 				break
 			}

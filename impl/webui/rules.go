@@ -4,7 +4,6 @@ import (
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -23,10 +22,10 @@ type Rules struct {
 
 // RulesFor returns the rules of a flag set. preds may be nil when A is off.
 func RulesFor(fl flags.Set, preds *lane.Preds) Rules {
-	return Rules{Flags: fl, Preds: preds, Walks: preds != nil && fl.Has(flags.B) && !mutant.On(mutant.StepBIgnored)}
+	return Rules{Flags: fl, Preds: preds, Walks: preds != nil && fl.Has(flags.B)}
 }
 
-func (r Rules) d() bool { return r.Flags.Has(flags.D) && !mutant.On(mutant.StepDReadsParent) }
+func (r Rules) d() bool { return r.Flags.Has(flags.D) }
 
 // ToolTarget is the assistant a tool row folds into: the top-level
 // called_by, else parent_id (R) or the node's caller (D), else the edge in
@@ -41,9 +40,6 @@ func (r Rules) ToolTarget(m *adapter.Message) string {
 		}
 	} else if p := m.LegacyParentID(); p != "" {
 		return p
-	}
-	if mutant.On(mutant.AggNoExtraEdge) {
-		return ""
 	}
 	return ToolUse(m).Get("called_by").Str()
 }
@@ -64,9 +60,6 @@ func (r Rules) cardTarget(m *adapter.Message) string {
 // rows (an attach pointer whose fork anchor is a run, say) are not absorbed
 // once the chain walks predecessors (flag B).
 func (r Rules) childOf(m *adapter.Message) string {
-	if mutant.On(mutant.CardsByParent) {
-		return m.ParentID()
-	}
 	if r.Walks && m.IsConv {
 		return "" // a conversation row is never a run's internal
 	}
@@ -92,9 +85,6 @@ func (r Rules) fixEdge(m *adapter.Message) string {
 // the row the spawn was issued from.
 func (r Rules) attachParent(m *adapter.Message) string {
 	if r.Walks && m.IsConv {
-		if r.d() && mutant.On(mutant.StepDAttachByCaller) {
-			return m.CalledBy
-		}
 		return m.Pred
 	}
 	if cb := m.TopCalledBy; cb.Truthy() {

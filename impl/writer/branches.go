@@ -7,7 +7,6 @@ import (
 	"sessiondag/impl/flags"
 	"sessiondag/impl/history"
 	"sessiondag/impl/lane"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 )
@@ -85,9 +84,6 @@ func rerunPred(s *store.Store, of, u string) string {
 	preds := lane.PredsOf(s)
 	if pred, ok := preds.Of(u); ok {
 		return pred
-	}
-	if mutant.On(mutant.RerunAskAtRoot) {
-		return node.RootID
 	}
 	cur := lane.Anchor(of, s.Get)
 	for seen := map[string]bool{}; cur != node.RootID && !seen[cur]; {

@@ -6,7 +6,6 @@ import (
 
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
-	"sessiondag/impl/mutant"
 	"sessiondag/impl/node"
 )
 
@@ -48,13 +47,10 @@ func (w *Writer) WebUser(id, text, form string) error {
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
-	if ch, ok := w.ClientHead(); ok && !(w.Flags.Has(flags.A) && mutant.On(mutant.StepADropsParent)) {
+	if ch, ok := w.ClientHead(); ok {
 		md.Set("parent_id", node.Str(ch))
 	}
 	pred := w.storeAnchor()
-	if ch, ok := w.ClientHead(); ok && mutant.On(mutant.StepAWrongPred) {
-		pred = lane.Anchor(ch, w.S.Get)
-	}
 	w.predecessor(md, pred)
 	if err := w.add(&node.Node{ID: id, Role: node.RoleUser, Output: node.Str(text), CalledBy: node.RootID, Metadata: md}); err != nil {
 		return err

@@ -19,7 +19,7 @@ func TestLayout(t *testing.T) {
 	root := repoRoot(t)
 	want := []string{"audit", "bench", "checker", "cmd", "impl", "internal", "model", "ops", "props", "scripts"}
 	require(t, want, goDirs(t, root, ""), "top-level folders holding Go code")
-	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "mutant", "remote", "robust", "serve"},
+	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "remote", "robust", "serve"},
 		goDirs(t, root, "checker"), "packages of the checker's wing")
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -59,9 +59,8 @@ func TestImportBoundaries(t *testing.T) {
 		}
 	}
 	for _, pkg := range deps(t, root, "./model") {
-		if strings.HasPrefix(pkg, "sessiondag/") && pkg != "sessiondag/model" && pkg != "sessiondag/ops" &&
-			pkg != "sessiondag/checker/mutant" {
-			t.Errorf("model/ reaches %s: it reads the op vocabulary (and the judge's mutant switch) and nothing else of the project", pkg)
+		if strings.HasPrefix(pkg, "sessiondag/") && pkg != "sessiondag/model" && pkg != "sessiondag/ops" {
+			t.Errorf("model/ reaches %s: it reads the op vocabulary and nothing else of the project", pkg)
 		}
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-
-	"sessiondag/impl/mutant"
 )
 
 // The proof that deduplication changes the work, never the verdict:
@@ -34,23 +32,21 @@ type walkResult struct {
 
 // dedupCompare prints the table and returns how many implementations had
 // verdicts that differ.
-func dedupCompare(todo []mutant.Mutant, maxOps int) (int, error) {
-	tmp, err := os.MkdirTemp("", "sessiondag-dedup-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "sessiondag")
-	build := exec.Command("go", "build", "-tags", "mutants", "-o", bin, "./cmd/sessiondag")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("go build -tags mutants: %w", err)
-	}
+func dedupCompare(todo []target, maxOps int, tmp string) (int, error) {
 	fmt.Printf("| implementation | scripts | runs | failures (by length) | first failure reduced | sessions checked: without → with | processor s: without → with | verdicts |\n")
 	fmt.Printf("|---|---|---|---|---|---|---|---|\n")
 	differ := 0
-	for _, name := range append([]string{""}, names(todo)...) {
+	for i := -1; i < len(todo); i++ {
 		start := time.Now()
+		var m *target
+		name := ""
+		if i >= 0 {
+			m, name = &todo[i], todo[i].Name
+		}
+		bin, err := binary(m, tmp)
+		if err != nil {
+			return 0, err
+		}
 		var runs [2]walkResult
 		for i, dedup := range []bool{false, true} {
 			if runs[i], err = walkOnce(bin, name, maxOps, dedup, filepath.Join(tmp, "out")); err != nil {
@@ -80,14 +76,6 @@ func dedupCompare(todo []mutant.Mutant, maxOps int) (int, error) {
 		fmt.Fprintf(os.Stderr, "mutants: %q compared in %s\n", name, time.Since(start).Round(time.Second))
 	}
 	return differ, nil
-}
-
-func names(ms []mutant.Mutant) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = m.Name
-	}
-	return out
 }
 
 // walkOnce walks every script of at most ops ops, one worker (the first

@@ -27,24 +27,13 @@ type exhaustRun struct {
 	reduced string // the reduced script
 }
 
-// exhaustPkg is the walk's package: a judge's mutant whose switch it does
+// exhaustPkg is the walk's package: a judge's mutant whose edit it does
 // not link (the audit's) cannot change a walk, and is named, not walked.
 const exhaustPkg = "sessiondag/checker/exhaust"
 
 // exhaustCurve prints the table's rows and returns how many mutants
 // survived every walk or were out of its reach, and how many walks crashed.
-func exhaustCurve(todo []target, sc *scoper, maxOps int) (survivors, crashed int, err error) {
-	tmp, err := os.MkdirTemp("", "sessiondag-mutants-")
-	if err != nil {
-		return 0, 0, err
-	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "sessiondag")
-	build := exec.Command("go", "build", "-tags", "mutants", "-o", bin, "./cmd/sessiondag")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, 0, fmt.Errorf("go build -tags mutants: %w", err)
-	}
+func exhaustCurve(todo []target, sc *scoper, maxOps int, tmp string) (survivors, crashed int, err error) {
 	fmt.Printf("| mutant | the bug | exhaust kills it at (ops: check [data], reduced script) |\n|---|---|---|\n")
 	for _, m := range todo {
 		pkgs, err := sc.packages(m)
@@ -53,10 +42,14 @@ func exhaustCurve(todo []target, sc *scoper, maxOps int) (survivors, crashed int
 		}
 		if m.pkgs == nil && !slices.Contains(pkgs, exhaustPkg) {
 			survivors++
-			fmt.Printf("| `%s` | %s | **out of reach**: %s does not link the code that switches it on |\n", m.Name, m.Bug, exhaustPkg)
+			fmt.Printf("| `%s` | %s | **out of reach**: %s does not link the code it edits |\n", m.Name, m.Bug, exhaustPkg)
 			continue
 		}
 		start := time.Now()
+		bin, err := binary(&m, tmp)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", m.Name, err)
+		}
 		cell := fmt.Sprintf("survives %d ops", maxOps)
 		for ops := 1; ops <= maxOps; ops++ {
 			run, err := exhaustOnce(bin, m.Name, ops, filepath.Join(tmp, m.Name))

@@ -1,20 +1,19 @@
-// Command mutants runs the tests against each deliberately broken variant —
-// of the implementation (impl/mutant: against the property suite, ./props)
-// and of the judge (checker/mutant: the comparisons, the generator, the
-// models and the audit, against the tests of every package whose test
-// binary links the code that switches the mutant on: no other test can see
-// it; -list prints them) — built with -tags
-// mutants and selected by SESSIONDAG_MUTANT, and prints, per mutant, the
-// row of the README's table
-// "The harness tests itself": every test that failed and after how many
+// Command mutants runs the tests against each deliberately broken variant
+// of the project (internal/mutants: the implementation's, against the
+// property suite, ./props; the judge's — the comparisons, the generator,
+// the models and the audit — against the tests of every package whose test
+// binary links the code the mutant edits: no other test can see it; -list
+// prints them). Each mutant is compiled in with `go test -overlay` and
+// named in SESSIONDAG_MUTANT (which stops the suite saving its failures),
+// and the command prints, per mutant, the row of the README's table "The
+// harness tests itself": every test that failed and after how many
 // generated cases (1 = the first; *example* for a test of fixed cases,
 // *flaky* for a failure rapid could not reproduce, *crash* for a test that
-// was running when the test binary died). It reads the tests' events
-// (`go test -json`), not their text. A mutant no test catches makes it
-// exit 1; a mutant whose tests do not build or run, 2. Rapid's flags go
-// only to the test binaries that link rapid (go list -test), the other
-// packages in a run of their own. Run it from the project root (make
-// mutants):
+// was running when the test binary died). It reads the tests' events (`go
+// test -json`), not their text. A mutant no test catches makes it exit 1;
+// a mutant whose tests do not build or run, 2. Rapid's flags go only to
+// the test binaries that link rapid (go list -test), the other packages in
+// a run of their own. Run it from the project root (make mutants):
 //
 //	go run ./scripts/mutants [-checks N] [-only a,b] [-run REGEXP] [-rapid=false] [PKG...]
 //
@@ -37,116 +36,92 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	judgemutant "sessiondag/checker/mutant"
-	"sessiondag/impl/mutant"
 )
 
+// options are the command's flags.
+type options struct {
+	checks     int
+	only, run  string
+	shrink     time.Duration
+	timeout    time.Duration
+	exhaustOps int
+	dedupOps   int
+	list       bool
+	rapidFlags bool
+}
+
 func main() {
-	checks := flag.Int("checks", 0, "rapid checks per property (-rapid.checks; 0: the suite's default, props.DefaultChecks)")
-	only := flag.String("only", "", "comma-separated mutants to run (default: all)")
-	run := flag.String("run", "", "run only the tests matching this regexp (go test -run)")
-	shrink := flag.Duration("shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
-	timeout := flag.Duration("timeout", 30*time.Minute, "go test -timeout per mutant")
-	exhaustOps := flag.Int("exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
-	dedupOps := flag.Int("exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
-	list := flag.Bool("list", false, "print each mutant and the packages whose tests it runs, and exit")
-	rapidFlags := flag.Bool("rapid", true, "pass rapid's flags to the test binaries that link rapid (false: to none)")
+	var o options
+	flag.IntVar(&o.checks, "checks", 0, "rapid checks per property (-rapid.checks; 0: the suite's default, props.DefaultChecks)")
+	flag.StringVar(&o.only, "only", "", "comma-separated mutants to run (default: all)")
+	flag.StringVar(&o.run, "run", "", "run only the tests matching this regexp (go test -run)")
+	flag.DurationVar(&o.shrink, "shrinktime", 5*time.Second, "rapid's time to shrink a failure (-rapid.shrinktime)")
+	flag.DurationVar(&o.timeout, "timeout", 30*time.Minute, "go test -timeout per mutant")
+	flag.IntVar(&o.exhaustOps, "exhaust", 0, "print the small-scope curve instead: the fewest ops (1…N) at which exhaust kills each mutant")
+	flag.IntVar(&o.dedupOps, "exhaust-dedup", 0, "compare exhaust at N ops with and without deduplication instead, as built and with each mutant")
+	flag.BoolVar(&o.list, "list", false, "print each mutant and the packages whose tests it runs, and exit")
+	flag.BoolVar(&o.rapidFlags, "rapid", true, "pass rapid's flags to the test binaries that link rapid (false: to none)")
 	flag.Parse()
-	pkgs := flag.Args() // every mutant against these, when given
-	sc := &scoper{given: pkgs}
-	todo, err := selected(*only)
+	os.Exit(run(o, flag.Args()))
+}
+
+// run does what the options ask and returns the exit code.
+func run(o options, pkgs []string) int {
+	sc := &scoper{given: pkgs} // every mutant against these, when given
+	todo, err := selected(o.only)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
-		os.Exit(2)
+		return 2
 	}
-	if *list {
+	tmp, err := os.MkdirTemp("", "sessiondag-mutants-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutants:", err)
+		return 2
+	}
+	defer os.RemoveAll(tmp)
+	switch {
+	case o.list:
 		if err := printScope(todo, sc); err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
-			os.Exit(2)
+			return 2
 		}
-		return
-	}
-	if *dedupOps > 0 {
-		differ, err := dedupCompare(mutantsOf(todo), *dedupOps)
+		return 0
+	case o.dedupOps > 0:
+		differ, err := dedupCompare(todo, o.dedupOps, tmp)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
-			os.Exit(2)
+			return 2
 		}
 		if differ > 0 {
 			fmt.Fprintf(os.Stderr, "mutants: deduplication changed the verdict on %d implementation(s)\n", differ)
-			os.Exit(1)
+			return 1
 		}
-		return
-	}
-	if *exhaustOps > 0 {
-		survivors, crashed, err := exhaustCurve(todo, &scoper{}, *exhaustOps) // the walk's reach, whatever packages are given
+		return 0
+	case o.exhaustOps > 0:
+		survivors, crashed, err := exhaustCurve(todo, &scoper{}, o.exhaustOps, tmp) // the walk's reach, whatever packages are given
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mutants:", err)
-			os.Exit(2)
+			return 2
 		}
-		fmt.Fprintf(os.Stderr, "mutants: %d of %d survive %d ops or are out of reach; %d walks crashed\n", survivors, len(todo), *exhaustOps, crashed)
-		return
+		fmt.Fprintf(os.Stderr, "mutants: %d of %d survive %d ops or are out of reach; %d walks crashed\n", survivors, len(todo), o.exhaustOps, crashed)
+		return 0
 	}
-	base := []string{"test", "-json", "-tags", "mutants", "-count=1", "-timeout", timeout.String()}
-	if *run != "" {
-		base = append(base, "-run", *run)
-	}
-	rapidArgs := []string{"-rapid.nofailfile", "-rapid.shrinktime=" + shrink.String()}
-	if *checks > 0 {
-		rapidArgs = append(rapidArgs, fmt.Sprintf("-rapid.checks=%d", *checks))
-	}
-	splits := map[string][2][]string{} // go list's answer, once per package list
-	// runsFor is the go test runs of a mutant. Flags after the packages
-	// reach every test binary, and one that does not link rapid refuses
-	// rapid's ("flag provided but not defined"): the packages whose tests
-	// link it run with them, the rest in a run of their own.
-	runsFor := func(m target) ([][]string, error) {
-		list, err := sc.packages(m)
-		if err != nil {
-			return nil, err
-		}
-		if !*rapidFlags {
-			return [][]string{append(slices.Clone(base), list...)}, nil
-		}
-		key := strings.Join(list, " ")
-		sp, ok := splits[key]
-		if !ok {
-			with, without, err := rapidSplit(list)
-			if err != nil {
-				return nil, err
-			}
-			sp = [2][]string{with, without}
-			splits[key] = sp
-		}
-		var runs [][]string
-		if len(sp[0]) > 0 {
-			runs = append(runs, append(append(slices.Clone(base), sp[0]...), rapidArgs...))
-		}
-		if len(sp[1]) > 0 {
-			runs = append(runs, append(slices.Clone(base), sp[1]...))
-		}
-		return runs, nil
-	}
+	return table(o, todo, sc, tmp)
+}
 
+// table prints the README's table, a row per mutant, and returns the exit
+// code: 1 when a mutant survives, 2 when the tests of one did not run.
+func table(o options, todo []target, sc *scoper, tmp string) int {
 	fmt.Println("| mutant | the bug | caught by (checks needed; *example* = a fixed case) |")
 	fmt.Println("|---|---|---|")
+	r := runner{o: o, splits: map[string][2][]string{}}
 	survivors, broken := 0, 0
 	for _, m := range todo {
 		start := time.Now()
-		runs, err := runsFor(m)
-		var v verdict
-		for _, args := range runs {
-			if err != nil {
-				break
-			}
-			var one verdict
-			one, err = runOne(m.Name, args)
-			v = v.and(one)
-		}
+		v, err := r.verdictOf(m, sc, tmp)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mutants: %s: %v\n", m.Name, err)
-			os.Exit(2)
+			return 2
 		}
 		fmt.Fprintf(os.Stderr, "mutants: %s done in %s\n", m.Name, time.Since(start).Round(time.Second))
 		switch {
@@ -171,65 +146,79 @@ func main() {
 	switch {
 	case broken > 0:
 		fmt.Fprintf(os.Stderr, "mutants: the tests did not run for %d mutant(s)\n", broken)
-		os.Exit(2)
+		return 2
 	case survivors > 0:
 		fmt.Fprintf(os.Stderr, "mutants: %d of %d mutant(s) not caught\n", survivors, len(todo))
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
-// target is a mutant and the packages whose tests must catch it: none
-// listed for the judge's, whose packages judgeScope finds.
-type target struct {
-	mutant.Mutant
-	pkgs []string
+// runner runs a mutant's tests.
+type runner struct {
+	o      options
+	splits map[string][2][]string // go list's answer, once per package list
 }
 
-// every lists the implementation's mutants (caught by the property suite)
-// and then the judge's (caught by the tests of every package that links
-// the code switching it on).
-func every() []target {
-	var out []target
-	for _, m := range mutant.All {
-		out = append(out, target{m, []string{"./props"}})
+// verdictOf runs the tests of m's packages with m compiled in.
+func (r *runner) verdictOf(m target, sc *scoper, tmp string) (verdict, error) {
+	runs, err := r.runsFor(m, sc)
+	if err != nil {
+		return verdict{}, err
 	}
-	for _, m := range judgemutant.All {
-		out = append(out, target{mutant.Mutant{Name: m.Name, Bug: m.Bug}, nil})
+	build, err := m.buildFlags(tmp)
+	if err != nil {
+		return verdict{}, err
 	}
-	return out
-}
-
-// mutantsOf is the mutants of the targets.
-func mutantsOf(ts []target) []mutant.Mutant {
-	out := make([]mutant.Mutant, len(ts))
-	for i, t := range ts {
-		out[i] = t.Mutant
-	}
-	return out
-}
-
-// selected is the mutants named in only (comma-separated), in every's
-// order, or all of them.
-func selected(only string) ([]target, error) {
-	all := every()
-	if only == "" {
-		return all, nil
-	}
-	names := strings.Split(only, ",")
-	var out []target
-	for _, m := range all {
-		if slices.Contains(names, m.Name) {
-			out = append(out, m)
+	var v verdict
+	for _, args := range runs {
+		one, err := runOne(m.Name, slices.Insert(args, 1, build...))
+		if err != nil {
+			return verdict{}, err
 		}
+		v = v.and(one)
 	}
-	if len(out) != len(names) {
-		known := make([]string, len(all))
-		for i, m := range all {
-			known[i] = m.Name
+	return v, nil
+}
+
+// runsFor is the go test runs of a mutant. Flags after the packages
+// reach every test binary, and one that does not link rapid refuses
+// rapid's ("flag provided but not defined"): the packages whose tests
+// link it run with them, the rest in a run of their own.
+func (r *runner) runsFor(m target, sc *scoper) ([][]string, error) {
+	base := []string{"test", "-json", "-count=1", "-timeout", r.o.timeout.String()}
+	if r.o.run != "" {
+		base = append(base, "-run", r.o.run)
+	}
+	list, err := sc.packages(m)
+	if err != nil {
+		return nil, err
+	}
+	if !r.o.rapidFlags {
+		return [][]string{append(slices.Clone(base), list...)}, nil
+	}
+	key := strings.Join(list, " ")
+	sp, ok := r.splits[key]
+	if !ok {
+		with, without, err := rapidSplit(list)
+		if err != nil {
+			return nil, err
 		}
-		return nil, fmt.Errorf("-only %q names a mutant that does not exist (mutants: %s)", only, strings.Join(known, ", "))
+		sp = [2][]string{with, without}
+		r.splits[key] = sp
 	}
-	return out, nil
+	rapidArgs := []string{"-rapid.nofailfile", "-rapid.shrinktime=" + r.o.shrink.String()}
+	if r.o.checks > 0 {
+		rapidArgs = append(rapidArgs, fmt.Sprintf("-rapid.checks=%d", r.o.checks))
+	}
+	var runs [][]string
+	if len(sp[0]) > 0 {
+		runs = append(runs, append(append(slices.Clone(base), sp[0]...), rapidArgs...))
+	}
+	if len(sp[1]) > 0 {
+		runs = append(runs, append(slices.Clone(base), sp[1]...))
+	}
+	return runs, nil
 }
 
 // runOne runs go test with the mutant compiled in and reads its events.

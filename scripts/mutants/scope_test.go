@@ -7,7 +7,7 @@ import (
 )
 
 // TestScopeOf: a mutant's tests are those of the packages whose test
-// binaries link a package that switches it on — the package itself, one
+// binaries link a package it edits — the package itself, one
 // importing it directly or through another — and no other.
 func TestScopeOf(t *testing.T) {
 	deps := map[string][]string{
@@ -28,15 +28,17 @@ func TestScopeOf(t *testing.T) {
 	}, scopeOf(sites, deps))
 }
 
-// TestJudgeScopeReachesEverySwitch: every judge's mutant is switched on
+// TestJudgeScopeReachesEveryEdit: every judge's mutant edits code
 // in a package whose tests run it, read from this module's own sources.
-func TestJudgeScopeReachesEverySwitch(t *testing.T) {
+func TestJudgeScopeReachesEveryEdit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list over the module")
 	}
 	scope, err := judgeScope()
 	require.NoError(t, err)
-	for _, m := range every() {
+	all, err := every()
+	require.NoError(t, err)
+	for _, m := range all {
 		if m.pkgs == nil {
 			require.NotEmpty(t, scope[m.Name], "mutant %s", m.Name)
 		}
