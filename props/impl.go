@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/remote"
+	"sessiondag/protocol/process"
 )
 
 // ImplEnv names the implementation the properties judge: a command that
@@ -26,7 +28,7 @@ const (
 
 // underTest starts the implementation under test: nil in-process, else
 // the pool of processes of SESSIONDAG_IMPL (openImpl).
-var underTest harness.Starter
+var underTest protocol.Starter
 
 // openImpl opens SESSIONDAG_IMPL when it is set; the returned func closes
 // it.
@@ -35,7 +37,7 @@ func openImpl() (func(), error) {
 	if cmd == "" {
 		return func() {}, nil
 	}
-	o := remote.Options{Tmp: scratch(), Dir: ".."}
+	o := process.Options{Tmp: scratch(), Dir: "..", KnownWithout: gen.KnownWithout}
 	if v := os.Getenv(ImplTimeoutEnv); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
@@ -43,7 +45,7 @@ func openImpl() (func(), error) {
 		}
 		o.Timeout = d
 	}
-	pool, err := remote.Open(cmd, o)
+	pool, err := process.Open(cmd, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ImplEnv, err)
 	}
@@ -52,7 +54,7 @@ func openImpl() (func(), error) {
 }
 
 // about is what the implementation under test declares.
-func about() harness.About {
+func about() protocol.About {
 	if underTest == nil {
 		return harness.InProcessAbout
 	}
@@ -70,7 +72,7 @@ func judges(t testing.TB, checks []harness.Check, data ...harness.Data) {
 		}
 	}
 	for _, d := range data {
-		if err := a.TakesData(d); err != nil {
+		if err := harness.TakesData(a, d); err != nil {
 			t.Skip(err)
 		}
 	}
@@ -95,7 +97,7 @@ func drawnFor(o gen.Options) gen.Options {
 	kinds := gen.DrawKindsOf(a.Ops)
 	o.Together = a.Together
 	if len(a.Without) > 0 {
-		// remote.Open has checked the names
+		// process.Open has checked the names
 		kinds, o.Without, _ = gen.Without(a.Without, kinds)
 	}
 	if o.Only != nil {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 
+	"sessiondag/protocol"
+
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/campaign"
@@ -19,9 +21,9 @@ import (
 // complete is the "chain is complete" property as a harness check: under
 // flags fl the loaded chain misses no row of the intended conversation.
 func complete(fl flags.Set) harness.Check {
-	claims := []harness.Claim{harness.ClaimRollout}
+	claims := []protocol.Claim{protocol.ClaimRollout}
 	if fl == flags.Off {
-		claims = append(claims, harness.ClaimLegacy)
+		claims = append(claims, protocol.ClaimLegacy)
 	}
 	return harness.Check{Name: "complete", Prop: "P4", Doc: "the chain under " + fl.String() + " misses no intended row",
 		Needs: harness.Needs{Claims: claims, Configs: []flags.Set{fl}},

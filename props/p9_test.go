@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"sessiondag/protocol"
+
 	"pgregory.net/rapid"
 
 	"sessiondag/checker/campaign"
@@ -32,7 +34,7 @@ func TestP9Determinism(t *testing.T) {
 		viewBytes = remoteViewBytes
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		opt := drawnFor(gen.Options{Legacy: true, FlagFlips: about().Writes("flag") && about().Claim == harness.ClaimRollout})
+		opt := drawnFor(gen.Options{Legacy: true, FlagFlips: about().Writes("flag") && about().Claim == protocol.ClaimRollout})
 		opt.Swarm = gen.DrawSwarm(rapidsrc.Source{T: t}, opt)
 		script := gen.New(opt).Script(rapidsrc.Source{T: t}, rapid.IntRange(1, 60).Draw(t, "ops"))
 		replayed, err := ops.ParseString(ops.String(script))
@@ -88,7 +90,7 @@ func remoteConfigs() []flags.Set {
 	seen := map[string]bool{}
 	for _, fl := range flags.Rollout {
 		c, err := about().Config(fl)
-		if err != nil || seen[c] || about().TakesData(harness.Data{Name: "flags " + fl.String(), Writer: fl}) != nil {
+		if err != nil || seen[c] || harness.TakesData(about(), harness.Data{Name: "flags " + fl.String(), Writer: fl}) != nil {
 			continue
 		}
 		seen[c] = true

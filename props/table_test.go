@@ -27,7 +27,7 @@ func TestRolloutTable(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n| data | step | chain changed | fixes | not fixes | other views changed only |\n|---|---|---|---|---|---|\n")
 	for _, kind := range harness.RolloutData {
-		if err := about().TakesData(kind); err != nil {
+		if err := harness.TakesData(about(), kind); err != nil {
 			t.Logf("not run: %v", err)
 			continue
 		}

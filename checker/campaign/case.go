@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/ops"
@@ -24,7 +26,7 @@ type Case struct {
 	// Impl starts the implementation the case plays against; nil = the
 	// implementation in this repository, in-process. Its file names it
 	// (`#! impl`), so that a replay runs it again.
-	Impl harness.Starter
+	Impl protocol.Starter
 }
 
 // Of is the case that finding f of c's check is: the script up to the op

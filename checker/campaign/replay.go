@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/ops"
@@ -22,7 +24,7 @@ type ReplayOptions struct {
 	// the implementation in this repository, in-process. Against another,
 	// the checks and kinds of data that cannot judge it are left out
 	// (NotRun says which).
-	Impl harness.Starter
+	Impl protocol.Starter
 }
 
 // A Group is checks played together on one kind of data: one session, the
@@ -188,11 +190,11 @@ func NotRun(f *ops.File, o ReplayOptions) []string {
 
 // applicable keeps the groups, and the checks of each, that can judge an
 // implementation, and says why each of the others is left out.
-func applicable(a harness.About, groups []Group) ([]Group, []string) {
+func applicable(a protocol.About, groups []Group) ([]Group, []string) {
 	var out []Group
 	var skipped []string
 	for _, g := range groups {
-		if err := a.TakesData(g.Data); err != nil {
+		if err := harness.TakesData(a, g.Data); err != nil {
 			skipped = append(skipped, harness.Why(err))
 			continue
 		}

@@ -7,13 +7,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"sessiondag/checker/remote"
-	"sessiondag/checker/serve"
+	"sessiondag/checker/gen"
 	"sessiondag/internal/shard"
+	"sessiondag/protocol/process"
+	"sessiondag/protocol/serve"
 )
 
 // serveEnv makes the test binary serve impl/ over the protocol
-// (checker/serve) with user+reply written in one step, as
+// (protocol/serve) with user+reply written in one step, as
 // `sessiondag serve --together user+reply` does.
 const serveEnv = "SESSIONDAG_EXHAUST_SERVE"
 
@@ -65,7 +66,7 @@ func TestExhaustTogether(t *testing.T) {
 	}))
 	require.NotZero(t, between)
 
-	pool, err := remote.Open(servedTogether(false), remote.Options{})
+	pool, err := process.Open(servedTogether(false), process.Options{KnownWithout: gen.KnownWithout})
 	require.NoError(t, err)
 	defer pool.Close()
 	require.Equal(t, [][2]string{{"user", "reply"}}, pool.About().Together)
@@ -78,7 +79,7 @@ func TestExhaustTogether(t *testing.T) {
 	require.NotZero(t, sum.Runs)
 	t.Logf("%d scripts, %d between, %d runs, %d history checks, not run: %v", sum.Scripts, sum.Between, sum.Runs, sum.HistoryChecks, sum.NotRun)
 
-	hidden, err := remote.Open(servedTogether(true), remote.Options{})
+	hidden, err := process.Open(servedTogether(true), process.Options{KnownWithout: gen.KnownWithout})
 	require.NoError(t, err)
 	defer hidden.Close()
 	require.Empty(t, hidden.About().Together)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/ops"
@@ -49,8 +51,8 @@ var writers = []flags.Set{flags.All, flags.Off}
 // next script starts another process.
 type lane struct {
 	writer flags.Set
-	checks []harness.Check // those declaring a kind of data with this start
-	impl   harness.Starter // nil = in-process
+	checks []harness.Check  // those declaring a kind of data with this start
+	impl   protocol.Starter // nil = in-process
 	max    int
 	// dedup is off when a check reads the script itself (ReadsScript), and
 	// when the implementation is another process (impl): the fingerprints
@@ -107,7 +109,7 @@ type frame struct {
 
 // newLanes makes a worker's lanes; shared are the memos its lanes share
 // with the other workers' (nil: their own).
-func newLanes(checks []harness.Check, impl harness.Starter, max int, dedup bool, memoLimit int, whole bool, shared sharedMemos) []*lane {
+func newLanes(checks []harness.Check, impl protocol.Starter, max int, dedup bool, memoLimit int, whole bool, shared sharedMemos) []*lane {
 	if shared == nil {
 		shared = newSharedMemos(memoLimit)
 	}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
@@ -58,7 +60,7 @@ type Options struct {
 	// kinds of data that can judge it (harness.ApplicableTo), on scripts of
 	// the op kinds it writes, as it writes them (its together pairs and
 	// without variants: shape).
-	Impl harness.Starter
+	Impl protocol.Starter
 
 	// shape is the scripts walked: of Kinds, as Impl writes them.
 	shape shape

@@ -27,7 +27,7 @@ type Summary struct {
 	Unsynced int64 `json:"unsynced"`
 	// Between counts the scripts (of Scripts, each once) that end after
 	// the first of two ops the implementation writes in one step
-	// (harness.About.Together): there is no view between them to judge,
+	// (protocol.About.Together): there is no view between them to judge,
 	// so no check ran on them.
 	Between  int64 `json:"between,omitempty"`
 	Failures int64 `json:"failures"` // failing script × data

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
@@ -32,7 +34,7 @@ type Node struct {
 	// the most ops, or lies at ShardDepth in another shard's part.
 	Leaf bool
 	// Between is set when the script ends after the first of two ops the
-	// implementation writes in one step (harness.About.Together): there is
+	// implementation writes in one step (protocol.About.Together): there is
 	// no view between them to judge, so it is counted and not checked.
 	Between bool
 	// Part is the script's number among those of at most ShardDepth ops, in
@@ -156,7 +158,7 @@ func Walk(max int, kinds []string, sh shard.Shard, visit func(Node) bool) error 
 
 // shape is which scripts a walk makes: of the op kinds (nil: every kind
 // but session), with what an implementation declares beyond its kinds
-// (harness.About): the second op of a pair it writes in one step right
+// (protocol.About): the second op of a pair it writes in one step right
 // after the first (together), and the field variants it cannot write
 // written plain (without, gen.Plain).
 type shape struct {
@@ -167,7 +169,7 @@ type shape struct {
 
 // shapeOf is the shape of the walk against an implementation that
 // declares a.
-func shapeOf(kinds []string, a harness.About) (shape, error) {
+func shapeOf(kinds []string, a protocol.About) (shape, error) {
 	_, without, err := gen.Without(a.Without, nil)
 	if err != nil {
 		return shape{}, fmt.Errorf("exhaust: %s's without: %w", a.Name, err)
@@ -176,7 +178,7 @@ func shapeOf(kinds []string, a harness.About) (shape, error) {
 }
 
 // joined is the op kind that must follow an op of kind k, or "".
-func (s shape) joined(k string) string { return harness.About{Together: s.together}.Joined(k) }
+func (s shape) joined(k string) string { return protocol.About{Together: s.together}.Joined(k) }
 
 // walkWith is Walk with a visitor that also leaves each script it
 // descended below.

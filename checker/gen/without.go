@@ -41,6 +41,13 @@ func Without(names, only []string) (kinds []string, variants []string, err error
 	return kinds, variants, nil
 }
 
+// KnownWithout checks the names an implementation's hello gives as what
+// it cannot write (protocol/process.Options.KnownWithout).
+func KnownWithout(names []string) error {
+	_, _, err := Without(names, nil)
+	return err
+}
+
 // plain is op without the field variants of Options.Without: the fields
 // are drawn all the same, so a seed draws the same script whatever is
 // left out, but the op is written plain.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"sessiondag/protocol"
+
 	"sessiondag/impl/flags"
 )
 
@@ -53,7 +55,7 @@ type Check struct {
 // is reported so, never as a pass.
 type Needs struct {
 	// Claims are the claims that promise the property; nil = every claim.
-	Claims []Claim
+	Claims []protocol.Claim
 	// Configs are the flag sets the check loads under: a rollout
 	// implementation must declare each (a target one loads as one config).
 	Configs []flags.Set
@@ -68,9 +70,9 @@ type Needs struct {
 }
 
 var (
-	legacyClaims  = []Claim{ClaimLegacy, ClaimRollout}
-	targetClaims  = []Claim{ClaimTarget, ClaimRollout}
-	rolloutClaims = []Claim{ClaimRollout}
+	legacyClaims  = []protocol.Claim{protocol.ClaimLegacy, protocol.ClaimRollout}
+	targetClaims  = []protocol.Claim{protocol.ClaimTarget, protocol.ClaimRollout}
+	rolloutClaims = []protocol.Claim{protocol.ClaimRollout}
 	abc           = flags.A | flags.B | flags.C
 )
 
@@ -97,14 +99,14 @@ var Checks = []Check{
 		Needs: Needs{Claims: targetClaims, Configs: []flags.Set{flags.A | flags.B, abc}}},
 	{Name: "cards", Prop: "P5", Doc: "the runtime-card pass never removes a user row, in every config",
 		Data: []Data{OffAny, WrittenOn, MixedAny}, Run: checkCards,
-		Needs: Needs{Claims: targetClaims, Configs: flags.Rollout, Views: []string{ViewBeforeCards}}},
+		Needs: Needs{Claims: targetClaims, Configs: flags.Rollout, Views: []string{protocol.ViewBeforeCards}}},
 	{Name: "aggregation", Prop: "P6", Doc: "each tool row folded exactly once or kept in place; blocks are copies",
 		Data: []Data{OffAny}, Run: checkAggregation, Needs: Needs{InProcess: true}},
 	{Name: "columns", Prop: "load", Doc: "what a load keeps between loads shows what a load through maps and a load with no memos show",
 		Data: []Data{FlippedAny, MixedAny}, Run: checkColumns, Reach: "cache", History: true, Needs: Needs{InProcess: true}},
 	{Name: "fields", Prop: "A", Doc: "under every config a message is its flags-off message with at most parent_id's value changed, keys in place",
 		Data: []Data{WrittenOn, FlippedAny, MixedAny}, Run: checkFields,
-		Needs: Needs{Claims: rolloutClaims, Configs: flags.Rollout, Views: []string{ViewMessages, ViewAll}}},
+		Needs: Needs{Claims: rolloutClaims, Configs: flags.Rollout, Views: []string{protocol.ViewMessages, protocol.ViewAll}}},
 	{Name: "persistence", Prop: "P7", Doc: "a cold load of the directory gives the live session's nodes, head and views",
 		Data: []Data{OffAny}, Run: checkPersistence, OnDisk: true, Needs: Needs{Restart: true}},
 	{Name: "cold", Prop: "P1", Doc: "the cold load of a damaged directory, or one as the original leaves it, ≡ the model's reader",
@@ -131,7 +133,7 @@ func checkProtocol(s *Session) *Finding {
 	}
 	for _, c := range s.about.Configs {
 		fl := flags.All // a target implementation's one config
-		if c != ConfigTarget {
+		if c != protocol.ConfigTarget {
 			var err error
 			if fl, err = flags.Parse(c); err != nil {
 				continue // the handshake refuses unknown configs
@@ -194,7 +196,7 @@ func Select(list string) ([]Check, error) {
 
 // Applies reports whether the check can judge an implementation: nil, or
 // an error (ErrNotApplicable) saying what it lacks.
-func (c Check) Applies(a About) error {
+func (c Check) Applies(a protocol.About) error {
 	if a.InProcess {
 		return nil
 	}
@@ -220,7 +222,7 @@ func (c Check) Applies(a About) error {
 	return nil
 }
 
-func claimList(cs []Claim) string {
+func claimList(cs []protocol.Claim) string {
 	s := make([]string, len(cs))
 	for i, c := range cs {
 		s[i] = string(c)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"sessiondag/protocol"
+
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/store"
@@ -50,7 +52,7 @@ func checkPersistence(s *Session) *Finding {
 func checkRestart(s *Session) *Finding {
 	var configs []flags.Set
 	for _, fl := range []flags.Set{flags.Off, flags.All} {
-		if c, err := s.about.Config(fl); err == nil && (len(configs) == 0 || c != ConfigTarget) {
+		if c, err := s.about.Config(fl); err == nil && (len(configs) == 0 || c != protocol.ConfigTarget) {
 			configs = append(configs, fl)
 		}
 	}

@@ -3,6 +3,8 @@ package harness
 import (
 	"slices"
 	"testing"
+
+	"sessiondag/protocol"
 )
 
 // TestChecksFollowTheClaim: which checks judge an implementation follows
@@ -11,7 +13,7 @@ import (
 // a restart — and no check that reads the internals judges another
 // process; the in-process implementation is judged by every check.
 func TestChecksFollowTheClaim(t *testing.T) {
-	applying := func(a About) []string {
+	applying := func(a protocol.About) []string {
 		var out []string
 		for _, c := range Checks {
 			if c.Applies(a) == nil {
@@ -23,20 +25,20 @@ func TestChecksFollowTheClaim(t *testing.T) {
 	every := []string{"off", "A", "A,B", "A,B,C", "all"}
 	cases := []struct {
 		name  string
-		about About
+		about protocol.About
 		want  []string
 	}{
 		{"in-process", InProcessAbout, CheckNames()},
-		{"legacy", About{Name: "r", Claim: ClaimLegacy, Configs: []string{"off"}, Views: []string{ViewMessages}, Restart: true},
+		{"legacy", protocol.About{Name: "r", Claim: protocol.ClaimLegacy, Configs: []string{"off"}, Views: []string{protocol.ViewMessages}, Restart: true},
 			[]string{"legacy", "persistence"}},
-		{"legacy without restart", About{Name: "r", Claim: ClaimLegacy, Configs: []string{"off"}}, []string{"legacy"}},
-		{"target", About{Name: "head", Claim: ClaimTarget, Configs: []string{ConfigTarget}, Restart: true},
+		{"legacy without restart", protocol.About{Name: "r", Claim: protocol.ClaimLegacy, Configs: []string{"off"}}, []string{"legacy"}},
+		{"target", protocol.About{Name: "head", Claim: protocol.ClaimTarget, Configs: []string{protocol.ConfigTarget}, Restart: true},
 			[]string{"target", "cutoff", "persistence"}},
-		{"target with the chain before the cards", About{Name: "head", Claim: ClaimTarget, Configs: []string{ConfigTarget},
-			Views: []string{ViewBeforeCards}}, []string{"target", "cutoff", "cards"}},
-		{"rollout", About{Name: "port", Claim: ClaimRollout, Configs: every, Views: OptionalViews, Restart: true},
+		{"target with the chain before the cards", protocol.About{Name: "head", Claim: protocol.ClaimTarget, Configs: []string{protocol.ConfigTarget},
+			Views: []string{protocol.ViewBeforeCards}}, []string{"target", "cutoff", "cards"}},
+		{"rollout", protocol.About{Name: "port", Claim: protocol.ClaimRollout, Configs: every, Views: protocol.OptionalViews, Restart: true},
 			[]string{"legacy", "target", "rollout", "rollback", "cutoff", "cards", "fields", "persistence"}},
-		{"rollout at two steps", About{Name: "port", Claim: ClaimRollout, Configs: []string{"off", "A"}, Restart: true},
+		{"rollout at two steps", protocol.About{Name: "port", Claim: protocol.ClaimRollout, Configs: []string{"off", "A"}, Restart: true},
 			[]string{"legacy", "rollback", "persistence"}},
 	}
 	for _, c := range cases {
@@ -44,17 +46,17 @@ func TestChecksFollowTheClaim(t *testing.T) {
 			t.Errorf("%s: checks %v, want %v", c.name, got, c.want)
 		}
 	}
-	legacy := About{Name: "r", Claim: ClaimLegacy, Configs: []string{"off"}}
-	target := About{Name: "head", Claim: ClaimTarget, Configs: []string{ConfigTarget}}
+	legacy := protocol.About{Name: "r", Claim: protocol.ClaimLegacy, Configs: []string{"off"}}
+	target := protocol.About{Name: "head", Claim: protocol.ClaimTarget, Configs: []string{protocol.ConfigTarget}}
 	for _, d := range []struct {
-		about About
+		about protocol.About
 		data  Data
 		takes bool
 	}{
 		{legacy, WrittenOff, true}, {legacy, WrittenOn, false}, {legacy, Flipped, false}, {legacy, MixedAny, false},
 		{target, WrittenOn, true}, {target, WrittenOff, false},
 	} {
-		if err := d.about.TakesData(d.data); (err == nil) != d.takes {
+		if err := TakesData(d.about, d.data); (err == nil) != d.takes {
 			t.Errorf("%s takes %s: %v, want %v", d.about.Name, d.data.Name, err, d.takes)
 		}
 	}

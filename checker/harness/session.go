@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/driver"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
@@ -24,17 +26,17 @@ import (
 // per op, whichever checks ask for it.
 type Session struct {
 	Data   Data
-	Impl   Impl             // nil when only the models run
+	Impl   protocol.Impl    // nil when only the models run
 	Legacy *model.LegacyRun // the target's own writer (Target.Legacy())
 	Target *model.TargetRun
 	Script []ops.Op
 
-	about        About
-	strict       bool    // every row so far written with every flag on
-	legacyWrites bool    // every row so far written with every flag off
-	flags        int     // the flags in force (the writer's performing the ops): a step of the rollout path
-	broken       *Broken // the implementation stopped answering as the protocol says
-	joined       string  // the op kind that must come next: the implementation writes it in one step with the last op
+	about        protocol.About
+	strict       bool             // every row so far written with every flag on
+	legacyWrites bool             // every row so far written with every flag off
+	flags        int              // the flags in force (the writer's performing the ops): a step of the rollout path
+	broken       *protocol.Broken // the implementation stopped answering as the protocol says
+	joined       string           // the op kind that must come next: the implementation writes it in one step with the last op
 	step         stepCache
 }
 
@@ -47,7 +49,7 @@ type Options struct {
 	NoSync    bool   // the implementation's writes skip fsync (throwaway directories)
 	// Impl starts the implementation under test; nil = the implementation
 	// in this repository, in-process.
-	Impl Starter
+	Impl protocol.Starter
 }
 
 // NewSession starts a session.
@@ -73,12 +75,12 @@ func NewSession(o Options) (*Session, error) {
 			starter = InProcessStarter
 		}
 		s.about = starter.About()
-		if err := s.about.TakesData(o.Data); err != nil {
+		if err := TakesData(s.about, o.Data); err != nil {
 			return nil, err
 		}
-		impl, err := starter.Start(Start{SessionID: id, Dir: o.Dir, Writer: o.Data.Writer, NoSync: o.NoSync})
+		impl, err := starter.Start(protocol.Start{SessionID: id, Dir: o.Dir, Writer: o.Data.Writer, NoSync: o.NoSync})
 		if err != nil {
-			var b *Broken
+			var b *protocol.Broken
 			if errors.As(err, &b) {
 				s.broken = b
 				return s, nil // Apply reports it as the first op's finding
@@ -105,7 +107,7 @@ func (s *Session) Close() {
 }
 
 // About is what the implementation under test declared of itself.
-func (s *Session) About() About { return s.about }
+func (s *Session) About() protocol.About { return s.about }
 
 // Run is the in-process implementation's session, for the checks that
 // read its internals; nil when the implementation is another process.
@@ -238,7 +240,7 @@ func Play(data Data, script []ops.Op, checks ...Check) (*Finding, error) {
 }
 
 // PlayOn is Play against the implementation impl starts (nil: in-process).
-func PlayOn(impl Starter, data Data, script []ops.Op, checks ...Check) (*Finding, error) {
+func PlayOn(impl protocol.Starter, data Data, script []ops.Op, checks ...Check) (*Finding, error) {
 	o := Options{Data: data, SessionID: SessionIDOf(script), Impl: impl}
 	for _, c := range checks {
 		if c.OnDisk && o.Dir == "" && impl == nil {
@@ -345,19 +347,19 @@ func (s *Session) Shown(v model.View) model.View {
 	if a.InProcess {
 		return v
 	}
-	if !a.Returns(ViewStoredHead) {
+	if !a.Returns(protocol.ViewStoredHead) {
 		v.StoredHead = ""
 	}
-	if !a.Returns(ViewMessages) {
+	if !a.Returns(protocol.ViewMessages) {
 		v.Messages = nil
 	}
-	if !a.Returns(ViewAll) {
+	if !a.Returns(protocol.ViewAll) {
 		v.All = nil
 	}
-	if !a.Returns(ViewBranch) {
+	if !a.Returns(protocol.ViewBranch) {
 		v.Branch = nil
 	}
-	if !a.Returns(ViewRender) {
+	if !a.Returns(protocol.ViewRender) {
 		v.Render = nil
 	}
 	if len(a.Unmodelled) > 0 {
@@ -392,9 +394,9 @@ func (s *Session) fail(request string, err error) {
 	if s.broken != nil {
 		return
 	}
-	var b *Broken
+	var b *protocol.Broken
 	if !errors.As(err, &b) {
-		b = &Broken{Request: request, What: err.Error()}
+		b = &protocol.Broken{Request: request, What: err.Error()}
 	}
 	s.broken = b
 }
@@ -448,11 +450,11 @@ func (s *Session) brokenFinding() *Finding {
 }
 
 // asBroken is err as a *Broken, or nil.
-func asBroken(err error) *Broken {
+func asBroken(err error) *protocol.Broken {
 	if err == nil {
 		return nil // no allocation on the path every op takes
 	}
-	var b *Broken
+	var b *protocol.Broken
 	if errors.As(err, &b) {
 		return b
 	}

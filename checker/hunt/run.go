@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sessiondag/protocol"
+
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
@@ -35,7 +37,7 @@ type Config struct {
 	// this repository, in-process. Another is hunted with the checks it
 	// can be judged on, each on the kinds of data it writes, their scripts
 	// drawn from the op kinds it writes (harness.ApplicableTo).
-	Impl harness.Starter
+	Impl protocol.Starter
 
 	notRun []string // what harness.ApplicableTo left out, and why
 	// draw keeps the scripts to what Impl writes: Only the draw kinds of

@@ -5,8 +5,10 @@ import (
 	"io"
 	"time"
 
-	"sessiondag/checker/harness"
-	"sessiondag/checker/remote"
+	"sessiondag/checker/gen"
+	"sessiondag/protocol"
+
+	"sessiondag/protocol/process"
 )
 
 // implFlags are --impl and --impl-timeout: the implementation a command
@@ -21,7 +23,7 @@ type implFlags struct {
 func addImplFlags(fs *flagSet) implFlags {
 	return implFlags{
 		command: fs.String("impl", "", "judge this implementation: a command speaking the implementation protocol (docs/protocol.md), run with sh -c (default: impl/, in-process)"),
-		timeout: fs.Float64("impl-timeout", remote.DefaultTimeout.Seconds(), "the deadline of each request to --impl, in seconds"),
+		timeout: fs.Float64("impl-timeout", process.DefaultTimeout.Seconds(), "the deadline of each request to --impl, in seconds"),
 		fs:      fs,
 	}
 }
@@ -32,14 +34,14 @@ func (f implFlags) given() bool { return flagGiven(f.fs, "impl") }
 
 // open starts command (nil, nil for "": in-process) and says on stderr what
 // it declared. The pool must be closed.
-func (f implFlags) open(command string, stderr io.Writer) (*remote.Pool, error) {
+func (f implFlags) open(command string, stderr io.Writer) (*process.Pool, error) {
 	if command == "" {
 		return nil, nil
 	}
 	if *f.timeout <= 0 {
 		return nil, fmt.Errorf("--impl-timeout %v: want a positive number of seconds", *f.timeout)
 	}
-	p, err := remote.Open(command, remote.Options{Timeout: secondsOf(*f.timeout)})
+	p, err := process.Open(command, process.Options{Timeout: secondsOf(*f.timeout), KnownWithout: gen.KnownWithout})
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +51,7 @@ func (f implFlags) open(command string, stderr io.Writer) (*remote.Pool, error) 
 }
 
 // starter is the pool as the harness takes it: nil in-process.
-func starter(p *remote.Pool) harness.Starter {
+func starter(p *process.Pool) protocol.Starter {
 	if p == nil {
 		return nil
 	}

@@ -148,7 +148,7 @@ func planned(file *ops.File, o campaign.ReplayOptions) string {
 	}
 	var parts []string
 	for _, g := range groups {
-		if o.Impl != nil && o.Impl.About().TakesData(g.Data) != nil {
+		if o.Impl != nil && harness.TakesData(o.Impl.About(), g.Data) != nil {
 			continue
 		}
 		var names []string

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"sessiondag/checker/serve"
 	"sessiondag/impl/flags"
+	"sessiondag/protocol/serve"
 )
 
 // cmdServe serves the implementation in this repository over the

@@ -17,9 +17,9 @@ import (
 // out of its wing, fails here until the README's layout names it.
 func TestLayout(t *testing.T) {
 	root := repoRoot(t)
-	want := []string{"audit", "bench", "checker", "cmd", "impl", "internal", "model", "ops", "props", "scripts"}
+	want := []string{"audit", "bench", "checker", "cmd", "impl", "internal", "model", "ops", "props", "protocol", "scripts"}
 	require(t, want, goDirs(t, root, ""), "top-level folders holding Go code")
-	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "remote", "robust", "serve"},
+	require(t, []string{"campaign", "driver", "exhaust", "gen", "harness", "hunt", "robust"},
 		goDirs(t, root, "checker"), "packages of the checker's wing")
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
@@ -38,8 +38,11 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-// The system under test reaches nothing of the checker side, nor any module
-// but the standard library; the campaign engine reaches no driver of it.
+// No arrow runs up: the system under test reaches nothing of the checker
+// side, nor any module but the standard library; the op vocabulary
+// nothing of the project, the models only the vocabulary, the repository's
+// helpers only each other, the room of the implementation under test
+// nothing that judges; the campaign engine reaches no driver of it.
 func TestImportBoundaries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -61,6 +64,25 @@ func TestImportBoundaries(t *testing.T) {
 	for _, pkg := range deps(t, root, "./model") {
 		if strings.HasPrefix(pkg, "sessiondag/") && pkg != "sessiondag/model" && pkg != "sessiondag/ops" {
 			t.Errorf("model/ reaches %s: it reads the op vocabulary and nothing else of the project", pkg)
+		}
+	}
+	for _, pkg := range deps(t, root, "./ops") {
+		if strings.HasPrefix(pkg, "sessiondag/") && pkg != "sessiondag/ops" {
+			t.Errorf("ops/ reaches %s: the vocabulary is below the models and the checker", pkg)
+		}
+	}
+	for _, pkg := range deps(t, root, "./internal/...") {
+		if strings.HasPrefix(pkg, "sessiondag/") && !strings.HasPrefix(pkg, "sessiondag/internal/") {
+			t.Errorf("internal/ reaches %s: the repository's helpers import nothing of its wings", pkg)
+		}
+	}
+	// The room of the implementation under test is below the judge: it
+	// reaches the implementation, the vocabulary, the helpers and the
+	// driver that writes ops through impl/, nothing that judges.
+	below := []string{"sessiondag/protocol", "sessiondag/impl/", "sessiondag/ops", "sessiondag/internal/", "sessiondag/checker/driver"}
+	for _, pkg := range deps(t, root, "./protocol/...") {
+		if strings.HasPrefix(pkg, "sessiondag/") && !slices.ContainsFunc(below, func(b string) bool { return strings.HasPrefix(pkg, b) }) {
+			t.Errorf("protocol/ reaches %s, which judges: the implementation under test is below the judge", pkg)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package remote_test
+package process_test
 
 import (
 	"bufio"
@@ -12,15 +12,16 @@ import (
 	"time"
 
 	"sessiondag/checker/campaign"
+	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
-	"sessiondag/checker/remote"
-	"sessiondag/checker/serve"
 	"sessiondag/impl/node"
 	"sessiondag/ops"
+	"sessiondag/protocol/process"
+	"sessiondag/protocol/serve"
 )
 
 // fakeEnv makes this test binary an implementation: the one in this
-// repository (checker/serve) with a fault put into its answers, as
+// repository (protocol/serve) with a fault put into its answers, as
 // fakeFault describes it.
 const fakeEnv = "SESSIONDAG_FAKE_IMPL"
 
@@ -175,7 +176,7 @@ func TestBrokenImplementations(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.fault, func(t *testing.T) {
 			t.Parallel()
-			pool, err := remote.Open(fakeCommand(c.fault), remote.Options{Timeout: deadline})
+			pool, err := process.Open(fakeCommand(c.fault), process.Options{KnownWithout: gen.KnownWithout, Timeout: deadline})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,7 +224,7 @@ func TestBrokenHandshake(t *testing.T) {
 		t.Run(c.want, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			_, err := remote.Open(c.command, remote.Options{Timeout: deadline})
+			_, err := process.Open(c.command, process.Options{KnownWithout: gen.KnownWithout, Timeout: deadline})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Open: %v, want an error saying %q", err, c.want)
 			}
@@ -242,7 +243,7 @@ func TestBrokenRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	persistence, _ := harness.CheckNamed("persistence")
-	pool, err := remote.Open(fakeCommand("hang@restart"), remote.Options{Timeout: deadline})
+	pool, err := process.Open(fakeCommand("hang@restart"), process.Options{KnownWithout: gen.KnownWithout, Timeout: deadline})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestUnmodelled(t *testing.T) {
 		finding bool
 	}{{"stamp@never", true}, {"declared@never", false}} {
 		t.Run(c.fault, func(t *testing.T) {
-			pool, err := remote.Open(fakeCommand(c.fault), remote.Options{Timeout: 5 * time.Second})
+			pool, err := process.Open(fakeCommand(c.fault), process.Options{KnownWithout: gen.KnownWithout, Timeout: 5 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

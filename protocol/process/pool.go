@@ -1,4 +1,4 @@
-package remote
+package process
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"sessiondag/checker/harness"
-	"sessiondag/impl/node"
+	"sessiondag/internal/termtext"
+	"sessiondag/protocol"
 )
 
 // DefaultTimeout is the deadline of one request (docs/protocol.md): a
@@ -20,6 +20,9 @@ type Options struct {
 	Timeout time.Duration // per request; 0 = DefaultTimeout
 	Tmp     string        // where session directories are made; "" = the system's
 	Dir     string        // the working directory of the processes; "" = the harness's
+	// KnownWithout checks the names of a hello's without list: the
+	// generator's (gen.Without), which the protocol does not define.
+	KnownWithout func(names []string) error
 }
 
 // A Pool runs one implementation command: it keeps the processes that
@@ -30,7 +33,8 @@ type Pool struct {
 	timeout time.Duration
 	tmp     string
 	dir     string
-	about   harness.About
+	known   func([]string) error
+	about   protocol.About
 
 	mu     sync.Mutex
 	idle   []*process
@@ -38,7 +42,7 @@ type Pool struct {
 	closed bool
 }
 
-var _ harness.Starter = (*Pool)(nil)
+var _ protocol.Starter = (*Pool)(nil)
 
 // Open starts the command once and shakes hands with it: what it declares
 // is the pool's About. The process is kept for the first session.
@@ -46,7 +50,10 @@ func Open(command string, o Options) (*Pool, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	p := &Pool{command: command, timeout: o.Timeout, tmp: o.Tmp, dir: o.Dir}
+	if o.KnownWithout == nil {
+		return nil, fmt.Errorf("implementation %q: no check of the names a hello's without list may give (Options.KnownWithout)", command)
+	}
+	p := &Pool{command: command, timeout: o.Timeout, tmp: o.Tmp, dir: o.Dir, known: o.KnownWithout}
 	proc, about, err := p.spawn()
 	if err != nil {
 		return nil, err
@@ -57,39 +64,44 @@ func Open(command string, o Options) (*Pool, error) {
 }
 
 // About is what the implementation declared in its handshake.
-func (p *Pool) About() harness.About { return p.about }
+func (p *Pool) About() protocol.About { return p.about }
 
 // Command is the command the pool runs.
 func (p *Pool) Command() string { return p.command }
 
 // spawn starts a process and reads its handshake.
-func (p *Pool) spawn() (*process, harness.About, error) {
+func (p *Pool) spawn() (*process, protocol.About, error) {
 	proc, err := start(p.command, p.dir)
 	if err != nil {
-		return nil, harness.About{}, err
+		return nil, protocol.About{}, err
 	}
 	p.mu.Lock()
 	p.all = append(p.all, proc)
 	p.mu.Unlock()
-	o, b := proc.call("hello", helloRequest{Type: "hello", Protocol: Version}, "hello", 3*p.timeout)
+	r, line, b := proc.call("hello", protocol.Request{Type: protocol.TypeHello, Protocol: protocol.Version}, protocol.TypeHello, 3*p.timeout)
 	if b != nil {
-		return nil, harness.About{}, fmt.Errorf("implementation %q: the handshake failed: %w%s", p.command, b, stderrNote(b))
+		return nil, protocol.About{}, fmt.Errorf("implementation %q: the handshake failed: %w%s", p.command, b, stderrNote(b))
 	}
-	if o.Get("type").S == "error" {
+	if r.Type == protocol.TypeError {
 		proc.kill()
-		return nil, harness.About{}, fmt.Errorf("implementation %q refused the handshake: %s", p.command, o.Get("error").S)
+		return nil, protocol.About{}, fmt.Errorf("implementation %q refused the handshake: %s", p.command, termtext.Line(r.Error))
 	}
-	a, err := parseHello(node.ObjV(o), p.command)
+	var h protocol.Hello
+	err = protocol.DecodeReply(line, &h)
+	a := protocol.About{}
+	if err == nil {
+		a, err = protocol.ParseHello(h, p.command, p.known)
+	}
 	if err != nil {
 		b := proc.breakWith("hello", err.Error())
-		return nil, harness.About{}, fmt.Errorf("implementation %q: its hello is not one the harness can use: %w%s", p.command, err, stderrNote(b))
+		return nil, protocol.About{}, fmt.Errorf("implementation %q: its hello is not one the harness can use: %w%s", p.command, err, stderrNote(b))
 	}
 	return proc, a, nil
 }
 
 // Start starts a session on a process of the pool (an idle one, else a
-// new one). A process that fails to take the session is a *harness.Broken.
-func (p *Pool) Start(st harness.Start) (harness.Impl, error) {
+// new one). A process that fails to take the session is a *protocol.Broken.
+func (p *Pool) Start(st protocol.Start) (protocol.Impl, error) {
 	proc, err := p.get()
 	if err != nil {
 		return nil, err
@@ -108,16 +120,16 @@ func (p *Pool) Start(st harness.Start) (harness.Impl, error) {
 		}
 	}
 	request := fmt.Sprintf("session %s", st.SessionID)
-	o, b := proc.call(request, sessionRequest{Type: "session", ID: st.SessionID, Dir: s.dir, Writer: st.Writer.String()}, "session", p.timeout)
-	if b == nil && o.Get("type").S == "error" {
-		b = proc.breakWith(request, "refused: "+o.Get("error").S)
+	r, _, b := proc.call(request, protocol.Request{Type: protocol.TypeSession, ID: st.SessionID, Dir: s.dir, Writer: st.Writer.String()}, protocol.TypeSession, p.timeout)
+	if b == nil && r.Type == protocol.TypeError {
+		b = proc.breakWith(request, "refused: "+termtext.Line(r.Error))
 	}
 	if b != nil {
 		s.Close()
 		return nil, b
 	}
-	if d := o.Get("dir"); d.K == node.String && d.S != "" {
-		s.dir = d.S
+	if r.Dir != "" {
+		s.dir = r.Dir
 	}
 	return s, nil
 }
@@ -140,9 +152,9 @@ func (p *Pool) get() (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !sameAbout(a, p.about) {
+	if !a.Same(p.about) {
 		proc.kill()
-		return nil, fmt.Errorf("implementation %q: a second process declared otherwise than the first:\n  %s\n  %s", p.command, describe(p.about), describe(a))
+		return nil, fmt.Errorf("implementation %q: a second process declared otherwise than the first:\n  %s\n  %s", p.command, p.about.Describe(), a.Describe())
 	}
 	return proc, nil
 }
@@ -185,7 +197,7 @@ func (p *Pool) Close() {
 	wg.Wait()
 }
 
-func stderrNote(b *harness.Broken) string {
+func stderrNote(b *protocol.Broken) string {
 	if b == nil || len(b.Stderr) == 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package remote
+package process
 
 import (
 	"bufio"
@@ -12,9 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"sessiondag/checker/harness"
-	"sessiondag/impl/node"
 	"sessiondag/internal/termtext"
+	"sessiondag/protocol"
 )
 
 // MaxReply bounds one reply line: a process that writes more without a
@@ -39,7 +38,7 @@ type process struct {
 	errDone chan struct{} // closed once stderr reached its end
 	done    chan struct{} // closed when the harness stops reading replies
 	once    sync.Once
-	broken  *harness.Broken
+	broken  *protocol.Broken
 }
 
 // reply is one line of output, or the error that ended the output.
@@ -142,24 +141,24 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // object whose type is want (or "error", which the caller reads). Anything
 // else breaks the process: it is killed and every later call returns the
 // same Broken.
-func (p *process) call(request string, req any, want string, timeout time.Duration) (*node.Obj, *harness.Broken) {
+func (p *process) call(request string, req protocol.Request, want string, timeout time.Duration) (*protocol.Reply, []byte, *protocol.Broken) {
 	if p.broken != nil {
-		return nil, p.broken
+		return nil, nil, p.broken
 	}
 	b, err := json.Marshal(req)
 	if err != nil {
-		return nil, p.breakWith(request, "the request does not encode: "+err.Error())
+		return nil, nil, p.breakWith(request, "the request does not encode: "+err.Error())
 	}
 	deadline := time.Now().Add(timeout)
 	if err := p.stdin.SetWriteDeadline(deadline); err == nil {
 		if _, err := p.stdin.Write(append(b, '\n')); err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return nil, p.breakWith(request, fmt.Sprintf("did not read its input within %s; killed", timeout))
+				return nil, nil, p.breakWith(request, fmt.Sprintf("did not read its input within %s; killed", timeout))
 			}
-			return nil, p.ended(request, "closed its input")
+			return nil, nil, p.ended(request, "closed its input")
 		}
 	} else if _, err := p.stdin.Write(append(b, '\n')); err != nil {
-		return nil, p.ended(request, "closed its input")
+		return nil, nil, p.ended(request, "closed its input")
 	}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
@@ -170,41 +169,38 @@ func (p *process) call(request string, req any, want string, timeout time.Durati
 			if !errors.Is(r.err, io.EOF) {
 				what = r.err.Error()
 			}
-			return nil, p.ended(request, what)
+			return nil, nil, p.ended(request, what)
 		}
-		return p.parse(request, r.line, want)
+		rep, b := p.parse(request, r.line, want)
+		return rep, r.line, b
 	case <-timer.C:
-		return nil, p.breakWith(request, fmt.Sprintf("no reply within %s; killed", timeout))
+		return nil, nil, p.breakWith(request, fmt.Sprintf("no reply within %s; killed", timeout))
 	}
 }
 
 // parse reads a reply line: one JSON object of the wanted type or an
 // error.
-func (p *process) parse(request string, line []byte, want string) (*node.Obj, *harness.Broken) {
-	v, err := node.Parse(line)
-	if err != nil || v.K != node.Object {
-		if err == nil {
-			err = errors.New("not an object")
-		}
+func (p *process) parse(request string, line []byte, want string) (*protocol.Reply, *protocol.Broken) {
+	var r protocol.Reply
+	if err := protocol.DecodeReply(line, &r); err != nil {
 		return nil, p.breakWith(request, fmt.Sprintf("the reply is not one JSON object on one line (%v): %s", err, clip(line)))
 	}
-	t := v.O.Get("type")
 	switch {
-	case t.K != node.String:
+	case r.Type == "":
 		return nil, p.breakWith(request, fmt.Sprintf("the reply has no type: %s", clip(line)))
-	case t.S == "error":
-		if e := v.O.Get("error"); e.K != node.String {
+	case r.Type == protocol.TypeError:
+		if r.Error == "" {
 			return nil, p.breakWith(request, fmt.Sprintf("an error reply without an error string: %s", clip(line)))
 		}
-	case t.S != want:
-		return nil, p.breakWith(request, fmt.Sprintf("a reply of type %q to a %s request: %s", t.S, want, clip(line)))
+	case r.Type != want:
+		return nil, p.breakWith(request, fmt.Sprintf("a reply of type %q to a %s request: %s", termtext.Line(r.Type), want, clip(line)))
 	}
-	return v.O, nil
+	return &r, nil
 }
 
 // ended is the Broken of a process whose output or input ended: its exit
 // status when it exited within the grace period.
-func (p *process) ended(request, what string) *harness.Broken {
+func (p *process) ended(request, what string) *protocol.Broken {
 	select {
 	case <-p.exited:
 		what += fmt.Sprintf(" and exited (%s)", exitText(p.waitErr))
@@ -215,13 +211,13 @@ func (p *process) ended(request, what string) *harness.Broken {
 }
 
 // breakWith kills the process and records why, with its last stderr lines.
-func (p *process) breakWith(request, what string) *harness.Broken {
+func (p *process) breakWith(request, what string) *protocol.Broken {
 	p.kill()
 	select {
 	case <-p.errDone:
 	case <-time.After(exitGrace):
 	}
-	p.broken = &harness.Broken{Request: request, What: what, Stderr: p.stderr.lines()}
+	p.broken = &protocol.Broken{Request: request, What: what, Stderr: p.stderr.lines()}
 	return p.broken
 }
 
@@ -239,7 +235,7 @@ func (p *process) kill() {
 // it has a short time to exit before it is killed.
 func (p *process) bye(timeout time.Duration) {
 	if p.broken == nil {
-		p.call("bye", plainRequest{Type: "bye"}, "bye", timeout)
+		p.call("bye", protocol.Request{Type: protocol.TypeBye}, protocol.TypeBye, timeout)
 	}
 	p.stop()
 	select {

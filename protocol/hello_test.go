@@ -1,11 +1,12 @@
-package remote
+package protocol_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
-	"sessiondag/impl/node"
+	"sessiondag/checker/gen"
+	"sessiondag/protocol"
 )
 
 // TestHelloTogetherAndWithout: the hello's pairs of op kinds written in one
@@ -18,11 +19,11 @@ func TestHelloTogetherAndWithout(t *testing.T) {
 	}
 	parse := func(t *testing.T, text string) error {
 		t.Helper()
-		v, err := node.Parse([]byte(text))
-		if err != nil {
-			t.Fatal(err)
+		var h protocol.Hello
+		if err := protocol.DecodeReply([]byte(text), &h); err != nil {
+			return err
 		}
-		a, err := parseHello(v, "cmd")
+		a, err := protocol.ParseHello(h, "cmd", gen.KnownWithout)
 		if err == nil && strings.Contains(text, "together") {
 			if want := [][2]string{{"user", "reply"}, {"dispatch", "reply"}}; !slices.Equal(a.Together, want) {
 				t.Fatalf("together %v, want %v", a.Together, want)
@@ -44,7 +45,10 @@ func TestHelloTogetherAndWithout(t *testing.T) {
 		{`,"together":[["user"]]`, "is not a pair"},
 		{`,"together":[["user","reply"],["user","done"]]`, `"user" is the first of two pairs`},
 		{`,"together":[["user","reply"],["reply","done"]]`, "the first of one pair and the second of another"},
-		{`,"together":"user+reply"`, "want a list of pairs"},
+		{`,"together":"user+reply"`, "together: a JSON string where the protocol has a list of lists of strings"},
+		{`,"together":[["user","reply","done"]]`, "is not a pair"},
+		{`,"restart":"yes"`, "restart: a JSON string where the protocol has true or false"},
+		{`,"ops":"user"`, "ops: a JSON string where the protocol has a list of strings"},
 		{`,"without":["no-such"]`, `"no-such" is neither a draw kind nor a variant`},
 	} {
 		if err := parse(t, hello(c.extra)); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -1,15 +1,16 @@
-package remote
+package process
 
 import (
 	"fmt"
 	"os"
 	"time"
 
-	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
+	"sessiondag/internal/termtext"
 	"sessiondag/ops"
+	"sessiondag/protocol"
 )
 
 // refusalSettle is how long a refusal waits for the stderr written before
@@ -17,7 +18,7 @@ import (
 const refusalSettle = 50 * time.Millisecond
 
 // Session is one session of the implementation, served by one process
-// while it lasts: a harness.Impl.
+// while it lasts: a protocol.Impl.
 type Session struct {
 	pool   *Pool
 	p      *process
@@ -30,7 +31,7 @@ type Session struct {
 	shown  map[string]*shown // by config, since the last op
 }
 
-var _ harness.Impl = (*Session)(nil)
+var _ protocol.Impl = (*Session)(nil)
 
 // Dir is where the session's files are.
 func (s *Session) Dir() string { return s.dir }
@@ -45,20 +46,27 @@ func (s *Session) Apply(op ops.Op) error {
 	}
 	text := ops.Format(op)
 	s.last = fmt.Sprintf("op %d (%s)", s.seq, text)
-	o, b := s.p.call(s.last, opRequest{Type: "op", Seq: s.seq, Op: text}, "op", s.pool.timeout)
+	r, _, b := s.p.call(s.last, protocol.Request{Type: protocol.TypeOp, Seq: s.seq, Op: text}, protocol.TypeOp, s.pool.timeout)
 	if b != nil {
 		return b
 	}
-	if seq := o.Get("seq"); seq.K != node.Number || seq.S != fmt.Sprint(s.seq) {
-		return s.p.breakWith(s.last, fmt.Sprintf("the reply has seq %s, want %d", clipValue(seq), s.seq))
+	if r.Seq != s.seq {
+		return s.p.breakWith(s.last, fmt.Sprintf("the reply has seq %d, want %d", r.Seq, s.seq))
 	}
-	if o.Get("type").S == "error" {
+	if r.Type == protocol.TypeError {
 		// What it wrote to stderr before refusing (a traceback, say) is
 		// read on its own: give it a moment to arrive.
 		time.Sleep(refusalSettle)
-		return fmt.Errorf("%s refused it: %s%s", s.pool.about.Name, o.Get("error").S, stderrNote(&harness.Broken{Stderr: s.p.stderr.lines()}))
+		return fmt.Errorf("%s refused it: %s%s", termtext.Line(s.pool.about.Name), termtext.Line(r.Error), stderrNote(&protocol.Broken{Stderr: s.p.stderr.lines()}))
 	}
-	if err := s.addIDs(o.Get("ids")); err != nil {
+	ids := node.Value{K: node.Missing}
+	if len(r.IDs) > 0 {
+		var err error
+		if ids, err = node.Parse(r.IDs); err != nil {
+			return s.p.breakWith(s.last, fmt.Sprintf("ids: %v", err))
+		}
+	}
+	if err := s.addIDs(ids); err != nil {
 		return s.p.breakWith(s.last, err.Error())
 	}
 	return nil
@@ -106,14 +114,20 @@ func (s *Session) view(fl flags.Set) (*shown, error) {
 	if s.last != "" {
 		request += " after " + s.last
 	}
-	o, b := s.p.call(request, viewRequest{Type: "view", Config: config}, "view", s.pool.timeout)
+	r, _, b := s.p.call(request, protocol.Request{Type: protocol.TypeView, Config: config}, protocol.TypeView, s.pool.timeout)
 	if b != nil {
 		return nil, b
 	}
-	if o.Get("type").S == "error" {
-		return nil, s.p.breakWith(request, "refused: "+o.Get("error").S)
+	if r.Type == protocol.TypeError {
+		return nil, s.p.breakWith(request, "refused: "+termtext.Line(r.Error))
 	}
-	v, err := readView(o.Get("view"), s.pool.about, s.rename)
+	raw := node.Value{K: node.Missing}
+	if len(r.View) > 0 {
+		if raw, err = node.Parse(r.View); err != nil {
+			return nil, s.p.breakWith(request, fmt.Sprintf("view: %v", err))
+		}
+	}
+	v, err := readView(raw, s.pool.about, s.rename)
 	if err != nil {
 		return nil, s.p.breakWith(request, err.Error())
 	}
@@ -152,12 +166,12 @@ func (s *Session) Restart() error {
 	if s.last != "" {
 		request += " after " + s.last
 	}
-	o, b := s.p.call(request, plainRequest{Type: "restart"}, "restart", 2*s.pool.timeout)
+	r, _, b := s.p.call(request, protocol.Request{Type: protocol.TypeRestart}, protocol.TypeRestart, 2*s.pool.timeout)
 	if b != nil {
 		return b
 	}
-	if o.Get("type").S == "error" {
-		return s.p.breakWith(request, "refused: "+o.Get("error").S)
+	if r.Type == protocol.TypeError {
+		return s.p.breakWith(request, "refused: "+termtext.Line(r.Error))
 	}
 	return nil
 }

@@ -1,12 +1,12 @@
-package remote
+package process
 
 import (
 	"fmt"
 
-	"sessiondag/checker/harness"
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/node"
 	"sessiondag/impl/webui"
+	"sessiondag/protocol"
 )
 
 // shown is one view reply read into the harness's types: the views and the
@@ -19,7 +19,7 @@ type shown struct {
 // readView reads the view object of a reply: the load's keys, which every
 // implementation returns, and each view it declared, each of the type
 // docs/views.md gives it. ids are renamed to the script's first.
-func readView(v node.Value, a harness.About, r renamer) (*shown, error) {
+func readView(v node.Value, a protocol.About, r renamer) (*shown, error) {
 	if v.K != node.Object || v.O == nil {
 		return nil, fmt.Errorf("view %s: want an object", clipValue(v))
 	}
@@ -53,20 +53,20 @@ func readView(v node.Value, a harness.About, r renamer) (*shown, error) {
 			return nil, fmt.Errorf("view: no %s, which the handshake declared", name)
 		}
 		switch name {
-		case harness.ViewStoredHead:
+		case protocol.ViewStoredHead:
 			sv.StoredHead, err = str(o, name)
 			l.StoredHead = sv.StoredHead
-		case harness.ViewMessages:
+		case protocol.ViewMessages:
 			sv.Messages, err = messages(o, name, a.Unmodelled)
 			l.Messages = sv.Messages
-		case harness.ViewAll:
+		case protocol.ViewAll:
 			sv.All, err = messages(o, name, a.Unmodelled)
 			l.All = sv.All
-		case harness.ViewBranch:
+		case protocol.ViewBranch:
 			sv.Branch, err = messages(o, name, a.Unmodelled)
-		case harness.ViewRender:
+		case protocol.ViewRender:
 			sv.Render, err = strs(o, name)
-		case harness.ViewBeforeCards:
+		case protocol.ViewBeforeCards:
 			l.BeforeCards, err = messages(o, name, a.Unmodelled)
 		}
 		if err != nil {

@@ -1,14 +1,14 @@
-// Package remote is the harness's side of the implementation protocol
+// Package process is the harness's side of the implementation protocol
 // (docs/protocol.md): it starts an implementation under test as a process
 // (`sh -c CMD`), shakes hands with it, and drives sessions through it as a
-// harness.Impl — one request per op, views when a check asks for them,
+// protocol.Impl — one request per op, views when a check asks for them,
 // restarts — so that the checks judge any implementation that speaks the
 // protocol as they judge the one in this repository.
 //
 // Every request has a deadline. An implementation that does not answer in
 // time is killed (its whole process group); one that exits, closes its
 // output or writes what is not the reply is stopped too: each is a
-// harness.Broken naming the request and the op it was for, with the last
+// protocol.Broken naming the request and the op it was for, with the last
 // lines of its stderr, which the harness reports as a finding. The harness
 // never waits past a deadline.
 //
@@ -19,4 +19,4 @@
 // A Pool keeps processes between sessions (a property's thousand cases do
 // not start a thousand processes) and starts another for each session that
 // runs beside the others.
-package remote
+package process

@@ -27,6 +27,7 @@ import (
 	"sessiondag/impl/webui"
 	"sessiondag/impl/writer"
 	"sessiondag/ops"
+	"sessiondag/protocol"
 )
 
 // Options choose what is served.
@@ -110,51 +111,34 @@ func newServer(o Options) *server {
 	return s
 }
 
-// request is every field a request may carry.
-type request struct {
-	Type     string `json:"type"`
-	Protocol int    `json:"protocol"`
-	ID       string `json:"id"`
-	Dir      string `json:"dir"`
-	Writer   string `json:"writer"`
-	Seq      int    `json:"seq"`
-	Op       string `json:"op"`
-	Config   string `json:"config"`
-}
-
-type errorReply struct {
-	Type  string `json:"type"`
-	Seq   int    `json:"seq,omitempty"`
-	Error string `json:"error"`
-}
-
 // answer is the reply to one request line, and whether it was bye.
 func (s *server) answer(line []byte) ([]byte, bool) {
-	var req request
+	var req protocol.Request
 	if err := json.Unmarshal(line, &req); err != nil {
 		return s.errorf(0, "the request is not a JSON object: %v", err), false
 	}
 	var reply any
 	var err error
 	switch req.Type {
-	case "hello":
+	case protocol.TypeHello:
 		reply, err = s.hello(req)
-	case "session":
+	case protocol.TypeSession:
 		reply, err = s.session(req)
-	case "op":
+	case protocol.TypeOp:
 		reply, err = s.op(req)
 		if err != nil {
 			return s.errorf(req.Seq, "%v", err), false
 		}
-	case "view":
+	case protocol.TypeView:
 		var b []byte
 		if b, err = s.view(req); err == nil {
 			return b, false
 		}
-	case "restart":
+	case protocol.TypeRestart:
 		reply, err = s.restart()
-	case "bye":
-		return []byte(`{"type":"bye"}`), true
+	case protocol.TypeBye:
+		b, _ := json.Marshal(protocol.Reply{Type: protocol.TypeBye})
+		return b, true
 	default:
 		err = fmt.Errorf("no request of type %q", req.Type)
 	}
@@ -169,25 +153,13 @@ func (s *server) answer(line []byte) ([]byte, bool) {
 }
 
 func (s *server) errorf(seq int, format string, args ...any) []byte {
-	b, _ := json.Marshal(errorReply{Type: "error", Seq: seq, Error: fmt.Sprintf(format, args...)})
+	b, _ := json.Marshal(protocol.Reply{Type: protocol.TypeError, Seq: seq, Error: fmt.Sprintf(format, args...)})
 	return b
 }
 
-type helloReply struct {
-	Type     string      `json:"type"`
-	Protocol int         `json:"protocol"`
-	Name     string      `json:"name"`
-	Claims   string      `json:"claims"`
-	Ops      []string    `json:"ops"`
-	Configs  []string    `json:"configs"`
-	Views    []string    `json:"views"`
-	Restart  bool        `json:"restart"`
-	Together [][2]string `json:"together,omitempty"`
-}
-
-func (s *server) hello(req request) (any, error) {
-	if req.Protocol != 1 {
-		return nil, fmt.Errorf("protocol %d: this server speaks protocol 1", req.Protocol)
+func (s *server) hello(req protocol.Request) (any, error) {
+	if req.Protocol != protocol.Version {
+		return nil, fmt.Errorf("protocol %d: this server speaks protocol %d", req.Protocol, protocol.Version)
 	}
 	name := "sessiondag impl/ (" + s.claim
 	if s.o.Flags != nil {
@@ -196,17 +168,17 @@ func (s *server) hello(req request) (any, error) {
 	if s.o.Mint {
 		name += ", own ids"
 	}
-	return helloReply{Type: "hello", Protocol: 1, Name: name + ")", Claims: s.claim, Ops: s.kinds, Configs: s.configs,
-		Views: []string{"load", "stored_head", "messages", "all", "branch", "render", "before_cards"}, Restart: true,
-		Together: s.o.Together}, nil
-}
-
-type plainReply struct {
-	Type string `json:"type"`
+	var together [][]string
+	for _, p := range s.o.Together {
+		together = append(together, []string{p[0], p[1]})
+	}
+	return protocol.Hello{Type: protocol.TypeHello, Protocol: protocol.Version, Name: name + ")", Claims: s.claim,
+		Ops: s.kinds, Configs: s.configs, Views: append([]string{"load"}, protocol.OptionalViews...), Restart: true,
+		Together: together}, nil
 }
 
 // session starts a new session, ending the one before.
-func (s *server) session(req request) (any, error) {
+func (s *server) session(req protocol.Request) (any, error) {
 	writer := flags.Off
 	if s.o.Flags != nil {
 		writer = *s.o.Flags
@@ -229,17 +201,11 @@ func (s *server) session(req request) (any, error) {
 	if s.o.Mint {
 		s.ids = newMinter()
 	}
-	return plainReply{Type: "session"}, nil
-}
-
-type opReply struct {
-	Type string            `json:"type"`
-	Seq  int               `json:"seq"`
-	IDs  map[string]string `json:"ids,omitempty"`
+	return protocol.Reply{Type: protocol.TypeSession}, nil
 }
 
 // op applies one op of the op language.
-func (s *server) op(req request) (any, error) {
+func (s *server) op(req protocol.Request) (any, error) {
 	if s.run == nil {
 		return nil, errors.New("no session")
 	}
@@ -259,7 +225,7 @@ func (s *server) op(req request) (any, error) {
 			return nil, fmt.Errorf("%s ops are written with the op before: a %s op comes between", s.written, op.Kind())
 		}
 		s.written = ""
-		return opReply{Type: "op", Seq: req.Seq}, nil
+		return protocol.Reply{Type: protocol.TypeOp, Seq: req.Seq}, nil
 	}
 	if s.ids != nil {
 		op = s.ids.own(op)
@@ -274,14 +240,10 @@ func (s *server) op(req request) (any, error) {
 		}
 		s.written = second.Kind()
 	}
-	reply := opReply{Type: "op", Seq: req.Seq}
+	reply := protocol.Reply{Type: protocol.TypeOp, Seq: req.Seq}
 	if s.ids != nil {
-		add := func(script, own string) {
-			if reply.IDs == nil {
-				reply.IDs = map[string]string{}
-			}
-			reply.IDs[script] = own
-		}
+		ids := map[string]string{}
+		add := func(script, own string) { ids[script] = own }
 		for _, n := range s.run.W.S.Nodes()[before:] {
 			if back := s.ids.back(n.ID); back != n.ID {
 				add(back, n.ID)
@@ -290,6 +252,11 @@ func (s *server) op(req request) (any, error) {
 		// A task's id is the attach row's (writer.Spawn): minted with it.
 		if sp, ok := script[0].(ops.Spawn); ok && op.(ops.Spawn).Attach != sp.Attach {
 			add(writer.TaskID(sp.Attach), writer.TaskID(op.(ops.Spawn).Attach))
+		}
+		if len(ids) > 0 {
+			if reply.IDs, err = json.Marshal(ids); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return reply, nil
@@ -341,7 +308,7 @@ func (s *server) config(c string) (flags.Set, error) {
 
 // view is every view at the persisted head, and the chain before the
 // card pass.
-func (s *server) view(req request) ([]byte, error) {
+func (s *server) view(req protocol.Request) ([]byte, error) {
 	if s.run == nil {
 		return nil, errors.New("no session")
 	}
@@ -375,13 +342,13 @@ func (s *server) restart() (any, error) {
 	cold.Writes = live.Writes
 	cold.MoveHead(live.Head())
 	s.run.Reopen(cold)
-	return plainReply{Type: "restart"}, nil
+	return protocol.Reply{Type: protocol.TypeRestart}, nil
 }
 
 // viewReply writes the reply with each message through its own encoder,
 // keys in the original's order (json.Marshal would re-validate every row).
 func viewReply(v webui.View, beforeCards []*adapter.Message) ([]byte, error) {
-	b := []byte(`{"type":"view","view":{"session_id":`)
+	b := []byte(`{"session_id":`)
 	b = appendJSON(b, v.SessionID)
 	b = append(b, `,"stored_head":`...)
 	b = appendJSON(b, v.StoredHead)
@@ -414,7 +381,7 @@ func viewReply(v webui.View, beforeCards []*adapter.Message) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	return append(b, "}}"...), nil
+	return protocol.AppendViewReply(nil, append(b, '}')), nil
 }
 
 func appendJSON(b []byte, v any) []byte {
