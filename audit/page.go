@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strings"
 )
 
 //go:embed page.html
@@ -237,7 +238,7 @@ func (p *Page) Write(w io.Writer, sum *Summary) error {
 	sort.Slice(fixes, func(i, j int) bool { return fixes[i].Dir < fixes[j].Dir })
 	return pageTmpl.Execute(w, map[string]any{
 		"Summary":   sum,
-		"Verdict":   sum.Verdict(),
+		"Verdict":   strings.TrimPrefix(sum.Verdict().Line(), "verdict: "),
 		"Failed":    sum.Failed(),
 		"Problems":  cleanAll(sum.Problems()),
 		"Stale":     sum.Stale(),

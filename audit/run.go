@@ -10,6 +10,7 @@ import (
 
 	"sessiondag/impl/flags"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // Summary totals an audit. Summaries of disjoint shards merge (Merge) into
@@ -57,23 +58,42 @@ type StepTotal struct {
 	Accepted int `json:"accepted,omitempty"`
 }
 
-// Failed reports whether the audit must fail (exit 1): a broken session, a
+// Failed reports whether the audit gives no pass: a broken session, a
 // violation, a regression, or a run that is not a verdict on the whole
 // tree (Problems).
 func (sum *Summary) Failed() bool { return !ruleReady(sum) }
 
-// Verdict is the run's word on the rollout: NOT READY when it failed,
-// ready on the whole input without a finding. One shard without a finding
-// says only that (its exit is 0, so that a Job's pod succeeds): the verdict
+// Verdict is the run's word on the rollout. Fail: a broken session, a
+// violation or a regression (NOT READY). Undecided: a run that is no
+// verdict on the whole tree (Problems: nothing found, a directory
+// unreadable, a shard missing or merged twice). Pass: ready, on the whole
+// input without a finding — or, for one shard, no finding in that shard
+// (its exit is 0, so that a Job's pod succeeds): the verdict on the whole
 // is the merge's, by sessiondag summary.
-func (sum *Summary) Verdict() string {
-	switch {
-	case sum.Failed():
-		return "NOT READY"
-	case sum.Shard != "" && len(sum.Shards) == 0:
-		return "no finding in shard " + sum.Shard + ", no verdict on the whole: merge every shard with sessiondag summary"
+func (sum *Summary) Verdict() verdict.Verdict {
+	if ruleReady(sum) {
+		if sum.Shard != "" && len(sum.Shards) == 0 {
+			return verdict.PassBecause("no finding in shard " + sum.Shard + "; the verdict on the whole is the merge of every shard (sessiondag summary)")
+		}
+		return verdict.PassBecause("ready")
 	}
-	return "ready"
+	var failed []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{sum.Broken, "broken session"}, {sum.Violations, "violation"}, {sum.Regressions, "regression"}} {
+		if c.n > 0 {
+			failed = append(failed, plural(c.n, c.what))
+		}
+	}
+	problems := sum.Problems()
+	if len(failed) == 0 && len(problems) == 0 {
+		failed = []string{"a rule of readiness failed"} // ruleReady says more than the counts
+	}
+	if len(failed) > 0 {
+		failed[0] = "NOT READY: " + failed[0]
+	}
+	return verdict.Of(failed, problems)
 }
 
 // Options configure a run.

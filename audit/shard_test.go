@@ -11,6 +11,7 @@ import (
 
 	"sessiondag/audit"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // TestShardsSplitAndMerge: the shards of a split are disjoint, together
@@ -29,7 +30,7 @@ func TestShardsSplitAndMerge(t *testing.T) {
 		part, err := audit.RunWith(roots, audit.Options{Shard: shard.Shard{I: i, N: n}}, func(s *audit.Session) { union = append(union, s.Dir) })
 		require.NoError(t, err)
 		require.False(t, part.Failed())
-		require.Equal(t, fmt.Sprintf("no finding in shard %d/3, no verdict on the whole: merge every shard with sessiondag summary", i),
+		require.Equal(t, verdict.PassBecause(fmt.Sprintf("no finding in shard %d/3; the verdict on the whole is the merge of every shard (sessiondag summary)", i)),
 			part.Verdict(), "one shard is not the whole input: no ready")
 		b, err := json.Marshal(part)
 		require.NoError(t, err)
@@ -41,8 +42,8 @@ func TestShardsSplitAndMerge(t *testing.T) {
 	require.Equal(t, all, union, "the shards are disjoint and cover the run")
 	require.Empty(t, merged.ShardProblems())
 	require.Equal(t, []string{"0/3", "1/3", "2/3"}, merged.Shards)
-	require.Equal(t, "ready", merged.Verdict(), "every shard once: the whole input")
-	require.Equal(t, "ready", whole.Verdict())
+	require.Equal(t, verdict.PassBecause("ready"), merged.Verdict(), "every shard once: the whole input")
+	require.Equal(t, verdict.PassBecause("ready"), whole.Verdict())
 	merged.Seconds, whole.Seconds, merged.Shards = 0, 0, nil
 	require.Equal(t, whole, merged)
 
@@ -52,6 +53,8 @@ func TestShardsSplitAndMerge(t *testing.T) {
 	require.NoError(t, incomplete.Merge(part))
 	require.NoError(t, incomplete.Merge(part))
 	require.Equal(t, []string{"2 of 3 shards missing: 0/3, 2/3", "shard 1/3 given 2 times"}, incomplete.ShardProblems())
+	require.Equal(t, verdict.Undecided, incomplete.Verdict().Outcome, "a merge that is not every shard once is no verdict")
+	require.Equal(t, verdict.ExitUndecided, incomplete.Verdict().Exit())
 
 	_, err = audit.RunWith(roots, audit.Options{Shard: shard.Shard{I: 3, N: n}}, nil)
 	require.Error(t, err)

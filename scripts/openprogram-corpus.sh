@@ -12,7 +12,7 @@
 # FILEs default to corpus/ops/shapes, corpus/ops/regressions and
 # corpus/ops/openprogram-head.
 #
-# One line per script: agree (exit 0), n/a (exit 2: it holds an op kind the
+# One line per script: agree (exit 0), n/a (exit 3, undecided: it holds an op kind the
 # adapter declares it cannot write, or flags the claim excludes), refused
 # (the original's writers refused an op the models accept), or disagree with
 # the check, the view and the op of the first finding. The whole output of
@@ -20,8 +20,10 @@
 #
 # Environment: SESSIONDAG (default bin/sessiondag), OUT, IMPL_TIMEOUT
 # (seconds per request, default 30).
-# Exit code: 0 when every script agrees or is n/a, 1 otherwise, 2 for a usage
-# error (a missing or wrong SRC among them).
+# Exit code (the verdicts' of every command): 0 when every script agrees or
+# is n/a and one agrees at least, 1 when one disagrees or is refused, 3 when
+# none could be judged (every one n/a), 2 for a usage error (a missing or
+# wrong SRC among them).
 set -uo pipefail
 
 die() {
@@ -67,7 +69,7 @@ for f in "$@"; do
 		agree=$((agree + 1))
 		printf 'agree     %s\n' "$f"
 		;;
-	2)
+	3)
 		na=$((na + 1))
 		printf 'n/a       %s: %s\n' "$f" "${first##*: nothing run against }"
 		;;
@@ -83,4 +85,5 @@ for f in "$@"; do
 	esac
 done
 echo "$which ($src): $# scripts: $agree agree, $disagree disagree, $refused refused, $na n/a (logs: $out)"
-[ $((disagree + refused)) -eq 0 ]
+[ $((disagree + refused)) -eq 0 ] || exit 1
+[ "$agree" -gt 0 ] || exit 3

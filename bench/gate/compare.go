@@ -16,15 +16,15 @@ const confidence = 0.95
 // benchfmt tidies ns/op to sec/op before the gate sees it.
 var gatedUnits = map[string]bool{"sec/op": true, "B/op": true, "allocs/op": true}
 
-// verdict is the last column of the table.
-type verdict string
+// change is the last column of the table: what a row's comparison found.
+type change string
 
 const (
-	verdictSame       verdict = "~"          // no significant difference (or too few samples)
-	verdictFaster     verdict = "faster"     // significantly better in this unit's direction
-	verdictSlower     verdict = "slower"     // significantly worse, but not a regression
-	verdictRegression verdict = "REGRESSION" // gated unit, significant and over the threshold
-	verdictChanged    verdict = "changed"    // significant, but the unit has no known better direction
+	changeSame       change = "~"          // no significant difference (or too few samples)
+	changeFaster     change = "faster"     // significantly better in this unit's direction
+	changeSlower     change = "slower"     // significantly worse, but not a regression
+	changeRegression change = "REGRESSION" // gated unit, significant and over the threshold
+	changeChanged    change = "changed"    // significant, but the unit has no known better direction
 )
 
 // row is one compared series.
@@ -34,7 +34,7 @@ type row struct {
 	nOld, nNew int
 	deltaPct   float64 // median vs median, in percent; +Inf when OLD is 0
 	p          float64
-	verdict    verdict
+	change     change
 	tooFew     bool    // the U test could not reach p < alpha with these counts
 	minP       float64 // smallest p attainable with nOld, nNew
 	notes      []string
@@ -51,7 +51,7 @@ type report struct {
 func (r *report) regressions() []row {
 	var out []row
 	for _, x := range r.rows {
-		if x.verdict == verdictRegression {
+		if x.change == changeRegression {
 			out = append(out, x)
 		}
 	}
@@ -73,7 +73,7 @@ func (r *report) tooFew() []row {
 func (r *report) undecided() []row {
 	var out []row
 	for _, x := range r.rows {
-		if x.tooFew && gatedUnits[x.key.Unit] && x.verdict != verdictRegression {
+		if x.tooFew && gatedUnits[x.key.Unit] && x.change != changeRegression {
 			out = append(out, x)
 		}
 	}
@@ -140,16 +140,16 @@ func judge(k seriesKey, oldVals, newVals []float64, better int, th *benchmath.Th
 	significant := cmp.P < th.CompareAlpha
 	switch {
 	case !significant || r.old.Center == r.new.Center:
-		r.verdict = verdictSame
+		r.change = changeSame
 	case better == 0:
-		r.verdict = verdictChanged
+		r.change = changeChanged
 	case (r.new.Center > r.old.Center) == (better < 0):
-		r.verdict = verdictSlower
+		r.change = changeSlower
 		if gatedUnits[k.Unit] && r.deltaPct > thresholdPct {
-			r.verdict = verdictRegression
+			r.change = changeRegression
 		}
 	default:
-		r.verdict = verdictFaster
+		r.change = changeFaster
 	}
 
 	r.notes = collectNotes(r, cmp)

@@ -4,16 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"sessiondag/internal/verdict"
 )
 
-// Exit codes of Main.
+// Exit codes of Main: the project's verdicts' (internal/verdict).
 const (
-	ExitOK         = 0 // no regression
-	ExitRegression = 1 // at least one regression
-	ExitError      = 2 // bad usage, or an input file missing or unreadable
+	ExitOK         = verdict.ExitPass  // no regression
+	ExitRegression = verdict.ExitFail  // at least one regression
+	ExitError      = verdict.ExitUsage // bad usage, or an input file missing or unreadable
 	// ExitInconclusive: no regression found, but a gated comparison had
-	// too few samples to find one: the gate cannot say PASS.
-	ExitInconclusive = 3
+	// too few samples to find one: the gate cannot say PASS (undecided).
+	ExitInconclusive = verdict.ExitUndecided
 )
 
 // Main runs the gate: `benchgate OLD NEW [--threshold 5%] [--alpha 0.05]`.
@@ -60,11 +62,5 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "benchgate: no benchmark appears in both %s and %s: nothing to gate\n", opts.oldPath, opts.newPath)
 		return ExitError
 	}
-	if len(rep.regressions()) > 0 {
-		return ExitRegression
-	}
-	if len(rep.undecided()) > 0 {
-		return ExitInconclusive
-	}
-	return ExitOK
+	return rep.verdict().Exit()
 }

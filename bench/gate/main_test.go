@@ -37,7 +37,7 @@ func TestOneBenchmark(t *testing.T) {
 		old: seq(100, 1, 10), new: seq(130, 1, 10), oldMem: mem, newMem: mem, code: ExitRegression,
 		verdicts: []unitText{{"sec/op", "REGRESSION"}, {"B/op", "~"}, {"allocs/op", "~"}},
 		rows:     []unitText{{"sec/op", "+28.71%"}},
-		out:      []string{"benchgate: FAIL: 1 regression(s)", "sessiondag/bench.Load/size=big-2 sec/op +28.71%"},
+		out:      []string{"verdict: FAIL: 1 regression(s)", "sessiondag/bench.Load/size=big-2 sec/op +28.71%"},
 		notOut:   []string{"all samples are equal"},
 	}, {
 		// Interleaved values: OLD 100,102..118, NEW 101,103..119. U = 45 of
@@ -45,7 +45,7 @@ func TestOneBenchmark(t *testing.T) {
 		name: "noise within threshold passes",
 		old:  seq(100, 2, 10), new: seq(101, 2, 10), oldMem: mem, newMem: mem, code: ExitOK,
 		verdicts: []unitText{{"sec/op", "~"}},
-		out:      []string{"benchgate: PASS: no regression"},
+		out:      []string{"verdict: PASS: no regression"},
 	}, {
 		// Bimodal noise. OLD: 6 low (100..105) + 4 high (150..153), median
 		// 104.5. NEW: 4 low (100.5..103.5) + 6 high (150.5..155.5), median
@@ -63,7 +63,7 @@ func TestOneBenchmark(t *testing.T) {
 		old:  seq(100, 0.1, 10), new: seq(102, 0.1, 10), oldMem: mem, newMem: mem, code: ExitOK,
 		verdicts: []unitText{{"sec/op", "slower"}},
 		rows:     []unitText{{"sec/op", "+1.99%"}},
-		out:      []string{"benchgate: PASS"},
+		out:      []string{"verdict: PASS"},
 	}, {
 		// Medians 134.5 -> 104.5: -22.3%, no overlap.
 		name: "faster passes",
@@ -80,7 +80,7 @@ func TestOneBenchmark(t *testing.T) {
 		verdicts: []unitText{{"sec/op", "~"}},
 		rows: []unitText{{"sec/op", "TOO FEW SAMPLES: min attainable p=0.100"}, {"sec/op", "± ∞"},
 			{"sec/op", "need >= 6 samples for confidence interval at level 0.95"}},
-		out: []string{"benchgate: INCONCLUSIVE: no regression found",
+		out: []string{"verdict: UNDECIDED: no regression found",
 			"WARNING: too few samples to decide 1 of 1 comparison(s) (n=3+3: min p 0.100)", "run >= 4 per side"},
 		notOut: []string{"PASS"},
 	}, {
@@ -204,7 +204,7 @@ func TestPackagesKeptApart(t *testing.T) {
 	assert.Equal(t, ExitRegression, code, out)
 	assert.Contains(t, out, "pkg: sessiondag/a\n")
 	assert.Contains(t, out, "pkg: sessiondag/b\n")
-	assert.Contains(t, out, "FAIL: 1 regression(s)")
+	assert.Contains(t, out, "verdict: FAIL: 1 regression(s)")
 	assert.Contains(t, out, "sessiondag/b.Load-2 sec/op")
 }
 

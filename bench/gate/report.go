@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"sessiondag/internal/verdict"
+
 	"golang.org/x/perf/benchunit"
 )
 
@@ -52,7 +54,7 @@ func writeTable(w io.Writer, rep *report) {
 			r.key.Name, r.key.Unit,
 			fmtSummary(sc, r.old.Center, r.old.PctRangeString()),
 			fmtSummary(sc, r.new.Center, r.new.PctRangeString()),
-			fmtDelta(r.deltaPct), fmtP(r.p), r.nOld, r.nNew, r.verdict,
+			fmtDelta(r.deltaPct), fmtP(r.p), r.nOld, r.nNew, r.change,
 			strings.Join(rowNotes(r, rep.alpha), "; "))
 	}
 	tw.Flush()
@@ -108,22 +110,29 @@ func writeSummary(w io.Writer, rep *report) {
 			len(few), len(rep.rows), sampleSizes(few), rep.alpha, samplesNeeded(rep.alpha))
 	}
 
-	regs := rep.regressions()
-	rule := fmt.Sprintf("> +%s%% and p < %g", fmtNum(rep.thresholdPct), rep.alpha)
-	if len(regs) == 0 {
-		if und := rep.undecided(); len(und) > 0 {
-			fmt.Fprintf(w, "benchgate: INCONCLUSIVE: no regression found (%s), but %d of %d gated comparison(s) had too few samples to find one (%s): not a pass\n",
-				rule, len(und), len(rep.rows), sampleSizes(und))
-			return
+	fmt.Fprintln(w, rep.verdict().Line())
+}
+
+// verdict is the gate's: fail on a regression (significant and beyond the
+// threshold); undecided when none was found but a gated comparison had
+// too few samples to find one, or nothing was compared; else pass.
+func (r *report) verdict() verdict.Verdict {
+	rule := fmt.Sprintf("> +%s%% and p < %g", fmtNum(r.thresholdPct), r.alpha)
+	if regs := r.regressions(); len(regs) > 0 {
+		var parts []string
+		for _, x := range regs {
+			parts = append(parts, fmt.Sprintf("%s %s %s (p=%s)", qualified(x.key), x.key.Unit, fmtDelta(x.deltaPct), fmtP(x.p)))
 		}
-		fmt.Fprintf(w, "benchgate: PASS: no regression (%s) in %d comparison(s)\n", rule, len(rep.rows))
-		return
+		return verdict.FailBecause(fmt.Sprintf("%d regression(s) (%s): %s", len(regs), rule, strings.Join(parts, ", ")))
 	}
-	var parts []string
-	for _, r := range regs {
-		parts = append(parts, fmt.Sprintf("%s %s %s (p=%s)", qualified(r.key), r.key.Unit, fmtDelta(r.deltaPct), fmtP(r.p)))
+	if und := r.undecided(); len(und) > 0 {
+		return verdict.UndecidedBecause(fmt.Sprintf("no regression found (%s), but %d of %d gated comparison(s) had too few samples to find one (%s): not a pass",
+			rule, len(und), len(r.rows), sampleSizes(und)))
 	}
-	fmt.Fprintf(w, "benchgate: FAIL: %d regression(s) (%s): %s\n", len(regs), rule, strings.Join(parts, ", "))
+	if len(r.rows) == 0 {
+		return verdict.UndecidedBecause("nothing compared")
+	}
+	return verdict.PassBecause(fmt.Sprintf("no regression (%s) in %d comparison(s)", rule, len(r.rows)))
 }
 
 // sampleSizes lists the distinct n old+new of rows with their p floor,

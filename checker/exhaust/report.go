@@ -122,6 +122,7 @@ func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
 			fmt.Fprintf(w, "  replay: %s\n", f.Replay)
 		}
 	}
+	fmt.Fprintf(w, "\n%s\n", sum.Verdict().Line())
 }
 
 // historyNames lists the checks about what loads keep.

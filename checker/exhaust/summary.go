@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // Summary is what a run checked. The counts of shards add up (Merge).
@@ -101,6 +102,23 @@ func (s Summary) CollisionBound() float64 { return CollisionBound(s.States + s.C
 
 // Failed reports whether a script failed.
 func (s Summary) Failed() bool { return s.Failures > 0 }
+
+// Verdict is the walk's: fail when a script failed; undecided when it
+// judged no script (nothing the implementation writes, or nothing left to
+// walk); else a pass of every script it walked — for one shard or part,
+// of that part only: the verdict on the whole is the merge's (sessiondag
+// summary).
+func (s Summary) Verdict() verdict.Verdict {
+	switch {
+	case s.Failures > 0:
+		return verdict.FailBecause(fmt.Sprintf("%d failing scripts", s.Failures))
+	case s.Scripts == 0:
+		return verdict.UndecidedBecause("no script was judged")
+	case s.Claimant != "" || s.Shard != "" && s.Shard != "0/1" && len(s.Merged) == 0:
+		return verdict.PassBecause(fmt.Sprintf("no failure in %d scripts of part %s; the verdict on the whole walk is the merge of every part (sessiondag summary)", s.Scripts, s.Shard))
+	}
+	return verdict.PassBecause(fmt.Sprintf("every valid script of at most %d ops%s: %d scripts, no failure", s.MaxOps, kindsNote(s), s.Scripts))
+}
 
 // ScriptsPerSecond is the rate of the run over its wall time.
 func (s Summary) ScriptsPerSecond() float64 {

@@ -14,6 +14,7 @@ import (
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // Report is what a campaign did and found.
@@ -112,6 +113,9 @@ type Played struct {
 // Failed reports whether the campaign found a failure or met an error.
 func (r *Report) Failed() bool { return len(r.Failures) > 0 || len(r.Errors) > 0 }
 
+// Verdict is the campaign's (Summary.Verdict).
+func (r *Report) Verdict() verdict.Verdict { return r.Summary().Verdict() }
+
 // ShardName is "i/n".
 func (r *Report) ShardName() string { return r.Shard.String() }
 
@@ -157,6 +161,7 @@ func (r *Report) Text(w io.Writer) {
 			fmt.Fprintf(w, "  script: %s\n", e.File)
 		}
 	}
+	fmt.Fprintf(w, "\n%s\n", r.Verdict().Line())
 }
 
 // shapesText says how many scripts had each shape the generator tallies,

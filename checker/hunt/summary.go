@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // Kind is the "kind" of the summary record of `sessiondag hunt --json`.
@@ -123,6 +124,31 @@ func zeroed(rows []PropStats) []PropStats {
 // met an error.
 func (s Summary) Failed() bool { return s.Failures > 0 || s.Errors > 0 }
 
+// Verdict is the campaign's: fail when it found a failure; undecided when
+// a script could not be judged (an error) or none was; else a pass of the
+// scripts it played — for one shard, of that shard only: the verdict on
+// the whole campaign is the merge's (sessiondag summary).
+func (s Summary) Verdict() verdict.Verdict {
+	var failed, undecided []string
+	if s.Failures > 0 {
+		failed = append(failed, fmt.Sprintf("%d distinct failures", s.Failures))
+	}
+	if s.Errors > 0 {
+		undecided = append(undecided, fmt.Sprintf("%d scripts could not be judged (errors)", s.Errors))
+	}
+	if s.Scripts == 0 {
+		undecided = append(undecided, "no script was judged")
+	}
+	v := verdict.Of(failed, undecided)
+	switch {
+	case !v.Passed():
+		return v
+	case s.Shard != "0/1" && len(s.Merged) == 0:
+		return verdict.PassBecause(fmt.Sprintf("no failure in %s of shard %s; the verdict on the whole campaign is the merge of every shard (sessiondag summary)", plural(int(s.Scripts), "script"), s.Shard))
+	}
+	return verdict.PassBecause("no failure in " + plural(int(s.Scripts), "script"))
+}
+
 // Text writes the summary for a reader: the counts per property. The
 // failures themselves are in the failure records and their files.
 func (s Summary) Text(w io.Writer) {
@@ -132,4 +158,5 @@ func (s Summary) Text(w io.Writer) {
 	propsTable(w, s.Properties)
 	fmt.Fprintf(w, "\n%d failures (distinct within each shard; the failure records' keys tell shards' duplicates apart), %d errors\n",
 		s.Failures, s.Errors)
+	fmt.Fprintf(w, "\n%s\n", s.Verdict().Line())
 }

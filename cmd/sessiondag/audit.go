@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"sessiondag/audit"
@@ -71,8 +70,8 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 		switch {
 		case *asJSON:
 			_ = enc.Encode(audit.Record{Kind: audit.Kind, Session: s})
-		case *verbose || s.Failed() || s.HidesUser() || s.MovesUser() || accepted(s):
-			printSession(out, s, *verbose)
+		case s.Listed(*verbose):
+			s.WriteText(out, *verbose)
 		}
 	}
 	sum, err := audit.RunWith(dirs, o, emit)
@@ -91,17 +90,14 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		_ = enc.Encode(audit.Record{Kind: audit.Kind, Summary: sum})
 	} else {
-		printSummary(out, sum)
+		sum.WriteText(out)
 	}
 	if *page != "" {
 		if err := writePage(*page, &pg, sum); err != nil {
 			return fail(stderr, "audit", err)
 		}
 	}
-	if sum.Failed() {
-		return 1
-	}
-	return 0
+	return sum.Verdict().Exit()
 }
 
 func writePage(path string, pg *audit.Page, sum *audit.Summary) error {
@@ -121,102 +117,8 @@ func writePage(path string, pg *audit.Page, sum *audit.Summary) error {
 	return f.Close()
 }
 
-func printSession(w io.Writer, s *audit.Session, rows bool) {
-	fmt.Fprintf(w, "%s  (%s, %d nodes)\n", line(s.Dir), line(s.ID), s.Nodes)
-	if s.Error != "" {
-		fmt.Fprintf(w, "  BROKEN: %s\n", line(s.Error))
-		return
-	}
-	for _, u := range s.Unreadable {
-		fmt.Fprintf(w, "  BROKEN: unreadable: %s\n", line(u))
-	}
-	var lens []string
-	for _, c := range s.Configs {
-		d := ""
-		if c.Gap != nil {
-			d = fmt.Sprintf(" (-%d/!%d)", c.Gap.Missing, c.Gap.Wrong)
-		}
-		lens = append(lens, fmt.Sprintf("%s:%d%s", c.Flags, c.ChainLen, d))
-	}
-	fmt.Fprintf(w, "  chain  %s\n", strings.Join(lens, "  "))
-	for _, st := range s.Steps {
-		if st.Verdict == audit.Unchanged {
-			continue
-		}
-		fmt.Fprintf(w, "  %-6s → %-6s %-10s %s\n", st.From, st.To, st.Verdict, line(st.Detail))
-		for _, a := range st.Accepted {
-			until := ""
-			if a.Expires != "" {
-				until = " (until " + a.Expires + ")"
-			}
-			fmt.Fprintf(w, "      accepted %s: %s%s\n", line(a.Row), line(a.Reason), until)
-		}
-		if rows {
-			printRows(w, "+", st.Added)
-			printRows(w, "-", st.Removed)
-			continue
-		}
-		// Without -v: the rows that make the step a regression, and the
-		// user's messages it moves, each with where it went.
-		printRows(w, "lost", st.Lost)
-		printRows(w, "hidden", st.Hidden)
-		printRows(w, "moved", st.Moved)
-	}
-	if rows && len(s.Residual) > 0 {
-		what := "conversation rows no config shows"
-		if s.Intended {
-			what = "intended rows the last config (all) does not show"
-		}
-		fmt.Fprintf(w, "  %s: %d\n", what, len(s.Residual))
-		for i, r := range s.Residual {
-			if i == listed {
-				fmt.Fprintf(w, "      … %d more\n", len(s.Residual)-listed)
-				break
-			}
-			by := ""
-			if r.By != "" {
-				by = " (at " + line(r.By) + ")"
-			}
-			fmt.Fprintf(w, "      %s: %s%s\n", r.Row, line(r.Cause), by)
-		}
-	}
-	for _, v := range s.Violations {
-		fmt.Fprintf(w, "  VIOLATION %s\n", line(v))
-	}
-	for _, n := range s.Notes {
-		fmt.Fprintf(w, "  note: %s\n", line(n))
-	}
-}
-
-// listed is how many rows of a list the text report names (--json has
-// every row).
-const listed = 20
-
-func printRows(w io.Writer, sign string, rows []audit.Row) {
-	for i, r := range rows {
-		if i == listed {
-			fmt.Fprintf(w, "      %s … %d more\n", sign, len(rows)-listed)
-			return
-		}
-		fmt.Fprintf(w, "      %s %s\n", sign, r)
-		if r.Went != nil {
-			fmt.Fprintf(w, "        → %s\n", line(r.Went.String()))
-		}
-	}
-}
-
-// accepted reports whether reviewed exceptions accept a finding of s.
-func accepted(s *audit.Session) bool {
-	for _, st := range s.Steps {
-		if len(st.Accepted) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// line makes a one-line field from a session (an id, a path, a reason)
-// safe to print on a terminal.
+// line makes a one-line field (an id, a path, a reason) safe to print on
+// a terminal.
 func line(s string) string { return termtext.Line(s) }
 
 // progressFor is the progress report of a command whose stderr is w: on a

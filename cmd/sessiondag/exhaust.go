@@ -123,10 +123,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	if saveErr != nil {
 		return fail(stderr, "exhaust", saveErr)
 	}
-	if sum.Failures > 0 {
-		return 1
-	}
-	return 0
+	return sum.Verdict().Exit()
 }
 
 // printEstimate prints the estimated size of the walk of o.

@@ -9,6 +9,7 @@ import (
 	"sessiondag/checker/harness"
 	"sessiondag/checker/hunt"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // cmdHunt runs a search campaign over the checks (package hunt): text or
@@ -79,15 +80,13 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "hunt", err)
 	}
+	v := r.Verdict()
 	if interrupt.Err() != nil {
 		fmt.Fprintln(stderr, "sessiondag hunt: interrupted: the report covers the iterations played")
-		if r.Failed() {
-			return 1
+		if v.Outcome == verdict.Fail {
+			return verdict.ExitFail
 		}
-		return exitInterrupted
+		return verdict.ExitInterrupted
 	}
-	if r.Failed() {
-		return 1
-	}
-	return 0
+	return v.Exit()
 }

@@ -55,8 +55,8 @@ func TestImplAcrossTheProtocol(t *testing.T) {
 		t.Fatalf("replay against serve: exit %d\n%s", code, out)
 	}
 	code, out = runCmd(t, "replay", shape, "--check", "columns", "--impl", served(""))
-	if code != 2 || !strings.Contains(out, "nothing run against sessiondag impl/ (rollout)") {
-		t.Fatalf("replay of a check that cannot judge it: exit %d, want 2\n%s", code, out)
+	if code != 3 || !strings.Contains(out, "nothing run against sessiondag impl/ (rollout)") {
+		t.Fatalf("replay of a check that cannot judge it: exit %d, want 3 (undecided)\n%s", code, out)
 	}
 
 	dir := t.TempDir()

@@ -40,7 +40,7 @@ func commandTable() []command {
 		{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--impl CMD]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
 		{"serve", "[--flags F] [--claim rollout] [--mint] [--together FIRST+SECOND]", "serve the implementation over the implementation protocol (docs/protocol.md) on stdin and stdout", cmdServe},
 		{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
-		{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown; INCONCLUSIVE (exit 3) when too few runs to find one", gate.Main},
+		{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown; UNDECIDED (exit 3) when too few runs to find one", gate.Main},
 	}
 }
 

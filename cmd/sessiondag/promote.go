@@ -6,8 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sessiondag/checker/campaign"
 	"strings"
+
+	"sessiondag/checker/campaign"
 )
 
 // regressionsDir is where promoted scripts live: every `go test ./props`

@@ -14,6 +14,7 @@ import (
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/internal/verdict"
 	"sessiondag/ops"
 )
 
@@ -89,7 +90,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	found, err := campaign.Replay(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
-		return fail(stderr, "replay", fmt.Errorf("%s: nothing run against %s: %w", pos[0], pool.About().Name, err))
+		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", pos[0], pool.About().Name, harness.Why(err)))
+		fmt.Fprintln(stdout, line(v.Line()))
+		return v.Exit()
 	}
 	if err != nil {
 		return fail(stderr, "replay", fmt.Errorf("%s: %w", pos[0], err))
@@ -102,14 +105,17 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: %s", pos[0], campaign.Report(c, f, ""))
 	}
 	if len(found) > 0 {
-		return 1
+		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", pos[0], len(found)))
+		fmt.Fprintln(stdout, line(v.Line()))
+		return v.Exit()
 	}
 	against := ""
 	if pool != nil {
 		against = " against " + pool.About().Name
 	}
 	fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o))
-	return 0
+	fmt.Fprintln(stdout, verdict.PassBecause().Line())
+	return verdict.ExitPass
 }
 
 // reduceFile reduces the one case a file holds and prints the reduced file:

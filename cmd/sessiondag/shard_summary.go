@@ -8,12 +8,13 @@ import (
 	"sessiondag/checker/exhaust"
 	"sessiondag/checker/hunt"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // shardSummary is a summary record of a sharded search (hunt, exhaust).
 type shardSummary interface {
 	Text(w io.Writer)
-	Failed() bool
+	Verdict() verdict.Verdict
 }
 
 // shardMerger merges the summaries of the shards of one run of a sharded
@@ -68,9 +69,9 @@ func (m *shardMerger[S]) merged() (S, bool) {
 	return m.last, m.complete
 }
 
-func (m *shardMerger[S]) Text(w io.Writer) { s, _ := m.merged(); s.Text(w) }
-func (m *shardMerger[S]) Value() any       { s, _ := m.merged(); return s }
-func (m *shardMerger[S]) Failed() bool     { s, _ := m.merged(); return s.Failed() }
+func (m *shardMerger[S]) Text(w io.Writer)         { s, _ := m.merged(); s.Text(w) }
+func (m *shardMerger[S]) Value() any               { s, _ := m.merged(); return s }
+func (m *shardMerger[S]) Verdict() verdict.Verdict { s, _ := m.merged(); return s.Verdict() }
 
 func (m *shardMerger[S]) Problems() []string {
 	s, complete := m.merged()

@@ -11,6 +11,7 @@ import (
 	"sessiondag/audit"
 	"sessiondag/checker/exhaust"
 	"sessiondag/checker/hunt"
+	"sessiondag/internal/verdict"
 )
 
 // A summaryMerger merges the summary records of one command's JSON lines.
@@ -18,7 +19,7 @@ type summaryMerger interface {
 	Merge(raw json.RawMessage) error
 	Text(w io.Writer)
 	Value() any
-	Failed() bool
+	Verdict() verdict.Verdict
 	Problems() []string // what makes the merged summary doubtful (a shard missing or read twice)
 }
 
@@ -57,23 +58,27 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 	sort.Strings(kinds)
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	code := 0
+	all := verdict.PassBecause()
 	for _, k := range kinds {
 		m := merged[k]
 		for _, p := range m.Problems() {
 			fmt.Fprintf(stderr, "sessiondag summary: %s: %s\n", k, line(p))
-			code = 1
 		}
 		if *asJSON {
 			_ = enc.Encode(map[string]any{"kind": k, "summary": m.Value()})
 		} else {
 			m.Text(stdout)
 		}
-		if m.Failed() {
-			code = 1
+		v := m.Verdict()
+		if ps := m.Problems(); len(ps) > 0 && v.Outcome == verdict.Pass {
+			v = verdict.UndecidedBecause(ps...)
 		}
+		all = all.And(v)
 	}
-	return code
+	if len(kinds) > 1 && !*asJSON {
+		fmt.Fprintf(stdout, "\n%s\n", line(all.Line()))
+	}
+	return all.Exit()
 }
 
 // readSummaries merges every summary record of a file ("-": stdin) into
@@ -132,7 +137,7 @@ func (m *auditMerger) Merge(raw json.RawMessage) error {
 	return m.sum.Merge(&s)
 }
 
-func (m *auditMerger) Text(w io.Writer)   { printSummary(w, m.sum) }
-func (m *auditMerger) Value() any         { return m.sum }
-func (m *auditMerger) Failed() bool       { return m.sum.Failed() }
-func (m *auditMerger) Problems() []string { return m.sum.Problems() }
+func (m *auditMerger) Text(w io.Writer)         { m.sum.WriteText(w) }
+func (m *auditMerger) Value() any               { return m.sum }
+func (m *auditMerger) Verdict() verdict.Verdict { return m.sum.Verdict() }
+func (m *auditMerger) Problems() []string       { return m.sum.Problems() }

@@ -88,10 +88,10 @@ func TestSummaryMergesShards(t *testing.T) {
 	}
 
 	var out, errb bytes.Buffer
-	if code := run([]string{"summary", files[0], files[2]}, &out, &errb); code != 1 {
-		t.Fatalf("a merge with a shard missing: exit %d, want 1: %s", code, errb.String())
+	if code := run([]string{"summary", files[0], files[2]}, &out, &errb); code != 3 {
+		t.Fatalf("a merge with a shard missing: exit %d, want 3 (undecided): %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), "2 shards merged") || !strings.Contains(out.String(), "NOT READY") {
+	if !strings.Contains(out.String(), "2 shards merged") || !strings.Contains(out.String(), "verdict: UNDECIDED: 1 of 3 shards missing: 1/3") {
 		t.Errorf("text summary:\n%s", out.String())
 	}
 	if !strings.Contains(errb.String(), "1 of 3 shards missing: 1/3") {
@@ -123,8 +123,8 @@ func TestSummaryRefuses(t *testing.T) {
 }
 
 // TestSummaryOfPartOfARunIsNotReady: the summary of a whole run given
-// twice, or shards that walked different trees, are NOT READY (exit 1)
-// with the reason on stderr; a whole run given once is the run.
+// twice, or shards that walked different trees, is no verdict (undecided,
+// exit 3) with the reason on stderr; a whole run given once is the run.
 func TestSummaryOfPartOfARunIsNotReady(t *testing.T) {
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.jsonl")
@@ -137,10 +137,10 @@ func TestSummaryOfPartOfARunIsNotReady(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := run([]string{"summary", whole, whole}, &out, &errb); code != 1 {
-		t.Errorf("a whole run given twice: exit %d, want 1\n%s", code, out.String())
+	if code := run([]string{"summary", whole, whole}, &out, &errb); code != 3 {
+		t.Errorf("a whole run given twice: exit %d, want 3\n%s", code, out.String())
 	}
-	if !strings.Contains(errb.String(), "shard 0/1 given 2 times") || !strings.Contains(out.String(), "NOT READY") {
+	if !strings.Contains(errb.String(), "shard 0/1 given 2 times") || !strings.Contains(out.String(), "verdict: UNDECIDED") {
 		t.Errorf("a whole run given twice: stderr %q\n%s", errb.String(), out.String())
 	}
 
@@ -156,7 +156,7 @@ func TestSummaryOfPartOfARunIsNotReady(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := run([]string{"summary", mixed}, &out, &errb); code != 1 || !strings.Contains(out.String(), "walked different trees") {
+	if code := run([]string{"summary", mixed}, &out, &errb); code != 3 || !strings.Contains(out.String(), "walked different trees") {
 		t.Errorf("shards of different trees: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }

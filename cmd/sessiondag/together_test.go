@@ -51,8 +51,8 @@ func TestTogether(t *testing.T) {
 		{"judged after the second op", []string{"replay", twoRoots, "--check", "target", "--impl", overclaiming}, 1, "the loaded chain is not the intended conversation, after op 7\n"},
 		{"judged at the first op without the pair", []string{"replay", twoRoots, "--check", "target", "--impl",
 			strings.Replace(overclaiming, " --together user+reply", "", 1)}, 1, "the loaded chain is not the intended conversation, after op 6\n"},
-		{"an op between", []string{"replay", between, "--impl", together}, 2, "writes user and reply ops in one step, with no op between them"},
-		{"ends between", []string{"replay", ends, "--impl", together}, 2, "the script ends after op 5 (user id=u2 text=again)"},
+		{"an op between", []string{"replay", between, "--impl", together}, 3, "writes user and reply ops in one step, with no op between them"},
+		{"ends between", []string{"replay", ends, "--impl", together}, 3, "the script ends after op 5 (user id=u2 text=again)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out := runCmd(t, c.args...)
