@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"sessiondag/audit"
-	"sessiondag/internal/shard"
 	"sessiondag/internal/termtext"
 )
 
@@ -20,10 +19,10 @@ const defaultCorpus = "corpus"
 
 func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("audit", stdout, stderr)
-	asJSON := fs.Bool("json", false, "one JSON record per session, then a summary record (JSON lines, tagged \"kind\": \"audit\")")
+	asJSON := fs.jsonFlag("a line per session, then a summary line, each tagged \"kind\": \"audit\"")
 	verbose := fs.Bool("v", false, "list every session, not only those with findings, with the rows each step adds and removes")
 	page := fs.String("html", "", "also write a self-contained HTML page of the audit to this `file`")
-	shardArg := fs.String("shard", "", "audit only shard `i/n` (0-based) of the sorted session directories; merge with 'sessiondag summary'")
+	shardOf := fs.shardFlag("", "the sorted session directories")
 	exceptions := fs.String("exceptions", "", "accept the reviewed findings of this JSON `file` (session, step, row, reason, expires)")
 	dirs, err := fs.parse(args)
 	if err != nil {
@@ -33,10 +32,8 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	if *page != "" {
 		o.Writes = []string{*page}
 	}
-	if *shardArg != "" {
-		if o.Shard, err = shard.Parse(*shardArg); err != nil {
-			return fail(stderr, "audit", err)
-		}
+	if o.Shard, err = shardOf(); err != nil {
+		return fail(stderr, "audit", err)
 	}
 	if *exceptions != "" {
 		if o.Exceptions, err = audit.ReadExceptions(*exceptions, time.Now()); err != nil {

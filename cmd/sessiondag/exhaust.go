@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"sessiondag/checker/exhaust"
-	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
 
@@ -22,14 +21,14 @@ import (
 func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("exhaust", stdout, stderr)
 	maxOps := fs.Int("max-ops", 0, "check every valid script of 1…N ops")
-	shardArg := fs.String("shard", "", "check shard i/n of the scripts (0 ≤ i < n); the n shards' outputs merge by concatenation")
-	asJSON := fs.Bool("json", false, "print JSON lines: one per failure, then {\"kind\":\"exhaust\",\"summary\":…}")
-	out := fs.String("out", "corpus/ops/failures", "where the reduced failing scripts are saved")
+	shardOf := fs.shardFlag("", "the scripts")
+	asJSON := fs.jsonFlag("a line per failure, then {\"kind\":\"exhaust\",\"summary\":…}")
+	out := fs.outFlag("corpus/ops/failures", "where the reduced failing scripts are saved")
 	kinds := fs.String("kinds", "", "comma-separated op kinds to build scripts of (default: every kind but session)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walk the shard in this many parts side by side")
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves (negative: none); the rest are counted")
 	stop := fs.Bool("stop", false, "end at the first failing script")
-	checkList := fs.String("check", "", "comma-separated checks to run (default: every check that runs after each op without a directory)")
+	checksOf := fs.checkFlag("every check that runs after each op without a directory")
 	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts; off with --impl)")
 	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
@@ -55,18 +54,14 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		o.Progress = stderr
 	}
-	if *shardArg != "" {
-		if o.Shard, err = shard.Parse(*shardArg); err != nil {
-			return fail(stderr, "exhaust", err)
-		}
+	if o.Shard, err = shardOf(); err != nil {
+		return fail(stderr, "exhaust", err)
 	}
 	if o.Claim, err = claimsOf(*claim, *claimant, *claimStart); err != nil {
 		return fail(stderr, "exhaust", err)
 	}
-	if *checkList != "" {
-		if o.Checks, err = harness.Select(*checkList); err != nil {
-			return fail(stderr, "exhaust", err)
-		}
+	if o.Checks, err = checksOf(); err != nil {
+		return fail(stderr, "exhaust", err)
 	}
 	if *kinds != "" {
 		o.Kinds = strings.Split(*kinds, ",")

@@ -16,9 +16,9 @@ import (
 
 func cmdGen(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("gen", stdout, stderr)
-	seed := fs.Uint64("seed", 1, "generator seed (the same seed gives the same bytes)")
+	seed := fs.seedFlag(1, "generator seed (the same seed gives the same bytes)")
 	nodes := fs.Int("nodes", 100, "write at least this many nodes")
-	out := fs.String("out", "", "session directory to create (must not exist)")
+	out := fs.outFlag("", "session directory to create (must not exist)")
 	legacy := fs.Bool("legacy", true, "include legacy-shaped rows (adapter writes, orphans, script rows)")
 	fl := flags.Off
 	fs.Var(&fl, "flags", "the writers' rollout flags: off, all, or a list such as A,B")

@@ -8,7 +8,6 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/checker/hunt"
-	"sessiondag/internal/shard"
 	"sessiondag/internal/verdict"
 )
 
@@ -18,11 +17,11 @@ import (
 func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("hunt", stdout, stderr)
 	minutes := fs.Float64("minutes", 0, "the time budget in minutes")
-	seed := fs.Uint64("seed", 0, "the campaign's seed (default: drawn, and printed)")
-	shardArg := fs.String("shard", "0/1", "run shard i of n (0-based): the iterations ≡ i mod n")
-	out := fs.String("out", "corpus/ops/failures", "where to write the failing scripts")
-	asJSON := fs.Bool("json", false, "JSON lines: one per failure, then the summary")
-	checks := fs.String("check", "", "comma-separated checks to hunt (default: every check)")
+	seed := fs.seedFlag(0, "the campaign's seed (default: drawn, and printed)")
+	shardOf := fs.shardFlag("0/1", "the iterations (those ≡ i mod n)")
+	out := fs.outFlag("corpus/ops/failures", "where to write the failing scripts")
+	asJSON := fs.jsonFlag("a line per failure, then the summary, each tagged \"kind\"")
+	checksOf := fs.checkFlag("every check")
 	iterations := fs.Uint64("iterations", 0, "play only the iterations below this number (with or without a budget)")
 	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
 	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
@@ -46,11 +45,14 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	if !flagGiven(fs, "seed") {
 		cfg.Seed = rand.Uint64() >> 11 // 53 bits: exact in any JSON reader
 	}
-	if cfg.Shard, err = shard.Parse(*shardArg); err != nil {
+	if cfg.Shard, err = shardOf(); err != nil {
 		return fail(stderr, "hunt", err)
 	}
-	if cfg.Targets, err = harness.Select(*checks); err != nil {
+	if cfg.Targets, err = checksOf(); err != nil {
 		return fail(stderr, "hunt", err)
+	}
+	if cfg.Targets == nil {
+		cfg.Targets = harness.Checks
 	}
 	pool, err := impl.open(*impl.command, stderr)
 	if err != nil {
@@ -66,7 +68,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	if flagGiven(fs, "iteration") {
 		cfg.Only = only
 	}
-	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, *shardArg)
+	fmt.Fprintf(stderr, "hunt: seed %d, shard %s\n", cfg.Seed, cfg.Shard)
 	r, err := hunt.Run(interrupt, cfg)
 	if r != nil {
 		if *asJSON {

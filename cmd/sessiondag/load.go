@@ -19,7 +19,7 @@ func cmdLoad(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("load", stdout, stderr)
 	fl := flags.Off
 	fs.Var(&fl, "flags", "rollout flags: off, all, or a list such as A,B")
-	asJSON := fs.Bool("json", false, "print one JSON object")
+	asJSON := fs.jsonFlag("one object, the view")
 	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 1 {
 		return fs.usageError(err)

@@ -25,8 +25,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	var rollout rolloutFlag
 	fs.Var(&rollout, "rollout", "check every step of the rollout path, on data written on and written off; "+
 		"--rollout=PLAN plays the script under a rollout plan (phases SETS:OPS separated by /, writers of a phase by +: off:10/A+off:20/A,B:5/A:10/all)")
-	checkList := fs.String("check", "", "comma-separated checks to run: "+strings.Join(harness.CheckNames(), ", "))
-	out := fs.String("out", "", "also write the session to this directory (must not exist), to inspect it with load")
+	checksOf := fs.checkFlag("those the file's #! check line names, else every check")
+	out := fs.outFlag("", "also write the session to this directory (must not exist), to inspect it with load")
 	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
 	impl := addImplFlags(fs)
 	pos, err := fs.parse(args)
@@ -64,10 +64,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		defer pool.Close()
 	}
 	o := campaign.ReplayOptions{Impl: starter(pool)}
-	if *checkList != "" {
-		if o.Checks, err = harness.Select(*checkList); err != nil {
-			return fail(stderr, "replay", err)
-		}
+	if o.Checks, err = checksOf(); err != nil {
+		return fail(stderr, "replay", err)
 	}
 	switch {
 	case rollout.plan != nil:

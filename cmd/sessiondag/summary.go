@@ -34,7 +34,7 @@ var summaryKinds = map[string]func() summaryMerger{
 
 func cmdSummary(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("summary", stdout, stderr)
-	asJSON := fs.Bool("json", false, "print the merged summary as JSON lines, one record per kind")
+	asJSON := fs.jsonFlag("the merged summary, a line per kind")
 	files, err := fs.parse(args)
 	if err != nil {
 		return fs.usageError(err)
