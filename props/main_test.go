@@ -29,12 +29,16 @@ func TestMain(m *testing.M) {
 		}
 	}
 	closeImpl, err := openImpl()
+	if err == nil {
+		err = openKnown()
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "props:", err)
 		os.Exit(2)
 	}
 	code := m.Run()
 	saveFound(os.Stderr)
+	reportKnown(os.Stderr)
 	closeImpl()
 	os.Exit(code)
 }

@@ -15,16 +15,7 @@ func (r *runner) failed(checks []harness.Check, f *harness.Finding, script []ops
 	if r.opt.MaxReduced < 0 || r.sum.Reduced >= int64(r.opt.MaxReduced) {
 		return
 	}
-	c := campaign.Case{Check: harness.Validity, Data: f.Data, Script: slices.Clone(script), Impl: r.opt.Impl}
-	if f.Check == harness.Protocol.Name {
-		c.Check = harness.Protocol
-	}
-	for _, ch := range checks {
-		if ch.Name == f.Check {
-			c.Check = ch
-		}
-	}
-	red := campaign.Reduce(c, f, r.opt.Tmp)
+	red := campaign.Reduce(r.caseOf(checks, f, script), f, r.opt.Tmp)
 	if !red.Reproduced {
 		// Only the walk's session, which applied the prefix without loads
 		// in between, saw this one fail: kept as found, and said so.
@@ -41,4 +32,28 @@ func (r *runner) failed(checks []harness.Check, f *harness.Finding, script []ops
 	if r.opt.OnFailure != nil {
 		r.opt.OnFailure(fl)
 	}
+}
+
+// caseOf is the case a finding of one of checks on script is.
+func (r *runner) caseOf(checks []harness.Check, f *harness.Finding, script []ops.Op) campaign.Case {
+	c := campaign.Case{Check: harness.Validity, Data: f.Data, Script: slices.Clone(script), Impl: r.opt.Impl}
+	if f.Check == harness.Protocol.Name {
+		c.Check = harness.Protocol
+	}
+	for _, ch := range checks {
+		if ch.Name == f.Check {
+			c.Check = ch
+		}
+	}
+	return c
+}
+
+// accepted reports whether a finding is of a class the known file accepts
+// (Options.Known): the script then counts as passing.
+func (r *runner) accepted(checks []harness.Check, f *harness.Finding, script []ops.Op) bool {
+	if r.opt.Known == nil {
+		return false
+	}
+	e, _ := r.opt.Known.Accepts(r.caseOf(checks, f, script), f, r.opt.Tmp)
+	return e != nil
 }

@@ -44,6 +44,10 @@ type Options struct {
 	// OnFailure, when set, sees each kept failure as soon as it is reduced
 	// (from the worker's goroutine: it must be safe for concurrent use).
 	OnFailure func(Failure)
+	// Known are the classes of failure a review accepted
+	// (campaign.Known): a script failing with one of them passes, and the
+	// file counts it.
+	Known *campaign.Known
 	// Progress, when set, gets a line every ProgressEvery (0 = 10 s) while
 	// the run lasts: scripts and states per second, depth, the parts begun
 	// (with claims, finished by every claimant) and, once the walk is sized
@@ -265,7 +269,7 @@ func runPart(o Options, sh shard.Shard, prog *progress, claims *Claims, parts in
 	r.sum.Kinds = kindsOf(o)
 	r.lanes = newLanes(o.Checks, o.Impl, o.MaxOps, !o.NoDedup, o.MemoLimit, sh.IsWhole() && claims == nil, o.shared)
 	for _, l := range r.lanes {
-		l.failed = r.failed
+		l.failed, l.accepted = r.failed, r.accepted
 		if err := l.start(); err != nil {
 			return Summary{}, nil, err
 		}

@@ -81,6 +81,8 @@ func (c *collector) add(o outcome) {
 		c.notWritten++
 	case o.err != nil:
 		c.addError(p, o.err)
+	case o.reduced != nil && c.cfg.Known.Class(o.reduced.Case) != nil:
+		r.Known++
 	case o.reduced != nil:
 		r.Findings++
 		c.findings++
@@ -177,7 +179,8 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
 		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
-		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors}
+		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors,
+		Known: c.cfg.Known.Lines()}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
 		r.Props = append(r.Props, *row)

@@ -41,6 +41,7 @@ type Report struct {
 	Impl       string   // the implementation hunted
 	NotRun     []string // the checks and kinds of data it cannot be judged on, each with why
 	NotWritten int      // scripts not judged: they hold an op kind it does not write
+	Known      []string // what each entry of the known file accepted (campaign.Known.Lines)
 }
 
 // PropStats are the counts of one property on one kind of data.
@@ -52,7 +53,8 @@ type PropStats struct {
 	Swarms   int    `json:"swarms"`
 	Ops      int    `json:"ops"`
 	Findings int    `json:"findings"`
-	Failures int    `json:"failures"` // distinct failures first found on this row
+	Failures int    `json:"failures"`        // distinct failures first found on this row
+	Known    int    `json:"known,omitempty"` // findings of a class the known file accepts (not failures)
 	// Seconds is the workers' time on this row: drawing, playing and
 	// reducing its scripts.
 	Seconds float64 `json:"seconds"`
@@ -160,6 +162,9 @@ func (r *Report) Text(w io.Writer) {
 		if e.File != "" {
 			fmt.Fprintf(w, "  script: %s\n", e.File)
 		}
+	}
+	for _, l := range r.Known {
+		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintf(w, "\n%s\n", r.Verdict().Line())
 }

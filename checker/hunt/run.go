@@ -13,6 +13,7 @@ import (
 
 	"sessiondag/protocol"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
@@ -38,6 +39,9 @@ type Config struct {
 	// can be judged on, each on the kinds of data it writes, their scripts
 	// drawn from the op kinds it writes (harness.ApplicableTo).
 	Impl protocol.Starter
+	// Known are the classes of failure a review accepted: a finding of one
+	// is counted as known, not as a failure (campaign.Known).
+	Known *campaign.Known
 
 	notRun []string // what harness.ApplicableTo left out, and why
 	// draw keeps the scripts to what Impl writes: Only the draw kinds of

@@ -106,6 +106,7 @@ func (s *Summary) add(t Summary) error {
 		q.Ops += p.Ops
 		q.Findings += p.Findings
 		q.Failures += p.Failures
+		q.Known += p.Known
 		q.Seconds += p.Seconds
 	}
 	return nil

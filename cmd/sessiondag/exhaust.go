@@ -29,6 +29,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	maxReduced := fs.Int("max-reduced", 20, "failures each worker reduces and saves (negative: none); the rest are counted")
 	stop := fs.Bool("stop", false, "end at the first failing script")
 	checksOf := fs.checkFlag("every check that runs after each op without a directory")
+	knownOf := fs.knownFlag()
 	dedup := fs.Bool("dedup", true, "check each distinct data once and walk below each distinct state once (false: every script, the same counts; off with --impl)")
 	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
@@ -61,6 +62,9 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "exhaust", err)
 	}
 	if o.Checks, err = checksOf(); err != nil {
+		return fail(stderr, "exhaust", err)
+	}
+	if o.Known, err = knownOf(); err != nil {
 		return fail(stderr, "exhaust", err)
 	}
 	if *kinds != "" {
@@ -114,6 +118,9 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		exhaust.WriteText(stdout, sum, recs)
+	}
+	for _, l := range o.Known.Lines() {
+		fmt.Fprintln(stderr, "exhaust: "+l)
 	}
 	if saveErr != nil {
 		return fail(stderr, "exhaust", saveErr)

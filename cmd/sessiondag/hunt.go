@@ -22,6 +22,7 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	out := fs.outFlag("corpus/ops/failures", "where to write the failing scripts")
 	asJSON := fs.jsonFlag("a line per failure, then the summary, each tagged \"kind\"")
 	checksOf := fs.checkFlag("every check")
+	knownOf := fs.knownFlag()
 	iterations := fs.Uint64("iterations", 0, "play only the iterations below this number (with or without a budget)")
 	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
 	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
@@ -53,6 +54,9 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	}
 	if cfg.Targets == nil {
 		cfg.Targets = harness.Checks
+	}
+	if cfg.Known, err = knownOf(); err != nil {
+		return fail(stderr, "hunt", err)
 	}
 	pool, err := impl.open(*impl.command, stderr)
 	if err != nil {

@@ -26,6 +26,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&rollout, "rollout", "check every step of the rollout path, on data written on and written off; "+
 		"--rollout=PLAN plays the script under a rollout plan (phases SETS:OPS separated by /, writers of a phase by +: off:10/A+off:20/A,B:5/A:10/all)")
 	checksOf := fs.checkFlag("those the file's #! check line names, else every check")
+	knownOf := fs.knownFlag()
 	out := fs.outFlag("", "also write the session to this directory (must not exist), to inspect it with load")
 	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
 	impl := addImplFlags(fs)
@@ -67,6 +68,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if o.Checks, err = checksOf(); err != nil {
 		return fail(stderr, "replay", err)
 	}
+	known, err := knownOf()
+	if err != nil {
+		return fail(stderr, "replay", err)
+	}
 	switch {
 	case rollout.plan != nil:
 		o.Checks = append(o.Checks, mustCheck("rollout"), mustCheck("rollback"))
@@ -98,12 +103,18 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	for _, why := range campaign.NotRun(file, o) {
 		fmt.Fprintf(stdout, "%s: not run: %s\n", pos[0], why)
 	}
+	var news []*harness.Finding
 	for _, f := range found {
 		c := campaign.Case{Check: mustCheck(f.Check), Data: f.Data, Script: file.Ops, Impl: o.Impl}.Of(f)
+		if e, _ := known.Accepts(c, f, o.Tmp); e != nil {
+			fmt.Fprintf(stdout, "%s: known finding (%s): %s [%s], after op %d: %s\n", pos[0], e.Name(), f.Check, f.Data.Name, f.Step, e.Reason)
+			continue
+		}
+		news = append(news, f)
 		fmt.Fprintf(stdout, "%s: %s", pos[0], campaign.Report(c, f, ""))
 	}
-	if len(found) > 0 {
-		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", pos[0], len(found)))
+	if len(news) > 0 {
+		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", pos[0], len(news)))
 		fmt.Fprintln(stdout, line(v.Line()))
 		return v.Exit()
 	}
@@ -111,8 +122,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if pool != nil {
 		against = " against " + pool.About().Name
 	}
-	fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o))
-	fmt.Fprintln(stdout, verdict.PassBecause().Line())
+	if len(found) == 0 {
+		fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o))
+	}
+	v := verdict.PassBecause()
+	if n := len(found); n > 0 {
+		v = verdict.PassBecause(fmt.Sprintf("%d findings of known classes (%s), nothing new", n, known.File))
+	}
+	fmt.Fprintln(stdout, line(v.Line()))
 	return verdict.ExitPass
 }
 

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
 )
@@ -59,6 +61,19 @@ func (fs *flagSet) outFlag(def, what string) *string {
 // what is printed.
 func (fs *flagSet) jsonFlag(what string) *bool {
 	return fs.Bool("json", false, "print JSON instead of text: "+what)
+}
+
+// knownFlag declares --known: a reviewed file of the implementation's
+// accepted classes of failure (campaign.Known); its findings are counted
+// as known, the run goes on past them, and only what is new fails.
+func (fs *flagSet) knownFlag() func() (*campaign.Known, error) {
+	v := fs.String("known", "", "accept the classes of failure this reviewed `file` names (docs/protocol.md, \"Known findings\"): the run goes on past them and reports only what is new")
+	return func() (*campaign.Known, error) {
+		if *v == "" {
+			return nil, nil
+		}
+		return campaign.ReadKnown(*v, time.Now())
+	}
 }
 
 // seedFlag declares --seed: the seed everything drawn comes from, printed
