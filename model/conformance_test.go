@@ -22,9 +22,10 @@ const conformanceDir = "../corpus/conformance"
 var originalCorpora = []struct {
 	dir      string
 	sessions int // how many session folders the corpus holds
+	empty    int // how many folders the original left empty (git keeps none: only their expected view)
 }{
-	{conformanceDir, 60},
-	{"../corpus/realwriter", 114},
+	{conformanceDir, 60, 0},
+	{"../corpus/realwriter", 114, 1},
 }
 
 // TestConformance: for every session of both corpora, head_id and chain
@@ -40,9 +41,10 @@ func TestConformance(t *testing.T) {
 			t.Errorf("%s: want %d sessions, found %d", c.dir, c.sessions, len(dirs))
 		}
 		expected, err := filepath.Glob(filepath.Join(c.dir, "expected", "*.json"))
-		if err != nil || len(expected) != len(dirs) {
-			t.Errorf("%s: %d expected views for %d session folders (%v)", c.dir, len(expected), len(dirs), err)
+		if err != nil || len(expected) != len(dirs)+c.empty {
+			t.Errorf("%s: %d expected views for %d session folders and %d empty ones (%v)", c.dir, len(expected), len(dirs), c.empty, err)
 		}
+		emptyFolders(t, c.dir, expected)
 		for _, dir := range dirs {
 			id := filepath.Base(dir)
 			t.Run(filepath.Base(c.dir)+"/"+id, func(t *testing.T) {
@@ -67,6 +69,35 @@ func TestConformance(t *testing.T) {
 					t.Errorf("marshal view: %v", err)
 				}
 			})
+		}
+	}
+}
+
+// emptyFolders checks each expected view of a folder the corpus does not
+// hold — one the original left empty, which git cannot keep: the original
+// showed nothing there (no head, no row), and the reader, given such a
+// folder, refuses it as holding no session, so nothing is shown either.
+func emptyFolders(t *testing.T, dir string, expected []string) {
+	t.Helper()
+	for _, e := range expected {
+		id := strings.TrimSuffix(filepath.Base(e), ".json")
+		if _, err := os.Stat(filepath.Join(dir, "sessions", id)); err == nil {
+			continue
+		}
+		want, err := os.ReadFile(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got any
+		if err := json.Unmarshal(want, &got); err != nil || !cmp.Equal(got, map[string]any{"head_id": nil, "chain": []any{}}) {
+			t.Errorf("%s: an expected view without its folder is not an empty folder's: %s", id, want)
+		}
+		empty := filepath.Join(t.TempDir(), id)
+		if err := os.Mkdir(empty, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadSessionDir(empty); err == nil || !strings.Contains(err.Error(), "no session here") {
+			t.Errorf("%s: an empty folder read as a session (%v)", id, err)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -26,9 +27,10 @@ var conformanceRoot = filepath.Join("..", "..", "corpus", "conformance")
 var originalCorpora = []struct {
 	dir      string
 	sessions int // how many session folders the corpus holds
+	empty    int // how many folders the original left empty (git keeps none: only their expected view)
 }{
-	{conformanceRoot, 60},
-	{filepath.Join("..", "..", "corpus", "realwriter"), 114},
+	{conformanceRoot, 60, 0},
+	{filepath.Join("..", "..", "corpus", "realwriter"), 114, 1},
 }
 
 // TestConformance loads every session of both corpora with every flag off
@@ -42,7 +44,8 @@ func TestConformance(t *testing.T) {
 		require.Len(t, entries, c.sessions, "%s: the bundled data is incomplete", c.dir)
 		expected, err := os.ReadDir(filepath.Join(c.dir, "expected"))
 		require.NoError(t, err)
-		require.Len(t, expected, c.sessions, "%s: one expected view per session folder", c.dir)
+		require.Len(t, expected, c.sessions+c.empty, "%s: one expected view per session folder, and one per folder the original left empty", c.dir)
+		emptyFolders(t, c.dir, expected, func(dir string) error { _, err := store.Open(dir); return err })
 		for _, e := range entries {
 			id := e.Name()
 			t.Run(filepath.Base(c.dir)+"/"+id, func(t *testing.T) {
@@ -54,6 +57,27 @@ func TestConformance(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// emptyFolders checks each expected view of a folder the corpus does not
+// hold — one the original left empty, which git cannot keep: the original
+// showed nothing there (no head, no row), and the reader, given such a
+// folder, refuses it as holding no session, so a tool names it and shows
+// nothing either.
+func emptyFolders(t *testing.T, dir string, expected []os.DirEntry, open func(string) error) {
+	t.Helper()
+	for _, e := range expected {
+		id := strings.TrimSuffix(e.Name(), ".json")
+		if _, err := os.Stat(filepath.Join(dir, "sessions", id)); err == nil {
+			continue
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "expected", e.Name()))
+		require.NoError(t, err)
+		require.JSONEq(t, `{"head_id": null, "chain": []}`, string(want), "%s: an expected view without its folder is an empty folder's", id)
+		empty := filepath.Join(t.TempDir(), id)
+		require.NoError(t, os.Mkdir(empty, 0o755))
+		require.ErrorContains(t, open(empty), "not a session directory", "%s: an empty folder", id)
 	}
 }
 
