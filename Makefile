@@ -42,7 +42,7 @@ props-long:
 # validity at 3 ops and deduplication's verdicts at 4. At 5 ops (the
 # default) that is some 33 million scripts (32.9 million walked before
 # retry and edit named ask rows, 33.2 million estimated since), some 4,700 s
-# of processor time, 40 minutes on 2 cores (README, "Wider than CI");
+# of processor time, 40 minutes on 2 cores (docs/properties.md, "Wider than CI");
 # deploy/ claims it over pods.
 EXHAUST_OPS ?= 5
 exhaust: build

@@ -50,7 +50,7 @@ func cleanSeeds(t *testing.T) []uint64 {
 // TestCleanDataWithoutScripts: sessions the original's writers write
 // without legacy damage have no regression as real session directories
 // have them, without an op script. A broken step that loses a message
-// fails it (README, "The audit": the audit's mutants).
+// fails it (docs/audit.md: the audit's mutants).
 func TestCleanDataWithoutScripts(t *testing.T) { checkClean(t, false) }
 
 // TestCleanDataWithScripts: the same sessions with the op script that made

@@ -11,7 +11,7 @@ import (
 
 // DefaultChecks is the number of generated cases per property of a plain
 // `go test ./props`: as many as the suite runs within its 90-second budget
-// on the 2-core CI machine (README, "The properties"). -rapid.checks or
+// on the 2-core CI machine (docs/properties.md). -rapid.checks or
 // RAPID_CHECKS overrides it; -short divides it by five, as rapid does.
 const DefaultChecks = 1000
 
