@@ -18,6 +18,9 @@ func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(serveEnv); ok {
 		os.Exit(run(append([]string{"serve"}, strings.Fields(args)...), os.Stdout, os.Stderr))
 	}
+	if _, ok := os.LookupEnv(toolEnv); ok {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	os.Exit(m.Run())
 }
 

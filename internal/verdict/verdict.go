@@ -63,9 +63,9 @@ type Verdict struct {
 func Of(failed, undecided []string) Verdict {
 	switch {
 	case len(failed) > 0:
-		return Verdict{Fail, append(failed, undecided...)}
+		return Verdict{Fail, append(append([]string(nil), failed...), undecided...)}
 	case len(undecided) > 0:
-		return Verdict{Undecided, undecided}
+		return Verdict{Undecided, append([]string(nil), undecided...)}
 	}
 	return Verdict{Outcome: Pass}
 }
