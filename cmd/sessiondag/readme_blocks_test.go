@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// toolEnv makes this test binary `sessiondag` itself (TestMain), so that a
+// shell runs the commands the README shows.
+const toolEnv = "SESSIONDAG_TEST_AS_TOOL"
+
+// A console block of a document: the commands it shows (`$ …` lines, with
+// an optional `# exit N` at the end, 0 by default) and the output each
+// prints. An output line `…` stands for any number of lines.
+type consoleRun struct {
+	command string
+	exit    int
+	want    []string
+	line    int // of the command in the document
+}
+
+var exitNote = regexp.MustCompile(`\s+# exit (\d+)$`)
+
+// consoleBlocks reads the ```console blocks of a markdown document. A
+// fenced block that shows a `$ ` command but is not marked console is an
+// error: every command a document shows is run.
+func consoleBlocks(doc []byte) ([]consoleRun, error) {
+	var out []consoleRun
+	inBlock, console := false, false
+	for i, l := range strings.Split(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(l, "```") && !inBlock:
+			inBlock, console = true, strings.TrimSpace(strings.TrimPrefix(l, "```")) == "console"
+		case strings.HasPrefix(l, "```"):
+			inBlock = false
+		case inBlock && strings.HasPrefix(l, "$ ") && !console:
+			return nil, fmt.Errorf("line %d: a command in a block not marked console: %s", i+1, l)
+		case inBlock && console && strings.HasPrefix(l, "$ "):
+			r := consoleRun{command: strings.TrimPrefix(l, "$ "), line: i + 1}
+			if m := exitNote.FindStringSubmatch(r.command); m != nil {
+				r.exit, _ = strconv.Atoi(m[1])
+				r.command = strings.TrimSuffix(r.command, m[0])
+			}
+			out = append(out, r)
+		case inBlock && console && len(out) > 0:
+			out[len(out)-1].want = append(out[len(out)-1].want, l)
+		}
+	}
+	return out, nil
+}
+
+// timings are the durations a run prints, which no two runs share.
+var timings = regexp.MustCompile(`\b\d+(\.\d+)?(s|ms|µs)\b`)
+
+// matchLines reports whether got matches want, `…` in want standing for any
+// run of lines; durations are compared as durations, not values.
+func matchLines(want, got []string) bool {
+	norm := func(s string) string { return timings.ReplaceAllString(strings.TrimRight(s, " "), "<t>") }
+	for len(want) > 0 && want[len(want)-1] == "" {
+		want = want[:len(want)-1]
+	}
+	for len(got) > 0 && got[len(got)-1] == "" {
+		got = got[:len(got)-1]
+	}
+	if len(want) == 0 {
+		return len(got) == 0
+	}
+	if strings.TrimSpace(want[0]) == "…" {
+		for k := 0; k <= len(got); k++ {
+			if matchLines(want[1:], got[k:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(got) > 0 && norm(want[0]) == norm(got[0]) && matchLines(want[1:], got[1:])
+}
+
+// TestREADMEShowsWhatRuns: every command README.md shows runs, from the
+// repository's root, and prints what the README shows (its exit code too):
+// the front door cannot go stale. `make demo` is `sessiondag audit`.
+func TestREADMEShowsWhatRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the README's commands")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := consoleBlocks(doc)
+	if err != nil {
+		t.Fatalf("README.md: %v", err)
+	}
+	if len(runs) == 0 {
+		t.Fatal("README.md shows no command in a console block")
+	}
+	bin := t.TempDir()
+	tool := fmt.Sprintf("#!/bin/sh\n%s=1 exec '%s' \"$@\"\n", toolEnv, os.Args[0])
+	if err := os.WriteFile(filepath.Join(bin, "sessiondag"), []byte(tool), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		command := strings.Replace(r.command, "make demo", "sessiondag audit", 1)
+		cmd := exec.Command("sh", "-c", command+" 2>&1")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.Output()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("README.md:%d: %s: %v", r.line, r.command, err)
+		}
+		got := strings.Split(string(bytes.TrimRight(out, "\n")), "\n")
+		if code != r.exit || !matchLines(r.want, got) {
+			t.Errorf("README.md:%d: %s: exit %d (README: %d), output:\n%s\nthe README shows:\n%s",
+				r.line, r.command, code, r.exit, out, strings.Join(r.want, "\n"))
+		}
+	}
+}
+
+// TestMatchLines: the README's `…` and durations, shown able to fail.
+func TestMatchLines(t *testing.T) {
+	for _, c := range []struct {
+		want, got string
+		ok        bool
+	}{
+		{"a\nb", "a\nb", true},
+		{"a\nb", "a\nc", false},
+		{"a\n…\nd", "a\nb\nc\nd", true},
+		{"a\n…\nd", "a\nd", true},
+		{"a\n…\nd", "a\nb\nc", false},
+		{"in 0.29s", "in 12.5s", true},
+		{"audited 230 sessions", "audited 240 sessions", false},
+	} {
+		if got := matchLines(strings.Split(c.want, "\n"), strings.Split(c.got, "\n")); got != c.ok {
+			t.Errorf("matchLines(%q, %q) = %v", c.want, c.got, got)
+		}
+	}
+	if _, err := consoleBlocks([]byte("```\n$ sessiondag audit\n```\n")); err == nil {
+		t.Error("a command in an unmarked block is not refused")
+	}
+	runs, err := consoleBlocks([]byte("```console\n$ sessiondag x   # exit 3\nout\n```\n"))
+	if err != nil || len(runs) != 1 || runs[0].command != "sessiondag x" || runs[0].exit != 3 || runs[0].want[0] != "out" {
+		t.Errorf("consoleBlocks: %+v %v", runs, err)
+	}
+}
