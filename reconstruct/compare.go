@@ -1,0 +1,167 @@
+package reconstruct
+
+import (
+	"fmt"
+
+	"sessiondag/model"
+)
+
+// diff is one field in which a stored file and what the script wrote for
+// it differ.
+type diff struct {
+	file    string // history/<name> or meta.json
+	id      string
+	field   string // created_at, metadata.worker_id, metadata (key order), …
+	stored  string // JSON, or (absent)
+	written string
+	class   string // the gap's class (gaps.go), "" when the op language carries the field
+}
+
+// compareAll compares every stored row with the node the script wrote for
+// it (file name, every field, metadata key by key and in order), then
+// meta.json; rows are in seq order, so the first diff is the first row's.
+func (b *builder) compareAll() []diff {
+	var out []diff
+	for _, r := range b.d.Rows {
+		n := b.leg.Node(r.ID)
+		if n == nil {
+			out = append(out, diff{file: r.File, id: r.ID, field: "id", stored: jsonText(r.ID), written: "(absent)"})
+			continue
+		}
+		out = append(out, rowDiffs(r, n)...)
+	}
+	if len(b.d.Rows) < b.leg.NodeCount() {
+		ids := b.leg.IDsFrom(len(b.d.Rows))
+		out = append(out, diff{file: "history/", id: ids[0], field: "id", stored: "(absent)", written: jsonText(ids[0])})
+	}
+	return append(out, metaDiffs(b.d.Meta, b.leg.Meta())...)
+}
+
+// nodeDoc is a node as its file holds it (model.writeSessionDir's fields
+// and order).
+func nodeDoc(n *model.Node) *model.Object {
+	o := &model.Object{}
+	meta := n.Metadata
+	if meta == nil {
+		meta = &model.Object{}
+	}
+	for _, f := range []model.Field{{Key: "id", Val: n.ID}, {Key: "created_at", Val: n.CreatedAt},
+		{Key: "seq", Val: model.Int(fmt.Sprint(n.Seq))}, {Key: "role", Val: n.Role}, {Key: "name", Val: n.Name},
+		{Key: "input", Val: n.Input}, {Key: "output", Val: n.Output}, {Key: "called_by", Val: n.CalledBy},
+		{Key: "reads", Val: n.Reads}, {Key: "metadata", Val: meta}} {
+		o.Set(f.Key, f.Val)
+	}
+	return o
+}
+
+// fileName is the name the writers give a node's file.
+func fileName(n *model.Node) string {
+	letter := "x"
+	if n.Role != "" {
+		letter = n.Role[:1]
+	}
+	return fmt.Sprintf("history/%04d-%s-%s.json", n.Seq, letter, n.ID)
+}
+
+// rowDiffs lists the fields in which a stored row and the written node
+// differ.
+func rowDiffs(r *Row, n *model.Node) []diff {
+	doc := nodeDoc(n)
+	var out []diff
+	add := func(field, stored, written string) {
+		d := diff{file: r.File, id: r.ID, field: field, stored: stored, written: written}
+		d.class = gapClass(r, field, stored, written)
+		out = append(out, d)
+	}
+	if name := fileName(n); name != r.File {
+		add("file name", jsonText(r.File), jsonText(name))
+	}
+	if jsonText(r.Obj) == jsonText(doc) {
+		return out
+	}
+	objectDiffs("", r.Obj, doc, add)
+	return out
+}
+
+// objectDiffs calls add for each key of stored and written whose value
+// differs (one level into metadata and input), and once more when both
+// hold the same keys in another order.
+func objectDiffs(prefix string, stored, written *model.Object, add func(field, stored, written string)) {
+	for _, f := range stored.Fields {
+		w, ok := written.Get(f.Key)
+		if !ok {
+			add(prefix+f.Key, jsonText(f.Val), "(absent)")
+			continue
+		}
+		so, sok := f.Val.(*model.Object)
+		wo, wok := w.(*model.Object)
+		if sok && wok && so != nil && wo != nil && (f.Key == "metadata" || f.Key == "input") && prefix == "" {
+			objectDiffs(f.Key+".", so, wo, add)
+			continue
+		}
+		if jsonText(f.Val) != jsonText(w) {
+			add(prefix+f.Key, jsonText(f.Val), jsonText(w))
+		}
+	}
+	for _, f := range written.Fields {
+		if !stored.Has(f.Key) {
+			add(prefix+f.Key, "(absent)", jsonText(f.Val))
+		}
+	}
+	if sameKeys(stored, written) && !sameOrder(stored, written) {
+		add(prefix+"(key order)", keyList(stored), keyList(written))
+	}
+}
+
+func sameKeys(a, b *model.Object) bool {
+	if len(a.Fields) != len(b.Fields) {
+		return false
+	}
+	for _, f := range a.Fields {
+		if !b.Has(f.Key) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameOrder(a, b *model.Object) bool {
+	for i := range a.Fields {
+		if a.Fields[i].Key != b.Fields[i].Key {
+			return false
+		}
+	}
+	return true
+}
+
+func keyList(o *model.Object) string {
+	keys := make([]any, len(o.Fields))
+	for i, f := range o.Fields {
+		keys[i] = f.Key
+	}
+	return jsonText(keys)
+}
+
+// metaDiffs compares meta.json with the one the writers wrote: head_id
+// first (what the load starts from), then every other key.
+func metaDiffs(stored, written *model.Object) []diff {
+	if stored == nil {
+		return []diff{{file: "meta.json", field: "meta.json", stored: "(absent)", written: "(a file)",
+			class: ""}}
+	}
+	var out []diff
+	sh, _ := stored.Get("head_id")
+	wh, _ := written.Get("head_id")
+	if jsonText(sh) != jsonText(wh) {
+		out = append(out, diff{file: "meta.json", field: "head_id", stored: jsonText(sh), written: jsonText(wh)})
+	}
+	if jsonText(stored) == jsonText(written) {
+		return out
+	}
+	objectDiffs("", stored, written, func(field, s, w string) {
+		if field != "head_id" {
+			out = append(out, diff{file: "meta.json", field: field, stored: s, written: w, class: gapMeta})
+		}
+	})
+	return out
+}

@@ -1,0 +1,67 @@
+package reconstruct
+
+import (
+	"fmt"
+
+	"sessiondag/ops"
+)
+
+// result judges the build: the first unexplained row, or the whole
+// comparison (gaps allowed only where the loads agree), then the
+// alternatives.
+func (b *builder) result() *Result {
+	res := &Result{Dir: b.d.Path, ID: b.d.ID, Rows: len(b.d.Rows), Script: b.script}
+	if b.first == nil {
+		b.judgeWrites(res)
+	}
+	if b.first != nil {
+		res.Verdict, res.First = Unexplained, b.first
+		return res
+	}
+	res.View = b.t.View()
+	alts, whole, open := b.alternatives(res.View)
+	res.Alternatives, res.Open = alts, open
+	switch {
+	case len(alts) > 0:
+		res.Verdict = Ambiguous
+	case !whole || len(open) > 0:
+		res.Verdict = Undecided
+		if !whole {
+			res.Open = append(res.Open, fmt.Sprintf("not every place of a browser op was tried (%d replays at most)", maxTries))
+		}
+	default:
+		res.Verdict = Reconstructed
+	}
+	return res
+}
+
+// judgeWrites compares what the script wrote with the files: exact, or up
+// to gaps; a field the op language carries that differs makes its row the
+// first unexplained one.
+func (b *builder) judgeWrites(res *Result) {
+	diffs := b.compareAll()
+	byClass := map[string]int{}
+	for _, d := range diffs {
+		if d.class == "" {
+			b.first = &FirstRow{File: d.file, ID: d.id, Field: d.field, Stored: d.stored, Written: d.written,
+				Op: b.opOf(d.id), Why: "the op that writes a row of this shape writes this field otherwise"}
+			return
+		}
+		if byClass[d.class] == 0 {
+			res.Gaps = append(res.Gaps, Gap{Class: d.class, First: d.file + " " + d.field})
+		}
+		byClass[d.class]++
+	}
+	for i := range res.Gaps {
+		res.Gaps[i].Count = byClass[res.Gaps[i].Class]
+	}
+	res.Exact = len(diffs) == 0
+}
+
+// opOf is the script line of the op that wrote row id ("" if none did).
+func (b *builder) opOf(id string) string {
+	if at, ok := b.wroteAt[id]; ok {
+		return ops.Format(b.script[at])
+	}
+	return ""
+}
