@@ -148,7 +148,10 @@ func (b *builder) rowError(r *Row) error {
 	case b.byID[r.ID] != r:
 		return fmt.Errorf("id %q is stored twice: the writers write each id once", r.ID)
 	case b.i > 0 && b.d.Rows[b.i-1].Err == nil && r.Seq <= b.d.Rows[b.i-1].Seq:
-		return fmt.Errorf("seq %d does not follow seq %d of the file before it", r.Seq, b.d.Rows[b.i-1].Seq)
+		if r.Seq == b.d.Rows[b.i-1].Seq {
+			return fmt.Errorf("seq %d is stored twice (a function run in a subprocess counts seqs of its own): no op writes two rows with one seq", r.Seq)
+		}
+		return fmt.Errorf("seq %d does not follow seq %d of the file before it: the writers append in seq order", r.Seq, b.d.Rows[b.i-1].Seq)
 	}
 	return nil
 }

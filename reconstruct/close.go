@@ -122,10 +122,15 @@ func (b *builder) blocksUntil(call string) {
 	for len(b.reply.blocks) > 0 && b.first == nil {
 		bl := b.reply.blocks[0]
 		if str(bl, "type") == "tool" {
-			if str(bl, "tool_call_id") == call {
-				b.reply.blocks = b.reply.blocks[1:]
+			c := str(bl, "tool_call_id")
+			if c != call && b.byID[b.reply.id+"_t_"+c] != nil {
+				return // its own op writes it later
 			}
-			return
+			b.reply.blocks = b.reply.blocks[1:] // this call's, or one no op records (a function the model called)
+			if c == call {
+				return
+			}
+			continue
 		}
 		b.reply.blocks = b.reply.blocks[1:]
 		b.streamBlock(bl)

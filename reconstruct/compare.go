@@ -153,7 +153,11 @@ func metaDiffs(stored, written *model.Object) []diff {
 	sh, _ := stored.Get("head_id")
 	wh, _ := written.Get("head_id")
 	if jsonText(sh) != jsonText(wh) {
-		out = append(out, diff{file: "meta.json", field: "head_id", stored: jsonText(sh), written: jsonText(wh)})
+		d := diff{file: "meta.json", field: "head_id", stored: jsonText(sh), written: jsonText(wh)}
+		if (sh == nil || sh == "") && (wh == nil || wh == "") {
+			d.class = gapMeta // no head either way: null where the writers write ""
+		}
+		out = append(out, d)
 	}
 	if jsonText(stored) == jsonText(written) {
 		return out

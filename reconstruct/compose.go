@@ -24,6 +24,10 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 		b.unexplained(c, "", "", "a /spawn or /task --async command row is followed by its sub-agent's user and reply and its attach pointer; the rows end before them")
 		return step{}
 	}
+	if !has(attach.Meta, "attach") {
+		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's turn writes rows of its own (%s) before the attach pointer: the op language's sub-agent answers at once, and no op writes them", attach.ID))
+		return step{}
+	}
 	if mode == "sync" {
 		mode = "inherit"
 		if p, ok := sub.Meta.Get("parent_id"); !ok || p == nil {

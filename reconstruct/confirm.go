@@ -58,6 +58,12 @@ func identityDiff(n *model.Node, r *Row) (field, stored, written string) {
 		sv, sok := r.Meta.Get(k)
 		wv, wok := n.Metadata.Get(k)
 		if k == "source" {
+			if r.Role != "user" {
+				continue // the readers tell apart only the sources of user rows
+			}
+			if !sok && isRerun(r) {
+				sv, sok = "web", true // the original's rerun records none: the readers take it as the web's
+			}
 			sv, wv = sourceClass(sv), sourceClass(wv)
 		}
 		if sok != wok || jsonText(sv) != jsonText(wv) {

@@ -26,6 +26,9 @@ func TestExplore(t *testing.T) {
 			continue
 		}
 		count[r.Verdict]++
+		if r.Disagree != "" {
+			fmt.Println("DISAGREE", d, r.Disagree)
+		}
 		line := fmt.Sprintf("%-60s %-12s exact=%v gaps=%v", d, r.Verdict, r.Exact, r.Gaps)
 		if r.First != nil {
 			line += fmt.Sprintf("\n    first: %s %s op=%q field=%s stored=%.120s written=%.120s why=%s", r.First.File, r.First.ID, r.First.Op, r.First.Field, r.First.Stored, r.First.Written, r.First.Why)
@@ -110,4 +113,60 @@ func intendedView(sid string, script []ops.Op) (model.TargetView, error) {
 		}
 	}
 	return t.View(), nil
+}
+
+func TestExploreDiffs(t *testing.T) {
+	root := os.Getenv("DIFFS")
+	if root == "" {
+		t.Skip()
+	}
+	dirs, _ := filepath.Glob(root)
+	count := map[string]int{}
+	ex := map[string]string{}
+	for _, d := range dirs {
+		rd, _ := Read(d)
+		b := newBuilder(rd)
+		b.quiet = true
+		b.run()
+		if b.first != nil {
+			count["(build stops) "+b.first.Field]++
+			continue
+		}
+		for _, df := range b.compareAll() {
+			k := ""
+			if at, ok := b.wroteAt[df.id]; ok {
+				k = b.script[at].Kind()
+			}
+			key := fmt.Sprintf("%-14s %s", k, df.field)
+			count[key]++
+			ex[key] = fmt.Sprintf("%s %s stored=%.70s written=%.70s", d, df.file, df.stored, df.written)
+		}
+	}
+	keys := make([]string, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Printf("%5d %s\n      %s\n", count[k], k, ex[k])
+	}
+}
+
+func TestExploreExtra(t *testing.T) {
+	d := os.Getenv("EXTRA")
+	if d == "" {
+		t.Skip()
+	}
+	rd, _ := Read(d)
+	b := newBuilder(rd)
+	b.quiet = true
+	b.run()
+	for _, df := range b.compareAll() {
+		if df.field == "metadata.extra" {
+			fmt.Println(df.file)
+			fmt.Println("S", df.stored)
+			fmt.Println("W", df.written)
+			return
+		}
+	}
 }

@@ -68,7 +68,8 @@ func (b *builder) inferUserAt(k int, r *Row) step {
 	m, out := r.Meta, outputText(r)
 	src := str(m, "source")
 	switch {
-	case r.CalledBy == "ROOT" && src == "web" && strings.HasPrefix(out, "/spawn ") && str(m, "function") == "task":
+	case r.CalledBy == "ROOT" && src == "web" && str(m, "function") == "task" &&
+		(strings.HasPrefix(out, "/spawn ") || strings.HasPrefix(out, "/task ")):
 		return b.inferSpawn(k, r, "sync")
 	case r.CalledBy == "ROOT" && src == "web" && strings.HasPrefix(out, "/task --async "):
 		return b.inferSpawn(k, r, "async")

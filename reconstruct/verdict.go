@@ -14,6 +14,9 @@ func (b *builder) result() *Result {
 	if b.first == nil {
 		b.judgeWrites(res)
 	}
+	if b.first == nil {
+		b.judgeReaders(res)
+	}
 	if b.first != nil {
 		res.Verdict, res.First = Unexplained, b.first
 		return res
@@ -64,4 +67,22 @@ func (b *builder) opOf(id string) string {
 		return ops.Format(b.script[at])
 	}
 	return ""
+}
+
+// judgeReaders builds the script through the implementation's writers
+// (which must agree with the model's) and, for a reconstruction up to
+// gaps, holds the gaps to the readers: the loads must agree.
+func (b *builder) judgeReaders(res *Result) {
+	replayed, disagree := b.confirmWriters()
+	res.Disagree = disagree
+	if res.Exact || replayed == nil {
+		return
+	}
+	why, err := confirmLoads(b.d.Path, replayed)
+	if err != nil {
+		why = err.Error()
+	}
+	if why != "" {
+		b.first = &FirstRow{File: res.Gaps[0].First, Why: "the values the op language does not carry change what a reader shows: " + why}
+	}
 }
