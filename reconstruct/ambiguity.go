@@ -81,7 +81,7 @@ func (b *builder) alternatives(view model.TargetView) (alts []Alternative, whole
 			alt.hints, alt.quiet = map[int]hint{rd.row: rd.h}, true
 			alt.run()
 			if alt.first == nil {
-				alt.judgeWrites(&Result{})
+				alt.judgeWrites(&Result{}, alt.compareWrites())
 			}
 			if alt.first != nil {
 				continue // the reading does not write these rows

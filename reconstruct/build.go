@@ -29,6 +29,9 @@ type builder struct {
 	clockN int
 
 	writers int // writers named so far beyond the first
+	// flagsOn: the writer performing the ops writes with flag A (its rows
+	// record their predecessor); flagged: some op set a flag.
+	flagsOn, flagged bool
 	intent  ops.Intent
 	rewinds []*Row  // rewound rows not rewound yet, by rewound_at
 	points  []point // where another script explains the same rows
@@ -216,20 +219,7 @@ func (b *builder) note(p point) {
 // notePoint records a row that records no parent: the server's head it
 // continues may have been moved by a checkout no row shows.
 func (b *builder) notePoint(s step) {
-	switch op := s.op.(type) {
-	case ops.Manual:
-		b.note(point{kind: pointNoParent, id: op.ID})
-	case ops.Run:
-		b.note(point{kind: pointNoParent, id: op.ID})
-	case ops.Script:
-		b.note(point{kind: pointNoParent, id: op.ID})
-	case ops.LegacyUser:
-		if op.Parent == "" {
-			b.note(point{kind: pointNoParent, id: op.ID})
-		}
-	case ops.Orphan:
-		if op.Caller == "" {
-			b.note(point{kind: pointNoParent, id: op.ID})
-		}
+	if recordsNoParent(s.op) && !b.flagsOn {
+		b.note(point{kind: pointNoParent, id: opRow(s.op)})
 	}
 }

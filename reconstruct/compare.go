@@ -17,24 +17,43 @@ type diff struct {
 	class   string // the gap's class (gaps.go), "" when the op language carries the field
 }
 
+// writes is what a script wrote, as the directory would hold it: each
+// node's file (name and object) in append order, and meta.json.
+type writes struct {
+	ids  []string
+	doc  map[string]*model.Object
+	name map[string]string
+	meta *model.Object
+}
+
+// modelWrites are model.Legacy's writes.
+func (b *builder) modelWrites() *writes {
+	w := &writes{ids: b.leg.IDsFrom(0), doc: map[string]*model.Object{}, name: map[string]string{}, meta: b.leg.Meta()}
+	for _, id := range w.ids {
+		n := b.leg.Node(id)
+		w.doc[id], w.name[id] = nodeDoc(n), fileName(n.Seq, n.Role, n.ID)
+	}
+	return w
+}
+
 // compareAll compares every stored row with the node the script wrote for
 // it (file name, every field, metadata key by key and in order), then
 // meta.json; rows are in seq order, so the first diff is the first row's.
-func (b *builder) compareAll() []diff {
+func compareAll(d *Dir, w *writes) []diff {
 	var out []diff
-	for _, r := range b.d.Rows {
-		n := b.leg.Node(r.ID)
-		if n == nil {
+	for _, r := range d.Rows {
+		doc := w.doc[r.ID]
+		if doc == nil {
 			out = append(out, diff{file: r.File, id: r.ID, field: "id", stored: jsonText(r.ID), written: "(absent)"})
 			continue
 		}
-		out = append(out, rowDiffs(r, n)...)
+		out = append(out, rowDiffs(r, doc, w.name[r.ID])...)
 	}
-	if len(b.d.Rows) < b.leg.NodeCount() {
-		ids := b.leg.IDsFrom(len(b.d.Rows))
-		out = append(out, diff{file: "history/", id: ids[0], field: "id", stored: "(absent)", written: jsonText(ids[0])})
+	if len(d.Rows) < len(w.ids) {
+		id := w.ids[len(d.Rows)]
+		out = append(out, diff{file: "history/", id: id, field: "id", stored: "(absent)", written: jsonText(id)})
 	}
-	return append(out, metaDiffs(b.d.Meta, b.leg.Meta())...)
+	return append(out, metaDiffs(d.Meta, w.meta)...)
 }
 
 // nodeDoc is a node as its file holds it (model.writeSessionDir's fields
@@ -55,25 +74,24 @@ func nodeDoc(n *model.Node) *model.Object {
 }
 
 // fileName is the name the writers give a node's file.
-func fileName(n *model.Node) string {
+func fileName(seq int, role, id string) string {
 	letter := "x"
-	if n.Role != "" {
-		letter = n.Role[:1]
+	if role != "" {
+		letter = role[:1]
 	}
-	return fmt.Sprintf("history/%04d-%s-%s.json", n.Seq, letter, n.ID)
+	return fmt.Sprintf("history/%04d-%s-%s.json", seq, letter, id)
 }
 
 // rowDiffs lists the fields in which a stored row and the written node
 // differ.
-func rowDiffs(r *Row, n *model.Node) []diff {
-	doc := nodeDoc(n)
+func rowDiffs(r *Row, doc *model.Object, name string) []diff {
 	var out []diff
 	add := func(field, stored, written string) {
 		d := diff{file: r.File, id: r.ID, field: field, stored: stored, written: written}
 		d.class = gapClass(r, field, stored, written)
 		out = append(out, d)
 	}
-	if name := fileName(n); name != r.File {
+	if name != r.File {
 		add("file name", jsonText(r.File), jsonText(name))
 	}
 	if jsonText(r.Obj) == jsonText(doc) {

@@ -132,7 +132,7 @@ func TestExploreDiffs(t *testing.T) {
 			count["(build stops) "+b.first.Field]++
 			continue
 		}
-		for _, df := range b.compareAll() {
+		for _, df := range compareAll(b.d, b.modelWrites()) {
 			k := ""
 			if at, ok := b.wroteAt[df.id]; ok {
 				k = b.script[at].Kind()
@@ -161,7 +161,7 @@ func TestExploreExtra(t *testing.T) {
 	b := newBuilder(rd)
 	b.quiet = true
 	b.run()
-	for _, df := range b.compareAll() {
+	for _, df := range compareAll(b.d, b.modelWrites()) {
 		if df.field == "metadata.extra" {
 			fmt.Println(df.file)
 			fmt.Println("S", df.stored)

@@ -34,6 +34,7 @@ func (b *builder) prepare(s *step) {
 	if b.first != nil {
 		return
 	}
+	b.flags(s)
 	h := b.hints[b.i]
 	for _, op := range h.before {
 		b.apply(op)
@@ -41,6 +42,7 @@ func (b *builder) prepare(s *step) {
 	if s.web != nil {
 		b.browser(s.web)
 	}
+	b.recordedHead(s)
 	if s.head != "" && b.leg.InMemoryHead() != s.head && b.first == nil && b.apply(ops.Checkout{ID: s.head}) {
 		b.note(point{kind: pointCheckout, id: s.head})
 	}
@@ -175,4 +177,87 @@ func (b *builder) sameSource(s *step) bool {
 	}
 	r := b.current()
 	return sourceClass(r.Meta.Val("source")) == sourceClass(b.pendingSrc)
+}
+
+// flags sets the writer's flags to what its rows show: a row that records
+// its predecessor was written with flag A on (the steps after it change
+// only readers: the data does not tell them apart, so all), a conversation
+// row without one with every flag off; other rows say nothing.
+func (b *builder) flags(s *step) {
+	on, lane := false, laneOp(s.op)
+	for j := b.i; j < b.i+s.rows && j < len(b.d.Rows); j++ {
+		on = on || has(b.d.Rows[j].Meta, "predecessor") || has(b.d.Rows[j].Meta, "spawn_root")
+	}
+	if on == b.flagsOn || !on && !lane || b.first != nil {
+		return
+	}
+	set := "off"
+	if on {
+		set = "all"
+	}
+	if b.apply(ops.Flag{Set: set}) {
+		b.flagsOn, b.flagged = on, true
+	}
+}
+
+// laneOp reports whether op writes a conversation row first (docs/rollout.md
+// §2: the rows flag A records a predecessor on), not a tool row or a
+// function's internal.
+func laneOp(op ops.Op) bool {
+	switch op.(type) {
+	case ops.Tool, ops.Fn, ops.Exec, ops.Ask, ops.Clock, ops.Rewind:
+		return false
+	}
+	return true
+}
+
+// recordedHead: under flag A a row that records no parent records the
+// store's head as its predecessor (its anchor): where that is not where the
+// head stands, a checkout (which no row shows otherwise) put it there.
+func (b *builder) recordedHead(s *step) {
+	if !b.flagsOn || b.first != nil || !recordsNoParent(s.op) {
+		return
+	}
+	p := str(b.byID[opRow(s.op)].Meta, "predecessor")
+	want := p
+	if p == "ROOT" {
+		want = ""
+	}
+	if p == "" || b.t.Anchor(b.leg.InMemoryHead()) == want || b.leg.Node(p) == nil {
+		return
+	}
+	if b.apply(ops.Checkout{ID: p}) {
+		b.note(point{kind: pointCheckout, id: p})
+	}
+}
+
+// opRow is the id of the row a no-parent op writes (ROOT may come first).
+func opRow(op ops.Op) string {
+	switch op := op.(type) {
+	case ops.Manual:
+		return op.ID
+	case ops.Run:
+		return op.ID
+	case ops.Script:
+		return op.ID
+	case ops.LegacyUser:
+		return op.ID
+	case ops.Orphan:
+		return op.ID
+	}
+	return ""
+}
+
+// recordsNoParent reports whether op writes a row that records no parent:
+// it continues where the store's head is.
+func recordsNoParent(op ops.Op) bool {
+	switch op := op.(type) {
+	case ops.Manual, ops.Run, ops.Script:
+		return true
+	case ops.LegacyUser:
+		return op.Parent == ""
+	case ops.Orphan:
+		return op.Caller == ""
+	}
+	return false
 }

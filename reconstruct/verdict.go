@@ -12,10 +12,7 @@ import (
 func (b *builder) result() *Result {
 	res := &Result{Dir: b.d.Path, ID: b.d.ID, Rows: len(b.d.Rows), Script: b.script}
 	if b.first == nil {
-		b.judgeWrites(res)
-	}
-	if b.first == nil {
-		b.judgeReaders(res)
+		b.judge(res)
 	}
 	if b.first != nil {
 		res.Verdict, res.First = Unexplained, b.first
@@ -38,11 +35,35 @@ func (b *builder) result() *Result {
 	return res
 }
 
-// judgeWrites compares what the script wrote with the files: exact, or up
-// to gaps; a field the op language carries that differs makes its row the
-// first unexplained one.
-func (b *builder) judgeWrites(res *Result) {
-	diffs := b.compareAll()
+// judge builds the script again through the implementation's writers
+// (which must agree with model.Legacy's), compares the writes with the
+// files (the implementation's when a flag is on: model.Legacy writes every
+// flag off), and holds a reconstruction up to gaps to the readers.
+func (b *builder) judge(res *Result) {
+	impl, replayed, disagree := b.implWrites()
+	res.Disagree = disagree
+	w := b.modelWrites()
+	if b.flagged && impl != nil {
+		w = impl
+	}
+	b.judgeWrites(res, w)
+	if b.first != nil || res.Exact || replayed == nil {
+		return
+	}
+	why, err := confirmLoads(b.d.Path, replayed)
+	if err != nil {
+		why = err.Error()
+	}
+	if why != "" {
+		b.first = &FirstRow{File: res.Gaps[0].First, Why: "the values the op language does not carry change what a reader shows: " + why}
+	}
+}
+
+// judgeWrites compares the writes w with the files: exact, or up to gaps;
+// a field the op language carries that differs makes its row the first
+// unexplained one.
+func (b *builder) judgeWrites(res *Result, w *writes) {
+	diffs := compareAll(b.d, w)
 	byClass := map[string]int{}
 	for _, d := range diffs {
 		if d.class == "" {
@@ -69,20 +90,14 @@ func (b *builder) opOf(id string) string {
 	return ""
 }
 
-// judgeReaders builds the script through the implementation's writers
-// (which must agree with the model's) and, for a reconstruction up to
-// gaps, holds the gaps to the readers: the loads must agree.
-func (b *builder) judgeReaders(res *Result) {
-	replayed, disagree := b.confirmWriters()
-	res.Disagree = disagree
-	if res.Exact || replayed == nil {
-		return
+
+// compareWrites are the writes a rebuild is compared with: model.Legacy's,
+// or the implementation's once a flag was on.
+func (b *builder) compareWrites() *writes {
+	if b.flagged {
+		if w, _, _ := b.implWrites(); w != nil {
+			return w
+		}
 	}
-	why, err := confirmLoads(b.d.Path, replayed)
-	if err != nil {
-		why = err.Error()
-	}
-	if why != "" {
-		b.first = &FirstRow{File: res.Gaps[0].First, Why: "the values the op language does not carry change what a reader shows: " + why}
-	}
+	return b.modelWrites()
 }
