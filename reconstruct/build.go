@@ -32,9 +32,9 @@ type builder struct {
 	// flagsOn: the writer performing the ops writes with flag A (its rows
 	// record their predecessor); flagged: some op set a flag.
 	flagsOn, flagged bool
-	intent  ops.Intent
-	rewinds []*Row  // rewound rows not rewound yet, by rewound_at
-	points  []point // where another script explains the same rows
+	intent           ops.Intent
+	rewinds          []*Row  // rewound rows not rewound yet, by rewound_at
+	points           []point // where another script explains the same rows
 	// For the other readings (ambiguity.go): per row, whether its op needed
 	// nothing in progress and whether the ops for it moved the browser's
 	// head; per op of the script, the row it was applied for; the op that

@@ -90,7 +90,6 @@ func (b *builder) opOf(id string) string {
 	return ""
 }
 
-
 // compareWrites are the writes a rebuild is compared with: model.Legacy's,
 // or the implementation's once a flag was on.
 func (b *builder) compareWrites() *writes {
