@@ -56,6 +56,9 @@ func Read(dir string) (*Dir, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("reconstruct: %s: %w", filepath.Join(dir, "history"), err)
 	}
+	if err != nil && d.Meta == nil && d.MetaErr == nil {
+		return nil, fmt.Errorf("reconstruct: %s: no meta.json or history/: not a session directory", dir)
+	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".json") || e.IsDir() {

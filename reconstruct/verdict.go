@@ -67,8 +67,12 @@ func (b *builder) judgeWrites(res *Result, w *writes) {
 	byClass := map[string]int{}
 	for _, d := range diffs {
 		if d.class == "" {
+			why := "the op that writes a row of this shape writes this field otherwise"
+			if d.field == "meta.json" {
+				why = "the writers write meta.json from a session's first op on (the original when a turn ends): no script leaves a directory without it"
+			}
 			b.first = &FirstRow{File: d.file, ID: d.id, Field: d.field, Stored: d.stored, Written: d.written,
-				Op: b.opOf(d.id), Why: "the op that writes a row of this shape writes this field otherwise"}
+				Op: b.opOf(d.id), Why: why}
 			return
 		}
 		if byClass[d.class] == 0 {
