@@ -9,6 +9,7 @@ import (
 
 	"sessiondag/model"
 	"sessiondag/ops"
+	"sessiondag/reconstruct/proof"
 )
 
 func TestExplore(t *testing.T) {
@@ -169,4 +170,35 @@ func TestExploreExtra(t *testing.T) {
 			return
 		}
 	}
+}
+
+func TestExploreProof(t *testing.T) {
+	root := os.Getenv("PROOF")
+	if root == "" {
+		t.Skip()
+	}
+	dirs, _ := filepath.Glob(root)
+	count := map[string]int{}
+	for _, d := range dirs {
+		r, _ := Path(d)
+		if r.Verdict == Unexplained {
+			continue
+		}
+		p := proof.Place(r.Script)
+		count[fmt.Sprintf("%s walked=%v", r.Verdict, p.Walked)]++
+		if os.Getenv("V") != "" {
+			fmt.Printf("%s %s ops=%d skel=%d walked=%v why=%s unreq=%v\n", d, r.Verdict, p.Ops, len(p.Skeleton), p.Walked, p.Why, p.Unrequired)
+		}
+	}
+	fmt.Println(count)
+}
+
+func TestExploreSkel(t *testing.T) {
+	d := os.Getenv("SKEL")
+	if d == "" {
+		t.Skip()
+	}
+	r, _ := Path(d)
+	p := proof.Place(r.Script)
+	fmt.Print(ops.String(p.Skeleton))
 }

@@ -30,11 +30,11 @@ type Placement struct {
 	Ops int `json:"ops"` // the script's ops (its session op, and a flag op right after it, aside)
 	// FlagsOn: the script starts with a flag op (its rows written with the
 	// flags on: the walk's lane that starts with every flag on).
-	FlagsOn      bool     `json:"flags_on,omitempty"`
-	Skeleton     []ops.Op `json:"-"`             // canonical, repeated turns folded
-	SkeletonOps  int      `json:"skeleton_ops"`  // its ops (its session op aside)
-	Walked       bool     `json:"walked"`        // the skeleton is of a size and kinds exhaust walked whole
-	Why          string   `json:"why,omitempty"` // why not
+	FlagsOn     bool     `json:"flags_on,omitempty"`
+	Skeleton    []ops.Op `json:"-"`             // canonical, repeated turns folded
+	SkeletonOps int      `json:"skeleton_ops"`  // its ops (its session op aside)
+	Walked      bool     `json:"walked"`        // the skeleton is of a size and kinds exhaust walked whole
+	Why         string   `json:"why,omitempty"` // why not
 	// Shapes are the shapes the script completes (gen.TallyOf), sorted;
 	// Unrequired those the suite does not check on every run.
 	Shapes     []string `json:"shapes"`
