@@ -42,6 +42,11 @@ type Summary struct {
 	Exceptions []ExceptionUse `json:"exceptions,omitempty"`
 	// Shards are the shards merged into this summary.
 	Shards []string `json:"shards,omitempty"`
+	// Reconstruct counts the sessions without an op script by what
+	// reconstruct made of them; Proof the sessions whose script is known by
+	// where it lies against what was checked.
+	Reconstruct ReconstructTotals `json:"reconstruction"`
+	Proof       ProofTotals       `json:"proof"`
 }
 
 // StepTotal counts the verdicts of one rollout step over all sessions.
@@ -170,7 +175,8 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 
 // NewSummary is the summary of no session.
 func NewSummary() *Summary {
-	sum := &Summary{ChainTotals: map[string]int{}, Residual: ResidualTotals{Intended: []CauseTotal{}, Unshown: []CauseTotal{}}}
+	sum := &Summary{ChainTotals: map[string]int{}, Residual: ResidualTotals{Intended: []CauseTotal{}, Unshown: []CauseTotal{}},
+		Proof: ProofTotals{Outside: []string{}}}
 	for i := 1; i < len(flags.Rollout); i++ {
 		sum.Steps = append(sum.Steps, StepTotal{From: flags.Rollout[i-1].String(), To: flags.Rollout[i].String()})
 	}
@@ -218,6 +224,8 @@ func (sum *Summary) Add(s *Session) {
 			sum.Accepted++
 		}
 	}
+	sum.Reconstruct.add(s.Reconstruction)
+	sum.Proof.add(s)
 	if s.Intended {
 		sum.Residual.Intended = addResidual(sum.Residual.Intended, s)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"sessiondag/audit"
+	"sessiondag/reconstruct/proof"
 )
 
 // printSummary is the text form of an audit summary: the step table, the
@@ -19,6 +20,7 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 	}
 	fmt.Fprintf(w, "\naudited %d sessions, %d nodes in %.2fs (%d with an op script giving the intended view%s)\n",
 		sum.Sessions, sum.Nodes, sum.Seconds, sum.Intended, shards)
+	printReconstructions(w, sum)
 	unjudged := 0
 	for _, st := range sum.Steps {
 		unjudged += st.Unjudged
@@ -56,9 +58,46 @@ func printSummary(w io.Writer, sum *audit.Summary) {
 			fmt.Fprintf(w, "NOT A VERDICT ON THE WHOLE: %s\n", line(p))
 		}
 	}
+	printOutside(w, sum)
 	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message, %d where one moves it to another branch): ",
 		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers, sum.MovedUsers)
+	if shares := sum.Shares(); shares != "" {
+		fmt.Fprintf(w, "%s; %s\n", sum.Verdict(), shares)
+		return
+	}
 	fmt.Fprintln(w, sum.Verdict())
+}
+
+// printReconstructions says what reconstruct made of the sessions without
+// an op script.
+func printReconstructions(w io.Writer, sum *audit.Summary) {
+	r := sum.Reconstruct
+	if r.Sessions() == 0 {
+		return
+	}
+	fmt.Fprintf(w, "reconstructed from their rows: %d of the %d sessions without an op script (%d byte for byte, %d up to the values no op carries); ambiguous %d, undecided %d, unexplained %d\n",
+		r.Reconstructed, r.Sessions(), r.Exact, r.Reconstructed-r.Exact, r.Ambiguous, r.Undecided, r.Unexplained)
+}
+
+// printOutside lists the sessions whose script lies outside what exhaust
+// walked whole.
+func printOutside(w io.Writer, sum *audit.Summary) {
+	p := sum.Proof
+	if p.Placed == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ninside the proof: %d of the %d sessions whose script is known are of shapes exhaust walked whole (at most %d ops of its kinds, %d of the whole vocabulary, repeated turns folded); %d have a shape the suite does not require every run to reach\n",
+		p.Walked, p.Placed, proof.WalkedKindsOps, proof.WalkedAllOps, p.Unrequired)
+	if len(p.Outside) > 0 {
+		fmt.Fprintf(w, "outside: %d\n", len(p.Outside))
+	}
+	for i, o := range p.Outside {
+		if i == listed {
+			fmt.Fprintf(w, "  … %d more (--json lists every one)\n", len(p.Outside)-listed)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", line(o))
+	}
 }
 
 // printCauses is a residual table; atR adds how many of the rows R did not
