@@ -73,10 +73,10 @@ type Step struct {
 
 // Session is the audit of one session directory.
 type Session struct {
-	Dir        string   `json:"dir"`
-	ID         string   `json:"session_id"`
-	Nodes      int      `json:"nodes"`
-	Intended   bool     `json:"intended"` // an op script gave the intended view
+	Dir      string `json:"dir"`
+	ID       string `json:"session_id"`
+	Nodes    int    `json:"nodes"`
+	Intended bool   `json:"intended"` // an op script gave the intended view
 	// IntentFrom says where that script came from: ScriptName, or
 	// "reconstructed" (from the session's rows, the only reading).
 	IntentFrom string `json:"intent_from,omitempty"`
@@ -85,10 +85,10 @@ type Session struct {
 	// an ambiguous one's first reading) lies against what was checked.
 	Reconstruction *Reconstruction  `json:"reconstruction,omitempty"`
 	Proof          *proof.Placement `json:"proof,omitempty"`
-	Configs    []Config `json:"configs"`
-	Steps      []Step   `json:"steps"`
-	Violations []string `json:"violations"`
-	Notes      []string `json:"notes,omitempty"`
+	Configs        []Config         `json:"configs"`
+	Steps          []Step           `json:"steps"`
+	Violations     []string         `json:"violations"`
+	Notes          []string         `json:"notes,omitempty"`
 	// Error: the session could not be opened at all. Unreadable: files
 	// of it that could not be used, each with the reason (its op script
 	// included). Either makes the session broken.
@@ -142,16 +142,24 @@ func (s *Session) Failed() bool {
 }
 
 // One audits a session directory. It opens every file read-only.
-func One(dir string) *Session { return one(dir, false) }
+// Without an op script beside it, the session is judged by where each
+// removed row went (docs/rollout.md §8.3); OneWith with Reconstruct set
+// reconstructs one from its rows first.
+func One(dir string) *Session { return one(dir, Options{}) }
 
-// one audits a session directory, laying out its chains for the page when
-// columns is set.
-func one(dir string, columns bool) *Session {
+// OneWith audits a session directory with the options that apply to one
+// session (Reconstruct, Columns).
+func OneWith(dir string, o Options) *Session { return one(dir, o) }
+
+// one audits a session directory, reconstructing the script of one without
+// when o.Reconstruct is set and laying out its chains for the page when
+// o.Columns is.
+func one(dir string, o Options) *Session {
 	rep := &Session{Dir: dir, Violations: []string{}, Residual: []Residue{}}
 	// The intended view comes from the op script alone: the models replay
 	// it while the implementation reads and loads the session.
 	intent := make(chan intention, 1)
-	go func() { intent <- intended(dir) }()
+	go func() { intent <- intended(dir, o.Reconstruct) }()
 	st, err := store.Open(dir)
 	if err != nil {
 		rep.Error = err.Error()
@@ -208,7 +216,7 @@ func one(dir string, columns bool) *Session {
 	if rep.Residual == nil {
 		rep.Residual = []Residue{}
 	}
-	if columns {
+	if o.Columns {
 		rep.Columns = layout(loads, rep.Steps)
 	}
 	return rep
@@ -243,7 +251,8 @@ func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
 }
 
 // intended replays the op script beside a session, if there is one, else
-// the one reconstructed from its rows when that is the only reading,
+// (when reconstruct is set) the one reconstructed from its rows when that
+// is the only reading,
 // through the models alone (harness.Session): its Intended view is what the
 // session means, its Strict flag is set when every row was written with the
 // flags on, as the script's flag and writer ops say wherever they occur (one
@@ -252,9 +261,12 @@ func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
 // writer on an earlier step, is judged by the no-lost-message rule
 // (harness.IsFix). A session that is ambiguous, undecided or unexplained
 // gets no script: it is judged as one without.
-func intended(dir string) intention {
+func intended(dir string, reconstruct bool) intention {
 	path := filepath.Join(dir, ScriptName)
 	text, err := readRegular(path)
+	if errors.Is(err, fs.ErrNotExist) && !reconstruct {
+		return intention{}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		rec, script, placed := reconstructed(dir)
 		in := intention{rec: rec, proof: place(placed)}

@@ -25,7 +25,7 @@ func TestIntendedReadsWritersFlagsFromOps(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ScriptName), []byte(script), 0o644))
-		in := intended(dir)
+		in := intended(dir, false)
 		require.NoError(t, in.err)
 		require.Equal(t, strict, in.script.Strict(), "strict of\n%s", script)
 	}

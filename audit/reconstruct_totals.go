@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"sessiondag/reconstruct"
 )
@@ -55,10 +56,17 @@ func (t ReconstructTotals) Sessions() int {
 // outside (each listed with why, in the sorted order of the directories); and those with a shape the suite
 // does not require every run to reach.
 type ProofTotals struct {
-	Placed     int      `json:"placed"`
-	Walked     int      `json:"walked"`
-	Outside    []string `json:"outside"`
-	Unrequired int      `json:"with_shapes_not_required"`
+	Placed     int       `json:"placed"`
+	Walked     int       `json:"walked"`
+	Outside    []Outside `json:"outside"`
+	Unrequired int       `json:"with_shapes_not_required"`
+}
+
+// Outside is a session whose script lies outside what exhaust walked
+// whole, and why.
+type Outside struct {
+	Dir string `json:"dir"`
+	Why string `json:"why"`
 }
 
 func (t *ProofTotals) add(s *Session) {
@@ -70,7 +78,7 @@ func (t *ProofTotals) add(s *Session) {
 	if p.Walked {
 		t.Walked++
 	} else {
-		t.Outside = append(t.Outside, fmt.Sprintf("%s: %s", s.Dir, p.Why)) // sessions come in sorted order
+		t.Outside = append(t.Outside, Outside{s.Dir, p.Why}) // sessions come in sorted order
 	}
 	if len(p.Unrequired) > 0 {
 		t.Unrequired++
@@ -82,14 +90,16 @@ func (t *ProofTotals) merge(o ProofTotals) {
 	t.Walked += o.Walked
 	t.Unrequired += o.Unrequired
 	t.Outside = append(t.Outside, o.Outside...)
-	slices.Sort(t.Outside)
+	slices.SortStableFunc(t.Outside, func(a, b Outside) int { return strings.Compare(a.Dir, b.Dir) })
 }
 
 // Shares says, of every session audited, what share is of shapes walked
 // whole, what share is outside, and what share has no known script (no op
 // script, not reconstructed or read ambiguously), in whole percent.
+// It is "" when the run placed nothing and reconstructed nothing (shards
+// written before either, or none to place).
 func (sum *Summary) Shares() string {
-	if sum.Sessions == 0 {
+	if sum.Sessions == 0 || sum.Proof.Placed == 0 && sum.Reconstruct.Sessions() == 0 {
 		return ""
 	}
 	pct := func(n int) int { return (100*n + sum.Sessions/2) / sum.Sessions }

@@ -94,6 +94,11 @@ type Options struct {
 	// disjoint and together the whole run.
 	Shard   shard.Shard
 	Columns bool // lay out every session's chains for the page
+	// Reconstruct: a session without an op script gets the script
+	// reconstructed from its rows (package reconstruct); a unique one
+	// gives the intended view as a session.ops does, and every one is
+	// counted by what reconstruct made of it.
+	Reconstruct bool
 	// Writes are the files the run will write (the page): the run is
 	// refused when one is inside a session directory it reads.
 	Writes []string
@@ -155,7 +160,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	var uses []ExceptionUse
 	defer o.Progress.end()
 	at := o.Progress.mark()
-	complete := inOrder(ctx, dirs, o.Workers, o.Columns, func(s *Session) {
+	complete := inOrder(ctx, dirs, o.Workers, o, func(s *Session) {
 		uses = append(uses, o.Exceptions.apply(s)...) // merged once, at the end
 		sum.Add(s)
 		if emit != nil {
@@ -176,7 +181,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 // NewSummary is the summary of no session.
 func NewSummary() *Summary {
 	sum := &Summary{ChainTotals: map[string]int{}, Residual: ResidualTotals{Intended: []CauseTotal{}, Unshown: []CauseTotal{}},
-		Proof: ProofTotals{Outside: []string{}}}
+		Proof: ProofTotals{Outside: []Outside{}}}
 	for i := 1; i < len(flags.Rollout); i++ {
 		sum.Steps = append(sum.Steps, StepTotal{From: flags.Rollout[i-1].String(), To: flags.Rollout[i].String()})
 	}

@@ -31,7 +31,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fs.usageError(err)
 	}
-	o := audit.Options{Columns: *page != ""}
+	o := audit.Options{Columns: *page != "", Reconstruct: true}
 	if *page != "" {
 		o.Writes = []string{*page}
 	}

@@ -86,7 +86,7 @@ func printOutside(w io.Writer, sum *audit.Summary) {
 	if p.Placed == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\ninside the proof: %d of the %d sessions whose script is known are of shapes exhaust walked whole (at most %d ops of its kinds, %d of the whole vocabulary, repeated turns folded); %d have a shape the suite does not require every run to reach\n",
+	fmt.Fprintf(w, "\ninside the proof: %d of the %d sessions whose script is known are of shapes exhaust walked whole (at most %d ops of its kinds, %d of the whole vocabulary, repeated turns folded); with a shape the suite does not require every run to reach: %d\n",
 		p.Walked, p.Placed, proof.WalkedKindsOps, proof.WalkedAllOps, p.Unrequired)
 	if len(p.Outside) > 0 {
 		fmt.Fprintf(w, "outside: %d\n", len(p.Outside))
@@ -96,7 +96,7 @@ func printOutside(w io.Writer, sum *audit.Summary) {
 			fmt.Fprintf(w, "  … %d more (--json lists every one)\n", len(p.Outside)-listed)
 			break
 		}
-		fmt.Fprintf(w, "  %s\n", line(o))
+		fmt.Fprintf(w, "  %s: %s\n", line(o.Dir), line(o.Why))
 	}
 }
 
