@@ -39,6 +39,7 @@ const maxTries = 8
 type point struct {
 	kind string
 	row  int    // the index of the row (the first the op writes)
+	last int    // … and of the last
 	at   int    // the index of its op in the script
 	id   string // the browser's head it records (stale, checkout), the given parent (inherit), the row (noparent)
 }
@@ -70,7 +71,7 @@ func (b *builder) alternatives(view model.TargetView) (alts []Alternative, whole
 			continue
 		}
 		for _, rd := range b.readings(p, path) {
-			if !touches(rd.row, p.row) {
+			if !touches(rd.row, p.last) {
 				continue // no row whose intent it changes is on the path the view shows
 			}
 			if tries == maxTries {
@@ -149,7 +150,8 @@ func (b *builder) window(p point) []int {
 	return []int{rows[0], rows[len(rows)-1]}
 }
 
-// touches reports whether a row from index q to k (both included) stands
+// touches reports whether a row from index q to k (both included; q may
+// be the greater) stands
 // for a conversation row on path, or is an attach pointer (spliced after
 // whichever row it names: a reading may move it onto the path). A reading
 // that changes the intent of those rows only cannot change the view.

@@ -45,7 +45,8 @@ type builder struct {
 	hints          map[int]hint
 	quiet          bool
 
-	first *FirstRow // set when a row is unexplained: the build stops
+	stepRows int       // the rows the op being explained writes
+	first    *FirstRow // set when a row is unexplained: the build stops
 }
 
 // frame is an open function: its row and its last exec.
@@ -114,6 +115,7 @@ func (b *builder) run() {
 			return
 		}
 		ch, _ := b.leg.ClientHead()
+		b.stepRows = s.rows
 		b.prepare(&s)
 		if b.first != nil {
 			return
@@ -211,7 +213,7 @@ func (b *builder) unexplained(r *Row, op, field, why string) {
 // note records a point at the op applied last.
 func (b *builder) note(p point) {
 	if !b.quiet {
-		p.row, p.at = b.i, len(b.script)-1
+		p.row, p.at, p.last = b.i, len(b.script)-1, b.i+max(b.stepRows, 1)-1
 		b.points = append(b.points, p)
 	}
 }

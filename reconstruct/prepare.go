@@ -139,7 +139,7 @@ func (b *builder) dispatchParent(s *step, given bool) {
 	case inherit == p.id && !given:
 		op.Parent = ""
 		if h := b.leg.InMemoryHead(); b.t.Anchor(h) != b.t.Anchor(p.id) && !b.quiet {
-			b.points = append(b.points, point{kind: pointInherit, row: b.i, at: len(b.script), id: p.id})
+			b.points = append(b.points, point{kind: pointInherit, row: b.i, at: len(b.script), last: b.i + s.rows - 1, id: p.id})
 		}
 	default:
 		op.Parent = p.id
@@ -211,14 +211,22 @@ func laneOp(op ops.Op) bool {
 	return true
 }
 
-// recordedHead: under flag A a row that records no parent records the
-// store's head as its predecessor (its anchor): where that is not where the
-// head stands, a checkout (which no row shows otherwise) put it there.
+// recordedHead: under flag A a row that records no parent, and a web row,
+// record the store's head as their predecessor (its anchor): where that is
+// not where the head stands, a checkout (which no row shows otherwise) put
+// it there — for a web row, when it is the browser's head too.
 func (b *builder) recordedHead(s *step) {
-	if !b.flagsOn || b.first != nil || !recordsNoParent(s.op) {
+	row := s.web
+	if row == nil && recordsNoParent(s.op) {
+		row = b.byID[opRow(s.op)]
+	}
+	if !b.flagsOn || b.first != nil || row == nil {
 		return
 	}
-	p := str(b.byID[opRow(s.op)].Meta, "predecessor")
+	p := str(row.Meta, "predecessor")
+	if s.web != nil && str(row.Meta, "parent_id") != p {
+		return // the browser's head is elsewhere: no checkout puts both there (the comparison names it)
+	}
 	want := p
 	if p == "ROOT" {
 		want = ""
