@@ -30,6 +30,10 @@ func (b *builder) infer(r *Row) step {
 // inferRoot: ROOT is written by the op of the row after it, which creates
 // it first (ensureRoot) and whose first append is ROOT.
 func (b *builder) inferRoot(r *Row) step {
+	if b.i+1 < len(b.d.Rows) && b.d.Rows[b.i+1].Err != nil {
+		b.unexplained(b.d.Rows[b.i+1], "", "", b.d.Rows[b.i+1].Err.Error())
+		return step{}
+	}
 	next := b.row(b.i + 1)
 	if next == nil {
 		b.unexplained(r, "", "", "ROOT is written only with the turn, run, /spawn or /merge it is created for; no row follows it")
