@@ -65,4 +65,3 @@ func TestShapesAgainstTheSuite(t *testing.T) {
 	require.Contains(t, p.Shapes, gen.ShapeRewind)
 	require.Equal(t, []string{gen.ShapeRewind}, p.Unrequired)
 }
-
