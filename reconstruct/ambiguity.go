@@ -63,6 +63,7 @@ type reading struct {
 // rebuilt, and the points where none could be built.
 func (b *builder) alternatives(view model.TargetView) (alts []Alternative, whole bool, open []string) {
 	tries, whole := 0, true
+	defer func() { b.rebuilt = tries }()
 	path := onPath(b.t)
 	touches := b.touches(path)
 	for _, p := range b.points {
@@ -130,24 +131,58 @@ func (b *builder) readings(p point, path map[string]bool) []reading {
 // window lists the earlier rows before whose op a checkout of p.id writes
 // the same browser head into the row p records: rows of ops that start
 // from nothing in progress, after the row p.id and after the last op that
-// moved the browser's head — the nearest and the earliest of them.
+// moved the browser's head — the nearest and the earliest of them. Found in
+// constant time from the indexes of marks().
 func (b *builder) window(p point) []int {
-	var rows []int
-	for j := p.row - 1; j >= 0 && j > b.rowOf(p.id); j-- {
-		if b.rowIdle[j] {
-			rows = append(rows, j)
-		}
-		if b.rowCH[j] {
-			break
-		}
-	}
-	switch len(rows) {
-	case 0:
+	m := b.marks()
+	from := max(m.lastCH[p.row], b.rowOf(p.id)+1) // the window is [from, p.row)
+	if from >= p.row {
 		return nil
-	case 1:
-		return rows
 	}
-	return []int{rows[0], rows[len(rows)-1]}
+	nearest, earliest := m.prevIdle[p.row], m.nextIdle[from]
+	switch {
+	case nearest < from:
+		return nil
+	case nearest == earliest:
+		return []int{nearest}
+	}
+	return []int{nearest, earliest}
+}
+
+// rowMarks index the rows for window: per row j, the row after the last
+// one before j whose ops moved the browser's head (0 if none), the last
+// idle row before j (-1 if none), and the first idle row from j on
+// (len(rows) if none).
+type rowMarks struct {
+	lastCH, prevIdle, nextIdle []int
+}
+
+// marks builds the indexes once, in one pass each way.
+func (b *builder) marks() *rowMarks {
+	if b.rowMarks != nil {
+		return b.rowMarks
+	}
+	n := len(b.d.Rows)
+	m := &rowMarks{lastCH: make([]int, n+1), prevIdle: make([]int, n+1), nextIdle: make([]int, n+1)}
+	m.prevIdle[0] = -1
+	for j := 0; j < n; j++ {
+		m.lastCH[j+1], m.prevIdle[j+1] = m.lastCH[j], m.prevIdle[j]
+		if b.rowCH[j] {
+			m.lastCH[j+1] = j + 1
+		}
+		if b.rowIdle[j] {
+			m.prevIdle[j+1] = j
+		}
+	}
+	m.nextIdle[n] = n
+	for j := n - 1; j >= 0; j-- {
+		m.nextIdle[j] = m.nextIdle[j+1]
+		if b.rowIdle[j] {
+			m.nextIdle[j] = j
+		}
+	}
+	b.rowMarks = m
+	return m
 }
 
 // touches reports whether a row from index q to k (both included; q may

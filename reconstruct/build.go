@@ -44,8 +44,10 @@ type builder struct {
 	wroteAt        map[string]int
 	hints          map[int]hint
 	quiet          bool
+	rowMarks       *rowMarks // built once, when a reading needs them
 
 	stepRows int       // the rows the op being explained writes
+	rebuilt  int       // other readings rebuilt (ambiguity.go)
 	first    *FirstRow // set when a row is unexplained: the build stops
 }
 

@@ -40,8 +40,11 @@ type Result struct {
 	View model.TargetView
 	// First is the first row no script explains (Verdict Unexplained).
 	First *FirstRow
-	// Alternatives are the other readings, each with its intended view.
+	// Alternatives are the other readings, each with its intended view;
+	// Rebuilt is how many readings were rebuilt to find them (at most
+	// maxTries: the cost of a session is that many linear passes more).
 	Alternatives []Alternative
+	Rebuilt      int
 	// Open are the ops where the data does not hold the intent and no
 	// alternative was built (Verdict Undecided), each with the rule's reason.
 	Open []string

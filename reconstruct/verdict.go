@@ -20,7 +20,7 @@ func (b *builder) result() *Result {
 	}
 	res.View = b.t.View()
 	alts, whole, open := b.alternatives(res.View)
-	res.Alternatives, res.Open = alts, open
+	res.Alternatives, res.Open, res.Rebuilt = alts, open, b.rebuilt
 	switch {
 	case len(alts) > 0:
 		res.Verdict = Ambiguous
