@@ -56,8 +56,10 @@ func gapClass(r *Row, field, stored, written string) string {
 		if sourceClass(value(stored)) == sourceClass(value(written)) || isRerun(r) || r.Role != "user" {
 			return gapChannel // a channel's name, a rerun's web source the original leaves out, a row's that is no user's
 		}
-	case r.Role == "llm" && has(r.Meta, "prompt_text") && (field == "name" || field == "input"):
-		return gapProcess // a function's model call: the model's name, its system prompt
+	case r.Role == "llm" && (field == "name" || field == "input" && has(r.Meta, "prompt_text")):
+		return gapProcess // a model's name; a function's model call's system prompt
+	case isScriptRow(r) && (field == "output" || strings.HasPrefix(field, "input")):
+		return gapContent // a script row's question, arguments, answer or result: the script op writes fixed ones
 	case field == "input" || key == "extra":
 		if sameJSONText(stored, written) {
 			return gapEncoding
@@ -65,8 +67,9 @@ func gapClass(r *Row, field, stored, written string) string {
 		if key == "extra" && sameCalls(stored, written) {
 			return gapContent // the blocks: the original records a block for a function the model called
 		}
-	case field == "output" && (r.Role == "llm" && has(r.Meta, "status") && !has(r.Meta, "prompt_text") || isCommand(r)):
-		return gapContent // a reply's text other than its streamed blocks joined; a command's text
+	case field == "output" && (r.Role == "llm" && has(r.Meta, "status") && !has(r.Meta, "prompt_text") || isCommand(r) ||
+		str(r.Meta, "role") == "system"):
+		return gapContent // a reply's text other than its streamed blocks joined; a command's text; an error's message
 	}
 	return ""
 }
@@ -129,4 +132,10 @@ func isCommand(r *Row) bool {
 	out := str(r.Obj, "output")
 	return r.CalledBy == "ROOT" && str(r.Meta, "source") == "web" &&
 		(strings.HasPrefix(out, "/merge ") || strings.HasPrefix(out, "/task ") || strings.HasPrefix(out, "/spawn "))
+}
+
+// isScriptRow: a caller-less row of a script session (no parent, a status):
+// a function, a model call or an ask_user answer.
+func isScriptRow(r *Row) bool {
+	return r.CalledBy == "" && has(r.Meta, "status") && !has(r.Meta, "parent_id") && !has(r.Meta, "role")
 }
