@@ -177,3 +177,27 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	}))
 	return out
 }
+
+// TestGapsHeldToReaders: a value the op language does not carry may differ
+// only where no reader places a row by it. A dispatcher's channel name is
+// such a value for the original's readers, but flag A's derivation tells a
+// CLI root fork from any other turn: the loads of the stored and the
+// replayed data part, and the row is unexplained, saying so. A field an
+// op writes and no inference reads (the reads list) is unexplained too.
+func TestGapsHeldToReaders(t *testing.T) {
+	script := parse(t, "session id=s\nuser id=u1 text=a\nreply\ndone\ndispatch id=d1 text=b parent=none rooted\nreply\ndone\n")
+	dir := writeSession(t, "s", script, flags.Off)
+	edit(t, dir, "0003-u-d1.json", `"source": "cli"`, `"source": "tui"`)
+	edit(t, dir, "0004-l-d1_reply.json", `"source": "cli"`, `"source": "tui"`)
+	res, err := Path(dir)
+	require.NoError(t, err)
+	require.Equal(t, Unexplained, res.Verdict, "gaps %v", res.Gaps)
+	require.Contains(t, res.First.Why, "change what a reader shows")
+
+	dir = writeSession(t, "s", script, flags.Off)
+	edit(t, dir, "0002-l-u1_reply.json", `"reads": []`, `"reads": ["x"]`)
+	res, err = Path(dir)
+	require.NoError(t, err)
+	require.Equal(t, Unexplained, res.Verdict)
+	require.Equal(t, "reads", res.First.Field)
+}
