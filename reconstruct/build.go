@@ -47,6 +47,7 @@ type builder struct {
 	rowMarks       *rowMarks // built once, when a reading needs them
 
 	stepRows int       // the rows the op being explained writes
+	chAt     string    // the browser's head once what ended before the op did
 	rebuilt  int       // other readings rebuilt (ambiguity.go)
 	first    *FirstRow // set when a row is unexplained: the build stops
 }
@@ -116,7 +117,6 @@ func (b *builder) run() {
 		if b.first != nil {
 			return
 		}
-		ch, _ := b.leg.ClientHead()
 		b.stepRows = s.rows
 		b.prepare(&s)
 		if b.first != nil {
@@ -129,7 +129,7 @@ func (b *builder) run() {
 		b.confirm(s, before)
 		b.notePoint(s)
 		after, _ := b.leg.ClientHead()
-		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, after != ch
+		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, after != b.chAt
 		b.i += s.rows
 	}
 	if b.first == nil {

@@ -201,3 +201,18 @@ func TestGapsHeldToReaders(t *testing.T) {
 	require.Equal(t, Unexplained, res.Verdict)
 	require.Equal(t, "reads", res.First.Field)
 }
+
+// TestCheckoutPlace: a checkout the rows show is placed right before the
+// row that records it; where an op between the last move of the browser
+// and that row reads the server's head (a manual run continues it), the
+// checkout may have come before that op, and the session is ambiguous, the
+// earlier place listed.
+func TestCheckoutPlace(t *testing.T) {
+	res := checkRoundTrip(t, "s", parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ndone\ncheckout id=u1_reply\nmanual id=f1 name=f args={}\nend\nuser id=u3 text=c\nreply\ndone\n"), flags.Off)
+	require.Equal(t, Ambiguous, res.Verdict)
+	var changes []string
+	for _, a := range res.Alternatives {
+		changes = append(changes, a.Change)
+	}
+	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0005-c-f1.json")
+}
