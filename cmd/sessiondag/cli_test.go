@@ -36,7 +36,7 @@ var cliCases = []cliCase{
 	{"reconstruct-gaps-json", "reconstruct $ROOT/corpus/realwriter/sessions/rw_test_store_save_load0__p1 --json"},
 	{"reconstruct-unexplained", "reconstruct $ROOT/corpus/realwriter/sessions/f3_no_meta"},
 	{"reconstruct-out", "reconstruct $ROOT/corpus/sessions/02-dispatcher-chat-on --out $TMP/s.ops"},
-	{"reconstruct-out-inside", "reconstruct $ROOT/corpus/sessions/01-plain-web-chat --out $ROOT/corpus/sessions/01-plain-web-chat/s.ops"},
+	{"reconstruct-out-inside", "reconstruct $ROOT/corpus/sessions/01-plain-web-chat --out $ROOT/corpus/sessions/01-plain-web-chat/no-such-dir/s.ops"},
 	{"reconstruct-missing", "reconstruct $TMP/nothing-here"},
 	{"replay-shape", "replay $ROOT/corpus/ops/shapes/10-two-root-users-L4.ops"},
 	{"replay-rollout", "replay $ROOT/corpus/ops/shapes/10-two-root-users-L4.ops --rollout"},
