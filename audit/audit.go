@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"sessiondag/audit/reconstruct/proof"
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
@@ -14,7 +15,6 @@ import (
 	"sessiondag/impl/webui"
 	"sessiondag/model"
 	"sessiondag/ops"
-	"sessiondag/reconstruct/proof"
 )
 
 // ScriptName is the op script `sessiondag gen` leaves beside a session it

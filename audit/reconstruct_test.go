@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/audit"
-	"sessiondag/reconstruct"
+	"sessiondag/audit/reconstruct"
 )
 
 // TestReconstructedIsJudgedAsScripted: a session without its op script,

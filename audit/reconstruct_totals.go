@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"sessiondag/reconstruct"
+	"sessiondag/audit/reconstruct"
 )
 
 // ReconstructTotals count the sessions without an op script by what

@@ -3,9 +3,9 @@ package audit
 import (
 	"fmt"
 
+	"sessiondag/audit/reconstruct"
+	"sessiondag/audit/reconstruct/proof"
 	"sessiondag/ops"
-	"sessiondag/reconstruct"
-	"sessiondag/reconstruct/proof"
 )
 
 // Reconstruction is what reconstruct made of a session without an op

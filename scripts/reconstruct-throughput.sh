@@ -36,5 +36,5 @@ awk -v w="$wall" -v u="$user" -v s="$sys" -v n="$N" -v j="$JOBS" -v l0="$load0" 
 		n, j, w, 60 * n / w, u + s, 60 * n / (u + s), l0, l1 }'
 awk '{ c[$1]++ } END { printf "reconstructed %d, ambiguous or undecided %d, unexplained %d, other %d\n", c[0], c[3], c[1], NR - c[0] - c[3] - c[1] }' "$dir/exits"
 echo
-echo "== in process (go test -bench BenchmarkReconstruct ./reconstruct)"
-go test -run '^$' -bench BenchmarkReconstruct -benchtime 16x ./reconstruct | grep -E '^Benchmark'
+echo "== in process (go test -bench BenchmarkReconstruct ./audit/reconstruct)"
+go test -run '^$' -bench BenchmarkReconstruct -benchtime 16x ./audit/reconstruct | grep -E '^Benchmark'

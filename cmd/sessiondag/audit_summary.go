@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"sessiondag/audit"
-	"sessiondag/reconstruct/proof"
+	"sessiondag/audit/reconstruct/proof"
 )
 
 // printSummary is the text form of an audit summary: the step table, the

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"sessiondag/audit/reconstruct"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/termtext"
 	"sessiondag/ops"
-	"sessiondag/reconstruct"
 )
 
 // cmdReconstruct writes the op script that explains a session directory

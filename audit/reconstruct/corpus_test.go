@@ -19,9 +19,9 @@ func TestCorpora(t *testing.T) {
 		glob      string
 		explained int // reconstructed or ambiguous, at least
 	}{
-		{"../corpus/sessions/*", 66},
-		{"../corpus/realwriter/sessions/*", 64},
-		{"../corpus/conformance/sessions/*", 17},
+		{"../../corpus/sessions/*", 66},
+		{"../../corpus/realwriter/sessions/*", 64},
+		{"../../corpus/conformance/sessions/*", 17},
 	} {
 		dirs, err := filepath.Glob(c.glob)
 		require.NoError(t, err)

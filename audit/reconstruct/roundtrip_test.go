@@ -65,9 +65,9 @@ func checkRoundTrip(t *testing.T, name string, script []ops.Op, fl flags.Set) *R
 // and on, is reconstructed byte for byte (or ambiguously), and a unique
 // reconstruction means what the script means.
 func TestShapesAndRegressionsRoundTrip(t *testing.T) {
-	files, err := filepath.Glob("../corpus/ops/shapes/*.ops")
+	files, err := filepath.Glob("../../corpus/ops/shapes/*.ops")
 	require.NoError(t, err)
-	more, err := filepath.Glob("../corpus/ops/regressions/*.ops")
+	more, err := filepath.Glob("../../corpus/ops/regressions/*.ops")
 	require.NoError(t, err)
 	verdicts := map[string]int{}
 	for _, path := range append(files, more...) {
