@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"strings"
 
 	"sessiondag/audit/reconstruct"
 	"sessiondag/audit/reconstruct/proof"
@@ -44,11 +45,7 @@ func reconstructed(dir string) (*Reconstruction, []ops.Op, []ops.Op) {
 	}
 	switch res.Verdict {
 	case reconstruct.Unexplained:
-		f := res.First
-		r.First = fmt.Sprintf("%s (row %s): %s", f.File, f.ID, f.Why)
-		if f.Field != "" {
-			r.First = fmt.Sprintf("%s (row %s) field %s: stored %s, written %s by %s: %s", f.File, f.ID, f.Field, f.Stored, f.Written, f.Op, f.Why)
-		}
+		r.First = firstRow(res.First)
 		return r, nil, nil
 	case reconstruct.Reconstructed:
 		return r, res.Script, res.Script
@@ -63,4 +60,21 @@ func place(script []ops.Op) *proof.Placement {
 	}
 	p := proof.Place(script)
 	return &p
+}
+
+// firstRow is the first unexplained row in a line: the file and row, the
+// field with both values and the op that writes it, why.
+func firstRow(f *reconstruct.FirstRow) string {
+	var b strings.Builder
+	b.WriteString(f.File)
+	if f.ID != "" {
+		fmt.Fprintf(&b, " (row %s)", f.ID)
+	}
+	if f.Field != "" {
+		fmt.Fprintf(&b, " field %s: stored %s, written %s", f.Field, f.Stored, f.Written)
+		if f.Op != "" {
+			fmt.Fprintf(&b, " by `%s`", f.Op)
+		}
+	}
+	return b.String() + ": " + f.Why
 }

@@ -27,11 +27,12 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	page := fs.String("html", "", "also write a self-contained HTML page of the audit to this `file`")
 	shardArg := fs.String("shard", "", "audit only shard `i/n` (0-based) of the sorted session directories; merge with 'sessiondag summary'")
 	exceptions := fs.String("exceptions", "", "accept the reviewed findings of this JSON `file` (session, step, row, reason, expires)")
+	rebuild := fs.Bool("reconstruct", true, "reconstruct the op script of a session without one (false: judge it by where removed rows went alone, faster)")
 	dirs, err := fs.parse(args)
 	if err != nil {
 		return fs.usageError(err)
 	}
-	o := audit.Options{Columns: *page != "", Reconstruct: true}
+	o := audit.Options{Columns: *page != "", Reconstruct: *rebuild}
 	if *page != "" {
 		o.Writes = []string{*page}
 	}
@@ -131,6 +132,7 @@ func printSession(w io.Writer, s *audit.Session, rows bool) {
 	for _, u := range s.Unreadable {
 		fmt.Fprintf(w, "  BROKEN: unreadable: %s\n", line(u))
 	}
+	printIntent(w, s)
 	var lens []string
 	for _, c := range s.Configs {
 		d := ""

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"sessiondag/audit"
 	"sessiondag/audit/reconstruct/proof"
@@ -158,4 +159,35 @@ func printExceptions(w io.Writer, sum *audit.Summary) {
 
 func exceptionLine(e audit.Exception) string {
 	return fmt.Sprintf("%s %s row %s (%s)", line(e.Session), e.Step, line(e.Row), line(e.Reason))
+}
+
+// printIntent says where a session's intended view came from (its op
+// script, its reconstruction, none and why) and where its script lies
+// against what exhaust walked.
+func printIntent(w io.Writer, s *audit.Session) {
+	if r := s.Reconstruction; r != nil {
+		how := r.Verdict
+		switch {
+		case r.Verdict == "reconstructed" && r.Exact:
+			how += ", byte for byte"
+		case r.Verdict == "reconstructed":
+			how += ", up to " + strings.Join(r.Gaps, ", ")
+		case r.First != "":
+			how += ": " + r.First
+		}
+		fmt.Fprintf(w, "  intent  %s (%d ops)\n", line(how), r.Ops)
+		for _, a := range r.Alternatives {
+			fmt.Fprintf(w, "      other reading: %s\n", line(a))
+		}
+		for _, o := range r.Open {
+			fmt.Fprintf(w, "      open: %s\n", line(o))
+		}
+	}
+	if p := s.Proof; p != nil {
+		where := fmt.Sprintf("walked whole (%d ops after folding)", p.SkeletonOps)
+		if !p.Walked {
+			where = "outside: " + p.Why
+		}
+		fmt.Fprintf(w, "  proof   %s\n", line(where))
+	}
 }

@@ -47,6 +47,8 @@ var cliCases = []cliCase{
 	{"audit-one", "audit $ROOT/corpus/sessions/10-two-root-users-L4 -v"},
 	{"audit-json", "audit $ROOT/corpus/sessions/01-plain-web-chat --json"},
 	{"audit-residual", "audit $ROOT/corpus/sessions/18-errors $ROOT/corpus/conformance/sessions/local_0011000000 -v"},
+	{"audit-reconstructed", "audit $ROOT/corpus/realwriter/sessions/dispatcher_1_0 $ROOT/corpus/realwriter/sessions/f3_no_meta $ROOT/corpus/realwriter/sessions/local_14db145069 -v"},
+	{"audit-no-reconstruct", "audit $ROOT/corpus/realwriter/sessions/dispatcher_1_0 --reconstruct=false"},
 	{"audit-empty", "audit $TMP"},
 	{"audit-missing", "audit $TMP/nothing-here"},
 	{"audit-shard", "audit $ROOT/corpus/sessions --shard 5/16 -v --html $TMP/audit.html"},

@@ -31,7 +31,7 @@ func init() { commands = commandTable() }
 
 func commandTable() []command {
 	return []command{
-		{"audit", "[DIR...] [--json] [-v] [--html FILE] [--shard i/n] [--exceptions FILE]", "rollout-readiness report over session directories (default: the bundled corpus)", cmdAudit},
+		{"audit", "[DIR...] [--json] [-v] [--html FILE] [--shard i/n] [--exceptions FILE] [--reconstruct=false]", "rollout-readiness report over session directories (default: the bundled corpus)", cmdAudit},
 		{"summary", "[FILE...] [--json]", "merge the summary records of JSON lines (audit, hunt and exhaust shards) from files or stdin", cmdSummary},
 		{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
 		{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
