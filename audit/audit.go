@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"sessiondag/audit/reconstruct/proof"
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
@@ -72,14 +73,22 @@ type Step struct {
 
 // Session is the audit of one session directory.
 type Session struct {
-	Dir        string   `json:"dir"`
-	ID         string   `json:"session_id"`
-	Nodes      int      `json:"nodes"`
-	Intended   bool     `json:"intended"` // an op script gave the intended view
-	Configs    []Config `json:"configs"`
-	Steps      []Step   `json:"steps"`
-	Violations []string `json:"violations"`
-	Notes      []string `json:"notes,omitempty"`
+	Dir      string `json:"dir"`
+	ID       string `json:"session_id"`
+	Nodes    int    `json:"nodes"`
+	Intended bool   `json:"intended"` // an op script gave the intended view
+	// IntentFrom says where that script came from: ScriptName, or
+	// "reconstructed" (from the session's rows, the only reading).
+	IntentFrom string `json:"intent_from,omitempty"`
+	// Reconstruction is what reconstruct made of a session without an op
+	// script; Proof where its script (an op script's, a reconstruction's,
+	// an ambiguous one's first reading) lies against what was checked.
+	Reconstruction *Reconstruction  `json:"reconstruction,omitempty"`
+	Proof          *proof.Placement `json:"proof,omitempty"`
+	Configs        []Config         `json:"configs"`
+	Steps          []Step           `json:"steps"`
+	Violations     []string         `json:"violations"`
+	Notes          []string         `json:"notes,omitempty"`
 	// Error: the session could not be opened at all. Unreadable: files
 	// of it that could not be used, each with the reason (its op script
 	// included). Either makes the session broken.
@@ -133,20 +142,24 @@ func (s *Session) Failed() bool {
 }
 
 // One audits a session directory. It opens every file read-only.
-func One(dir string) *Session { return one(dir, false) }
+// Without an op script beside it, the session is judged by where each
+// removed row went (docs/rollout.md §8.3); OneWith with Reconstruct set
+// reconstructs one from its rows first.
+func One(dir string) *Session { return one(dir, Options{}) }
 
-// one audits a session directory, laying out its chains for the page when
-// columns is set.
-func one(dir string, columns bool) *Session {
+// OneWith audits a session directory with the options that apply to one
+// session (Reconstruct, Columns).
+func OneWith(dir string, o Options) *Session { return one(dir, o) }
+
+// one audits a session directory, reconstructing the script of one without
+// when o.Reconstruct is set and laying out its chains for the page when
+// o.Columns is.
+func one(dir string, o Options) *Session {
 	rep := &Session{Dir: dir, Violations: []string{}, Residual: []Residue{}}
 	// The intended view comes from the op script alone: the models replay
 	// it while the implementation reads and loads the session.
 	intent := make(chan intention, 1)
-	go func() {
-		var in intention
-		in.script, in.err = intended(dir)
-		intent <- in
-	}()
+	go func() { intent <- intended(dir, o.Reconstruct) }()
 	st, err := store.Open(dir)
 	if err != nil {
 		rep.Error = err.Error()
@@ -169,6 +182,7 @@ func one(dir string, columns bool) *Session {
 		rep.Unreadable = append(rep.Unreadable, in.err.Error())
 	}
 	script := in.script
+	rep.IntentFrom, rep.Reconstruction, rep.Proof = in.from, in.rec, in.proof
 	var want *model.TargetView
 	if script != nil {
 		v := script.Intended()
@@ -202,7 +216,7 @@ func one(dir string, columns bool) *Session {
 	if rep.Residual == nil {
 		rep.Residual = []Residue{}
 	}
-	if columns {
+	if o.Columns {
 		rep.Columns = layout(loads, rep.Steps)
 	}
 	return rep
@@ -211,6 +225,9 @@ func one(dir string, columns bool) *Session {
 // intention is what intended gives back, across the goroutine that runs it.
 type intention struct {
 	script *harness.Session
+	from   string
+	rec    *Reconstruction
+	proof  *proof.Placement
 	err    error
 }
 
@@ -233,34 +250,53 @@ func loadAll(st *store.Store, rep *Session) []*webui.Loaded {
 	return loads
 }
 
-// intended replays the op script beside a session, if there is one,
+// intended replays the op script beside a session, if there is one, else
+// (when reconstruct is set) the one reconstructed from its rows when that
+// is the only reading,
 // through the models alone (harness.Session): its Intended view is what the
 // session means, its Strict flag is set when every row was written with the
 // flags on, as the script's flag and writer ops say wherever they occur (one
 // writer or several, from the first op or later): then every change must be
 // a fix by harness.Gap; data with rows written before the rollout, or by a
 // writer on an earlier step, is judged by the no-lost-message rule
-// (harness.IsFix).
-func intended(dir string) (*harness.Session, error) {
+// (harness.IsFix). A session that is ambiguous, undecided or unexplained
+// gets no script: it is judged as one without.
+func intended(dir string, reconstruct bool) intention {
 	path := filepath.Join(dir, ScriptName)
 	text, err := readRegular(path)
+	if errors.Is(err, fs.ErrNotExist) && !reconstruct {
+		return intention{}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		rec, script, placed := reconstructed(dir)
+		in := intention{rec: rec, proof: place(placed)}
+		if script != nil {
+			in.script, in.err = replayed(script, "reconstructed script")
+			in.from = "reconstructed"
+		}
+		return in
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ScriptName, err)
+		return intention{err: fmt.Errorf("%s: %w", ScriptName, err)}
 	}
 	script, err := ops.Parse(strings.NewReader(text), path)
 	if err != nil {
-		return nil, err // names the file and the line
+		return intention{err: err} // names the file and the line
 	}
+	s, err := replayed(script, ScriptName)
+	return intention{script: s, from: ScriptName, proof: place(script), err: err}
+}
+
+// replayed is a script replayed through the models (named what in an
+// error).
+func replayed(script []ops.Op, what string) (*harness.Session, error) {
 	s, err := harness.NewSession(harness.Options{Data: harness.DataFor(script, flags.Off), SessionID: harness.SessionIDOf(script), ModelOnly: true})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ScriptName, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	for _, op := range script {
 		if _, err := s.Apply(op); err != nil {
-			return nil, fmt.Errorf("%s: %w", ScriptName, err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 	}
 	return s, nil

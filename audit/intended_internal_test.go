@@ -25,8 +25,8 @@ func TestIntendedReadsWritersFlagsFromOps(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ScriptName), []byte(script), 0o644))
-		s, err := intended(dir)
-		require.NoError(t, err)
-		require.Equal(t, strict, s.Strict(), "strict of\n%s", script)
+		in := intended(dir, false)
+		require.NoError(t, in.err)
+		require.Equal(t, strict, in.script.Strict(), "strict of\n%s", script)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // waits for, so memory stays bounded whatever the run's size. It stops
 // handing sessions over once ctx is done (the sessions under way finish
 // and are dropped) and reports whether every session was handed over.
-func inOrder(ctx context.Context, dirs []string, workers int, columns bool, next func(*Session)) bool {
+func inOrder(ctx context.Context, dirs []string, workers int, o Options, next func(*Session)) bool {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -45,7 +45,7 @@ func inOrder(ctx context.Context, dirs []string, workers int, columns bool, next
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results <- done{i, one(dirs[i], columns)}
+				results <- done{i, one(dirs[i], o)}
 			}
 		}()
 	}

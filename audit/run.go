@@ -42,6 +42,11 @@ type Summary struct {
 	Exceptions []ExceptionUse `json:"exceptions,omitempty"`
 	// Shards are the shards merged into this summary.
 	Shards []string `json:"shards,omitempty"`
+	// Reconstruct counts the sessions without an op script by what
+	// reconstruct made of them; Proof the sessions whose script is known by
+	// where it lies against what was checked.
+	Reconstruct ReconstructTotals `json:"reconstruction"`
+	Proof       ProofTotals       `json:"proof"`
 }
 
 // StepTotal counts the verdicts of one rollout step over all sessions.
@@ -74,6 +79,9 @@ func (sum *Summary) Verdict() verdict.Verdict {
 	if ruleReady(sum) {
 		if sum.Shard != "" && len(sum.Shards) == 0 {
 			return verdict.PassBecause("no finding in shard " + sum.Shard + "; the verdict on the whole is the merge of every shard (sessiondag summary)")
+		}
+		if shares := sum.Shares(); shares != "" {
+			return verdict.PassBecause("ready; " + shares)
 		}
 		return verdict.PassBecause("ready")
 	}
@@ -108,6 +116,11 @@ type Options struct {
 	// disjoint and together the whole run.
 	Shard   shard.Shard
 	Columns bool // lay out every session's chains for the page
+	// Reconstruct: a session without an op script gets the script
+	// reconstructed from its rows (package reconstruct); a unique one
+	// gives the intended view as a session.ops does, and every one is
+	// counted by what reconstruct made of it.
+	Reconstruct bool
 	// Writes are the files the run will write (the page): the run is
 	// refused when one is inside a session directory it reads.
 	Writes []string
@@ -169,7 +182,7 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 	var uses []ExceptionUse
 	defer o.Progress.end()
 	at := o.Progress.mark()
-	complete := inOrder(ctx, dirs, o.Workers, o.Columns, func(s *Session) {
+	complete := inOrder(ctx, dirs, o.Workers, o, func(s *Session) {
 		uses = append(uses, o.Exceptions.apply(s)...) // merged once, at the end
 		sum.Add(s)
 		if emit != nil {
@@ -189,7 +202,8 @@ func RunWith(roots []string, o Options, emit func(*Session)) (*Summary, error) {
 
 // NewSummary is the summary of no session.
 func NewSummary() *Summary {
-	sum := &Summary{ChainTotals: map[string]int{}, Residual: ResidualTotals{Intended: []CauseTotal{}, Unshown: []CauseTotal{}}}
+	sum := &Summary{ChainTotals: map[string]int{}, Residual: ResidualTotals{Intended: []CauseTotal{}, Unshown: []CauseTotal{}},
+		Proof: ProofTotals{Outside: []Outside{}}}
 	for i := 1; i < len(flags.Rollout); i++ {
 		sum.Steps = append(sum.Steps, StepTotal{From: flags.Rollout[i-1].String(), To: flags.Rollout[i].String()})
 	}
@@ -233,6 +247,8 @@ func (sum *Summary) Add(s *Session) {
 			sum.Accepted++
 		}
 	}
+	sum.Reconstruct.add(s.Reconstruction)
+	sum.Proof.add(s)
 	if s.Intended {
 		sum.Residual.Intended = addResidual(sum.Residual.Intended, s)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"sessiondag/audit/reconstruct/proof"
 	"sessiondag/internal/termtext"
 )
 
@@ -25,6 +26,7 @@ func (s *Session) WriteText(w io.Writer, rows bool) {
 	for _, u := range s.Unreadable {
 		fmt.Fprintf(w, "  BROKEN: unreadable: %s\n", line(u))
 	}
+	s.writeIntent(w)
 	var lens []string
 	for _, c := range s.Configs {
 		d := ""
@@ -159,6 +161,8 @@ func (sum *Summary) WriteText(w io.Writer) {
 	printCauses(w, "residual with an op script: intended rows the last config (all) does not show", sum.Residual.Intended, true)
 	printCauses(w, "residual without one: conversation rows no config shows", sum.Residual.Unshown, false)
 	printExceptions(w, sum)
+	printReconstructions(w, sum)
+	printOutside(w, sum)
 	if len(sum.TreeNotes) > 0 {
 		fmt.Fprintln(w)
 		for _, n := range sum.TreeNotes {
@@ -174,6 +178,69 @@ func (sum *Summary) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "\nbroken sessions %d, violations %d, regressions %d (%d sessions where a step hides a user's message, %d where one moves it to another branch)\n",
 		sum.Broken, sum.Violations, sum.Regressions, sum.HiddenUsers, sum.MovedUsers)
 	fmt.Fprintln(w, line(sum.Verdict().Line()))
+}
+
+// printReconstructions says what reconstruct made of the sessions without
+// an op script.
+func printReconstructions(w io.Writer, sum *Summary) {
+	r := sum.Reconstruct
+	if r.Sessions() == 0 {
+		return
+	}
+	fmt.Fprintf(w, "reconstructed from their rows: %d of the %d sessions without an op script (%d byte for byte, %d up to the values no op carries); ambiguous %d, undecided %d, unexplained %d\n",
+		r.Reconstructed, r.Sessions(), r.Exact, r.Reconstructed-r.Exact, r.Ambiguous, r.Undecided, r.Unexplained)
+}
+
+// printOutside lists the sessions whose script lies outside what exhaust
+// walked whole.
+func printOutside(w io.Writer, sum *Summary) {
+	p := sum.Proof
+	if p.Placed == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\ninside the proof: %d of the %d sessions whose script is known are of shapes exhaust walked whole (at most %d ops of its kinds, %d of the whole vocabulary, repeated turns folded); with a shape the suite does not require every run to reach: %d\n",
+		p.Walked, p.Placed, proof.WalkedKindsOps, proof.WalkedAllOps, p.Unrequired)
+	if len(p.Outside) > 0 {
+		fmt.Fprintf(w, "outside: %d\n", len(p.Outside))
+	}
+	for i, o := range p.Outside {
+		if i == listed {
+			fmt.Fprintf(w, "  … %d more (--json lists every one)\n", len(p.Outside)-listed)
+			break
+		}
+		fmt.Fprintf(w, "  %s: %s\n", line(o.Dir), line(o.Why))
+	}
+}
+
+// writeIntent says where a session's intended view came from (its op
+// script, its reconstruction, none and why) and where its script lies
+// against what exhaust walked.
+func (s *Session) writeIntent(w io.Writer) {
+	if r := s.Reconstruction; r != nil {
+		how := r.Verdict
+		switch {
+		case r.Verdict == "reconstructed" && r.Exact:
+			how += ", byte for byte"
+		case r.Verdict == "reconstructed":
+			how += ", up to " + strings.Join(r.Gaps, ", ")
+		case r.First != "":
+			how += ": " + r.First
+		}
+		fmt.Fprintf(w, "  intent  %s (%d ops)\n", line(how), r.Ops)
+		for _, a := range r.Alternatives {
+			fmt.Fprintf(w, "      other reading: %s\n", line(a))
+		}
+		for _, o := range r.Open {
+			fmt.Fprintf(w, "      open: %s\n", line(o))
+		}
+	}
+	if p := s.Proof; p != nil {
+		where := fmt.Sprintf("walked whole (%d ops after folding)", p.SkeletonOps)
+		if !p.Walked {
+			where = "outside: " + p.Why
+		}
+		fmt.Fprintf(w, "  proof   %s\n", line(where))
+	}
 }
 
 // printCauses is a residual table; atR adds how many of the rows R did not

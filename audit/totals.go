@@ -123,6 +123,8 @@ func (sum *Summary) Merge(o *Summary) error {
 	for k, v := range o.ChainTotals {
 		sum.ChainTotals[k] += v
 	}
+	sum.Reconstruct.merge(o.Reconstruct)
+	sum.Proof.merge(o.Proof)
 	sum.Residual.Intended = mergeCauses(sum.Residual.Intended, o.Residual.Intended)
 	sum.Residual.Unshown = mergeCauses(sum.Residual.Unshown, o.Residual.Unshown)
 	switch {

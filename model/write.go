@@ -149,6 +149,24 @@ func (r *LegacyRun) IDsFrom(k int) []string {
 	return out
 }
 
+// Node is a copy of the stored node with this id, nil if none: the rows an op wrote, read one at a time
+// (Session copies every node).
+func (r *LegacyRun) Node(id string) *Node {
+	if n := r.node(id); n != nil {
+		return n.copy()
+	}
+	return nil
+}
+
+// Meta is a copy of meta.json as last written (its head_id is the persisted
+// head).
+func (r *LegacyRun) Meta() *Object { return deepCopy(r.meta).(*Object) }
+
+// Inherit is the parent a dispatcher turn that inherits records if it is
+// written now (README: dispatch, INHERIT): "" when it records none. Reading
+// it writes nothing.
+func (r *LegacyRun) Inherit() string { return r.inherit() }
+
 // Busy: a turn is pending, a reply is open or a function frame is open.
 func (r *LegacyRun) Busy() bool { return r.pending != "" || r.reply != "" || len(r.frames) > 0 }
 

@@ -24,11 +24,12 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	page := fs.String("html", "", "also write a self-contained HTML page of the audit to this `file`")
 	shardOf := fs.shardFlag("", "the sorted session directories")
 	exceptions := fs.String("exceptions", "", "accept the reviewed findings of this JSON `file` (session, step, row, reason, expires)")
+	rebuild := fs.Bool("reconstruct", true, "reconstruct the op script of a session without one (false: judge it by where removed rows went alone, faster)")
 	dirs, err := fs.parse(args)
 	if err != nil {
 		return fs.usageError(err)
 	}
-	o := audit.Options{Columns: *page != ""}
+	o := audit.Options{Columns: *page != "", Reconstruct: *rebuild}
 	if *page != "" {
 		o.Writes = []string{*page}
 	}

@@ -31,10 +31,11 @@ func init() { commands = commandTable() }
 
 func commandTable() []command {
 	return []command{
-		{"audit", "[DIR...] [--json] [-v] [--html FILE] [--shard i/n] [--exceptions FILE]", "rollout-readiness report over session directories (default: the bundled corpus)", cmdAudit},
+		{"audit", "[DIR...] [--json] [-v] [--html FILE] [--shard i/n] [--exceptions FILE] [--reconstruct=false]", "rollout-readiness report over session directories (default: the bundled corpus)", cmdAudit},
 		{"summary", "[FILE...] [--json]", "merge the summary records of JSON lines (audit, hunt and exhaust shards) from files or stdin", cmdSummary},
 		{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
 		{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
+		{"reconstruct", "DIR [--out FILE] [--json]", "the op script that explains a session directory, or its first row none explains", cmdReconstruct},
 		{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--impl CMD]", "run a script through the writers and both models with the checks after every op", cmdReplay},
 		{"exhaust", "--max-ops N [--shard i/n] [--claim DIR [--claim-start i/n]] [--json] [--out DIR] [--check NAMES] [--dedup=false] [--impl CMD] [--estimate]", "check every valid op script of at most N ops (the checks after its last op)", cmdExhaust},
 		{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--impl CMD]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},

@@ -1,0 +1,229 @@
+package reconstruct
+
+import (
+	"fmt"
+
+	"sessiondag/model"
+	"sessiondag/ops"
+)
+
+// builder reconstructs one session: the rows, the script so far and the
+// writer it was applied to, and what the script has open.
+type builder struct {
+	d      *Dir
+	byID   map[string]*Row // the stored rows by id (the final state of every row)
+	byTime map[string]int  // the first row stored at each created_at (its JSON): its index + 1
+	t      *model.TargetRun
+	leg    *model.LegacyRun // t's writer state: read, never applied to
+	script []ops.Op
+	i      int // the next row to explain
+
+	// What the writer performing the ops has in progress, as the ops
+	// applied left it (mirror.go).
+	pending    string
+	pendingSrc string  // its source: web, cli or an internal turn's
+	frames     []frame // the open functions, outermost first
+	reply      *openReply
+
+	clock  float64 // the clock's time and the node count when it was set
+	clockN int
+
+	writers int // writers named so far beyond the first
+	// flagsOn: the writer performing the ops writes with flag A (its rows
+	// record their predecessor); flagged: some op set a flag.
+	flagsOn, flagged bool
+	intent           ops.Intent
+	rewinds          []*Row  // rewound rows not rewound yet, by rewound_at
+	points           []point // where another script explains the same rows
+	// For the other readings (ambiguity.go): per row, whether its op needed
+	// nothing in progress and whether the ops for it moved the browser's
+	// head; per op of the script, the row it was applied for; the op that
+	// wrote each row. A rebuild gets hints and records no points (quiet).
+	rowIdle, rowCH []bool
+	rowAt          []int
+	wroteAt        map[string]int
+	hints          map[int]hint
+	quiet          bool
+	rowMarks       *rowMarks // built once, when a reading needs them
+
+	stepRows int       // the rows the op being explained writes
+	chAt     string    // the browser's head once what ended before the op did
+	rebuilt  int       // other readings rebuilt (ambiguity.go)
+	first    *FirstRow // set when a row is unexplained: the build stops
+}
+
+// frame is an open function: its row and its last exec.
+type frame struct {
+	id       string
+	lastExec string
+}
+
+// openReply is the open reply and the blocks of its final row not yet
+// given as ops.
+type openReply struct {
+	id     string
+	blocks []*model.Object
+}
+
+// Path reconstructs the session directory at path.
+func Path(path string) (*Result, error) {
+	d, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	return Session(d), nil
+}
+
+// Session reconstructs a session read by Read.
+func Session(d *Dir) *Result {
+	b := newBuilder(d)
+	b.run()
+	return b.result()
+}
+
+func newBuilder(d *Dir) *builder {
+	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), t: model.NewTarget(d.ID), clock: 1782000000.0,
+		wroteAt: make(map[string]int, len(d.Rows)), rowIdle: make([]bool, len(d.Rows)), rowCH: make([]bool, len(d.Rows))}
+	b.leg = b.t.Legacy()
+	for k, r := range d.Rows {
+		if r.Err == nil && b.byID[r.ID] == nil {
+			b.byID[r.ID] = r
+		}
+		if t := ""; r.Err == nil {
+			if t = jsonText(r.Obj.Val("created_at")); b.byTime[t] == 0 {
+				b.byTime[t] = k + 1
+			}
+		}
+		if r.Err == nil && model.Truthy(r.Meta.Val("rewound")) {
+			b.rewinds = append(b.rewinds, r)
+		}
+	}
+	b.sortRewinds()
+	return b
+}
+
+// run explains the rows one op at a time, then ends what the rows leave
+// ended and the stored head.
+func (b *builder) run() {
+	b.apply(ops.Session{ID: b.sessionID()})
+	for b.first == nil && b.i < len(b.d.Rows) {
+		r := b.d.Rows[b.i]
+		if err := b.rowError(r); err != nil {
+			b.unexplained(r, "", "", err.Error())
+			return
+		}
+		b.rewindBefore(r)
+		s := b.infer(r)
+		if b.first != nil {
+			return
+		}
+		b.stepRows = s.rows
+		b.prepare(&s)
+		if b.first != nil {
+			return
+		}
+		before := b.leg.NodeCount()
+		if !b.apply(s.op) {
+			return
+		}
+		b.confirm(s, before)
+		b.notePoint(s)
+		after, _ := b.leg.ClientHead()
+		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, after != b.chAt
+		b.i += s.rows
+	}
+	if b.first == nil {
+		b.finish()
+	}
+}
+
+// sessionID is the id the writers wrote the session under: meta.json's,
+// else the directory's name (which is what a reader names it by).
+func (b *builder) sessionID() string {
+	if id := str(b.d.Meta, "id"); id != "" {
+		return id
+	}
+	return b.d.ID
+}
+
+// rowError says why a row cannot be explained before any op is tried: the
+// file is no node, its id is taken, or it is out of seq order.
+func (b *builder) rowError(r *Row) error {
+	switch {
+	case r.Err != nil:
+		return r.Err
+	case b.byID[r.ID] != r:
+		return fmt.Errorf("id %q is stored twice: the writers write each id once", r.ID)
+	case b.i > 0 && b.d.Rows[b.i-1].Err == nil && r.Seq <= b.d.Rows[b.i-1].Seq:
+		if r.Seq == b.d.Rows[b.i-1].Seq {
+			return fmt.Errorf("seq %d is stored twice (a function run in a subprocess counts seqs of its own): no op writes two rows with one seq", r.Seq)
+		}
+		return fmt.Errorf("seq %d does not follow seq %d of the file before it: the writers append in seq order", r.Seq, b.d.Rows[b.i-1].Seq)
+	}
+	return nil
+}
+
+// apply applies op to the writer and the intent, appending it to the
+// script; a refusal makes the current row unexplained.
+func (b *builder) apply(op ops.Op) bool {
+	kept := b.intent.Keeps(op, b.leg)
+	ch, _ := b.leg.ClientHead()
+	stale := b.intent.Stale(b.leg)
+	nodes := b.leg.NodeCount()
+	if err := b.t.Apply(op); err != nil {
+		r := b.current()
+		b.unexplained(r, ops.Format(op), "", fmt.Sprintf("the writer refuses the op: %v", err))
+		return false
+	}
+	b.script = append(b.script, op)
+	b.rowAt = append(b.rowAt, b.i)
+	b.track(op, b.leg.NodeCount() > nodes)
+	for _, id := range b.leg.IDsFrom(nodes) {
+		b.wroteAt[id] = len(b.script) - 1
+	}
+	if stale && !kept {
+		b.note(point{kind: pointStale, id: ch})
+	} else if !kept {
+		b.note(point{kind: pointOpen})
+	}
+	b.intent.Track(op, kept, b.leg)
+	return true
+}
+
+// current is the row being explained (nil past the last).
+func (b *builder) current() *Row {
+	if b.i < len(b.d.Rows) {
+		return b.d.Rows[b.i]
+	}
+	return nil
+}
+
+// unexplained records the first row no script explains and stops the build.
+func (b *builder) unexplained(r *Row, op, field, why string) {
+	if b.first != nil {
+		return
+	}
+	f := &FirstRow{Op: op, Field: field, Why: why}
+	if r != nil {
+		f.File, f.ID = r.File, r.ID
+	} else {
+		f.File = "meta.json"
+	}
+	b.first = f
+}
+
+// note records a point at the op applied last.
+func (b *builder) note(p point) {
+	if !b.quiet {
+		p.row, p.at, p.last = b.i, len(b.script)-1, b.i+max(b.stepRows, 1)-1
+		b.points = append(b.points, p)
+	}
+}
+
+// notePoint records a row that records no parent: the server's head it
+// continues may have been moved by a checkout no row shows.
+func (b *builder) notePoint(s step) {
+	if recordsNoParent(s.op) && !b.flagsOn {
+		b.note(point{kind: pointNoParent, id: opRow(s.op)})
+	}
+}

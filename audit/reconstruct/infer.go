@@ -1,0 +1,303 @@
+package reconstruct
+
+import (
+	"fmt"
+	"strings"
+
+	"sessiondag/model"
+	"sessiondag/ops"
+)
+
+// infer names the op that writes the row at index k (and the rows it
+// writes with it) from the row's shape. It sets b.first when no op of the
+// vocabulary writes a row of that shape.
+func (b *builder) infer(r *Row) step {
+	if r.ID == "ROOT" {
+		return b.inferRoot(r)
+	}
+	switch r.Role {
+	case "user":
+		return b.inferUserAt(b.i, r)
+	case "llm":
+		return b.inferLLM(r)
+	case "code":
+		return b.inferCode(r)
+	}
+	b.unexplained(r, "", "role", fmt.Sprintf("role %q: the writers write user, llm and code rows", r.Role))
+	return step{}
+}
+
+// inferRoot: ROOT is written by the op of the row after it, which creates
+// it first (ensureRoot) and whose first append is ROOT.
+func (b *builder) inferRoot(r *Row) step {
+	if b.i+1 < len(b.d.Rows) && b.d.Rows[b.i+1].Err != nil {
+		b.unexplained(b.d.Rows[b.i+1], "", "", b.d.Rows[b.i+1].Err.Error())
+		return step{}
+	}
+	next := b.row(b.i + 1)
+	if next == nil {
+		b.unexplained(r, "", "", "ROOT is written only with the turn, run, /spawn or /merge it is created for; no row follows it")
+		return step{}
+	}
+	var s step
+	if next.Role == "user" {
+		s = b.inferUserAt(b.i+1, next)
+	} else {
+		s = b.inferCode(next)
+	}
+	if b.first != nil {
+		return s
+	}
+	switch s.op.(type) {
+	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Manual, ops.Spawn, ops.Merge:
+		s.rows++
+		s.clock = r
+		return s
+	}
+	b.unexplained(r, ops.Format(s.op), "", fmt.Sprintf("ROOT is created by a web or dispatcher turn, a manual run, /spawn or /merge; the row after it (%s) is written by %s, which does not create it", next.ID, s.op.Kind()))
+	return step{}
+}
+
+// row is the stored row at index k, nil past the end or for a file that is
+// no node.
+func (b *builder) row(k int) *Row {
+	if k < 0 || k >= len(b.d.Rows) || b.d.Rows[k].Err != nil {
+		return nil
+	}
+	return b.d.Rows[k]
+}
+
+// inferUserAt: a user row at index k.
+func (b *builder) inferUserAt(k int, r *Row) step {
+	m, out := r.Meta, outputText(r)
+	src := str(m, "source")
+	switch {
+	case r.CalledBy == "ROOT" && src == "web" && str(m, "function") == "task" &&
+		(strings.HasPrefix(out, "/spawn ") || strings.HasPrefix(out, "/task ")):
+		return b.inferSpawn(k, r, "sync")
+	case r.CalledBy == "ROOT" && src == "web" && strings.HasPrefix(out, "/task --async "):
+		return b.inferSpawn(k, r, "async")
+	case r.CalledBy == "ROOT" && src == "web" && strings.HasPrefix(out, "/merge "):
+		return b.inferMerge(k, r)
+	case r.CalledBy == "ROOT" && (src == "web" || has(m, "original_content")):
+		return b.inferWeb(r)
+	case src == "agent_spawn":
+		return b.inferTask(k, r)
+	case r.CalledBy == "ROOT":
+		return b.inferDispatch(r, true)
+	case r.CalledBy == "" && has(m, "forked_from"):
+		return b.inferRerun(r)
+	case r.CalledBy == "" && question(r) != "":
+		return step{op: ops.Script{What: "ask", ID: r.ID}, rows: 1, need: needIdle, clock: r}
+	case r.CalledBy == "" && (has(m, "source") || has(m, "agent_id") || has(m, "peer_id")):
+		return b.inferDispatch(r, false)
+	case r.CalledBy == "":
+		return b.inferLegacyUser(r)
+	case question(r) != "" || has(r.Obj, "input") && isObject(r.Obj.Val("input")):
+		return step{op: ops.Ask{ID: r.ID, Question: question(r), Answer: out}, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
+	}
+	b.unexplained(r, "", "called_by", fmt.Sprintf("a user row called by %q that is no ask_user question: no op writes one", r.CalledBy))
+	return step{}
+}
+
+// inferWeb: a web turn typed in the browser (its form from its metadata).
+func (b *builder) inferWeb(r *Row) step {
+	form := ""
+	switch {
+	case has(r.Meta, "original_content"):
+		form = "function"
+	case has(r.Meta, "extra"):
+		form = "image"
+	}
+	return step{op: ops.UserWeb{ID: r.ID, Text: outputText(r), Form: form}, rows: 1, need: needIdle, web: r, clock: r}
+}
+
+// inferDispatch: a dispatcher turn, as R writes it (caller-less) or as the
+// older direct write stored it (called by ROOT). Its parent is decided in
+// prepare, once the turns before it ended.
+func (b *builder) inferDispatch(r *Row, rooted bool) step {
+	src := str(r.Meta, "source")
+	if src != "task_followup" && src != "merge_turn" {
+		src = "" // cli, or a channel's name the op language does not carry (gaps.go)
+	}
+	p := &parentRec{}
+	if v, ok := r.Meta.Get("parent_id"); ok {
+		p.present = true
+		switch v := v.(type) {
+		case nil:
+			p.null = true
+		case string:
+			p.id = v
+		default:
+			b.unexplained(r, "", "metadata.parent_id", "a dispatcher turn's parent_id is an id or null")
+			return step{}
+		}
+	}
+	op := ops.UserDispatch{ID: r.ID, Text: outputText(r), Source: src, Rooted: rooted}
+	return step{op: op, rows: 1, need: needIdle, clock: r, parent: p}
+}
+
+// inferRerun: a retry (the turn's text copied) or an edit (edit_of).
+func (b *builder) inferRerun(r *Row) step {
+	u := str(r.Meta, "forked_from")
+	if has(r.Meta, "edit_of") {
+		return step{op: ops.Edit{Of: u, ID: r.ID, Text: outputText(r)}, rows: 1, need: needIdle, clock: r}
+	}
+	return step{op: ops.Retry{Of: u, ID: r.ID}, rows: 1, need: needIdle, clock: r}
+}
+
+// inferLegacyUser: a user row written through append_message.
+func (b *builder) inferLegacyUser(r *Row) step {
+	parent := ""
+	if v, ok := r.Meta.Get("parent_id"); ok {
+		switch v := v.(type) {
+		case nil:
+			parent = "null"
+		case string:
+			parent = v
+		}
+	}
+	return step{op: ops.LegacyUser{ID: r.ID, Text: outputText(r), Parent: parent}, rows: 1, need: needIdle, clock: r}
+}
+
+// inferLLM: an llm row.
+func (b *builder) inferLLM(r *Row) step {
+	m := r.Meta
+	switch {
+	case r.CalledBy != "" && r.ID == r.CalledBy+"_reply" && !has(m, "prompt_text"):
+		return step{op: ops.Reply{}, rows: 1, need: needTurn, caller: r.CalledBy, clock: r}
+	case str(m, "type") == "compactionSummary":
+		return b.inferCompact(r)
+	case r.CalledBy == "" && str(m, "role") == "system":
+		typ, msg := errorParts(outputText(r))
+		return step{op: ops.ErrorStandalone{ID: r.ID, Type: typ, Msg: msg}, rows: 1, need: needTurn,
+			caller: str(m, "parent_id"), clock: r}
+	case r.CalledBy != "" && has(m, "prompt_text"):
+		op := ops.Exec{ID: r.ID, Prompt: str(m, "prompt_text"), Reply: outputText(r)}
+		return step{op: op, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
+	case has(m, "attach"):
+		b.unexplained(r, "", "", "an attach pointer is written by /spawn or a reply's task call, after its sub-agent's reply; none precedes it here")
+		return step{}
+	case r.CalledBy == "" && has(m, "parent_id"):
+		op := ops.LegacyReply{ID: r.ID, Text: outputText(r), Parent: str(m, "parent_id"),
+			Blocks: has(m, "blocks") || has(m, "tool_calls")}
+		return step{op: op, rows: 1, need: needIdle, clock: r}
+	case r.CalledBy == "":
+		return step{op: ops.Script{What: "exec", ID: r.ID}, rows: 1, need: needIdle, clock: r}
+	}
+	b.unexplained(r, "", "called_by", fmt.Sprintf("an llm row called by %q that is neither a reply (its id %s_reply) nor a function's model call (prompt_text)", r.CalledBy, r.CalledBy))
+	return step{}
+}
+
+// inferCompact: the summary and the copies of the kept rows (S_k1, …).
+func (b *builder) inferCompact(r *Row) step {
+	keep := 0
+	for next := b.row(b.i + 1 + keep); next != nil && next.ID == fmt.Sprintf("%s_k%d", r.ID, keep+1); next = b.row(b.i + 1 + keep) {
+		keep++
+	}
+	s := step{op: ops.Compact{ID: r.ID, Keep: fmt.Sprint(keep)}, rows: 1 + keep, need: needIdle}
+	// The branch compacted ends at the head: the row the last copy copies,
+	// whose created_at the copy keeps.
+	if last := b.row(b.i + keep); keep > 0 && last != nil {
+		if at := b.byTime[jsonText(last.Obj.Val("created_at"))] - 1; at >= 0 && at < b.i {
+			s.head = b.d.Rows[at].ID
+		}
+	}
+	return s
+}
+
+// inferCode: a code row: a tool row, a function run, a script's function or
+// an orphan.
+func (b *builder) inferCode(r *Row) step {
+	m := r.Meta
+	in, _ := r.Obj.Val("input").(*model.Object)
+	caller := r.CalledBy
+	if caller == "" {
+		caller = str(m, "called_by") // a legacy tool edge
+	}
+	call := str(m, "tool_call_id")
+	switch {
+	case in != nil && in.Has("runtime"):
+		return b.inferFunction(r, in)
+	case call != "" && caller != "" && r.ID == caller+"_t_"+call:
+		return b.inferTool(r, caller, call)
+	case r.CalledBy == "" && has(m, "expose"):
+		return step{op: ops.Script{What: "fn", ID: r.ID, Name: r.Name}, rows: 1, need: needIdle, clock: r}
+	case has(m, "tool_call_id"):
+		return step{op: ops.Orphan{ID: r.ID, Name: r.Name, Caller: r.CalledBy}, rows: 1, need: needIdle, clock: r}
+	}
+	b.unexplained(r, "", "", "a code row that is no tool row (id R_t_C of its reply), function run (input with runtime), script function or orphan tool row")
+	return step{}
+}
+
+// inferFunction: a function run, by its caller: the Run button (ROOT), a
+// script in a session context (none), else the model or a function.
+func (b *builder) inferFunction(r *Row, in *model.Object) step {
+	args := in.Copy()
+	args.Fields = args.Fields[:0]
+	for _, f := range in.Fields {
+		if f.Key != "runtime" {
+			args.Fields = append(args.Fields, f)
+		}
+	}
+	text := jsonText(args)
+	expose := str(r.Meta, "expose")
+	if expose == "io" {
+		expose = ""
+	}
+	switch r.CalledBy {
+	case "ROOT":
+		return step{op: ops.Manual{ID: r.ID, Name: r.Name, Args: text, Expose: expose}, rows: 1, need: needIdle, clock: r}
+	case "":
+		return step{op: ops.Run{ID: r.ID, Name: r.Name, Args: text, Expose: expose}, rows: 1, need: needIdle, clock: r}
+	}
+	return step{op: ops.Fn{ID: r.ID, Name: r.Name, Args: text, Expose: expose}, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
+}
+
+// inferTool: a tool row of the reply caller.
+func (b *builder) inferTool(r *Row, reply, call string) step {
+	if r.Name == "task" && b.reply != nil && b.reply.id == reply {
+		b.unexplained(r, "", "", "a task tool row is written by the reply's task call after its sub-agent's rows; none precede it")
+		return step{}
+	}
+	op := ops.Tool{CallID: call, Name: r.Name, Result: outputText(r), Error: model.Truthy(r.Meta.Val("is_error")),
+		Legacy: r.CalledBy == ""}
+	switch in := r.Obj.Val("input").(type) {
+	case string:
+		op.Args = in
+	case *model.Object:
+		op.Args, op.Object = jsonText(in), true
+	default:
+		b.unexplained(r, "", "input", "a tool row's input is the arguments' JSON text or object")
+		return step{}
+	}
+	return step{op: op, rows: 1, need: needReply, caller: reply, clock: r, call: call}
+}
+
+// outputText is the row's output when it is a string ("" otherwise: the
+// comparison then names the field).
+func outputText(r *Row) string { s, _ := r.Obj.Val("output").(string); return s }
+
+// question is an ask row's question ("" if the input holds none).
+func question(r *Row) string {
+	in, _ := r.Obj.Val("input").(*model.Object)
+	return str(in, "question")
+}
+
+func isObject(v any) bool { o, ok := v.(*model.Object); return ok && o != nil }
+
+// errorParts splits "[error] T: M" into T and M.
+func errorParts(out string) (string, string) {
+	out = strings.TrimPrefix(out, "[error] ")
+	typ, msg, _ := strings.Cut(out, ": ")
+	return typ, msg
+}
+
+// jsonText is v as JSON text (keys in order, numbers as Python writes them).
+func jsonText(v any) string {
+	b, err := model.AppendJSON(nil, v)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
