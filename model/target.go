@@ -50,13 +50,14 @@ type TargetRun struct {
 	callers  map[string]string   // an orphan with a caller → that caller
 	recorded map[string][]string // a reply → the call ids its tool and task ops recorded
 	finished map[string]bool     // a reply whose extra holds them (done, cancel; a copy of one)
+	viaExec  map[string]string   // a function an exec called → that exec (the load folds it there)
 }
 
 // NewTarget starts an empty session.
 func NewTarget(sessionID string) *TargetRun {
 	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{}, attachAt: map[string][]*tRow{},
 		anchor: map[string]string{}, rewound: map[string]bool{}, early: map[string][]string{}, callers: map[string]string{},
-		recorded: map[string][]string{}, finished: map[string]bool{}}
+		recorded: map[string][]string{}, finished: map[string]bool{}, viaExec: map[string]string{}}
 }
 
 // Target runs a script and returns the intended view after every op.
@@ -152,6 +153,7 @@ func (r *TargetRun) Apply(op ops.Op) error {
 		reply: r.leg.openReply(), framed: len(r.leg.frames) > 0, written: len(r.leg.nodes)}
 	if in.framed {
 		in.outer = r.leg.frames[0].id
+		in.exec = r.leg.frames[len(r.leg.frames)-1].lastExec
 	}
 	rootBefore := r.leg.node("ROOT") != nil
 	if err := r.leg.Apply(op); err != nil {
@@ -244,17 +246,31 @@ func (r *TargetRun) View() TargetView {
 }
 
 // viewHead is the head the browser loads at: the persisted one, or with none
-// persisted yet the latest node a reader can see (ROOT and rewound nodes
-// excluded), as the load falls back to the last message (legacy §3.5 step 3).
+// persisted yet the last message the load shows (legacy §3.5 step 3: the last
+// row of the aggregated list): the latest node that is not ROOT, not rewound
+// and not folded into an earlier message. Until a head is persisted no reply
+// or tool row exists (the first reply, and every op that writes a call
+// row's turn, writes meta), so the rows are runs and their internals, and
+// the one the load folds is a function an exec called, into that exec's
+// message while the exec is shown (§3.4). With one writer the two stand for
+// the same run; with two writers' runs interleaved the latest node may stand
+// for the other run (TestTargetUnpersistedHeadSkipsFoldedFunctions).
 func (r *TargetRun) viewHead() string {
 	if h := r.leg.meta.Str("head_id"); h != "" {
 		return h
 	}
 	for i := len(r.leg.nodes) - 1; i >= 0; i-- {
 		n := r.leg.nodes[i]
-		if n.ID != "ROOT" && !n.isRewound() {
+		if n.ID != "ROOT" && !n.isRewound() && !r.foldedIntoExec(n.ID) {
 			return n.ID
 		}
 	}
 	return ""
+}
+
+// foldedIntoExec reports whether id is a function an exec called whose exec
+// the load shows: aggregation folds it into the exec's message.
+func (r *TargetRun) foldedIntoExec(id string) bool {
+	x, ok := r.viaExec[id]
+	return ok && !r.rewound[x]
 }

@@ -19,6 +19,7 @@ type targetOps struct {
 	framed  bool   // a function was open before the op
 	outer   string // the outermost open function before the op
 	top     string // anchor(outermost open frame): where function internals belong
+	exec    string // the innermost open frame's last exec (what `fn via-exec` calls)
 	written int    // nodes the store held before the op
 }
 
@@ -93,6 +94,9 @@ func (t *targetOps) Fn(op ops.Fn) error {
 		t.folds(op.ID)
 	} else {
 		t.r.anchor[op.ID] = t.top
+	}
+	if op.ViaExec {
+		t.r.viaExec[op.ID] = t.exec
 	}
 	return nil
 }

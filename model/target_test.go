@@ -514,6 +514,35 @@ done`)
 	assert.Equal(t, chain(tr("u2"), tr("u2_reply")), v[len(v)-1].Chain)
 }
 
+// With no head persisted the view is at the last message the load shows
+// (legacy §3.5 step 3: the last row of the aggregated list), and a function
+// an exec called is no message of its own: aggregation folds it into the
+// exec's message (§3.4), whose seq is earlier. w1's run n1 (exec n2) and
+// w2's run n3 (exec n4), no meta write between them; w1's exec then calls
+// n5: the aggregated list is n1, n2 (calls n5), n3, n4, so the view is at
+// n4, which stands for n3's run (IP none: w2 read no persisted head). The
+// latest node, n5, stands for n1. Rewinding n2 takes it out of the list,
+// and n5 stays a row of its own, the last one: the view is at n1's run.
+// With one writer the fold changes nothing: n2 and n5 both stand for n1.
+func TestTargetUnpersistedHeadSkipsFoldedFunctions(t *testing.T) {
+	script := `manual id=n1 args="{}"
+exec id=n2
+writer name=w2 set=all
+manual id=n3 args="{}"
+exec id=n4
+writer name=w1 set=all
+fn id=n5 args="{}" via-exec`
+	r, v := tRun(t, script)
+	assertIP(t, r, "n3", "")
+	assert.Equal(t, TargetView{HeadID: "n3", Chain: chain(tc("n3"))}, v[len(v)-1])
+	_, v = tRun(t, script+"\nrewind id=n2")
+	assert.Equal(t, TargetView{HeadID: "n1", Chain: chain(tc("n1"))}, v[len(v)-1])
+	_, v = tRun(t, `manual id=n1 args="{}"
+exec id=n2
+fn id=n5 args="{}" via-exec`)
+	assert.Equal(t, TargetView{HeadID: "n1", Chain: chain(tc("n1"))}, v[len(v)-1])
+}
+
 // An invalid op is refused and changes nothing.
 func TestTargetInvalidOp(t *testing.T) {
 	r, _ := tRun(t, `user id=u1 text=hi`)
