@@ -87,6 +87,7 @@ func (r *TargetRun) AppendState(b []byte) []byte {
 	b = appendMap(b, r.early, appendStrings)
 	b = appendMap(b, r.recorded, appendStrings)
 	b = appendMap(b, r.finished, appendBool)
+	b = appendMap(b, r.viaExec, appendString)
 	return appendMap(b, r.callers, appendString)
 }
 
