@@ -59,3 +59,59 @@ func Needs(a protocol.About, script []ops.Op) []string {
 	}
 	return append(kinds, without...)
 }
+
+// Taken is the longest start of script an implementation takes (Takes):
+// the script cut before the first op of a kind it does not write or
+// holding a variant it declares without. A cut start that still holds one
+// through what the ops do together (an orphan whose caller comes later, a
+// rewind of a row a load caches) is none.
+func Taken(a protocol.About, script []ops.Op) []ops.Op {
+	if Takes(a, script) == nil {
+		return script
+	}
+	for i, op := range script {
+		if Takes(a, []ops.Op{op}) != nil {
+			script = script[:i]
+			break
+		}
+	}
+	if Takes(a, script) != nil {
+		return nil
+	}
+	return script
+}
+
+// Lacking is what an implementation lacks for a replay of a file to judge
+// anything, in the words of "not run: needs …": what the script holds that
+// it does not write (Needs), else what the checks and kinds of data of the
+// plan need of it (harness.Check.Lacks, harness.DataLacks), each once.
+func Lacking(f *ops.File, o ReplayOptions) []string {
+	if o.Impl == nil {
+		return nil
+	}
+	a := o.Impl.About()
+	if needs := Needs(a, f.Ops); len(needs) > 0 {
+		return needs
+	}
+	groups, err := Plan(f, o)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	add := func(need string) {
+		if need != "" && !slices.Contains(out, need) {
+			out = append(out, need)
+		}
+	}
+	for _, g := range groups {
+		if need, _ := harness.DataLacks(a, g.Data); need != "" {
+			add(need)
+			continue
+		}
+		for _, c := range g.Checks {
+			need, _ := c.Lacks(a)
+			add(need)
+		}
+	}
+	return out
+}
