@@ -26,7 +26,10 @@ var (
 		"TestRolloutTable", "FuzzSessionOps"}
 	inProcessTests = []string{"TestConformanceThroughBothReaders", "TestCorpusSessions", "TestConcurrentLoads",
 		"TestLargeSessions", "TestDerivationRules", "TestDriversSaveOneScript", "TestP8AdapterRoundTrip",
-		"FuzzAdapterRoundTrip"}
+		"FuzzAdapterRoundTrip", "TestSuiteVerdict", "TestCorpusLine", "TestSelected", "TestShares"}
+	// fuzzOnly run across the protocol under go test -fuzz alone: they
+	// have no seed inputs of their own.
+	fuzzOnly = []string{"FuzzSessionOps"}
 	// The tests of the protocol itself run only in-process.
 	boundaryTests = []string{"TestAcrossTheBoundary", "TestMutantsAcrossTheBoundary"}
 
@@ -42,9 +45,7 @@ var (
 // judge another process runs and passes; each that reads the
 // implementation's internals skips saying so.
 func TestAcrossTheBoundary(t *testing.T) {
-	if underTest != nil {
-		t.Skip("the suite already runs across the protocol")
-	}
+	inProcessOnly(t, "running the suite against the implementation in this repository served over the protocol")
 	if testing.Short() {
 		t.Skip("builds sessiondag and runs the suite again: not in -short")
 	}
@@ -67,6 +68,9 @@ func TestAcrossTheBoundary(t *testing.T) {
 	want := map[string]string{}
 	for _, n := range acrossTests {
 		want[n] = "PASS"
+		if slices.Contains(fuzzOnly, n) {
+			want[n] = "SKIP"
+		}
 	}
 	for _, n := range inProcessTests {
 		want[n] = "SKIP"
@@ -87,6 +91,16 @@ func TestAcrossTheBoundary(t *testing.T) {
 	}
 	if err != nil || t.Failed() {
 		t.Fatalf("the suite across the protocol: %v\n%s", err, tailOf(out, 80))
+	}
+	// Its final block names every test, each passing or not run, and ends
+	// on the verdict.
+	for _, n := range listTests(t) {
+		if !regexp.MustCompile(`(?m)^  (pass|not run) +` + regexp.QuoteMeta(n) + `\b`).Match(out) {
+			t.Errorf("the final block does not say %s passed or was not run:\n%s", n, tailOf(out, 80))
+		}
+	}
+	if !bytes.Contains(out, []byte("\nverdict: PASS: ")) {
+		t.Errorf("the suite across the protocol does not end on a pass:\n%s", tailOf(out, 20))
 	}
 }
 
@@ -109,9 +123,7 @@ var boundaryMutants = []struct{ mutant, property string }{
 // loses nothing a property needs. Caught means the property fails with a
 // finding (its report), not with an error of the run.
 func TestMutantsAcrossTheBoundary(t *testing.T) {
-	if underTest != nil {
-		t.Skip("the suite already runs across the protocol")
-	}
+	inProcessOnly(t, "mutants of the implementation in this repository")
 	if testing.Short() {
 		t.Skip("builds the implementation with its mutants: not in -short")
 	}
@@ -175,7 +187,7 @@ func goBuild(t *testing.T, args ...string) {
 // stops failures from being saved).
 func runSuite(t *testing.T, impl, mutant string, args ...string) ([]byte, error) {
 	t.Helper()
-	env := []string{ImplEnv + "=" + impl}
+	env := []string{ImplEnv + "=" + impl, VerdictEnv + "=" + filepath.Join(t.TempDir(), "verdict.txt")}
 	if mutant != "" {
 		env = append(env, "SESSIONDAG_MUTANT="+mutant)
 	}

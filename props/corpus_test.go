@@ -29,8 +29,10 @@ const corpusDir = "../corpus"
 // (its `#! check` line), any other runs every check on data written with
 // the flags on and with them off, where the check's declared data admit it.
 // Against another implementation (SESSIONDAG_IMPL), each script runs the
-// checks and kinds of data that can judge it; a script none can is
-// skipped with the reason.
+// checks and kinds of data that can judge it; a script it does not take
+// (an op kind it does not write, a variant it declares without:
+// campaign.Takes), or one no check or kind of data can judge on it, is not
+// run, saying what it needs.
 func TestCorpusReplay(t *testing.T) {
 	t.Parallel()
 	var scripts []string
@@ -45,11 +47,12 @@ func TestCorpusReplay(t *testing.T) {
 	for _, p := range scripts {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
+			track(t)
 			file := parseScriptFile(t, p)
 			o := campaign.ReplayOptions{Tmp: scratch(), Impl: underTest}
 			found, err := campaign.Replay(file, o)
 			if notWritten(err) {
-				t.Skip(err)
+				notRun(t, lacking(file, o, err), err)
 			}
 			require.NoError(t, err)
 			for _, why := range campaign.NotRun(file, o) {
@@ -63,6 +66,16 @@ func TestCorpusReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lacking is what a script the implementation cannot be judged on needs,
+// for "not run: needs …": what campaign.Lacking finds, else (the ops it
+// writes in one step kept apart) why the replay says it is not applicable.
+func lacking(f *ops.File, o campaign.ReplayOptions, err error) string {
+	if needs := campaign.Lacking(f, o); len(needs) > 0 {
+		return strings.Join(needs, ", ")
+	}
+	return harness.Why(err)
 }
 
 // TestCorpusSessions loads every generated corpus session under every

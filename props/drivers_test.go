@@ -48,7 +48,7 @@ func TestDriversSaveOneScript(t *testing.T) {
 
 	byProps := t.TempDir()
 	rec := &recorder{name: "planted"}
-	rapid.Check(rec, func(rt *rapid.T) { machine(rt, rec.name, sayAfterReload, harness.OffAny) })
+	rapid.Check(rec, func(rt *rapid.T) { machine(rt, rec.name, sayAfterReload, harness.OffAny, nil) })
 	found.Lock()
 	x, ok := found.last[rec.name]
 	delete(found.last, rec.name)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -80,7 +81,11 @@ func saveFound(w io.Writer) {
 // saveOne reduces a failure of test as every driver does and saves it under
 // dir.
 func saveOne(dir, test string, x failure) (string, campaign.Reduced, error) {
-	red := campaign.Reduce(x.c, x.f, scratch())
+	var deadline time.Time
+	if budget != nil && !budget.deadline.IsZero() {
+		deadline = budget.deadline.Add(-reserveOf(budget.deadline.Sub(budget.start)) / 3) // the block and the exit still to come
+	}
+	red := campaign.ReduceBy(x.c, x.f, scratch(), deadline)
 	path, err := campaign.Save(dir, red.Case, red.Finding, test,
 		fmt.Sprintf("reduced from %d ops to %d", len(x.c.Script), len(red.Case.Script)))
 	return path, red, err

@@ -61,29 +61,33 @@ func about() protocol.About {
 	return underTest.About()
 }
 
-// judges skips the test, saying why, unless every check can judge the
-// implementation under test on every kind of data.
+// judges skips the test, saying what the implementation lacks, unless
+// every check can judge the implementation under test on every kind of
+// data; it tracks the test's outcome either way.
 func judges(t testing.TB, checks []harness.Check, data ...harness.Data) {
 	t.Helper()
+	track(t)
 	a := about()
 	for _, c := range checks {
-		if err := c.Applies(a); err != nil {
-			t.Skip(err)
+		if need, err := c.Lacks(a); err != nil {
+			notRun(t, need, err)
 		}
 	}
 	for _, d := range data {
-		if err := harness.TakesData(a, d); err != nil {
-			t.Skip(err)
+		if need, err := harness.DataLacks(a, d); err != nil {
+			notRun(t, need, err)
 		}
 	}
 }
 
 // inProcessOnly skips a test that reads the implementation's internals
-// when the implementation under test is another process.
+// when the implementation under test is another process; it tracks the
+// test's outcome either way.
 func inProcessOnly(t testing.TB, what string) {
 	t.Helper()
+	track(t)
 	if underTest != nil {
-		t.Skipf("%v: %s needs the implementation in this repository, in-process", harness.ErrNotApplicable, what)
+		notRun(t, "the implementation in-process", fmt.Errorf("%w: %s needs the implementation in this repository, in-process", harness.ErrNotApplicable, what))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"sessiondag/protocol"
@@ -35,12 +36,45 @@ func complete(fl flags.Set) harness.Check {
 		}}
 }
 
-// incomplete reports whether a script loses history under fl at some op.
-func incomplete(fl flags.Set) func([]ops.Op) bool {
+// incomplete reports whether a script loses history under fl at some op,
+// on the implementation impl (nil: the one in this repository, in-process).
+func incomplete(impl protocol.Starter, fl flags.Set) func([]ops.Op) bool {
 	return func(script []ops.Op) bool {
-		f, err := harness.PlayOn(underTest, harness.WrittenOff, script, complete(fl))
+		f, err := harness.PlayOn(impl, harness.WrittenOff, script, complete(fl))
 		return err == nil && f != nil
 	}
+}
+
+// A cutoffSearch is one subtest of TestKnownLegacyCutoff: the cut-off it
+// looks for and the draw kinds it cannot be reached without.
+type cutoffSearch struct {
+	name   string
+	manual bool
+	needs  []string
+	shows  []string // what the reduced script must hold, and why
+}
+
+var cutoffSearches = []cutoffSearch{
+	{name: "two ROOT-parented users", needs: []string{"user", "reply", "done", "dispatch"},
+		shows: []string{"dispatch", "a dispatcher turn the browser never saw…", "user ", "…then a web turn with no parent: two ROOT-parented users"}},
+	{name: "manual function after chat", manual: true, needs: []string{"user", "reply", "done", "manual", "end"},
+		shows: []string{"manual", "a manual run"}},
+}
+
+// lacks is what the search needs of an implementation that a declares
+// but does not: the draw kinds without which no script shows the cut-off.
+func (s cutoffSearch) lacks(a protocol.About) []string {
+	can := gen.Writable(a.Ops, a.Without)
+	if a.InProcess {
+		return nil
+	}
+	var out []string
+	for _, k := range s.needs {
+		if !can(k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // turnsOnly draws plain chat sessions: web and dispatcher turns, replies,
@@ -49,19 +83,28 @@ func incomplete(fl flags.Set) func([]ops.Op) bool {
 // when a run moved the head (gen.Options.SyncedBrowser): a web turn typed
 // in a stale browser after a second run records the first one as its
 // parent, which no flag can read as meant (model/README.md, "Legacy
-// derivation"), and the search must not stop at that shape.
+// derivation"), and the search must not stop at that shape. Against
+// another implementation the draw keeps to what it writes, and the script
+// is cut before an op it does not take.
 func turnsOnly(seed uint64, manual bool) []ops.Op {
 	kinds := []string{"user", "reply", "done", "reload", "dispatch", "say"}
 	if manual {
 		kinds = []string{"user", "reply", "done", "reload", "manual", "end", "exec", "say"}
 	}
-	return gen.New(drawnFor(gen.Options{Only: kinds, SyncedBrowser: manual})).Script(gen.NewSeeded(seed), 30)
+	script := gen.New(drawnFor(gen.Options{Only: kinds, SyncedBrowser: manual})).Script(gen.NewSeeded(seed), 30)
+	if underTest == nil {
+		return script
+	}
+	return campaign.Taken(about(), script)
 }
 
 // find draws sessions from random seeds until one violates completeness
-// under flags off, and reduces it.
-func find(t *testing.T, manual bool, fails func([]ops.Op) bool) []ops.Op {
+// under flags off, and reduces it. The search runs on the implementation
+// in this repository, in-process: against another, the reduced script is
+// then played on it (TestKnownLegacyCutoff).
+func find(t *testing.T, manual bool) []ops.Op {
 	t.Helper()
+	fails := incomplete(nil, flags.Off)
 	start := startSeed(t)
 	for seed := start; seed < start+20000; seed++ {
 		script := turnsOnly(seed, manual)
@@ -71,7 +114,7 @@ func find(t *testing.T, manual bool, fails func([]ops.Op) bool) []ops.Op {
 		t.Logf("seed %d: a %d-op session loses history", seed, len(script))
 		// The reduction stays in the kind of data the search draws: with
 		// manual runs, data whose intent is in the data.
-		c := campaign.Case{Check: complete(flags.Off), Data: harness.OffAny, Script: script, Impl: underTest}
+		c := campaign.Case{Check: complete(flags.Off), Data: harness.OffAny, Script: script}
 		if manual {
 			c.Data = harness.WrittenOff
 		}
@@ -90,9 +133,11 @@ func find(t *testing.T, manual bool, fails func([]ops.Op) bool) []ops.Op {
 // the "chain is complete" property and reduces it to at most 6 ops; with A
 // and B on the same scripts load whole.
 //
-// Against another implementation: the cut-off is found when it claims the
-// legacy or the rollout, and A,B load the scripts whole when it loads
-// under A,B.
+// Against another implementation: when it claims the legacy or the
+// rollout and writes the kinds a cut-off needs (else the search is not
+// run, saying which it needs), the search runs in-process on the kinds it
+// writes, and the reduced script must lose history on it too; A,B load the
+// script whole when it loads under A,B.
 func TestKnownLegacyCutoff(t *testing.T) {
 	t.Parallel()
 	fixed := flags.A | flags.B
@@ -102,27 +147,33 @@ func TestKnownLegacyCutoff(t *testing.T) {
 			t.Logf("not run: %v", err)
 			return
 		}
-		require.False(t, incomplete(fixed)(script), "flags A,B must load it whole")
+		require.False(t, incomplete(underTest, fixed)(script), "flags A,B must load it whole")
 	}
-	t.Run("two ROOT-parented users", func(t *testing.T) {
-		t.Parallel()
-		script := find(t, false, incomplete(flags.Off))
-		text := ops.String(script)
-		t.Logf("reduced:\n%s", text)
-		require.LessOrEqual(t, len(script), 6)
-		require.Contains(t, text, "dispatch", "a dispatcher turn the browser never saw…")
-		require.Contains(t, text, "user ", "…then a web turn with no parent: two ROOT-parented users")
-		loadsWhole(t, script)
-	})
-	t.Run("manual function after chat", func(t *testing.T) {
-		t.Parallel()
-		script := find(t, true, incomplete(flags.Off))
-		text := ops.String(script)
-		t.Logf("reduced:\n%s", text)
-		require.LessOrEqual(t, len(script), 6)
-		require.Contains(t, text, "manual")
-		loadsWhole(t, script)
-	})
+	for _, s := range cutoffSearches {
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			track(t)
+			if lacks := s.lacks(about()); len(lacks) > 0 {
+				notRun(t, strings.Join(lacks, ", "), fmt.Errorf("%w: no script without them shows the cut-off; %s writes [%s]",
+					harness.ErrNotApplicable, about().Name, strings.Join(about().Ops, " ")))
+			}
+			draw := budget.begin(t)
+			script := find(t, s.manual)
+			text := ops.String(script)
+			t.Logf("reduced:\n%s", text)
+			require.LessOrEqual(t, len(script), 6)
+			for i := 0; i < len(s.shows); i += 2 {
+				require.Contains(t, text, s.shows[i], s.shows[i+1])
+			}
+			if underTest != nil {
+				if !draw.more() {
+					undecided(t, fmt.Sprintf("the share ran out before the reduced script was played (%s)", draw))
+				}
+				require.True(t, incomplete(underTest, flags.Off)(script), "%s must lose history on it, as the original does", about().Name)
+			}
+			loadsWhole(t, script)
+		})
+	}
 }
 
 // startSeed is where the search starts: SESSIONDAG_SEED when set, else a

@@ -16,14 +16,18 @@ import (
 // machine runs one rapid state machine over a generated session for check c
 // on data d: each action draws an op valid in the current state (under a
 // swarm configuration drawn first, gen.DrawSwarm) and steps the harness
-// session, which runs the check after the op. It returns the generator,
-// whose tally says what was drawn.
+// session, which runs the check after the op. It returns the tally of what
+// the session played, or nil when the test's drawing (draw, nil: no
+// limit) is spent and no case was drawn.
 //
 // The session is the implementation under test's (underTest): the test
 // has already skipped when the check cannot judge it (judges). The draw
 // keeps to the op kinds it writes; a case that still draws another kind
-// ends there, without a verdict.
-func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen {
+// ends there, without a verdict, and its tally counts only the ops played.
+func machine(t *rapid.T, test string, c harness.Check, d harness.Data, draw *drawing) *gen.Tally {
+	if draw != nil && !draw.more() {
+		return nil
+	}
 	opt := drawnFor(campaign.GenOptions(d))
 	opt.Swarm = gen.DrawSwarm(rapidsrc.Source{T: t}, opt)
 	g := gen.New(opt)
@@ -62,10 +66,16 @@ func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen 
 				stopped = true // a known class: this case is over, the property goes on
 				return
 			}
+			if draw != nil {
+				draw.fail()
+			}
 			fail(t, test, cs, f)
 		}
 	}})
-	return g
+	if stopped && underTest != nil {
+		return gen.Follow(s.Script, opt.StartStep).Tally // the ops the generator drew past the stop were not played
+	}
+	return g.Tally
 }
 
 // coldMachine plays check c, which reads a damaged directory, on one
@@ -73,7 +83,7 @@ func machine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen 
 // sometimes with a pointer rewritten (dangling, or forming a cycle in
 // either pointer), and left as the original leaves folders
 // (campaign.DrawFolder).
-func coldMachine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Gen {
+func coldMachine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.Tally {
 	src := rapidsrc.Source{T: t}
 	cs, g, err := coldCase(src, c, d, rapid.IntRange(1, 40).Draw(t, "ops"),
 		int64(rapid.SampledFrom([]int{0, 9990}).Draw(t, "first seq")))
@@ -87,7 +97,7 @@ func coldMachine(t *rapid.T, test string, c harness.Check, d harness.Data) *gen.
 	if f != nil && !accepted(t, cs, f) {
 		fail(t, test, cs, f)
 	}
-	return g
+	return g.Tally
 }
 
 // coldCase draws a cold iteration's case from src: its swarm, a script of

@@ -3,10 +3,15 @@ package props
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
+
+	"sessiondag/internal/verdict"
 )
 
 // DefaultChecks is the number of generated cases per property of a plain
@@ -16,6 +21,7 @@ import (
 const DefaultChecks = 1000
 
 func TestMain(m *testing.M) {
+	start := time.Now()
 	flag.Parse()
 	// The suite allocates many short-lived views and holds little: a
 	// larger heap goal spends less of its time collecting. GOGC overrides.
@@ -32,15 +38,36 @@ func TestMain(m *testing.M) {
 	if err == nil {
 		err = openKnown()
 	}
+	if err == nil && underTest != nil {
+		err = openBudget(start, underTest.About())
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "props:", err)
-		os.Exit(2)
+		os.Exit(verdict.ExitUsage)
 	}
 	code := m.Run()
 	saveFound(os.Stderr)
 	reportKnown(os.Stderr)
+	if underTest != nil {
+		code = endOnVerdict(os.Stdout, code)
+	}
 	closeImpl()
 	os.Exit(code)
+}
+
+// endOnVerdict ends a run against another implementation on its verdict:
+// the final block on w and in verdictFile, and the verdict's exit code
+// (undecided is never 0).
+func endOnVerdict(w io.Writer, code int) int {
+	all := leaves()
+	v := suiteVerdict(all, code)
+	var b strings.Builder
+	report(&b, all, v)
+	fmt.Fprint(w, b.String())
+	if path, err := saveVerdict(b.String()); err != nil {
+		fmt.Fprintf(w, "props: %s: %v\n", path, err)
+	}
+	return v.Exit()
 }
 
 // checksGiven reports whether the run names its own number of checks.

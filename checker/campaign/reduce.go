@@ -3,6 +3,7 @@ package campaign
 import (
 	"reflect"
 	"slices"
+	"time"
 
 	"sessiondag/checker/harness"
 	"sessiondag/ops"
@@ -48,9 +49,17 @@ type Reduced struct {
 // Reduce shrinks case c, on which a driver found f, with Passes (c.Of(f) is
 // the case of a finding). The result replays to a finding of the same check
 // on the same data, unless Reproduced is false: then it is c and f as found.
-func Reduce(c Case, f *harness.Finding, tmp string) Reduced {
+func Reduce(c Case, f *harness.Finding, tmp string) Reduced { return ReduceBy(c, f, tmp, time.Time{}) }
+
+// ReduceBy is Reduce that tries no candidate after deadline (zero: none):
+// the case as far as it was reduced then, which still fails. A driver with
+// a deadline of its own ends on time, with a longer script.
+func ReduceBy(c Case, f *harness.Finding, tmp string, deadline time.Time) Reduced {
 	r := Reduced{Kept: map[string]int{}}
 	fails := func(cand Case) bool {
+		if !deadline.IsZero() && r.Plays > 0 && time.Now().After(deadline) {
+			return false
+		}
 		r.Plays++
 		return cand.Fails(tmp)
 	}

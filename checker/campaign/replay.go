@@ -113,9 +113,10 @@ func planned(f *ops.File, d ops.Directive, o ReplayOptions) ([]Group, error) {
 // per group. A file saved by a failing check names that check and its data
 // in a `#! check` line, so its replay runs exactly that.
 //
-// Against another implementation, a file with an op kind it does not
-// write, or whose every check or kind of data cannot judge it, is an error
-// that is harness.ErrNotApplicable.
+// Against another implementation, a file it does not take (Takes: an op
+// kind it does not write, a variant it declares without), or whose every
+// check or kind of data cannot judge it, is an error that is
+// harness.ErrNotApplicable.
 func Replay(f *ops.File, o ReplayOptions) ([]*harness.Finding, error) {
 	groups, err := Plan(f, o)
 	if err != nil {
@@ -128,10 +129,8 @@ func Replay(f *ops.File, o ReplayOptions) ([]*harness.Finding, error) {
 		if len(groups) == 0 {
 			return nil, fmt.Errorf("%w: %s", harness.ErrNotApplicable, strings.Join(skipped, "; "))
 		}
-		for _, op := range f.Ops {
-			if !a.Writes(op.Kind()) {
-				return nil, fmt.Errorf("%w: %s does not write %s ops", harness.ErrNotApplicable, a.Name, op.Kind())
-			}
+		if err := Takes(a, f.Ops); err != nil {
+			return nil, err
 		}
 	}
 	var out []*harness.Finding

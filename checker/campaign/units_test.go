@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
@@ -100,4 +101,26 @@ func scriptCheck(name string, fails func([]ops.Op) bool) harness.Check {
 			}
 			return nil
 		}}
+}
+
+// TestReduceByStopsAtItsDeadline: with its deadline past, a reduction
+// plays the case found once and keeps it, still failing; without one the
+// same case gets smaller (so the test can fail).
+func TestReduceByStopsAtItsDeadline(t *testing.T) {
+	s := script(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ndone\nretry of=u2 id=u3\ncrash\nreload")
+	planted := scriptCheck("crash-after-retry", func(s []ops.Op) bool {
+		return strings.Contains(ops.String(s), "retry of=u2 id=u3\ncrash")
+	})
+	c := Case{Check: planted, Data: harness.OffAny, Script: s}
+	f, err := c.Play("")
+	if err != nil || f == nil {
+		t.Fatalf("the planted check does not fail (%v)", err)
+	}
+	late := ReduceBy(c, f, "", time.Now().Add(-time.Second))
+	if late.Plays != 1 || len(late.Case.Script) != f.Step || !late.Reproduced {
+		t.Fatalf("past its deadline: %d plays, %d ops, reproduced %v; want 1 play of the %d ops found", late.Plays, len(late.Case.Script), late.Reproduced, f.Step)
+	}
+	if full := Reduce(c, f, ""); len(full.Case.Script) >= f.Step {
+		t.Fatalf("without a deadline the case stays at %d ops", len(full.Case.Script))
+	}
 }

@@ -197,29 +197,37 @@ func Select(list string) ([]Check, error) {
 // Applies reports whether the check can judge an implementation: nil, or
 // an error (ErrNotApplicable) saying what it lacks.
 func (c Check) Applies(a protocol.About) error {
+	_, err := c.Lacks(a)
+	return err
+}
+
+// Lacks is what an implementation lacks for the check to judge it, in the
+// words of "not run: needs …" ("" when it has everything: err is then
+// nil), and the error Applies gives.
+func (c Check) Lacks(a protocol.About) (string, error) {
 	if a.InProcess {
-		return nil
+		return "", nil
 	}
 	n := c.Needs
 	switch {
 	case n.InProcess:
-		return notApplicable("check %s reads the implementation's internals: it needs the implementation in this repository, in-process", c.Name)
+		return "the implementation in-process", notApplicable("check %s reads the implementation's internals: it needs the implementation in this repository, in-process", c.Name)
 	case n.Claims != nil && !slices.Contains(n.Claims, a.Claim):
-		return notApplicable("check %s (%s) is promised by a %s implementation; %s claims %s", c.Name, c.Prop, claimList(n.Claims), a.Name, a.Claim)
+		return "the claim " + claimList(n.Claims), notApplicable("check %s (%s) is promised by a %s implementation; %s claims %s", c.Name, c.Prop, claimList(n.Claims), a.Name, a.Claim)
 	case n.Restart && !a.Restart:
-		return notApplicable("check %s restarts the implementation; %s does not support restart", c.Name, a.Name)
+		return "restart", notApplicable("check %s restarts the implementation; %s does not support restart", c.Name, a.Name)
 	}
 	for _, v := range n.Views {
 		if !a.Returns(v) {
-			return notApplicable("check %s reads the view %s, which %s does not return", c.Name, v, a.Name)
+			return "the view " + v, notApplicable("check %s reads the view %s, which %s does not return", c.Name, v, a.Name)
 		}
 	}
 	for _, fl := range n.Configs {
 		if _, err := a.Config(fl); err != nil {
-			return notApplicable("check %s: %v", c.Name, err)
+			return "config " + fl.String(), notApplicable("check %s: %v", c.Name, err)
 		}
 	}
-	return nil
+	return "", nil
 }
 
 func claimList(cs []protocol.Claim) string {

@@ -46,19 +46,28 @@ func notApplicable(format string, args ...any) error {
 // with the writers' flags at a config it declares, flag ops only if it
 // writes them.
 func TakesData(a protocol.About, d Data) error {
+	_, err := DataLacks(a, d)
+	return err
+}
+
+// DataLacks is what an implementation lacks to write data of a kind, in
+// the words of "not run: needs …" ("" when it writes it: err is then nil),
+// and the error TakesData gives.
+func DataLacks(a protocol.About, d Data) (string, error) {
+	need := "data " + d.Name
 	switch {
 	case a.InProcess:
-		return nil
+		return "", nil
 	case a.Claim == protocol.ClaimLegacy && (d.Writer != flags.Off || d.Flips != Steady):
-		return notApplicable("%s claims the legacy: it writes with every flag off, not %s", a.Name, d.Name)
+		return need, notApplicable("%s claims the legacy: it writes with every flag off, not %s", a.Name, d.Name)
 	case a.Claim == protocol.ClaimTarget && d.Writer != flags.All:
-		return notApplicable("%s claims the target: it writes as intended, which is data written with the flags on, not %s", a.Name, d.Name)
+		return need, notApplicable("%s claims the target: it writes as intended, which is data written with the flags on, not %s", a.Name, d.Name)
 	case a.Claim == protocol.ClaimRollout && !slices.Contains(a.Configs, d.Writer.String()):
-		return notApplicable("%s does not write with flags %s (configs: %s)", a.Name, d.Writer, strings.Join(a.Configs, " "))
+		return need, notApplicable("%s does not write with flags %s (configs: %s)", a.Name, d.Writer, strings.Join(a.Configs, " "))
 	case d.Flips != Steady && !a.Writes("flag") && !a.Writes("writer"):
-		return notApplicable("%s writes neither flag nor writer ops, which %s has", a.Name, d.Name)
+		return "flag or writer ops", notApplicable("%s writes neither flag nor writer ops, which %s has", a.Name, d.Name)
 	}
-	return nil
+	return "", nil
 }
 
 // InProcess is the implementation in this repository, driven through

@@ -1,0 +1,159 @@
+package props
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BudgetEnv names the time the suite may take against another
+// implementation (a Go duration: SESSIONDAG_BUDGET=90s). The suite takes
+// its budget from the test binary's deadline (-test.timeout, Go's default
+// ten minutes included), less what it keeps to end on a verdict, and from
+// BudgetEnv when that is shorter; with neither (-timeout 0), each property
+// runs its cases as in-process.
+const BudgetEnv = "SESSIONDAG_BUDGET"
+
+// reserveOf is what the suite keeps of a deadline after it stops drawing
+// cases: the cases under way end, a failure is shrunk and reduced, the
+// verdict is written.
+func reserveOf(timeout time.Duration) time.Duration { return max(45*time.Second, timeout/8) }
+
+// suiteBudget is the suite's time against another implementation, shared
+// among the tests that draw cases (plannedUnits): each gets a share when it
+// starts, of what is left for the tests not yet ended, which run as many at
+// once as -test.parallel lets.
+type suiteBudget struct {
+	start, end time.Time // no test draws a case after end
+	deadline   time.Time // the test binary's (zero: none)
+	from       string    // where the budget came from, for the report
+	parallel   int
+	planned    []string // the tests of this run that draw cases
+
+	mu       sync.Mutex
+	finished int
+}
+
+// budget is nil in-process, and across the protocol when there is no
+// deadline and no BudgetEnv: nothing then stops drawing early.
+var budget *suiteBudget
+
+// String says the budget, for the report.
+func (b *suiteBudget) String() string {
+	if b == nil {
+		return "no time budget (no -test.timeout and no " + BudgetEnv + "): every property runs its cases"
+	}
+	return fmt.Sprintf("budget %s (%s), shared among %d tests that draw cases, %d at a time",
+		b.end.Sub(b.start).Round(time.Second), b.from, len(b.planned), b.parallel)
+}
+
+// begin starts a test that draws cases: its drawing, with its share of
+// what is left. A test that draws cases must be one of plannedUnits.
+func (b *suiteBudget) begin(t testing.TB) *drawing {
+	if b == nil {
+		return &drawing{}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !slices.Contains(b.planned, t.Name()) {
+		t.Errorf("budget: %s draws cases but is not one of the tests the budget is shared among (plannedUnits)", t.Name())
+	}
+	// The tests not ended yet run in waves of -test.parallel: each gets
+	// what is left over the waves still to come.
+	left := max(0, time.Until(b.end))
+	waves := (max(1, len(b.planned)-b.finished) + b.parallel - 1) / b.parallel
+	share := left / time.Duration(waves)
+	t.Cleanup(func() {
+		b.mu.Lock()
+		b.finished++
+		b.mu.Unlock()
+	})
+	return &drawing{until: time.Now().Add(share), share: share, started: time.Now()}
+}
+
+// A drawing is one test's cases and its share of the budget: it stops
+// drawing when the share is spent (not while a failure is shrunk).
+type drawing struct {
+	until   time.Time // zero: no limit
+	share   time.Duration
+	started time.Time
+
+	mu      sync.Mutex
+	cases   int
+	cut     bool // the share ran out before the test's cases did
+	failing bool
+}
+
+// more reports whether to draw another case, and counts it.
+func (d *drawing) more() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.failing:
+		return true // rapid shrinks a failure: every replay runs
+	case !d.until.IsZero() && time.Now().After(d.until):
+		d.cut = true
+		return false
+	}
+	d.cases++
+	return true
+}
+
+// count is how many cases were drawn.
+func (d *drawing) count() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cases
+}
+
+// left reports whether the share has time left.
+func (d *drawing) left() bool { return d.until.IsZero() || time.Now().Before(d.until) }
+
+// fail marks a failure found: from then on every case runs.
+func (d *drawing) fail() {
+	d.mu.Lock()
+	d.failing = true
+	d.mu.Unlock()
+}
+
+// String says what was drawn, for the log and the report.
+func (d *drawing) String() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := plural(d.cases, "case")
+	if !d.until.IsZero() {
+		s += fmt.Sprintf(" in %s of a %s share", time.Since(d.started).Round(time.Second), d.share.Round(time.Second))
+		if d.cut {
+			s += ", cut by the share"
+		}
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+func flagString(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+func flagDuration(name string) time.Duration {
+	d, _ := time.ParseDuration(flagString(name))
+	return d
+}
+
+func flagInt(name string) int {
+	n, _ := strconv.Atoi(flagString(name))
+	return n
+}
