@@ -19,7 +19,7 @@ func TestMain(m *testing.M) {
 		os.Exit(run(append([]string{"serve"}, strings.Fields(args)...), os.Stdout, os.Stderr))
 	}
 	if _, ok := os.LookupEnv(toolEnv); ok {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

@@ -64,13 +64,21 @@ func commandDoc(name string) string {
 	return ""
 }
 
-func main() {
+func main() { os.Exit(runMain(os.Args[1:])) }
+
+// runMain is the tool as a process runs it: the command, with Ctrl-C and
+// SIGTERM watched (watchInterrupt).
+func runMain(args []string) int {
 	name := ""
-	if len(os.Args) > 1 {
-		name = os.Args[1]
+	if len(args) > 0 {
+		name = args[0]
 	}
 	watchInterrupt(name)
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	code := run(args, os.Stdout, os.Stderr)
+	if ending.Load() {
+		select {} // endNow exits
+	}
+	return code
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -2,7 +2,6 @@ package process
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"sessiondag/impl/flags"
@@ -185,6 +184,6 @@ func (s *Session) Close() {
 	s.pool.put(s.p)
 	s.p = nil
 	if s.owned != "" {
-		os.RemoveAll(s.owned)
+		removeDir(s.owned)
 	}
 }
