@@ -62,7 +62,7 @@ func (s *Session) Apply(op ops.Op) error {
 	if len(r.IDs) > 0 {
 		var err error
 		if ids, err = node.Parse(r.IDs); err != nil {
-			return s.p.breakWith(s.last, fmt.Sprintf("ids: %v", err))
+			return s.p.breakWith(s.last, fmt.Sprintf("ids: %s", termtext.Line(err.Error())))
 		}
 	}
 	if err := s.addIDs(ids); err != nil {
@@ -123,7 +123,7 @@ func (s *Session) view(fl flags.Set) (*shown, error) {
 	raw := node.Value{K: node.Missing}
 	if len(r.View) > 0 {
 		if raw, err = node.Parse(r.View); err != nil {
-			return nil, s.p.breakWith(request, fmt.Sprintf("view: %v", err))
+			return nil, s.p.breakWith(request, fmt.Sprintf("view: %s", termtext.Line(err.Error())))
 		}
 	}
 	v, err := readView(raw, s.pool.about, s.rename)
