@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	saveFound(os.Stderr)
 	reportKnown(os.Stderr)
+	reportLeftOut(os.Stderr)
 	closeImpl()
 	os.Exit(code)
 }

@@ -69,7 +69,12 @@ func ParseHello(h Hello, command string, knownWithout func([]string) error) (Abo
 			a.Views = append(a.Views, w)
 		}
 	}
-	if a.Unmodelled, err = stringList(h.Unmodelled, "unmodelled", func(k string) bool { return k != "" && k != "id" }); err != nil {
+	for _, k := range h.Unmodelled {
+		if err := unmodelledKey(k); err != nil {
+			return a, err
+		}
+	}
+	if a.Unmodelled, err = stringList(h.Unmodelled, "unmodelled", func(string) bool { return true }); err != nil {
 		return a, err
 	}
 	if a.Together, err = together(h.Together, a.Ops); err != nil {

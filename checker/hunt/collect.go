@@ -179,7 +179,7 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
 		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
-		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors,
+		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, LeftOut: c.cfg.leftOut(), NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors,
 		Known: c.cfg.Known.Lines()}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)

@@ -42,6 +42,7 @@ type Report struct {
 	Impl       string   // the implementation hunted
 	NotRun     []string // the checks and kinds of data it cannot be judged on, each with why
 	NotWritten int      // scripts not judged: they hold an op kind it does not write
+	LeftOut    []string // what the comparisons leave out for it (protocol.About.LeftOut)
 	Known      []string // what each entry of the known file accepted (campaign.Known.Lines)
 }
 

@@ -148,6 +148,15 @@ func (c *Config) implCommand() string {
 	return c.Impl.About().Command
 }
 
+// leftOut is what the comparisons leave out for the implementation
+// hunted (protocol.About.LeftOut): nothing in-process.
+func (c *Config) leftOut() []string {
+	if c.Impl == nil {
+		return nil
+	}
+	return c.Impl.About().LeftOut()
+}
+
 // implName is the implementation hunted, for the report.
 func (c *Config) implName() string {
 	if c.Impl == nil {

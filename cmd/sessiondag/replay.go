@@ -17,6 +17,8 @@ import (
 	"sessiondag/internal/termtext"
 	"sessiondag/internal/verdict"
 	"sessiondag/ops"
+	"sessiondag/protocol"
+	"sessiondag/protocol/process"
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
@@ -96,7 +98,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	found, err := campaign.Replay(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
 		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", pos[0], pool.About().Name, harness.Why(err)))
-		fmt.Fprintln(stdout, line(v.Line()))
+		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
 	if err != nil {
@@ -117,7 +119,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(news) > 0 {
 		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", pos[0], len(news)))
-		fmt.Fprintln(stdout, line(v.Line()))
+		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
 	against := ""
@@ -131,8 +133,20 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if n := len(found); n > 0 {
 		v = verdict.PassBecause(fmt.Sprintf("%d findings of known classes (%s), nothing new", n, known.File))
 	}
-	fmt.Fprintln(stdout, line(v.Line()))
+	fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 	return verdict.ExitPass
+}
+
+// leftOut is v saying what the comparisons left out for the implementation
+// replayed against (protocol.About.LeftOut), when anything.
+func leftOut(v verdict.Verdict, pool *process.Pool) verdict.Verdict {
+	if pool == nil {
+		return v
+	}
+	if note := protocol.LeftOutNote(pool.About().LeftOut()); note != "" {
+		v.Reasons = append(v.Reasons, note)
+	}
+	return v
 }
 
 // runImplEnv set to 1 runs the implementation a file's `#! impl` line
