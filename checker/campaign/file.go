@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"sessiondag/checker/harness"
 	"sessiondag/internal/termtext"
@@ -86,7 +87,7 @@ func ShellQuote(s string) string {
 func Report(c Case, f *harness.Finding, savedAs string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s: %s, after op %d\n", c.Data.Name, c.Check.Name, termtext.Text(f.What), f.Step)
-	fmt.Fprintf(&b, "script (%d ops):\n%s\n", len(c.Script), indent(ops.String(c.Script)))
+	fmt.Fprintf(&b, "script (%d ops):\n%s\n", len(c.Script), indent(clipLines(ops.String(c.Script))))
 	if f.Diff != "" {
 		fmt.Fprintf(&b, "%s\n", termtext.Text(f.Diff))
 	}
@@ -102,6 +103,23 @@ func Report(c Case, f *harness.Finding, savedAs string) string {
 func FirstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// clipLines cuts each line longer than maxShown bytes: a report shows a
+// script's ops, a saved file holds them whole.
+func clipLines(s string) string {
+	const maxShown = 300
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if len(l) > maxShown {
+			cut := maxShown
+			for cut > 0 && !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			lines[i] = l[:cut] + fmt.Sprintf("… (%d bytes)", len(l))
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func indent(s string) string {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"sessiondag/internal/termtext"
 	"sessiondag/protocol"
@@ -18,9 +19,11 @@ import (
 
 // DefaultMaxReply bounds one reply line unless Options.MaxReply says
 // otherwise: a reply costs the harness many times its size in memory
-// (parsed, renamed, compared), so a process that writes a longer line is
-// stopped with a protocol finding rather than read.
-const DefaultMaxReply = 64 << 20
+// (read into values, about 8×; compared with the models' view when it
+// differs, up to about 90×), so a process that writes a longer line is
+// stopped with a protocol finding rather than read, and a failing view
+// costs at most about 1.5 GB.
+const DefaultMaxReply = 16 << 20
 
 // exitGrace is how long the harness waits, once a process has closed its
 // output, for its exit status (and for the rest of its stderr) before it
@@ -296,6 +299,21 @@ func sizeText(n int) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// clipOp is an op's text cut to a readable length for the name of a
+// request: every finding about the op and the requests after it repeats
+// it (the saved file holds the whole op).
+func clipOp(text string) string {
+	const n = 200
+	if len(text) <= n {
+		return text
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + fmt.Sprintf("… (%d bytes)", len(text))
 }
 
 // clip is a reply cut to a readable length, safe for a terminal.
