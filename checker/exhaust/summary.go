@@ -20,7 +20,7 @@ type Summary struct {
 	// keys, the views it does not return: protocol.About.LeftOut), which
 	// the verdict says.
 	LeftOut []string `json:"left_out,omitempty"`
-	Shard  string   `json:"shard"`             // "i/n"; "0/1" for a whole run
+	Shard   string   `json:"shard"` // "i/n"; "0/1" for a whole run
 	// Claimant is who walked the part, when parts were claimed (Claims).
 	Claimant string   `json:"claimant,omitempty"`
 	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
