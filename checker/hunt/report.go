@@ -43,6 +43,7 @@ type Report struct {
 	NotRun     []string // the checks and kinds of data it cannot be judged on, each with why
 	NotWritten int      // scripts not judged: they hold an op kind it does not write
 	LeftOut    []string // what the comparisons leave out for it (protocol.About.LeftOut)
+	Stopped    bool     // it ended at its first distinct failure (Config.Stop)
 	Known      []string // what each entry of the known file accepted (campaign.Known.Lines)
 }
 
@@ -167,6 +168,9 @@ func (r *Report) Text(w io.Writer) {
 	}
 	for _, l := range r.Known {
 		fmt.Fprintln(w, l)
+	}
+	if r.Stopped {
+		fmt.Fprintln(w, "stopped at the first distinct failure (--stop): the counts are of the iterations played until then")
 	}
 	fmt.Fprintf(w, "\n%s\n", r.Verdict().Line())
 }

@@ -46,6 +46,8 @@ type Summary struct {
 	// hunted (its unmodelled keys, the views it does not return:
 	// protocol.About.LeftOut), which the verdict says.
 	LeftOut []string `json:"left_out,omitempty"`
+	// Stopped: a shard ended at its first distinct failure (Config.Stop).
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // Summary is the report's summary record.
@@ -53,7 +55,7 @@ func (r *Report) Summary() Summary {
 	return Summary{Seed: r.Seed, Checks: r.Checks, MaxOps: r.MaxOps, Shard: r.ShardName(),
 		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
 		Ops: r.Ops, Swarms: r.Swarms, Planned: r.Planned, Rollouts: r.Rollouts, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
-		Properties: slices.Clone(r.Props), LeftOut: r.LeftOut}
+		Properties: slices.Clone(r.Props), LeftOut: r.LeftOut, Stopped: r.Stopped}
 }
 
 // Merge adds up the summaries of shards of one campaign (the same seed,
@@ -101,6 +103,7 @@ func (s *Summary) add(t Summary) error {
 	s.Findings += t.Findings
 	s.Failures += t.Failures
 	s.Errors += t.Errors
+	s.Stopped = s.Stopped || t.Stopped
 	if len(t.Properties) != len(s.Properties) {
 		return fmt.Errorf("hunt: merging summaries of %d and %d properties", len(s.Properties), len(t.Properties))
 	}
