@@ -3,6 +3,7 @@ package props
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"testing"
@@ -51,6 +52,15 @@ func openImpl() (func(), error) {
 	}
 	underTest = pool
 	return pool.Close, nil
+}
+
+// reportLeftOut says, at the end of the suite, what its comparisons left
+// out for the implementation under test (protocol.About.LeftOut): the
+// suite's verdict is of what was compared.
+func reportLeftOut(w io.Writer) {
+	if note := protocol.LeftOutNote(about().LeftOut()); note != "" {
+		fmt.Fprintf(w, "props: against %s: %s\n", about().Name, note)
+	}
 }
 
 // about is what the implementation under test declares.

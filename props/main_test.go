@@ -48,6 +48,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	saveFound(os.Stderr)
 	reportKnown(os.Stderr)
+	reportLeftOut(os.Stderr)
 	if underTest != nil {
 		code = endOnVerdict(os.Stdout, code)
 	}

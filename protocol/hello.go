@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"sessiondag/impl/flags"
 	"sessiondag/internal/termtext"
@@ -28,7 +29,7 @@ var Claims = []Claim{ClaimLegacy, ClaimTarget, ClaimRollout}
 // it; knownWithout checks the names of its without list (the generator's:
 // gen.Without), which the protocol does not define.
 func ParseHello(h Hello, command string, knownWithout func([]string) error) (About, error) {
-	a := About{Command: command, Name: h.Name, Claim: Claim(h.Claims), Restart: h.Restart}
+	a := About{Command: command, Name: nameOf(h.Name), Claim: Claim(h.Claims), Restart: h.Restart}
 	switch {
 	case h.Protocol != Version:
 		return a, fmt.Errorf("protocol %d, want %d", h.Protocol, Version)
@@ -68,7 +69,12 @@ func ParseHello(h Hello, command string, knownWithout func([]string) error) (Abo
 			a.Views = append(a.Views, w)
 		}
 	}
-	if a.Unmodelled, err = stringList(h.Unmodelled, "unmodelled", func(k string) bool { return k != "" && k != "id" }); err != nil {
+	for _, k := range h.Unmodelled {
+		if err := unmodelledKey(k); err != nil {
+			return a, err
+		}
+	}
+	if a.Unmodelled, err = stringList(h.Unmodelled, "unmodelled", func(string) bool { return true }); err != nil {
 		return a, err
 	}
 	if a.Together, err = together(h.Together, a.Ops); err != nil {
@@ -81,6 +87,26 @@ func ParseHello(h Hello, command string, knownWithout func([]string) error) (Abo
 		return a, fmt.Errorf("without: %w", err)
 	}
 	return a, nil
+}
+
+// MaxName bounds the name an implementation gives itself, in bytes: it is
+// for reports, on every line that names it.
+const MaxName = 200
+
+// nameOf is the name of a hello as every report shows it: escaped like
+// stored text (termtext.Line: a name is the implementation's text, and
+// a newline or an escape sequence in it must not forge a line of a saved
+// file nor reach a terminal) and cut to MaxName bytes.
+func nameOf(name string) string {
+	s := termtext.Line(name)
+	if len(s) <= MaxName {
+		return s
+	}
+	cut := MaxName
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(name))
 }
 
 // together reads the pairs of op kinds an implementation writes in one
@@ -135,7 +161,7 @@ func (a About) Same(b About) bool {
 
 // Describe renders a declaration for a message, safe for a terminal.
 func (a About) Describe() string {
-	s := fmt.Sprintf("%s claims %s, configs [%s], views [load %s], restart %v, ops [%s]", termtext.Line(a.Name), a.Claim,
+	s := fmt.Sprintf("%s claims %s, configs [%s], views [load %s], restart %v, ops [%s]", a.Name, a.Claim,
 		strings.Join(a.Configs, " "), strings.Join(a.Views, " "), a.Restart, strings.Join(a.Ops, " "))
 	if len(a.Unmodelled) > 0 {
 		s += fmt.Sprintf(", unmodelled [%s]", strings.Join(a.Unmodelled, " "))

@@ -56,3 +56,33 @@ func TestHelloTogetherAndWithout(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmodelledBlindsNothingJudged: a hello may declare unmodelled a key
+// the op language does not determine for it (its clock's timestamp, a
+// process id), which every verdict then names as left out, with the views
+// it does not return; never a key the checks are about (protocol.Judged):
+// that hello is refused, saying why.
+func TestUnmodelledBlindsNothingJudged(t *testing.T) {
+	parse := func(unmodelled string) (protocol.About, error) {
+		var h protocol.Hello
+		text := `{"type":"hello","protocol":1,"name":"x","claims":"legacy","ops":["user","reply"],"configs":["off"],` +
+			`"views":["load","messages"],"unmodelled":` + unmodelled + `}`
+		if err := protocol.DecodeReply([]byte(text), &h); err != nil {
+			t.Fatal(err)
+		}
+		return protocol.ParseHello(h, "cmd", gen.KnownWithout)
+	}
+	a, err := parse(`["timestamp","pid"]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "left out of the comparison: message keys timestamp, pid (declared unmodelled); views stored_head, all, branch, render, before_cards (not returned)"
+	if got := protocol.LeftOutNote(a.LeftOut()); got != want {
+		t.Errorf("LeftOutNote:\n%s\nwant\n%s", got, want)
+	}
+	for _, k := range protocol.Judged {
+		if _, err := parse(`["timestamp","` + k + `"]`); err == nil || !strings.Contains(err.Error(), `"`+k+`" is a key the checks are about`) {
+			t.Errorf("unmodelled %q: %v, want it refused as a key the checks are about", k, err)
+		}
+	}
+}

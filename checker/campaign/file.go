@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"sessiondag/checker/harness"
+	"sessiondag/internal/termtext"
 	"sessiondag/ops"
 )
 
@@ -28,7 +30,14 @@ func File(c Case, f *harness.Finding, foundBy string, header ...string) *ops.Fil
 	if foundBy != "" {
 		first = foundBy + " found it: " + first
 	}
-	return &ops.File{Header: append([]string{first}, header...),
+	// A header line holds an implementation's text (its name, its
+	// error): escaped, it cannot end its comment line and forge an op or
+	// a directive of the file, nor reach a terminal that shows the file.
+	lines := []string{termtext.Line(first)}
+	for _, h := range header {
+		lines = append(lines, termtext.Line(h))
+	}
+	return &ops.File{Header: lines,
 		Directives: append([]ops.Directive{checkLine(c)}, c.directives()...), Ops: c.Script}
 }
 
@@ -77,13 +86,13 @@ func ShellQuote(s string) string {
 // the command that reproduces it (when the file was saved).
 func Report(c Case, f *harness.Finding, savedAs string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s: %s, after op %d\n", c.Data.Name, c.Check.Name, f.What, f.Step)
-	fmt.Fprintf(&b, "script (%d ops):\n%s\n", len(c.Script), indent(ops.String(c.Script)))
+	fmt.Fprintf(&b, "[%s] %s: %s, after op %d\n", c.Data.Name, c.Check.Name, termtext.Text(f.What), f.Step)
+	fmt.Fprintf(&b, "script (%d ops):\n%s\n", len(c.Script), indent(clipLines(ops.String(c.Script))))
 	if f.Diff != "" {
-		fmt.Fprintf(&b, "%s\n", f.Diff)
+		fmt.Fprintf(&b, "%s\n", termtext.Text(f.Diff))
 	}
 	if savedAs != "" {
-		fmt.Fprintf(&b, "reproduce: %s\n", c.ReplayCommand(savedAs))
+		fmt.Fprintf(&b, "reproduce: %s\n", termtext.Line(c.ReplayCommand(savedAs)))
 	} else {
 		b.WriteString("reproduce: (the script was not saved)\n")
 	}
@@ -94,6 +103,23 @@ func Report(c Case, f *harness.Finding, savedAs string) string {
 func FirstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// clipLines cuts each line longer than maxShown bytes: a report shows a
+// script's ops, a saved file holds them whole.
+func clipLines(s string) string {
+	const maxShown = 300
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if len(l) > maxShown {
+			cut := maxShown
+			for cut > 0 && !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			lines[i] = l[:cut] + fmt.Sprintf("… (%d bytes)", len(l))
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func indent(s string) string {

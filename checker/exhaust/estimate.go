@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	tick "sessiondag/internal/progress"
 	"sessiondag/model"
 	"sessiondag/ops"
 )
@@ -159,7 +160,7 @@ type Estimate struct {
 
 func (e Estimate) String() string {
 	return fmt.Sprintf("about %s scripts (±%s, two standard errors) in %s parts",
-		count(int64(math.Round(e.Scripts))), count(int64(math.Round(2*e.StdErr))), count(int64(e.Parts)))
+		tick.Count(int64(math.Round(e.Scripts))), tick.Count(int64(math.Round(2*e.StdErr))), tick.Count(int64(e.Parts)))
 }
 
 // EstimateRun sizes the walk Run(o) would make: the parts of its shard

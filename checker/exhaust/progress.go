@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	tick "sessiondag/internal/progress"
 )
 
 // progress is what the workers of a run have done so far, for the lines a
@@ -122,7 +124,7 @@ func (p *progress) report(o Options, start time.Time) (stop func()) {
 				scripts, states := p.scripts.Load(), p.states.Load()
 				dt := now.Sub(last).Seconds()
 				fmt.Fprintf(o.Progress, "exhaust: %s scripts (%.0f/s), %d states (%.0f/s), depth %d, %s\n",
-					count(scripts), float64(scripts-lastScripts)/dt, states, float64(states-lastStates)/dt,
+					tick.Count(scripts), float64(scripts-lastScripts)/dt, states, float64(states-lastStates)/dt,
 					p.depth.Load(), p.left(scripts, now.Sub(start)))
 				lastScripts, lastStates, last = scripts, states, now
 			}
@@ -160,17 +162,17 @@ func (p *progress) left(scripts int64, elapsed time.Duration) string {
 		if begun == 0 {
 			return s + ", time left unknown"
 		}
-		return s + ", " + eta(elapsed, float64(begun), float64(p.parts-begun))
+		return s + ", " + tick.Left(elapsed, float64(begun), float64(p.parts-begun))
 	}
 	if sz == nil {
 		return s + ", sizing the walk"
 	}
 	total, se := sz.Total(nil)
-	s += fmt.Sprintf(", of about %s scripts (±%s)", count(int64(total)), count(int64(2*se)))
+	s += fmt.Sprintf(", of about %s scripts (±%s)", tick.Count(int64(total)), tick.Count(int64(2*se)))
 	if scripts == 0 || float64(scripts) >= total {
 		return s + ", time left unknown"
 	}
-	return s + ", " + eta(elapsed, float64(scripts), total-float64(scripts))
+	return s + ", " + tick.Left(elapsed, float64(scripts), total-float64(scripts))
 }
 
 // leftClaimed is left for a claimant: the parts every claimant finished,
@@ -196,7 +198,7 @@ func (p *progress) leftClaimed(sz *Sizes, elapsed time.Duration) string {
 		}
 	}
 	rest, se := sz.Total(func(k int) bool { return !done[k] })
-	s += fmt.Sprintf(", about %s scripts (±%s) in the rest", count(int64(rest)), count(int64(2*se)))
+	s += fmt.Sprintf(", about %s scripts (±%s) in the rest", tick.Count(int64(rest)), tick.Count(int64(2*se)))
 	if p.first == nil {
 		p.first, p.samples = done, []sample{{at: elapsed}} // what was finished before
 		return s + ", time left unknown"
@@ -215,20 +217,5 @@ func (p *progress) leftClaimed(sz *Sizes, elapsed time.Duration) string {
 	if since == from.did {
 		return s + ", time left unknown"
 	}
-	return s + ", " + eta(elapsed-from.at, since-from.did, rest)
-}
-
-// eta is the time left to cover rest scripts at the rate of did in elapsed.
-func eta(elapsed time.Duration, did, rest float64) string {
-	left := time.Duration(float64(elapsed) * rest / did)
-	return "about " + left.Round(time.Second).String() + " left"
-}
-
-// count writes n with thousands separators.
-func count(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return s + ", " + tick.Left(elapsed-from.at, since-from.did, rest)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	tick "sessiondag/internal/progress"
 	"sessiondag/internal/shard"
 )
 
@@ -86,7 +87,7 @@ func TestProgressCountsTheParts(t *testing.T) {
 			require.Equal(t, want, total, "a shard's sizes are of its parts only")
 			done := int64(total / 4)
 			line := p.left(done, 10*time.Second)
-			require.Contains(t, line, fmt.Sprintf("of about %s scripts (±%s)", count(int64(total)), count(int64(2*se))), "shard %v", sh)
+			require.Contains(t, line, fmt.Sprintf("of about %s scripts (±%s)", tick.Count(int64(total)), tick.Count(int64(2*se))), "shard %v", sh)
 			require.Equal(t, time.Duration(float64(10*time.Second)*(total-float64(done))/float64(done)).Round(time.Second), leftIn(t, line), line)
 		}
 	}
@@ -112,7 +113,7 @@ func TestProgressClaimed(t *testing.T) {
 	finish(0)
 	line := p.left(0, time.Second)
 	require.Contains(t, line, fmt.Sprintf("1 of %d parts finished by every claimant", parts))
-	require.Contains(t, line, count(int64(total-p.sizes.Load().Scripts[0]))+" scripts (±")
+	require.Contains(t, line, tick.Count(int64(total-p.sizes.Load().Scripts[0]))+" scripts (±")
 	require.Contains(t, line, "time left unknown", "nothing finished since the first count")
 
 	// Half of what was left finished in the next 10 s: 10 s more to go.

@@ -9,6 +9,7 @@ import (
 
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/harness"
+	"sessiondag/internal/termtext"
 	"sessiondag/ops"
 )
 
@@ -74,7 +75,7 @@ func WriteJSON(w io.Writer, sum Summary, fails []FailureRecord) error {
 func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "exhaust: every valid script of at most %d ops%s, shard %s\n", s.MaxOps, kindsNote(s), s.Shard)
 	if s.Impl != "" {
-		fmt.Fprintf(w, "  implementation: %s\n", s.Impl)
+		fmt.Fprintf(w, "  implementation: %s\n", termtext.Line(s.Impl))
 		for _, why := range s.NotRun {
 			fmt.Fprintf(w, "  not run: %s\n", why)
 		}
@@ -116,10 +117,10 @@ func (s Summary) Text(w io.Writer) {
 func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
 	sum.Text(w)
 	for _, f := range fails {
-		fmt.Fprintf(w, "\n%s [%s]: %s, after op %d\n", f.Check, f.Data, f.What, f.Step)
+		fmt.Fprintf(w, "\n%s [%s]: %s, after op %d\n", f.Check, f.Data, termtext.Line(f.What), f.Step)
 		fmt.Fprintf(w, "  reduced (%d ops):\n%s", strings.Count(f.Reduced, "\n"), indent(f.Reduced))
 		if f.Replay != "" {
-			fmt.Fprintf(w, "  replay: %s\n", f.Replay)
+			fmt.Fprintf(w, "  replay: %s\n", termtext.Line(f.Replay))
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", sum.Verdict().Line())

@@ -150,7 +150,7 @@ func Run(o Options) (Summary, []Failure, error) {
 		}
 	}
 	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
-		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun}
+		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun, LeftOut: leftOut(o)}
 	if o.Claim != nil {
 		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
 	}
@@ -219,6 +219,15 @@ func (o Options) prepared() (Options, error) {
 		}
 	}
 	return o, nil
+}
+
+// leftOut is what the comparisons leave out for the implementation
+// checked (protocol.About.LeftOut): nothing in-process.
+func leftOut(o Options) []string {
+	if o.Impl == nil {
+		return nil
+	}
+	return o.Impl.About().LeftOut()
 }
 
 // implName is the Impl of a run's summary: "" in-process.

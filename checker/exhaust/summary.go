@@ -7,6 +7,7 @@ import (
 
 	"sessiondag/internal/shard"
 	"sessiondag/internal/verdict"
+	"sessiondag/protocol"
 )
 
 // Summary is what a run checked. The counts of shards add up (Merge).
@@ -15,7 +16,11 @@ type Summary struct {
 	Kinds  string   `json:"kinds,omitempty"`   // the op kinds used, when not every kind
 	Impl   string   `json:"impl,omitempty"`    // the implementation checked, when not in-process
 	NotRun []string `json:"not_run,omitempty"` // the lanes and checks that cannot judge it, each with why
-	Shard  string   `json:"shard"`             // "i/n"; "0/1" for a whole run
+	// LeftOut is what the comparisons leave out for it (its unmodelled
+	// keys, the views it does not return: protocol.About.LeftOut), which
+	// the verdict says.
+	LeftOut []string `json:"left_out,omitempty"`
+	Shard   string   `json:"shard"` // "i/n"; "0/1" for a whole run
 	// Claimant is who walked the part, when parts were claimed (Claims).
 	Claimant string   `json:"claimant,omitempty"`
 	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
@@ -109,6 +114,14 @@ func (s Summary) Failed() bool { return s.Failures > 0 }
 // of that part only: the verdict on the whole is the merge's (sessiondag
 // summary).
 func (s Summary) Verdict() verdict.Verdict {
+	v := s.verdict()
+	if note := protocol.LeftOutNote(s.LeftOut); note != "" {
+		v.Reasons = append(v.Reasons, note)
+	}
+	return v
+}
+
+func (s Summary) verdict() verdict.Verdict {
 	switch {
 	case s.Failures > 0:
 		return verdict.FailBecause(fmt.Sprintf("%d failing scripts", s.Failures))
@@ -184,10 +197,13 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	if len(sums) == 0 {
 		return Summary{}, false, fmt.Errorf("exhaust: no summaries to merge")
 	}
-	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds, Impl: sums[0].Impl, NotRun: sums[0].NotRun}
+	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds, Impl: sums[0].Impl, NotRun: sums[0].NotRun, LeftOut: sums[0].LeftOut}
 	for _, s := range sums {
 		if s.Impl != merged.Impl {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs against %q and %q", merged.Impl, s.Impl)
+		}
+		if !slices.Equal(s.LeftOut, merged.LeftOut) {
+			return Summary{}, false, fmt.Errorf("exhaust: merging runs that left out of the comparison %q and %q", merged.LeftOut, s.LeftOut)
 		}
 		if s.MaxOps != merged.MaxOps || s.Kinds != merged.Kinds {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs of max_ops %d %q and %d %q",

@@ -29,7 +29,12 @@ type collector struct {
 	findings   int
 	notWritten int
 	ops        int
+	known      int
 	writeErr   error
+	// onFailure is called at the first distinct failure (Config.Stop);
+	// stopped says it was.
+	onFailure func()
+	stopped   bool
 }
 
 func newCollector(cfg *Config) *collector {
@@ -83,11 +88,16 @@ func (c *collector) add(o outcome) {
 		c.addError(p, o.err)
 	case o.reduced != nil && c.cfg.Known.Class(o.reduced.Case) != nil:
 		r.Known++
+		c.known++
 	case o.reduced != nil:
 		r.Findings++
 		c.findings++
 		if c.addFailure(p, o) {
 			r.Failures++
+			if c.onFailure != nil && !c.stopped {
+				c.stopped = true
+				c.onFailure()
+			}
 		}
 	}
 }
@@ -179,8 +189,8 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
 		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
-		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors,
-		Known: c.cfg.Known.Lines()}
+		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, LeftOut: c.cfg.leftOut(), NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors,
+		Known: c.cfg.Known.Lines(), Stopped: c.stopped}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
 		r.Props = append(r.Props, *row)

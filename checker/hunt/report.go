@@ -14,6 +14,7 @@ import (
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/termtext"
 	"sessiondag/internal/verdict"
 )
 
@@ -41,6 +42,8 @@ type Report struct {
 	Impl       string   // the implementation hunted
 	NotRun     []string // the checks and kinds of data it cannot be judged on, each with why
 	NotWritten int      // scripts not judged: they hold an op kind it does not write
+	LeftOut    []string // what the comparisons leave out for it (protocol.About.LeftOut)
+	Stopped    bool     // it ended at its first distinct failure (Config.Stop)
 	Known      []string // what each entry of the known file accepted (campaign.Known.Lines)
 }
 
@@ -135,7 +138,7 @@ func propsTable(w io.Writer, props []PropStats) {
 func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "hunt: seed %d, shard %s, %s in %.2fs\n", r.Seed, r.ShardName(), r.bound(), r.Elapsed.Seconds())
 	if r.Impl != "" && r.Impl != harness.InProcessAbout.Name {
-		fmt.Fprintf(w, "implementation: %s\n", r.Impl)
+		fmt.Fprintf(w, "implementation: %s\n", termtext.Line(r.Impl))
 		for _, why := range r.NotRun {
 			fmt.Fprintf(w, "not run: %s\n", why)
 		}
@@ -150,21 +153,24 @@ func (r *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "\n%d distinct failures (%d findings before reduction and de-duplication), %d errors\n",
 		len(r.Failures), r.Findings, len(r.Errors))
 	for _, f := range r.Failures {
-		fmt.Fprintf(w, "- %s [%s]: %s, after op %d of %d (reduced from %d)\n", f.Check, f.Data, f.What, f.Step, f.Ops, f.FoundOps)
+		fmt.Fprintf(w, "- %s [%s]: %s, after op %d of %d (reduced from %d)\n", f.Check, f.Data, termtext.Line(f.What), f.Step, f.Ops, f.FoundOps)
 		fmt.Fprintf(w, "  found by %s, first at iteration %d (script seed %d)\n", plural(f.Times, "iteration"), f.Iteration, f.ScriptSeed)
 		if !f.Reproduced {
 			fmt.Fprintln(w, "  the reduced script did not fail again: the failure is not deterministic; the file keeps the script as found")
 		}
-		fmt.Fprintf(w, "  %s\n", f.Replay())
+		fmt.Fprintf(w, "  %s\n", termtext.Line(f.Replay()))
 	}
 	for _, e := range r.Errors {
-		fmt.Fprintf(w, "- error at iteration %d (script seed %d, %s [%s]): %s\n", e.Iteration, e.ScriptSeed, e.Check, e.Data, indent(e.Err))
+		fmt.Fprintf(w, "- error at iteration %d (script seed %d, %s [%s]): %s\n", e.Iteration, e.ScriptSeed, e.Check, e.Data, indent(termtext.Text(e.Err)))
 		if e.File != "" {
 			fmt.Fprintf(w, "  script: %s\n", e.File)
 		}
 	}
 	for _, l := range r.Known {
 		fmt.Fprintln(w, l)
+	}
+	if r.Stopped {
+		fmt.Fprintln(w, "stopped at the first distinct failure (--stop): the counts are of the iterations played until then")
 	}
 	fmt.Fprintf(w, "\n%s\n", r.Verdict().Line())
 }

@@ -16,6 +16,7 @@ import (
 	"sessiondag/checker/campaign"
 	"sessiondag/checker/gen"
 	"sessiondag/checker/harness"
+	tick "sessiondag/internal/progress"
 	"sessiondag/internal/shard"
 )
 
@@ -42,6 +43,14 @@ type Config struct {
 	// Known are the classes of failure a review accepted: a finding of one
 	// is counted as known, not as a failure (campaign.Known).
 	Known *campaign.Known
+	// Stop ends the campaign at its first distinct failure: no iteration
+	// is begun after it (those under way finish), and the report says so
+	// (Report.Stopped).
+	Stop bool
+	// Progress, when set, gets a line every ProgressEvery (0: 10 s) while
+	// the campaign lasts: scripts, findings, the rate and the time left.
+	Progress      io.Writer
+	ProgressEvery time.Duration
 
 	notRun []string // what harness.ApplicableTo left out, and why
 	// draw keeps the scripts to what Impl writes: Only the draw kinds of
@@ -117,6 +126,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		c.add(iterate(&cfg, *cfg.Only))
 		return c.report(time.Since(start)), c.writeErr
 	}
+	if cfg.Stop {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		c.onFailure = cancel
+	}
+	if cfg.Progress != nil {
+		stop := tick.Tick(cfg.Progress, cfg.ProgressEvery, func(now time.Time) string { return c.progress(now.Sub(start)) })
+		defer stop()
+	}
 	var next atomic.Uint64
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Workers; w++ {
@@ -146,6 +165,15 @@ func (c *Config) implCommand() string {
 		return ""
 	}
 	return c.Impl.About().Command
+}
+
+// leftOut is what the comparisons leave out for the implementation
+// hunted (protocol.About.LeftOut): nothing in-process.
+func (c *Config) leftOut() []string {
+	if c.Impl == nil {
+		return nil
+	}
+	return c.Impl.About().LeftOut()
 }
 
 // implName is the implementation hunted, for the report.

@@ -8,6 +8,7 @@ import (
 
 	"sessiondag/internal/shard"
 	"sessiondag/internal/verdict"
+	"sessiondag/protocol"
 )
 
 // Kind is the "kind" of the summary record of `sessiondag hunt --json`.
@@ -41,6 +42,12 @@ type Summary struct {
 	Failures   int         `json:"failures"`
 	Errors     int         `json:"errors"`
 	Properties []PropStats `json:"properties"`
+	// LeftOut is what the comparisons leave out for the implementation
+	// hunted (its unmodelled keys, the views it does not return:
+	// protocol.About.LeftOut), which the verdict says.
+	LeftOut []string `json:"left_out,omitempty"`
+	// Stopped: a shard ended at its first distinct failure (Config.Stop).
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // Summary is the report's summary record.
@@ -48,7 +55,7 @@ func (r *Report) Summary() Summary {
 	return Summary{Seed: r.Seed, Checks: r.Checks, MaxOps: r.MaxOps, Shard: r.ShardName(),
 		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
 		Ops: r.Ops, Swarms: r.Swarms, Planned: r.Planned, Rollouts: r.Rollouts, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
-		Properties: slices.Clone(r.Props)}
+		Properties: slices.Clone(r.Props), LeftOut: r.LeftOut, Stopped: r.Stopped}
 }
 
 // Merge adds up the summaries of shards of one campaign (the same seed,
@@ -60,11 +67,14 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	}
 	first := sums[0]
 	merged = Summary{Seed: first.Seed, Checks: first.Checks, MaxOps: first.MaxOps, Minutes: first.Minutes,
-		Iterations: first.Iterations, Shapes: map[string]int{}, Properties: zeroed(first.Properties)}
+		Iterations: first.Iterations, Shapes: map[string]int{}, Properties: zeroed(first.Properties), LeftOut: first.LeftOut}
 	for _, s := range sums {
 		if s.Seed != first.Seed || s.Checks != first.Checks || s.MaxOps != first.MaxOps {
 			return Summary{}, false, fmt.Errorf("hunt: merging campaigns seed %d %q max_ops %d and seed %d %q max_ops %d",
 				first.Seed, first.Checks, first.MaxOps, s.Seed, s.Checks, s.MaxOps)
+		}
+		if !slices.Equal(s.LeftOut, first.LeftOut) {
+			return Summary{}, false, fmt.Errorf("hunt: merging campaigns that left out of the comparison %q and %q", first.LeftOut, s.LeftOut)
 		}
 		shards := s.Merged
 		if len(shards) == 0 {
@@ -93,6 +103,7 @@ func (s *Summary) add(t Summary) error {
 	s.Findings += t.Findings
 	s.Failures += t.Failures
 	s.Errors += t.Errors
+	s.Stopped = s.Stopped || t.Stopped
 	if len(t.Properties) != len(s.Properties) {
 		return fmt.Errorf("hunt: merging summaries of %d and %d properties", len(s.Properties), len(t.Properties))
 	}
@@ -130,6 +141,14 @@ func (s Summary) Failed() bool { return s.Failures > 0 || s.Errors > 0 }
 // scripts it played — for one shard, of that shard only: the verdict on
 // the whole campaign is the merge's (sessiondag summary).
 func (s Summary) Verdict() verdict.Verdict {
+	v := s.verdict()
+	if note := protocol.LeftOutNote(s.LeftOut); note != "" {
+		v.Reasons = append(v.Reasons, note)
+	}
+	return v
+}
+
+func (s Summary) verdict() verdict.Verdict {
 	var failed, undecided []string
 	if s.Failures > 0 {
 		failed = append(failed, fmt.Sprintf("%d distinct failures", s.Failures))

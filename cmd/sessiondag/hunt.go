@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"time"
 
 	"sessiondag/checker/harness"
@@ -27,6 +28,8 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 	maxOps := fs.Int("max-ops", hunt.DefaultMaxOps, "the longest script drawn")
 	only := fs.Uint64("iteration", 0, "play only this iteration of the campaign (as a failure's file names it)")
 	verbose := fs.Bool("v", false, "name each failure's file on stderr as it is written")
+	stop := fs.Bool("stop", false, "end at the first distinct failure (the iterations under way finish)")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	impl := addImplFlags(fs)
 	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 0 {
@@ -42,7 +45,13 @@ func cmdHunt(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, "hunt", err)
 	}
 	cfg := hunt.Config{Seed: *seed, Budget: time.Duration(*minutes * float64(time.Minute)), Iterations: *iterations,
-		MaxOps: *maxOps, Out: *out}
+		MaxOps: *maxOps, Out: *out, Stop: *stop}
+	if !*quiet {
+		cfg.Progress = stderr
+		if d, err := time.ParseDuration(os.Getenv("SESSIONDAG_PROGRESS_EVERY")); err == nil {
+			cfg.ProgressEvery = d
+		}
+	}
 	if !flagGiven(fs, "seed") {
 		cfg.Seed = rand.Uint64() >> 11 // 53 bits: exact in any JSON reader
 	}

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"sessiondag/checker/harness"
 	"sessiondag/ops"
@@ -46,5 +48,32 @@ func TestHuntFailureReplays(t *testing.T) {
 		if code := run([]string{"replay", f}, &stdout, &stderr); code != 1 || !strings.Contains(stdout.String(), planted.Name) {
 			t.Errorf("replay %s exited %d, want 1 with the planted failure:\n%s%s", f, code, stdout.String(), stderr.String())
 		}
+	}
+}
+
+// TestHuntStopsAndShowsProgress: hunt prints progress lines on stderr
+// while it lasts (scripts and their rate, findings, distinct failures, the
+// time left), none with --quiet; with --stop it ends at its first distinct
+// failure, long before its budget, saying so.
+func TestHuntStopsAndShowsProgress(t *testing.T) {
+	t.Setenv("SESSIONDAG_PROGRESS_EVERY", "1ms")
+	args := []string{"hunt", "--seed", "1", "--iterations", "60", "--max-ops", "20", "--check", "legacy", "--out", ""}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	progress := regexp.MustCompile(`(?m)^hunt: [0-9,]+ scripts \([0-9.]+/s\), 0 findings, 0 distinct failures, [0-9a-z.]+, (about [0-9a-z.]+ left|time left unknown)$`)
+	if !progress.MatchString(stderr.String()) || strings.Contains(stdout.String(), "/s)") {
+		t.Errorf("no progress line on stderr:\n%s", stderr.String())
+	}
+	stderr.Reset()
+	if code := run(append(args, "--quiet"), &stdout, &stderr); code != 0 || progress.MatchString(stderr.String()) {
+		t.Errorf("--quiet: exit %d, progress:\n%s", code, stderr.String())
+	}
+
+	start := time.Now()
+	code, out := runCmd(t, "hunt", "--seed", "1", "--minutes", "5", "--max-ops", "30", "--check", "target", "--out", t.TempDir(), "--impl", overclaiming(), "--stop", "--quiet")
+	if code != 1 || !strings.Contains(out, "stopped at the first distinct failure (--stop)") || time.Since(start) > 2*time.Minute {
+		t.Fatalf("--stop: exit %d after %s, want 1 soon, saying it stopped\n%s", code, time.Since(start), out)
 	}
 }

@@ -19,7 +19,7 @@ func TestMain(m *testing.M) {
 		os.Exit(run(append([]string{"serve"}, strings.Fields(args)...), os.Stdout, os.Stderr))
 	}
 	if _, ok := os.LookupEnv(toolEnv); ok {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
@@ -48,9 +48,9 @@ func runCmd(t *testing.T, args ...string) (int, string) {
 // TestImplAcrossTheProtocol: replay, hunt and exhaust judge another
 // implementation through --impl; what cannot judge it is listed as not
 // run; a failure found on it is saved naming it (`#! impl`), its replay
-// command names it, and replaying the file reproduces the failure through
-// the implementation the file names — while the same file replayed
-// in-process (--impl=) passes.
+// command names it, and replaying the file with --run-impl reproduces the
+// failure through the implementation the file names — while the same file
+// replayed in-process (--impl=) passes.
 func TestImplAcrossTheProtocol(t *testing.T) {
 	shape := filepath.Join("..", "..", "corpus", "ops", "shapes", "10-two-root-users-L4.ops")
 	code, out := runCmd(t, "replay", shape, "--impl", served(""))
@@ -75,7 +75,7 @@ func TestImplAcrossTheProtocol(t *testing.T) {
 	if err != nil || !bytes.Contains(text, []byte("#! impl command=")) {
 		t.Fatalf("the saved failure does not name the implementation (%v):\n%s", err, text)
 	}
-	if code, out = runCmd(t, "replay", files[0]); code != 1 || !strings.Contains(out, "target: flags all: the loaded chain is not the intended conversation") {
+	if code, out = runCmd(t, "replay", files[0], "--run-impl"); code != 1 || !strings.Contains(out, "target: flags all: the loaded chain is not the intended conversation") {
 		t.Fatalf("replay of the saved failure: exit %d, want 1\n%s", code, out)
 	}
 	if code, out = runCmd(t, "replay", files[0], "--impl="); code != 0 {
@@ -147,7 +147,7 @@ func TestBrokenImplAcrossTheCommands(t *testing.T) {
 			t.Errorf("no protocol failure saved in %s", dir)
 			continue
 		}
-		if code, out := runCmd(t, "replay", files[0]); code != 1 || !strings.Contains(out, "protocol") || !strings.Contains(out, "closed its") {
+		if code, out := runCmd(t, "replay", files[0], "--run-impl"); code != 1 || !strings.Contains(out, "protocol") || !strings.Contains(out, "closed its") {
 			t.Errorf("replay %s: exit %d, want 1 with the protocol finding\n%s", files[0], code, out)
 		}
 	}

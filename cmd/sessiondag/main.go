@@ -36,9 +36,9 @@ func commandTable() []command {
 		{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
 		{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
 		{"reconstruct", "DIR [--out FILE] [--json]", "the op script that explains a session directory, or its first row none explains", cmdReconstruct},
-		{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--impl CMD]", "run a script through the writers and both models with the checks after every op", cmdReplay},
+		{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--impl CMD] [--run-impl]", "run a script through the writers and both models with the checks after every op", cmdReplay},
 		{"exhaust", "--max-ops N [--shard i/n] [--claim DIR [--claim-start i/n]] [--json] [--out DIR] [--check NAMES] [--dedup=false] [--impl CMD] [--estimate]", "check every valid op script of at most N ops (the checks after its last op)", cmdExhaust},
-		{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--impl CMD]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
+		{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--stop] [--impl CMD]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
 		{"serve", "[--flags F] [--claim rollout] [--mint] [--together FIRST+SECOND]", "serve the implementation over the implementation protocol (docs/protocol.md) on stdin and stdout", cmdServe},
 		{"promote", "FILE.ops NAME [--note TEXT]", "keep a found failure as a regression test under corpus/ops/regressions/", cmdPromote},
 		{"benchgate", "OLD NEW [--threshold 5%] [--alpha 0.05]", "fail on a significant benchmark slowdown; UNDECIDED (exit 3) when too few runs to find one", gate.Main},
@@ -65,13 +65,21 @@ func commandDoc(name string) string {
 	return ""
 }
 
-func main() {
+func main() { os.Exit(runMain(os.Args[1:])) }
+
+// runMain is the tool as a process runs it: the command, with Ctrl-C and
+// SIGTERM watched (watchInterrupt).
+func runMain(args []string) int {
 	name := ""
-	if len(os.Args) > 1 {
-		name = os.Args[1]
+	if len(args) > 0 {
+		name = args[0]
 	}
 	watchInterrupt(name)
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	code := run(args, os.Stdout, os.Stderr)
+	if ending.Load() {
+		select {} // endNow exits
+	}
+	return code
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -14,8 +14,11 @@ import (
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
+	"sessiondag/internal/termtext"
 	"sessiondag/internal/verdict"
 	"sessiondag/ops"
+	"sessiondag/protocol"
+	"sessiondag/protocol/process"
 )
 
 func cmdReplay(args []string, stdout, stderr io.Writer) int {
@@ -30,6 +33,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	out := fs.outFlag("", "also write the session to this directory (must not exist), to inspect it with load")
 	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
 	impl := addImplFlags(fs)
+	runImpl := fs.Bool("run-impl", false, "run the implementation the file's #! impl line names (or set "+runImplEnv+"=1); without it, or --impl, the line is only shown")
 	pos, err := fs.parse(args)
 	if err != nil || len(pos) != 1 {
 		return fs.usageError(err)
@@ -52,10 +56,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		}
 		file.Ops = played
 	}
-	// A failure found on another implementation names it in the file.
-	command := campaign.ImplOf(file)
-	if impl.given() {
-		command = *impl.command
+	command, asked := replayImpl(file, impl, *runImpl)
+	if !asked {
+		fmt.Fprint(stderr, notAsked(pos[0], command))
+		return verdict.ExitUsage
 	}
 	pool, err := impl.open(command, stderr)
 	if err != nil {
@@ -94,7 +98,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	found, err := campaign.Replay(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
 		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", pos[0], pool.About().Name, harness.Why(err)))
-		fmt.Fprintln(stdout, line(v.Line()))
+		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
 	if err != nil {
@@ -115,7 +119,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(news) > 0 {
 		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", pos[0], len(news)))
-		fmt.Fprintln(stdout, line(v.Line()))
+		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
 	against := ""
@@ -129,8 +133,49 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if n := len(found); n > 0 {
 		v = verdict.PassBecause(fmt.Sprintf("%d findings of known classes (%s), nothing new", n, known.File))
 	}
-	fmt.Fprintln(stdout, line(v.Line()))
+	fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 	return verdict.ExitPass
+}
+
+// leftOut is v saying what the comparisons left out for the implementation
+// replayed against (protocol.About.LeftOut), when anything.
+func leftOut(v verdict.Verdict, pool *process.Pool) verdict.Verdict {
+	if pool == nil {
+		return v
+	}
+	if note := protocol.LeftOutNote(pool.About().LeftOut()); note != "" {
+		v.Reasons = append(v.Reasons, note)
+	}
+	return v
+}
+
+// runImplEnv set to 1 runs the implementation a file's `#! impl` line
+// names, as --run-impl does.
+const runImplEnv = "SESSIONDAG_RUN_IMPL"
+
+// replayImpl is the implementation command a replay of file runs ("" =
+// in-process): --impl when given; else the one the file's `#! impl` line
+// names (a failure found on another implementation names it), but only
+// when the user asked for it (--run-impl, SESSIONDAG_RUN_IMPL=1): a
+// shared file is not a program. Unasked, it returns the command and false.
+func replayImpl(file *ops.File, impl implFlags, run bool) (string, bool) {
+	named := campaign.ImplOf(file)
+	switch {
+	case impl.given():
+		return *impl.command, true
+	case named == "":
+		return "", true
+	}
+	return named, run || os.Getenv(runImplEnv) == "1"
+}
+
+// notAsked says that a file names an implementation that was not run, the
+// command (escaped: it is the file's text), and how to run it.
+func notAsked(path, command string) string {
+	return fmt.Sprintf("sessiondag replay: %s was found on the implementation its #! impl line names; it is run only when asked:\n"+
+		"    %s\n"+
+		"  --run-impl (or %s=1) runs it, --impl CMD runs another, --impl= replays the file in-process\n",
+		termtext.Line(path), termtext.Line(command), runImplEnv)
 }
 
 // reduceFile reduces the one case a file holds and prints the reduced file:

@@ -144,9 +144,15 @@ func decodeArray(d *json.Decoder) ([]any, error) {
 
 // Diff compares two decoded documents and returns "" when they are equal.
 // When their content differs it returns a go-cmp diff (-want +got), keys
-// shown sorted; when only key order differs, the first key out of place.
+// shown sorted — for documents of more than 64 KiB of text, the first few
+// differences and the count of the rest (boundedDiff); when only key
+// order differs, the first key out of place.
 func Diff(want, got any) string {
-	if d := cmp.Diff(want, got, numbers, unordered); d != "" {
+	if !small(want, got, smallDocs) {
+		if d := boundedDiff(want, got); d != "" {
+			return d
+		}
+	} else if d := cmp.Diff(want, got, numbers, unordered); d != "" {
 		return d
 	}
 	if m, ok := FirstMisplaced(want, got); ok {

@@ -2,6 +2,7 @@ package jsoncmp
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -135,5 +136,52 @@ func TestObjectMarshalRoundTrip(t *testing.T) {
 	}
 	if string(b) != doc {
 		t.Errorf("marshal = %s, want %s", b, doc)
+	}
+}
+
+// TestDiffOfLargeDocumentsIsBounded: documents of more than 64 KiB differ
+// in a diff of the first few differences, each value cut around where it
+// differs, and the count of the rest — however large the documents and
+// their strings; small ones keep go-cmp's diff.
+func TestDiffOfLargeDocumentsIsBounded(t *testing.T) {
+	doc := func(changed map[int]bool, long string) any {
+		var b strings.Builder
+		b.WriteString(`{"chain":[`)
+		for i := range 2000 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			content := "hello"
+			if changed[i] {
+				content = "changed"
+			}
+			b.WriteString(`{"id":"m` + strconv.Itoa(i) + `","content":"` + content + `"}`)
+		}
+		b.WriteString(`],"text":"` + long + `"}`)
+		v, err := Decode([]byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	changed := map[int]bool{}
+	for i := 3; i < 2000; i += 50 {
+		changed[i] = true
+	}
+	long := strings.Repeat("a", 1<<20)
+	d := Diff(doc(nil, long), doc(changed, long[:len(long)-1]+"b"))
+	lines := strings.Split(strings.TrimRight(d, "\n"), "\n")
+	if !strings.HasPrefix(d, "41 differences (-want +got), the first 5:\n") || len(lines) != 7 || lines[6] != "… and 36 more" || len(d) > 2000 {
+		t.Fatalf("a diff of %d bytes, %d lines:\n%.3000s", len(d), len(lines), d)
+	}
+	if want := `chain[3].content: -"hello" +"changed" (5 and 7 bytes, first different at byte 0)`; lines[1] != want {
+		t.Errorf("first difference %q, want %q", lines[1], want)
+	}
+	if d := Diff(doc(nil, "x"), doc(nil, "x")); d != "" {
+		t.Errorf("equal documents differ: %s", d)
+	}
+	small := Diff(mustDecode(t, `{"a":"x"}`), mustDecode(t, `{"a":"y"}`))
+	if !strings.Contains(small, `-`) || !strings.Contains(small, `"a"`) || strings.Contains(small, "differences") {
+		t.Errorf("a small diff is not go-cmp's:\n%s", small)
 	}
 }

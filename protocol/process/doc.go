@@ -5,8 +5,14 @@
 // restarts — so that the checks judge any implementation that speaks the
 // protocol as they judge the one in this repository.
 //
+// An implementation runs in a session of its own, and it ends with what
+// it started on every path — bye, a deadline, a broken reply, the harness
+// stopped (EndAll) — its process group and, on Linux, every process left
+// in its session killed; the directories made for its sessions are
+// removed.
+//
 // Every request has a deadline. An implementation that does not answer in
-// time is killed (its whole process group); one that exits, closes its
+// time is killed (with what it started); one that exits, closes its
 // output or writes what is not the reply is stopped too: each is a
 // protocol.Broken naming the request and the op it was for, with the last
 // lines of its stderr, which the harness reports as a finding. The harness

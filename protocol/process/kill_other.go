@@ -4,11 +4,11 @@ package process
 
 import "os/exec"
 
-// ownGroup does nothing where there are no process groups.
-func ownGroup(*exec.Cmd) {}
+// ownSession does nothing where there are no sessions.
+func ownSession(*exec.Cmd) {}
 
-// killGroup kills the command (the processes it started may outlive it).
-func killGroup(cmd *exec.Cmd) {
+// killTree kills the command (the processes it started may outlive it).
+func killTree(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		cmd.Process.Kill()
 	}

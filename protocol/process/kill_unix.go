@@ -7,14 +7,21 @@ import (
 	"syscall"
 )
 
-// ownGroup starts the command in a process group of its own, so that a
-// kill reaches what `sh -c` started too.
-func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+// ownSession starts the command in a session of its own (so in a process
+// group of its own too): a kill reaches what `sh -c` started, a Ctrl-C at
+// the terminal reaches only the harness, which ends the implementation
+// itself, and what the implementation starts keeps the session's id even
+// when it leaves the group (killSession finds it).
+func ownSession(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }
 
-// killGroup kills the command's process group.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Process.Kill()
+// killTree kills the command's process group and every process left in
+// its session, the command itself included.
+func killTree(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
 	}
+	pid := cmd.Process.Pid
+	syscall.Kill(-pid, syscall.SIGKILL)
+	killSession(pid)
+	cmd.Process.Kill()
 }

@@ -18,8 +18,11 @@ const DefaultTimeout = 10 * time.Second
 // Options configure a Pool.
 type Options struct {
 	Timeout time.Duration // per request; 0 = DefaultTimeout
-	Tmp     string        // where session directories are made; "" = the system's
-	Dir     string        // the working directory of the processes; "" = the harness's
+	// MaxReply bounds one reply line, in bytes; 0 = DefaultMaxReply. A
+	// longer line is a protocol finding, and the process is stopped.
+	MaxReply int
+	Tmp      string // where session directories are made; "" = the system's
+	Dir      string // the working directory of the processes; "" = the harness's
 	// KnownWithout checks the names of a hello's without list: the
 	// generator's (gen.Without), which the protocol does not define.
 	KnownWithout func(names []string) error
@@ -29,12 +32,13 @@ type Options struct {
 // served a session for the next one, and starts another when every one it
 // has is serving.
 type Pool struct {
-	command string
-	timeout time.Duration
-	tmp     string
-	dir     string
-	known   func([]string) error
-	about   protocol.About
+	command  string
+	timeout  time.Duration
+	maxReply int
+	tmp      string
+	dir      string
+	known    func([]string) error
+	about    protocol.About
 
 	mu     sync.Mutex
 	idle   []*process
@@ -47,13 +51,22 @@ var _ protocol.Starter = (*Pool)(nil)
 // Open starts the command once and shakes hands with it: what it declares
 // is the pool's About. The process is kept for the first session.
 func Open(command string, o Options) (*Pool, error) {
-	if o.Timeout <= 0 {
+	switch {
+	case o.Timeout < 0:
+		return nil, fmt.Errorf("implementation %q: a deadline of %s: want a positive one (0: the default, %s)", command, o.Timeout, DefaultTimeout)
+	case o.Timeout == 0:
 		o.Timeout = DefaultTimeout
+	}
+	switch {
+	case o.MaxReply < 0:
+		return nil, fmt.Errorf("implementation %q: a bound of %d bytes on a reply: want a positive one (0: the default, %s)", command, o.MaxReply, sizeText(DefaultMaxReply))
+	case o.MaxReply == 0:
+		o.MaxReply = DefaultMaxReply
 	}
 	if o.KnownWithout == nil {
 		return nil, fmt.Errorf("implementation %q: no check of the names a hello's without list may give (Options.KnownWithout)", command)
 	}
-	p := &Pool{command: command, timeout: o.Timeout, tmp: o.Tmp, dir: o.Dir, known: o.KnownWithout}
+	p := &Pool{command: command, timeout: o.Timeout, maxReply: o.MaxReply, tmp: o.Tmp, dir: o.Dir, known: o.KnownWithout}
 	proc, about, err := p.spawn()
 	if err != nil {
 		return nil, err
@@ -71,13 +84,18 @@ func (p *Pool) Command() string { return p.command }
 
 // spawn starts a process and reads its handshake.
 func (p *Pool) spawn() (*process, protocol.About, error) {
-	proc, err := start(p.command, p.dir)
+	proc, err := start(p.command, p.dir, p.maxReply)
 	if err != nil {
 		return nil, protocol.About{}, err
 	}
 	p.mu.Lock()
+	closed := p.closed
 	p.all = append(p.all, proc)
 	p.mu.Unlock()
+	if closed {
+		proc.kill()
+		return nil, protocol.About{}, fmt.Errorf("implementation %q: the pool is closed", p.command)
+	}
 	r, line, b := proc.call("hello", protocol.Request{Type: protocol.TypeHello, Protocol: protocol.Version}, protocol.TypeHello, 3*p.timeout)
 	if b != nil {
 		return nil, protocol.About{}, fmt.Errorf("implementation %q: the handshake failed: %w%s", p.command, b, stderrNote(b))
@@ -108,7 +126,7 @@ func (p *Pool) Start(st protocol.Start) (protocol.Impl, error) {
 	}
 	s := &Session{pool: p, p: proc, dir: st.Dir}
 	if s.dir == "" {
-		parent, err := os.MkdirTemp(p.tmp, "sessiondag-impl-")
+		parent, err := makeDir(p.tmp)
 		if err != nil {
 			p.put(proc)
 			return nil, fmt.Errorf("a directory for the session: %w", err)

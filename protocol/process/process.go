@@ -11,14 +11,19 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"sessiondag/internal/termtext"
 	"sessiondag/protocol"
 )
 
-// MaxReply bounds one reply line: a process that writes more without a
-// newline is stopped rather than read into memory without end.
-const MaxReply = 256 << 20
+// DefaultMaxReply bounds one reply line unless Options.MaxReply says
+// otherwise: a reply costs the harness many times its size in memory
+// (read into values, about 8×; compared with the models' view when it
+// differs, up to about 90×), so a process that writes a longer line is
+// stopped with a protocol finding rather than read, and a failing view
+// costs at most about 1.5 GB.
+const DefaultMaxReply = 16 << 20
 
 // exitGrace is how long the harness waits, once a process has closed its
 // output, for its exit status (and for the rest of its stderr) before it
@@ -29,6 +34,7 @@ const exitGrace = 2 * time.Second
 // replies, the tail of its stderr and whether it is still usable.
 type process struct {
 	command string
+	maxLine int // the longest reply line read
 	cmd     *exec.Cmd
 	stdin   *os.File
 	replies chan reply
@@ -47,9 +53,20 @@ type reply struct {
 	err  error
 }
 
-// start runs `sh -c command` in its own process group, in dir ("" = the
-// harness's working directory).
-func start(command, dir string) (*process, error) {
+// start runs `sh -c command` in its own session, in dir ("" = the
+// harness's working directory); its reply lines are read up to maxLine
+// bytes.
+func start(command, dir string, maxLine int) (*process, error) {
+	if err := starting(); err != nil {
+		return nil, fmt.Errorf("start %q: %w", command, err)
+	}
+	defer started()
+	return startRecorded(command, dir, maxLine)
+}
+
+// startRecorded is start once the start is allowed: the process is
+// recorded (register) before it returns, or killed.
+func startRecorded(command, dir string, maxLine int) (*process, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", command, err)
@@ -71,7 +88,7 @@ func start(command, dir string) (*process, error) {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	ownGroup(cmd)
+	ownSession(cmd)
 	err = cmd.Start()
 	// The child holds its own ends now.
 	inR.Close()
@@ -83,8 +100,16 @@ func start(command, dir string) (*process, error) {
 		errR.Close()
 		return nil, fmt.Errorf("start %q: %w", command, err)
 	}
-	p := &process{command: command, cmd: cmd, stdin: inW, replies: make(chan reply),
+	p := &process{command: command, maxLine: maxLine, cmd: cmd, stdin: inW, replies: make(chan reply),
 		exited: make(chan struct{}), stderr: newTail(stderrLines), errDone: make(chan struct{}), done: make(chan struct{})}
+	if err := register(p); err != nil {
+		killTree(cmd)
+		cmd.Wait()
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start %q: %w", command, err)
+	}
 	go p.readReplies(outR)
 	go func() {
 		defer close(p.errDone)
@@ -104,7 +129,7 @@ func (p *process) readReplies(out *os.File) {
 	defer out.Close()
 	r := bufio.NewReaderSize(out, 64<<10)
 	for {
-		line, err := readLine(r)
+		line, err := readLine(r, p.maxLine)
 		select {
 		case p.replies <- reply{line: line, err: err}:
 		case <-p.done:
@@ -116,8 +141,8 @@ func (p *process) readReplies(out *os.File) {
 	}
 }
 
-// readLine reads up to a newline, at most MaxReply bytes.
-func readLine(r *bufio.Reader) ([]byte, error) {
+// readLine reads up to a newline, at most max bytes.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -126,8 +151,8 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 		case err == nil:
 			return bytes.TrimRight(line, "\r\n"), nil
 		case errors.Is(err, bufio.ErrBufferFull):
-			if len(line) > MaxReply {
-				return nil, fmt.Errorf("a reply line longer than %d bytes", MaxReply)
+			if len(line) > max {
+				return nil, fmt.Errorf("a reply line longer than %s, the bound of a reply (--impl-max-reply); not read", sizeText(max))
 			}
 		case errors.Is(err, io.EOF) && len(line) > 0:
 			return nil, fmt.Errorf("its output ended inside a line: %s", clip(line))
@@ -221,18 +246,22 @@ func (p *process) breakWith(request, what string) *protocol.Broken {
 	return p.broken
 }
 
-// kill ends the process group and releases the pipes.
+// kill ends the process, its process group and what is left in its
+// session, and releases the pipes.
 func (p *process) kill() {
-	killGroup(p.cmd)
+	killTree(p.cmd)
 	p.stop()
 	select {
 	case <-p.exited:
 	case <-time.After(exitGrace):
 	}
+	forget(p)
 }
 
 // bye ends a process that is still usable: bye, then its input closes and
-// it has a short time to exit before it is killed.
+// it has a short time to exit before it is killed. What it started and
+// left running (a background child in its group or session) is killed
+// either way.
 func (p *process) bye(timeout time.Duration) {
 	if p.broken == nil {
 		p.call("bye", protocol.Request{Type: protocol.TypeBye}, protocol.TypeBye, timeout)
@@ -241,8 +270,8 @@ func (p *process) bye(timeout time.Duration) {
 	select {
 	case <-p.exited:
 	case <-time.After(exitGrace):
-		killGroup(p.cmd)
 	}
+	p.kill()
 }
 
 // stop closes the process's input and stops reading its output.
@@ -262,6 +291,29 @@ func exitText(err error) string {
 		return ee.ProcessState.String()
 	}
 	return err.Error()
+}
+
+// sizeText says a number of bytes in the unit a person reads.
+func sizeText(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// clipOp is an op's text cut to a readable length for the name of a
+// request: every finding about the op and the requests after it repeats
+// it (the saved file holds the whole op).
+func clipOp(text string) string {
+	const n = 200
+	if len(text) <= n {
+		return text
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + fmt.Sprintf("… (%d bytes)", len(text))
 }
 
 // clip is a reply cut to a readable length, safe for a terminal.

@@ -2,7 +2,6 @@ package process
 
 import (
 	"fmt"
-	"os"
 	"time"
 
 	"sessiondag/impl/flags"
@@ -22,12 +21,13 @@ const refusalSettle = 50 * time.Millisecond
 type Session struct {
 	pool   *Pool
 	p      *process
-	dir    string // the directory the harness made for it
-	owned  string // what Close removes ("" when the caller gave the directory)
-	seq    int    // ops of the script so far, the session op included
-	last   string // the last op, for the requests after it
-	rename renamer
-	mapped map[string]string // script id → the implementation's, to refuse two ids for one node
+	dir    string            // the directory the harness made for it
+	owned  string            // what Close removes ("" when the caller gave the directory)
+	seq    int               // ops of the script so far, the session op included
+	last   string            // the last op, for the requests after it
+	rename renamer           // the implementation's ids that are not the script's → the script's
+	mapped map[string]string // script id → the implementation's (itself included), to refuse two ids for one node
+	owner  map[string]string // the implementation's id → the script's (itself included), to refuse one id for two
 	shown  map[string]*shown // by config, since the last op
 }
 
@@ -45,7 +45,7 @@ func (s *Session) Apply(op ops.Op) error {
 		return nil
 	}
 	text := ops.Format(op)
-	s.last = fmt.Sprintf("op %d (%s)", s.seq, text)
+	s.last = fmt.Sprintf("op %d (%s)", s.seq, clipOp(text))
 	r, _, b := s.p.call(s.last, protocol.Request{Type: protocol.TypeOp, Seq: s.seq, Op: text}, protocol.TypeOp, s.pool.timeout)
 	if b != nil {
 		return b
@@ -63,7 +63,7 @@ func (s *Session) Apply(op ops.Op) error {
 	if len(r.IDs) > 0 {
 		var err error
 		if ids, err = node.Parse(r.IDs); err != nil {
-			return s.p.breakWith(s.last, fmt.Sprintf("ids: %v", err))
+			return s.p.breakWith(s.last, fmt.Sprintf("ids: %s", termtext.Line(err.Error())))
 		}
 	}
 	if err := s.addIDs(ids); err != nil {
@@ -84,19 +84,25 @@ func (s *Session) addIDs(ids node.Value) error {
 		if m.Val.K != node.String || m.Val.S == "" {
 			return fmt.Errorf("ids: %q maps to %s, want an id", m.Key, clipValue(m.Val))
 		}
-		if m.Val.S == m.Key {
-			continue
-		}
-		if prev, ok := s.rename[m.Val.S]; ok && prev != m.Key {
+		// An id reported as itself is a mapping too: recorded, so that
+		// the same id mapped to another later is refused, and another
+		// script id given the same one.
+		if prev, ok := s.owner[m.Val.S]; ok && prev != m.Key {
 			return fmt.Errorf("ids: %q and %q both map to %q", prev, m.Key, m.Val.S)
 		}
 		if prev, ok := s.mapped[m.Key]; ok && prev != m.Val.S {
 			return fmt.Errorf("ids: %q mapped to %q before, now to %q", m.Key, prev, m.Val.S)
 		}
-		if s.rename == nil {
-			s.rename, s.mapped = renamer{}, map[string]string{}
+		if s.mapped == nil {
+			s.owner, s.mapped = map[string]string{}, map[string]string{}
 		}
-		s.rename[m.Val.S], s.mapped[m.Key] = m.Key, m.Val.S
+		s.owner[m.Val.S], s.mapped[m.Key] = m.Key, m.Val.S
+		if m.Val.S != m.Key {
+			if s.rename == nil {
+				s.rename = renamer{}
+			}
+			s.rename[m.Val.S] = m.Key
+		}
 	}
 	return nil
 }
@@ -124,7 +130,7 @@ func (s *Session) view(fl flags.Set) (*shown, error) {
 	raw := node.Value{K: node.Missing}
 	if len(r.View) > 0 {
 		if raw, err = node.Parse(r.View); err != nil {
-			return nil, s.p.breakWith(request, fmt.Sprintf("view: %v", err))
+			return nil, s.p.breakWith(request, fmt.Sprintf("view: %s", termtext.Line(err.Error())))
 		}
 	}
 	v, err := readView(raw, s.pool.about, s.rename)
@@ -185,6 +191,6 @@ func (s *Session) Close() {
 	s.pool.put(s.p)
 	s.p = nil
 	if s.owned != "" {
-		os.RemoveAll(s.owned)
+		removeDir(s.owned)
 	}
 }

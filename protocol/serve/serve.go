@@ -45,6 +45,30 @@ type Options struct {
 	// op of its first, and answers the second op itself with nothing more to
 	// write.
 	Together [][2]string
+	// MaxRequest bounds a request line, in bytes; 0 = DefaultMaxRequest.
+	MaxRequest int
+}
+
+// DefaultMaxRequest bounds a request line unless Options.MaxRequest says
+// otherwise: the longest line of a script file (ops.ParseFile) and room
+// for the request around it. A longer line ends the server with an error
+// rather than being read into memory without end.
+const DefaultMaxRequest = 64 << 20
+
+// readRequest reads one line, at most limit bytes; a longer one is an
+// error, read no further.
+func readRequest(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > limit {
+			return nil, fmt.Errorf("a request line longer than %d bytes (%d MiB): refused, and the server ends", limit, limit>>20)
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
+		}
+	}
 }
 
 // server is one run of the protocol: the declaration and the session
@@ -65,8 +89,12 @@ func Serve(in io.Reader, out io.Writer, o Options) error {
 	s := newServer(o)
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
+	limit := o.MaxRequest
+	if limit <= 0 {
+		limit = DefaultMaxRequest
+	}
 	for {
-		line, err := r.ReadBytes('\n')
+		line, err := readRequest(r, limit)
 		if len(line) == 0 && err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
