@@ -97,8 +97,15 @@ class Driver(r.Driver):
         ps = __import__("importlib").import_module("openprogram.store.project.project_store")
         proj = ps.get_default_project()
         ps.save_project_settings(proj.id, {**ps.load_project_settings(proj.id), "permission_mode": "bypass"})
-        # This process is the worker, as the original's web server is: it
-        # holds the profile's worker lock for its life (worker/runner.py).
+
+    def after_fork(self, cold):
+        # A live worker is the worker, as the original's web server is: it
+        # holds the profile's worker lock for its life (worker/runner.py),
+        # which HEAD checks by process id before it starts a background job
+        # (resource_governance: _owner_holds_worker_lock). A cold one only
+        # loads, beside the live one, which holds it.
+        if cold:
+            return
         lock = __import__("importlib").import_module("openprogram.worker.lock").WorkerLock()
         if not lock.try_acquire():
             raise RuntimeError(f"another worker holds {lock.path}")

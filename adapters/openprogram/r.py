@@ -227,6 +227,25 @@ def _json_safe(v):
 class Driver:
     VIEWS = DECLARATION["views"]
 
+    # Scripts the front runs once, in a fork, before it serves a session
+    # (protocol.Front._warm_up): every op kind, so that the modules the
+    # original imports on first use are imported in the warm parent.
+    WARMUP = [
+        ["user id=u1 text=hello", "reply", "think text=t", "say text=hi",
+         'tool call=c1 name=bash args="{}" result=ok', "done",
+         "user id=u2 text=more", "reply", 'fn id=f1 name=analyze args="{}"', "exec id=e1 prompt=p reply=r",
+         "ask id=q1 question=q answer=a", "end output=1",
+         "task call=c2 id=s1 attach=a1 text=t label=l", "task call=c3 id=s2 attach=a2 text=t label=l async",
+         "done", "retry of=u2 id=u3", "reply", "error-folded type=RuntimeError msg=boom",
+         "edit of=u3 id=u4 text=x", "reply", "cancel", "checkout id=u1", "reload",
+         'manual id=f2 name=summarize args="{}"', "end",
+         "spawn mode=inherit cmd=c4 id=s3 attach=a3 text=t label=l",
+         "spawn mode=clean cmd=c5 id=s4 attach=a4 text=t label=l",
+         "dispatch id=d1 text=x", "reply", "done", "fork-root id=d2 text=y", "reply", "done"],
+        ["script what=fn id=x1", "script what=exec id=x2", "legacy-user id=l1 text=a",
+         "legacy-reply id=l2 text=b parent=l1", "orphan id=o1 name=bash"],
+    ]
+
     def __init__(self, src: str):
         self.src = os.path.abspath(src)
         self.clock = standins.Clock()
@@ -405,6 +424,10 @@ class Driver:
     def _configure(self):
         """The user's settings beyond the config file (none at R)."""
 
+    def after_fork(self, cold):
+        """What a worker forked from the warm front does before its first
+        session (``cold``: one that only loads, after a restart)."""
+
     def _register_provider(self, provider):
         self.m.api_registry.register_api_provider(self.API, provider, source_id="op-adapter")
 
@@ -487,7 +510,22 @@ class Driver:
         os._exit(137)
 
     def _run(self, coro):
-        return asyncio.run(coro)
+        """``asyncio.run(coro)`` on one event loop per process: what the
+        coroutine leaves running is cancelled when it returns, as
+        asyncio.run cancels it, but the loop is not made anew for each
+        (a request of the web server runs on the server's one loop)."""
+        loop = getattr(self, "_loop", None)
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            return loop.run_until_complete(coro)
+        finally:
+            try:
+                asyncio.runners._cancel_all_tasks(loop)
+                loop.run_until_complete(loop.shutdown_default_executor())
+            finally:
+                asyncio.set_event_loop(None)
 
     def _settle(self):
         self.conductor.settle()

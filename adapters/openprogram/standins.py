@@ -557,6 +557,10 @@ class Waiter:
         self.given = False
 
 
+# How long the conductor waits between two looks at the threads it drives.
+POLL = float(__import__("os").environ.get("OPENPROGRAM_ADAPTER_POLL", "0.0005"))
+
+
 class Conductor:
     """Runs the original's threads one step at a time.
 
@@ -747,7 +751,7 @@ class Conductor:
                     f"the original did not come to rest within {self.deadline:g}s:\n"
                     + dump_stacks(alive))
             with self.cv:
-                self.cv.wait(0.002)
+                self.cv.wait(POLL)
 
     def settle(self) -> None:
         """Wait until every thread the original started is blocked or done.
@@ -782,7 +786,7 @@ class Conductor:
                 raise TimeoutError(
                     f"the original did not come to rest within {self.deadline:g}s:\n"
                     + dump_stacks(alive))
-            _real_sleep(0.002)
+            _real_sleep(POLL)
 
 
 _real_sleep = time.sleep
