@@ -504,6 +504,11 @@ class Driver:
             more = ("; " + errs[0]) if errs else ""
             return {"ok": False, "error": f"{kind}: {e}{more}", "k": self.clock.k}
         self.names.update(ids)
+        if os.environ.get("OPENPROGRAM_ADAPTER_DEBUG"):
+            with self.conductor.cv:
+                alive = [t for t in self.conductor.driven if t.is_alive()]
+            sys.stderr.write(f"{self.sid}: after op {seq} {kind}: appended {[n.id for n in self.log]}, held {len(self.conductor.held)}, {len(alive)} threads alive, "
+                             f"{len(self.conductor.sleepers)} asleep\n" + standins.dump_stacks(alive) + "\n")
         return {"ok": True, "ids": ids, "k": self.clock.k}
 
     def crash(self):
