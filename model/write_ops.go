@@ -281,6 +281,10 @@ func (o *legacyOps) Manual(op ops.Manual) error {
 		return err
 	}
 	r.ensureRoot()
+	// The fn-form route sets the session's title (update_session) before
+	// it runs the function: the meta write persists the in-memory head,
+	// ROOT when ensureRoot has just created it (R0).
+	r.writeMeta()
 	r.appendFn(op.ID, op.Name, args, op.Expose, "ROOT")
 	r.frames = append(r.frames, frame{id: op.ID, manual: true})
 	return nil

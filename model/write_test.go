@@ -319,6 +319,21 @@ func TestWriteL1ThreeManualRuns(t *testing.T) {
 	}
 }
 
+// R0: the fn-form route (R's webui/routes/chat.py, post_function) creates
+// ROOT through the graph shim, whose append moves the in-memory head there,
+// then sets the session's title with update_session, which persists the
+// in-memory head: meta holds ROOT while a run first in a session is under
+// way, and the run once it ends.
+func TestWriteManualPersistsHeadBeforeRun(t *testing.T) {
+	_, views := wRun(t, `
+manual id=F name=f args="{}"
+end
+`)
+	require.Len(t, views, 2)
+	assert.Equal(t, "ROOT", views[0].StoredHead)
+	assert.Equal(t, "F", views[1].StoredHead)
+}
+
 func TestWriteL2FunctionBeforeFirstTurn(t *testing.T) {
 	r, _ := wRun(t, scriptL2)
 	assert.False(t, wNode(t, r, "u1").Metadata.Has("parent_id"), "CH still null")

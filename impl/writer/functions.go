@@ -41,6 +41,11 @@ func (w *Writer) Manual(id, name, args, expose string) error {
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
+	// R's fn-form route updates the session's title before the run: that
+	// meta write persists the in-memory head (ROOT on a fresh session).
+	if err := w.S.WriteMeta(); err != nil {
+		return err
+	}
 	return w.enter(id, name, args, expose, node.RootID, true)
 }
 

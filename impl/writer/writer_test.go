@@ -51,6 +51,17 @@ func TestExecWithoutFrame(t *testing.T) {
 	require.Equal(t, "x1", w.S.Head(), "a caller-less append moves the head")
 }
 
+// R0: a manual run first in a session leaves meta's head on ROOT until it
+// ends (R's fn-form route creates ROOT, which moves the in-memory head, and
+// persists it with the title's update_session before the run).
+func TestManualPersistsHeadBeforeRun(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Manual("F", "f", `{}`, ""))
+	require.Equal(t, node.RootID, w.S.PersistedHead())
+	require.NoError(t, w.End("", ""))
+	require.Equal(t, "F", w.S.PersistedHead())
+}
+
 func TestExecInsideFunctionCalledByFrame(t *testing.T) {
 	w := newW(t)
 	require.NoError(t, w.Manual("F", "word_count", `{"text":"hi"}`, ""))
