@@ -445,8 +445,12 @@ func (o *legacyOps) Script(op ops.Script) error {
 	}
 	switch op.What {
 	case "fn":
+		// R's @agentic_function wrapper records a run's duration as the
+		// difference of two clock readings, before and after the row's own
+		// append: one tick of the op clock (R9).
+		start, end := r.now(), Float(r.clock+1.5*float64(r.ticks+1))
 		r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
-			newObject("expose", "io", "status", "completed"))
+			newObject("expose", "io", "status", "completed", "duration_seconds", Float(float64(end)-float64(start))))
 	case "exec":
 		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", newObject("status", "completed"))
 	case "ask": // a top-level ask_user, answered
@@ -454,7 +458,8 @@ func (o *legacyOps) Script(op ops.Script) error {
 	default:
 		return fmt.Errorf("script what=%q is not fn, exec or ask", op.What)
 	}
-	r.writeMeta()
+	// session_context writes through the graph shim, whose append moves
+	// only the in-memory head; nothing in a script writes meta (R9).
 	return nil
 }
 

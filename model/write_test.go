@@ -691,14 +691,18 @@ rewind id=x1
 	assert.Equal(t, 0, s1.Seq, "no ROOT in a script session")
 	assert.Equal(t, `{}`, pyDumps(s1.Input))
 	assert.Equal(t, "ok", s1.Output)
-	assert.Equal(t, `{"expose": "io", "status": "completed"}`, pyDumps(s1.Metadata))
+	// R9: the wrapper's two clock readings are one tick apart
+	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 1.5}`, pyDumps(s1.Metadata))
 	s2 := wNode(t, r, "s2")
 	assert.Equal(t, "model-x", s2.Name)
 	assert.Nil(t, s2.Input)
 	assert.Equal(t, "script reply", s2.Output)
-	assert.Equal(t, []string{"s1", "s2", "x1", "x2", "x2", "o2", "o2"},
+	// R9: a script (R's session_context) moves only the in-memory head;
+	// legacy-user's commit_turn persists it (x1).
+	assert.Equal(t, []string{"", "", "x1", "x2", "x2", "o2", "o2"},
 		[]string{views[0].StoredHead, views[1].StoredHead, views[2].StoredHead, views[3].StoredHead,
 			views[4].StoredHead, views[5].StoredHead, views[6].StoredHead}, "o1 has a caller: no head move")
+	assert.Equal(t, "o2", r.InMemoryHead())
 	assert.Equal(t, `{"parent_id": "x1"}`, pyDumps(wNode(t, r, "x2").Metadata))
 	o1 := wNode(t, r, "o1")
 	assert.Equal(t, "nowhere", o1.CalledBy)
@@ -706,6 +710,20 @@ rewind id=x1
 	assert.Equal(t, "orphan", o1.Output)
 	assert.Equal(t, `{"rewound": true}`, pyDumps(wNode(t, r, "x1").Metadata))
 	assert.NotContains(t, ids(r.View().Messages), "x1")
+}
+
+// R9: a script's function lasts one tick of the op clock, the difference of
+// two readings in binary floating point as R's wrapper takes it
+// (agentic_programming/function.py: time.time() - _started_at).
+func TestWriteScriptFunctionDuration(t *testing.T) {
+	r, _ := wRun(t, `
+clock at=3.0000000000000004
+script what=fn id=s1 name=prep
+clock at=1e16
+script what=fn id=s2 name=prep
+`)
+	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 1.4999999999999996}`, pyDumps(wNode(t, r, "s1").Metadata))
+	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 2.0}`, pyDumps(wNode(t, r, "s2").Metadata))
 }
 
 // ---------------------------------------------------------- validity

@@ -961,7 +961,7 @@ class Driver:
         return pair[1].all_nodes() if pair else []
 
     # rows outside a turn
-    def op_script(self, what, id, name="script_fn"):
+    def op_script(self, what, id, name=""):
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         box = {}
 

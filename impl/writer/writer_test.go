@@ -127,8 +127,10 @@ func TestTwoTopLevelScriptCallsHaveEmptyCaller(t *testing.T) {
 		require.Equal(t, "", n.CalledBy)
 		require.Equal(t, node.RoleCode, n.Role)
 		require.False(t, n.Metadata.Has("parent_id"))
+		require.Equal(t, "1.5", n.Metadata.Get("duration_seconds").S, "R9: one tick between the wrapper's two clock readings")
 	}
-	require.Equal(t, "s2", w.S.PersistedHead(), "each caller-less append advances the head; meta is written")
+	require.Equal(t, "s2", w.S.Head(), "each caller-less append advances the in-memory head")
+	require.Equal(t, "", w.S.PersistedHead(), "R9: nothing in a script (R's session_context) writes meta")
 	// Their messages have parent_id "": linear_history returns only the head,
 	// get_branch rule 3 chains every root (§6 #26).
 	msgs := webui.Messages(w.S)
