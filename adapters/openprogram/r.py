@@ -918,14 +918,12 @@ class Driver:
         frame = self.frames[-1][1]
         self.conductor.give(w, ("ask", question))
         reg = self.m.questions.get_question_registry()
-        pending = []
-        for _ in range(2000):
-            pending = reg.list_pending(self.sid)
-            if pending:
-                break
-            standins._real_sleep(0.002)
-        self._need(pending, "the original asked no question of the browser")
+        # the question reaches this process's registry once the original's
+        # threads have come to rest (the function's, in its subprocess, and
+        # the bridge that forwards its question)
         self.conductor.settle()
+        pending = reg.list_pending(self.sid)
+        self._need(pending, "the original asked no question of the browser")
         qid = self._one("ask_user", lambda n: n.role == "user" and _caller(n) == frame)
         ws = FakeWS()
         if answer:

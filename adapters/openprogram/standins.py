@@ -980,11 +980,12 @@ def dump_stacks(threads) -> str:
     return "\n".join(out)
 
 
-# Threads the original starts only to wait on something (a cancel bridge,
-# queue pumps, timers): they run freely and the adapter does not wait for
-# them.
-HELPER_THREADS = {"_watch", "_stop_pump", "_answer_pump", "_wait_and_forward",
-                  "_do_deferred_flush"}
+# Threads the original starts that the conductor does not drive: the
+# deferred flush of the sessions' registry (index.json, no view reads it).
+# Every other thread, the ones that only wait on something (a cancel bridge,
+# queue pumps) included, is driven: when one wakes is part of the one order
+# the threads run in.
+HELPER_THREADS = {"_do_deferred_flush"}
 
 
 _process = threading.local()
