@@ -574,7 +574,12 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 	if !edit {
 		text = deepCopy(u.Val("content"))
 	}
-	meta := newObject("source", "web", "parent_id", deepCopy(u.Val("parent_id")), "forked_from", uid)
+	// R's _fork_user_turn_and_run (webui/_chat_routes.py) builds the new
+	// message from the one it reruns: no source, its display copied (R5).
+	meta := newObject("parent_id", deepCopy(u.Val("parent_id")), "forked_from", uid)
+	if d := u.Val("display"); Truthy(d) {
+		meta.Set("display", deepCopy(d))
+	}
 	if edit {
 		meta.Set("edit_of", uid)
 	}

@@ -455,6 +455,24 @@ dispatch id=d1 text=c rooted
 	assert.Equal(t, "x1", wNode(t, r, "d1").Metadata.Val("parent_id"), "last id of get_messages")
 }
 
+// R5: the rerun of a turn is built from the message it reruns, as R's
+// _fork_user_turn_and_run (webui/_chat_routes.py) builds it: parent_id,
+// forked_from, the message's display when it has one, edit_of; no source
+// (the original's own retries in corpus/realwriter hold none).
+func TestWriteRetryCopiesDisplay(t *testing.T) {
+	r, _ := wRun(t, `
+user id=u1 text=run form=function
+reply
+done
+retry of=u1 id=n1
+reply
+done
+edit of=n1 id=e1 text=again
+`)
+	assert.Equal(t, `{"parent_id": "ROOT", "forked_from": "u1", "display": "runtime"}`, pyDumps(wNode(t, r, "n1").Metadata))
+	assert.Equal(t, `{"parent_id": "ROOT", "forked_from": "n1", "display": "runtime", "edit_of": "n1"}`, pyDumps(wNode(t, r, "e1").Metadata))
+}
+
 func TestWriteRetryAndEdit(t *testing.T) {
 	r, _ := wRun(t, `
 user id=u1 text=hi
@@ -472,10 +490,11 @@ edit of=u1 id=e1 text=changed
 	n2 := wNode(t, r, "n2")
 	assert.Equal(t, "", n2.CalledBy)
 	assert.Equal(t, "more", n2.Output)
-	assert.Equal(t, `{"source": "web", "parent_id": "u1_reply", "forked_from": "u2"}`, pyDumps(n2.Metadata))
+	// R5: R's _fork_user_turn_and_run writes no source
+	assert.Equal(t, `{"parent_id": "u1_reply", "forked_from": "u2"}`, pyDumps(n2.Metadata))
 	e1 := wNode(t, r, "e1")
 	assert.Equal(t, "changed", e1.Output)
-	assert.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "u1", "edit_of": "u1"}`, pyDumps(e1.Metadata))
+	assert.Equal(t, `{"parent_id": "ROOT", "forked_from": "u1", "edit_of": "u1"}`, pyDumps(e1.Metadata))
 	assert.Equal(t, "e1", r.Session().HeadID)
 	c, _ := r.ClientHead()
 	assert.Equal(t, "e1", c)

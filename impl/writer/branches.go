@@ -53,7 +53,12 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	if !edit {
 		text = u.Get("content").Str()
 	}
-	md := meta("source", node.Str("web"), "parent_id", u.Get("parent_id"), "forked_from", node.Str(u.ID))
+	// R builds the new message from the one it reruns: no source, its
+	// display copied when it has one.
+	md := meta("parent_id", u.Get("parent_id"), "forked_from", node.Str(u.ID))
+	if d := u.Get("display"); d.Truthy() {
+		md.Set("display", d)
+	}
 	if edit {
 		md.Set("edit_of", node.Str(u.ID))
 	}

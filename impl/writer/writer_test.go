@@ -216,6 +216,7 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.Equal(t, "", n.CalledBy, "written via append_message")
 	require.Equal(t, "ROOT", n.ParentID(), "the source user's message parent_id, literally ROOT")
 	require.Equal(t, "u1", n.Meta("forked_from").Str())
+	require.False(t, n.Metadata.Has("source"), "R5: R's rerun writes no source")
 	require.Equal(t, "hi", n.Output.Str())
 	require.Equal(t, "u1b", w.S.PersistedHead())
 	require.NoError(t, w.Reply())
@@ -226,6 +227,17 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.Equal(t, "2", node.Dumps(l.Chain[0].Get("sibling_index")))
 	require.Equal(t, "2", node.Dumps(l.Chain[0].Get("sibling_total")))
 	require.Equal(t, "u1_reply", l.Chain[0].Get("prev_sibling_id").Str(), "deepest leaf of the previous sibling")
+}
+
+// R5: a rerun copies the display of the message it reruns (a function-form
+// turn's "runtime").
+func TestRetryCopiesDisplay(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.WebUser("u1", "run", "function"))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.Edit("u1", "e1", "again"))
+	require.Equal(t, `{"parent_id": "ROOT", "forked_from": "u1", "display": "runtime", "edit_of": "u1"}`, node.Dumps(node.ObjV(get(t, w.S, "e1").Metadata)))
 }
 
 func TestRetryWithoutAssistantChildMovesHeadOnly(t *testing.T) {
