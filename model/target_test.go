@@ -103,13 +103,16 @@ func TestTargetL3HeadOnFunctionAfterChat(t *testing.T) {
 	assert.Equal(t, TargetView{HeadID: "F", Chain: chain(tr("u1"), tr("u1_reply"), tc("F"))}, views[len(views)-1])
 }
 
-// L4: "two ROOT-parented users". A dispatcher turn leaves CH null, so the
-// legacy web user u2 gets no parent_id (ROOT); its intent is to continue
-// after u1_reply (IP = anchor(H) = u1_reply). A deliberate fork-root stays a
-// root.
+// L4: "two ROOT-parented users". The web server made its conversation of
+// the session before anything was stored (the manual run's fn-form route),
+// so CH is null and a dispatcher turn does not move it: the legacy web user
+// u2 gets no parent_id (ROOT); its intent is to continue after u1_reply
+// (IP = anchor(H) = u1_reply). A deliberate fork-root stays a root.
 func TestTargetL4TwoRootParentedUsers(t *testing.T) {
 	t.Run("continuation", func(t *testing.T) {
 		r, views := tRun(t, `
+manual id=F name=f args={}
+end
 dispatch id=u1 text=hi rooted
 reply
 done
@@ -119,7 +122,7 @@ done
 `)
 		assert.False(t, r.Legacy().node("u2").Metadata.Has("parent_id"), "legacy: ROOT-parented")
 		assert.Equal(t, TargetView{HeadID: "u2_reply",
-			Chain: chain(tr("u1"), tr("u1_reply"), tr("u2"), tr("u2_reply"))}, views[len(views)-1])
+			Chain: chain(tc("F"), tr("u1"), tr("u1_reply"), tr("u2"), tr("u2_reply"))}, views[len(views)-1])
 	})
 	t.Run("fork-root", func(t *testing.T) {
 		r, views := tRun(t, scriptL4ForkRoot)

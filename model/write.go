@@ -49,8 +49,9 @@ type LegacyRun struct {
 type writerState struct {
 	writer string // its name (ops.FirstWriter at first)
 
-	ch    string // client head CH …
-	chSet bool   // … null while false
+	ch     string // client head CH …
+	chSet  bool   // … null while false
+	chMade bool   // the server has made its conversation (R's _sessions entry) since it started
 
 	pending    string // pending turn P ("" = none)
 	pendingSrc string // its source: "web" or "cli"
@@ -108,7 +109,12 @@ func (r *LegacyRun) Session() *Session {
 func (r *LegacyRun) View() View { return r.reading(r.meta.Str("head_id")).view() }
 
 // ClientHead is CH; ok is false while it is null.
-func (r *LegacyRun) ClientHead() (string, bool) { return r.ch, r.chSet }
+func (r *LegacyRun) ClientHead() (string, bool) {
+	if !r.chMade {
+		return r.memHead, r.memHead != ""
+	}
+	return r.ch, r.chSet
+}
 
 // Rooted reports whether the session holds ROOT: until it does, the
 // writers' ensureRoot creates it on the next web turn, /spawn or run, and
@@ -281,7 +287,17 @@ func (r *LegacyRun) setHead(id string) {
 }
 
 // setCH sets the client head; "" is null.
-func (r *LegacyRun) setCH(id string) { r.ch, r.chSet = id, id != "" }
+func (r *LegacyRun) setCH(id string) { r.ch, r.chSet, r.chMade = id, id != "", true }
+
+// conversation is the web server's _get_or_create_session (R's
+// webui/server.py): a server process makes its conversation of a session
+// when a web op first needs it, with the head the store's index holds then
+// (README: CH). Once made, CH moves only as the web ops move it.
+func (r *LegacyRun) conversation() {
+	if !r.chMade {
+		r.setCH(r.memHead)
+	}
+}
 
 // endTurn: no pending turn, no open reply.
 func (r *LegacyRun) endTurn() {

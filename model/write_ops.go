@@ -46,6 +46,7 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 	default:
 		return fmt.Errorf("user form %q is not image or function", op.Form)
 	}
+	r.conversation()
 	r.ensureRoot()
 	if r.chSet {
 		meta.Set("parent_id", r.ch)
@@ -84,6 +85,7 @@ func (o *legacyOps) Merge(op ops.Merge) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID)); err != nil {
 		return err
 	}
+	r.conversation()
 	r.ensureRoot()
 	meta := newObject("source", "web")
 	if r.chSet {
@@ -247,6 +249,7 @@ func (o *legacyOps) Crash(ops.Crash) error {
 	r.writeMeta()
 	r.endTurn()
 	r.frames = nil
+	r.chMade = false // the server's conversations die with it
 	return nil
 }
 
@@ -280,6 +283,7 @@ func (o *legacyOps) Manual(op ops.Manual) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID), err); err != nil {
 		return err
 	}
+	r.conversation() // the fn-form route gets the conversation first
 	r.ensureRoot()
 	// The fn-form route sets the session's title (update_session) before
 	// it runs the function: the meta write persists the in-memory head,
@@ -376,7 +380,11 @@ func (o *legacyOps) Checkout(op ops.Checkout) error {
 
 func (o *legacyOps) Reload(ops.Reload) error {
 	r := o.run()
-	r.setCH(r.memHead)
+	// R's handle_load_session makes the conversation only of a session the
+	// store holds (a session nothing has written yet is the welcome page).
+	if len(r.nodes) > 0 {
+		r.setCH(r.memHead)
+	}
 	return nil
 }
 
@@ -388,6 +396,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
 		return err
 	}
+	r.conversation()
 	r.ensureRoot()
 	cmdMeta, text := newObject("source", "web", "function", "task"), "/spawn "+op.Text
 	if op.Mode == "async" {

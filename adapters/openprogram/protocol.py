@@ -315,8 +315,10 @@ class Front:
             code = 70
             try:
                 os.close(r)
-                null = os.open(os.devnull, os.O_RDONLY)
+                null = os.open(os.devnull, os.O_RDWR)
                 os.dup2(null, 0)
+                if not os.environ.get("OPENPROGRAM_ADAPTER_DEBUG"):
+                    os.dup2(null, 2)  # what the original prints while warming up is no finding's
                 os.dup2(2, 1)
                 sys.stdout = sys.stderr
                 warm_up(self.driver, scripts, os.path.join(self.home, "warm-up"))

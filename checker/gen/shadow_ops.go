@@ -22,6 +22,7 @@ func (s *shadow) UserWeb(o ops.UserWeb) error {
 	case "function":
 		s.tally.Shape(ShapeFunctionForm)
 	}
+	s.conversation()
 	s.ensureRoot()
 	if s.client == "" && s.turns > 0 {
 		s.tally.Shape(ShapeRootUsers)
@@ -31,7 +32,7 @@ func (s *shadow) UserWeb(o ops.UserWeb) error {
 	}
 	s.startTurn(o.ID, s.client, "web")
 	s.setHead(o.ID)
-	s.client = o.ID
+	s.setClient(o.ID)
 	return nil
 }
 
@@ -87,13 +88,14 @@ func (s *shadow) ForkRoot(o ops.ForkRoot) error {
 }
 
 func (s *shadow) Merge(o ops.Merge) error {
+	s.conversation()
 	s.ensureRoot()
 	s.write(o.Cmd, false)
 	s.isUser[o.Cmd] = true
 	s.retryable = append(s.retryable, o.Cmd)
 	s.parentOf[o.Cmd] = s.client
 	s.setHead(o.Cmd)
-	s.client = o.Cmd
+	s.setClient(o.Cmd)
 	return s.UserDispatch(ops.UserDispatch{ID: o.ID, Text: o.Text, Parent: o.Cmd, Source: "merge_turn"})
 }
 
@@ -157,7 +159,7 @@ func (s *shadow) finish() error {
 	s.finished[s.reply] = true
 	s.setHead(s.reply)
 	if s.source == "web" {
-		s.client = s.reply
+		s.setClient(s.reply)
 	}
 	s.endTurn()
 	return nil
@@ -198,6 +200,7 @@ func (s *shadow) Crash(ops.Crash) error {
 	s.frames = nil
 	s.writeMeta()
 	s.endTurn()
+	s.made = false // the server's conversations die with it
 	return nil
 }
 
@@ -217,7 +220,9 @@ func (s *shadow) Fn(o ops.Fn) error {
 }
 
 func (s *shadow) Manual(o ops.Manual) error {
+	s.conversation()
 	s.ensureRoot()
+	s.writeMeta() // the fn-form route's title update
 	if s.turns == 0 {
 		s.tally.Shape(ShapeManualFirst)
 	}
@@ -299,7 +304,7 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	if !edit && !s.hasAssistant(u) {
 		// No row: the head moves to u as a checkout moves it.
 		s.setHead(u)
-		s.client = u
+		s.setClient(u)
 		s.pending, s.source = u, "web"
 		return nil
 	}
@@ -308,7 +313,7 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = s.parentOf[u]
 	s.setHead(id)
-	s.client = id
+	s.setClient(id)
 	s.pending, s.source = id, "web"
 	s.tally.Shape(ShapeRetry)
 	return nil
@@ -316,12 +321,14 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 
 func (s *shadow) Checkout(o ops.Checkout) error {
 	s.setHead(o.ID)
-	s.client = o.ID
+	s.setClient(o.ID)
 	return nil
 }
 
 func (s *shadow) Reload(ops.Reload) error {
-	s.client = s.head
+	if s.nodeCount > 0 { // a load makes the conversation only of a stored session
+		s.setClient(s.head)
+	}
 	if s.isManual(s.head) {
 		s.tally.Shape(ShapeReloadAfterManual)
 	}
@@ -329,6 +336,7 @@ func (s *shadow) Reload(ops.Reload) error {
 }
 
 func (s *shadow) Spawn(o ops.Spawn) error {
+	s.conversation()
 	s.ensureRoot()
 	s.write(o.Cmd, false)
 	s.isUser[o.Cmd] = true
@@ -338,7 +346,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 		anchor = s.client
 	}
 	s.parentOf[o.Cmd] = s.client
-	s.client = o.Cmd
+	s.setClient(o.Cmd)
 	s.write(o.ID, false)
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)
@@ -361,8 +369,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 }
 
 func (s *shadow) Script(o ops.Script) error {
-	s.write(o.ID, true)
-	s.writeMeta()
+	s.write(o.ID, true) // a script writes no meta (R's session_context)
 	s.tally.Shape(ShapeScript)
 	if o.What == "ask" {
 		s.tally.Shape(ShapeTopAsk)

@@ -169,8 +169,13 @@ func (w *Writer) Checkout(id string) error {
 	return nil
 }
 
-// Reload syncs the browser's head with the store's.
+// Reload syncs the browser's head with the store's. R's load makes the
+// conversation only of a session the store holds.
 func (w *Writer) Reload() error {
+	if w.S.Len() == 0 {
+		return nil
+	}
+	w.conv = true
 	if h := w.S.Head(); h != "" {
 		w.setClient(h)
 	} else {

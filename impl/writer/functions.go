@@ -38,6 +38,7 @@ func (w *Writer) Manual(id, name, args, expose string) error {
 	if err := w.needIdle("manual"); err != nil {
 		return err
 	}
+	w.conversation() // the fn-form route gets the conversation first
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}

@@ -45,6 +45,7 @@ func (w *Writer) WebUser(id, text, form string) error {
 	default:
 		return fmt.Errorf("%w: user form %q: want image or function", ErrState, form)
 	}
+	w.conversation()
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
@@ -175,6 +176,7 @@ func (w *Writer) Merge(cmd, id, text string) error {
 	if id == cmd {
 		return fmt.Errorf("%w: merge names %q twice", ErrState, id)
 	}
+	w.conversation()
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
@@ -387,5 +389,6 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 // nothing need be in progress (ops/README.md lists no condition).
 func (w *Writer) Crash() error {
 	w.pending, w.reply, w.frames = nil, nil, nil
+	w.conv = false // the server's conversations die with it
 	return w.S.WriteMeta()
 }

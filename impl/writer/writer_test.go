@@ -229,6 +229,23 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.Equal(t, "u1_reply", l.Chain[0].Get("prev_sibling_id").Str(), "deepest leaf of the previous sibling")
 }
 
+// R11: the server makes its conversation of a session at the first web op
+// that needs it, from the store's head then (a load only of a session the
+// store holds); a crash ends it.
+func TestConversationMadeOnFirstWebOp(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Reload())
+	require.NoError(t, w.Dispatch("d1", "a", "none", "", false))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.WebUser("u1", "b", ""))
+	require.Equal(t, "d1_reply", get(t, w.S, "u1").Meta("parent_id").Str())
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Crash())
+	require.NoError(t, w.WebUser("u2", "c", ""))
+	require.Equal(t, "u1_reply", get(t, w.S, "u2").Meta("parent_id").Str())
+}
+
 // R5: a rerun copies the display of the message it reruns (a function-form
 // turn's "runtime").
 func TestRetryCopiesDisplay(t *testing.T) {
@@ -416,7 +433,7 @@ func TestPeerWriters(t *testing.T) {
 	require.Error(t, w2.Reply(), "w1's turn is not w2's")
 	require.NoError(t, w2.WebUser("u2", "more", ""))
 	u2 := get(t, w2.S, "u2")
-	require.False(t, u2.Metadata.Has("parent_id"), "w2's browser has no head")
+	require.Equal(t, "u1_reply", u2.Metadata.Get("parent_id").Str(), "R11: w2 makes its conversation from the head it re-read")
 	require.Equal(t, "u1_reply", u2.Metadata.Get("predecessor").Str(), "under A: the store's head")
 	require.Equal(t, "1782000006.0", u2.CreatedAt.S, "the shared clock: ROOT, u1, its reply, the tool row, then u2")
 	w1.TakeOver()
