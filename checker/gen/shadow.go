@@ -96,8 +96,12 @@ func (s *shadow) conversation() {
 		s.setClient(s.head)
 	}
 }
+
+// InMemoryHead is the store's in-memory head.
 func (s *shadow) InMemoryHead() string { return s.head }
-func (s *shadow) Rooted() bool         { return s.root }
+
+// Rooted reports whether ROOT is stored.
+func (s *shadow) Rooted() bool { return s.root }
 
 // Rewound reports whether the node id was rewound.
 func (s *shadow) Rewound(id string) bool { return s.rewound[id] }
