@@ -420,8 +420,11 @@ dispatch id=d3 text=four parent=none rooted
 		Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c1"), tr("d2"), tr("d2_reply"))}, views[9])
 }
 
-// Folded error: the next web turn continues after the failed reply (legacy
-// makes it a sibling of the reply).
+// Folded error of a web turn: R's web action ends by saving the server's
+// conversation, whose head the failed turn never moved from u5, so the
+// store's head is u5 again and the next web turn continues what the server
+// shows, u5 (legacy: a sibling of the failed reply). Of a dispatcher turn
+// the head stays on the failed reply.
 func TestTargetAfterFoldedError(t *testing.T) {
 	r, _ := tRun(t, `
 user id=u5 text=x
@@ -429,8 +432,15 @@ reply
 error-folded type=RuntimeError msg=boom
 user id=u6 text=y
 `)
-	assertIP(t, r, "u6", "u5_reply")
+	assertIP(t, r, "u6", "u5")
 	assert.Equal(t, "u5", r.Legacy().node("u6").Metadata.Val("parent_id"), "legacy: a sibling of the reply")
+	r, _ = tRun(t, `
+dispatch id=d5 text=x
+reply
+error-folded type=RuntimeError msg=boom
+dispatch id=d6 text=y
+`)
+	assertIP(t, r, "d6", "d5_reply")
 }
 
 // Flags do not change intent: the same script with and without flag ops.

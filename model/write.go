@@ -289,6 +289,21 @@ func (r *LegacyRun) setHead(id string) {
 // setCH sets the client head; "" is null.
 func (r *LegacyRun) setCH(id string) { r.ch, r.chSet, r.chMade = id, id != "", true }
 
+// webActionSaved is the end of a web action in R's _execute_in_context
+// (webui/_execute/__init__.py): _save_session hands the conversation's head
+// to update_session, which sets the store's head to it when it is not null
+// and writes meta. It runs when the pending turn came from the web.
+func (r *LegacyRun) webActionSaved() {
+	if r.pendingSrc != "web" {
+		return
+	}
+	if r.chMade && r.chSet {
+		r.setHead(r.ch)
+		return
+	}
+	r.writeMeta()
+}
+
 // conversation is the web server's _get_or_create_session (R's
 // webui/server.py): a server process makes its conversation of a session
 // when a web op first needs it, with the head the store's index holds then

@@ -224,6 +224,7 @@ func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
 	n.meta().Set("error_type", op.Type)
 	r.meta.Set("status", "failed")
 	r.setHead(r.reply)
+	r.webActionSaved()
 	r.endTurn()
 	return nil
 }

@@ -435,6 +435,24 @@ user id=u2 text=c
 	assert.Equal(t, "u1_reply", wNode(t, r, "u2").Metadata.Val("parent_id"), "made again after the crash, from the head it persisted")
 }
 
+// R12: a web action in R ends with _save_session (webui/_execute/__init__.py:
+// _execute_in_context), which hands the server's conversation to
+// update_session: a failed web turn's head goes back to where the
+// conversation stands, the user row; a dispatcher turn's stays on the
+// failed reply.
+func TestWriteFoldedErrorOfWebTurn(t *testing.T) {
+	_, views := wRun(t, `
+user id=u1 text=x
+reply
+error-folded type=RuntimeError msg=boom
+dispatch id=d1 text=y
+reply
+error-folded type=RuntimeError msg=boom
+`)
+	assert.Equal(t, "u1", views[2].StoredHead)
+	assert.Equal(t, "d1_reply", views[5].StoredHead)
+}
+
 func TestWriteDispatchInherit(t *testing.T) {
 	r, _ := wRun(t, `
 dispatch id=d1 text=one rooted

@@ -360,8 +360,25 @@ func (w *Writer) ErrorFolded(typ, msg string) error {
 	if err := w.S.SetHead(id); err != nil {
 		return err
 	}
+	if err := w.webActionSaved(); err != nil {
+		return err
+	}
 	w.pending, w.reply = nil, nil
 	return nil
+}
+
+// webActionSaved is the end of a web action in R's _execute_in_context:
+// _save_session hands the conversation's head to update_session, which
+// sets the store's head to it when it is not null and writes meta. It runs
+// when the pending turn came from the web.
+func (w *Writer) webActionSaved() error {
+	if w.pending == nil || w.pending.source != "web" {
+		return nil
+	}
+	if ch, ok := w.ClientHead(); ok {
+		return w.S.SetHead(ch)
+	}
+	return w.S.WriteMeta()
 }
 
 // ErrorStandalone fails a turn whose placeholder was never inserted: a

@@ -229,6 +229,16 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.Equal(t, "u1_reply", l.Chain[0].Get("prev_sibling_id").Str(), "deepest leaf of the previous sibling")
 }
 
+// R12: a failed web turn's head goes back to where the server's
+// conversation stands (R's _save_session at the end of a web action).
+func TestFoldedErrorOfWebTurnSavesConversation(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.WebUser("u1", "x", ""))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.ErrorFolded("RuntimeError", "boom"))
+	require.Equal(t, "u1", w.S.PersistedHead())
+}
+
 // R11: the server makes its conversation of a session at the first web op
 // that needs it, from the store's head then (a load only of a session the
 // store holds); a crash ends it.
