@@ -527,6 +527,19 @@ done`)
 	assert.Equal(t, chain(tr("u2"), tr("u2_reply")), v[len(v)-1].Chain)
 }
 
+// An empty message is not sent (R's handle_chat returns on an empty text).
+func TestWriteEmptyWebMessageRefused(t *testing.T) {
+	r := NewLegacy(ops.DefaultSession)
+	require.Error(t, r.Apply(ops.UserWeb{ID: "u1", Text: " \n\t"}))
+	require.Equal(t, 0, r.NodeCount())
+	require.NoError(t, r.Apply(ops.UserWeb{ID: "u1", Text: " hi "}))
+	assert.Equal(t, "hi", r.node("u1").Output, "stripped, as R's handle_chat strips it")
+	require.NoError(t, r.Apply(ops.Reply{}))
+	require.NoError(t, r.Apply(ops.Done{}))
+	require.NoError(t, r.Apply(ops.UserWeb{ID: "u2", Form: "image"}))
+	assert.Equal(t, "(see attachment)", r.node("u2").Output)
+}
+
 // An invalid op is refused and changes nothing.
 func TestTargetInvalidOp(t *testing.T) {
 	r, _ := tRun(t, `user id=u1 text=hi`)
@@ -534,7 +547,7 @@ func TestTargetInvalidOp(t *testing.T) {
 	assert.Error(t, r.Apply(ops.UserWeb{ID: "u2", Text: "x"}), "a turn is pending")
 	assert.False(t, r.isConversationRow("u2"))
 	assert.Equal(t, before, r.View())
-	views, err := Target([]ops.Op{ops.UserWeb{ID: "u1"}, ops.Done{}})
+	views, err := Target([]ops.Op{ops.UserWeb{ID: "u1", Text: "hi"}, ops.Done{}})
 	assert.Error(t, err)
 	assert.Len(t, views, 1)
 }

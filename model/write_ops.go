@@ -34,6 +34,16 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
+	// R's handle_chat strips the message and returns on an empty one
+	// (ws_actions/chat.py); with an image attached it sends
+	// "(see attachment)" in its place.
+	text := pyStrip(op.Text)
+	switch {
+	case text == "" && op.Form == "image":
+		text = "(see attachment)"
+	case text == "":
+		return fmt.Errorf("the web chat sends no empty message")
+	}
 	var meta *Object
 	switch op.Form {
 	case "":
@@ -42,7 +52,7 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 		image := newObject("type", "image", "media_type", "image/png", "size_b64", Int("96"))
 		meta = newObject("source", "web", "extra", pyDumps(newObject("attachments", []any{image})))
 	case "function": // a function-form run typed in the chat
-		meta = newObject("original_content", op.Text, "display", "runtime")
+		meta = newObject("original_content", text, "display", "runtime")
 	default:
 		return fmt.Errorf("user form %q is not image or function", op.Form)
 	}
@@ -51,7 +61,7 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 	if r.chSet {
 		meta.Set("parent_id", r.ch)
 	}
-	r.appendNode(op.ID, "user", "", nil, op.Text, "ROOT", meta)
+	r.appendNode(op.ID, "user", "", nil, text, "ROOT", meta)
 	r.setHead(op.ID)
 	r.setCH(op.ID)
 	r.pending, r.pendingSrc = op.ID, "web"

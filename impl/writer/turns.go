@@ -3,6 +3,7 @@ package writer
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
@@ -33,6 +34,15 @@ const imageExtra = `{"attachments": [{"type": "image", "media_type": "image/png"
 func (w *Writer) WebUser(id, text, form string) error {
 	if err := w.needIdle("user"); err != nil {
 		return err
+	}
+	// R's handle_chat strips the message and returns on an empty one; with
+	// an image attached it sends "(see attachment)" in its place.
+	text = pyStrip(text)
+	if text == "" {
+		if form != "image" {
+			return fmt.Errorf("%w: the web chat sends no empty message", ErrState)
+		}
+		text = "(see attachment)"
 	}
 	var md *node.Obj
 	switch form {
@@ -408,4 +418,9 @@ func (w *Writer) Crash() error {
 	w.pending, w.reply, w.frames = nil, nil, nil
 	w.conv = false // the server's conversations die with it
 	return w.S.WriteMeta()
+}
+
+// pyStrip is Python's str.strip(): Unicode whitespace and U+001C..U+001F.
+func pyStrip(s string) string {
+	return strings.TrimFunc(s, func(c rune) bool { return unicode.IsSpace(c) || c >= 0x1c && c <= 0x1f })
 }

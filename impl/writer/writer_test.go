@@ -229,6 +229,15 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.Equal(t, "u1_reply", l.Chain[0].Get("prev_sibling_id").Str(), "deepest leaf of the previous sibling")
 }
 
+// The web chat strips a message and sends no empty one (R's handle_chat).
+func TestWebUserStripsAndRefusesEmpty(t *testing.T) {
+	w := newW(t)
+	require.Error(t, w.WebUser("u1", " \n", ""))
+	require.Zero(t, w.S.Len(), "a refused op writes nothing")
+	require.NoError(t, w.WebUser("u1", " hi ", ""))
+	require.Equal(t, "hi", get(t, w.S, "u1").Output.Str())
+}
+
 // R12: a failed web turn's head goes back to where the server's
 // conversation stands (R's _save_session at the end of a web action).
 func TestFoldedErrorOfWebTurnSavesConversation(t *testing.T) {
