@@ -176,6 +176,13 @@ func (s *shadow) finishedCalls() {
 func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
 	s.finishedCalls()
 	s.setHead(s.reply)
+	if s.source == "web" { // R's web action ends saving its conversation's head
+		if ch, ok := s.ClientHead(); ok {
+			s.setHead(ch)
+		} else {
+			s.writeMeta()
+		}
+	}
 	s.tally.Shape(ShapeError)
 	s.endTurn()
 	return nil
