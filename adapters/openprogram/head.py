@@ -30,12 +30,12 @@ DECLARATION.update({
     "name": "openprogram@f27be0ee2",
     "claims": "target",
     "configs": ["target"],
-    # legacy-user, legacy-reply, orphan: rows in R's message format (a
-    # parent in metadata), which HEAD's store refuses ("append without
-    # predecessor") — HEAD writes no such rows.
-    # script: a top-level runtime.exec outside a function writes no llm row
-    # at HEAD (it records the tools the context offered instead).
-    "ops": [k for k in r.DECLARATION["ops"] if k not in ("legacy-user", "legacy-reply", "orphan", "script")],
+    # Every op kind R writes: HEAD has an entry point for each. Where it
+    # drops, refuses or loses what the op does, the adapter still drives it
+    # and the harness reports the loss: a top-level runtime.exec of a script
+    # that HEAD records no llm row for, a row appended through the message
+    # adapter that HEAD's store refuses ("append without predecessor").
+    "ops": list(r.DECLARATION["ops"]),
     # branch (get_branch at the stored head) is a legacy view: the target is
     # judged on the load; and HEAD's get_branch raises on a head its own
     # checkout puts on a function's internal row (docs/openprogram.md, H2), where the

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import io
 import json
 import math
 import os
@@ -73,6 +74,17 @@ FN_NAMES = ["word_count", "plan_next", "gui_step", "summarize", "analyze"]
 
 class Refused(Exception):
     """The original cannot write this op (or refused it): the op's error."""
+
+
+class _Terminal(io.StringIO):
+    """The user's terminal as a script's stdin: a TTY whose next line is
+    the user's answer."""
+
+    def __init__(self, line):
+        super().__init__(line + "\n")
+
+    def isatty(self):
+        return True
 
 
 class FakeWS:
@@ -963,18 +975,35 @@ class Driver:
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         box = {}
 
+        self._need(what in ("fn", "exec", "ask"), f"script what={what!r}: want fn, exec or ask")
+
         def program():
             with self.m.session_context(self.sid, source="cli") as h:
                 if what == "fn":
                     box["fn"] = self._define_fn(name, {}, "", script=True)()
+                elif what == "ask":
+                    box["answer"] = self.m.ask_user("proceed?")
                 else:
                     self.exec_replies.append("script reply")
                     h.runtime.exec(content=[{"type": "text", "text": ""}])
         t = threading.Thread(target=program, name="script")
-        t.start()
-        self.conductor.expect(None, ended=[t])
-        role = "code" if what == "fn" else "llm"
-        return {id: self._one(what, lambda n: n.role == role)}
+        # A script runs in the user's terminal: a top-level ask_user, which
+        # has no function's runtime to ask through, reads the answer from
+        # it (ask_user: input() when stdin is a TTY); the user types yes.
+        saved_stdin = sys.stdin
+        if what == "ask":
+            sys.stdin = _Terminal("yes")
+        try:
+            t.start()
+            self.conductor.expect(None, ended=[t])
+        finally:
+            sys.stdin = saved_stdin
+        role = {"fn": "code", "exec": "llm", "ask": "user"}[what]
+        got = self._appended(lambda n: n.role == role)
+        self._need(len(got) <= 1, f"the original wrote {len(got)} {what} rows, not one")
+        # A row the original did not write is not refused: the op was the
+        # user's, and the views show what it lost.
+        return {id: got[0].id} if got else {}
 
     def _append(self, msg):
         db = self.m.session_store.default_store()
