@@ -369,7 +369,11 @@ func (o *legacyOps) End(op ops.End) error {
 	n.Output = output
 	n.meta().Set("status", status)
 	n.meta().Set("duration_seconds", Float(secs))
-	if f.manual {
+	// R's forced-tool path (agent/dispatcher/forced_tool.py) moves the head
+	// to the run only when its subprocess reports the run's row, which it
+	// does only for a run that returned (agent/process_runner.py): a run
+	// that ended in an error leaves the head where it was (R13).
+	if f.manual && op.Error == "" {
 		r.setHead(f.id)
 	}
 	return nil

@@ -334,6 +334,17 @@ end
 	assert.Equal(t, "F", views[1].StoredHead)
 }
 
+// R13: a manual run that ends in an error leaves the head where it was:
+// R's forced-tool path moves it only to the row its subprocess reports,
+// which it reports only for a run that returned (process_runner.py).
+func TestWriteFailedManualRunKeepsHead(t *testing.T) {
+	_, views := wRun(t, `
+manual id=F name=f args="{}"
+end error=boom
+`)
+	assert.Equal(t, "ROOT", views[1].StoredHead)
+}
+
 func TestWriteL2FunctionBeforeFirstTurn(t *testing.T) {
 	r, _ := wRun(t, scriptL2)
 	assert.False(t, wNode(t, r, "u1").Metadata.Has("parent_id"), "CH still null")
@@ -734,7 +745,7 @@ end error=boom
 	f := wNode(t, r, "F")
 	assert.Equal(t, `{"error": "boom"}`, pyDumps(f.Output))
 	assert.Equal(t, `{"expose": "llm", "status": "error", "duration_seconds": 0.5}`, pyDumps(f.Metadata))
-	assert.Equal(t, "F", r.Session().HeadID)
+	assert.Equal(t, "ROOT", r.Session().HeadID, "R13: a run that raised leaves the head")
 }
 
 func TestWriteScriptLegacyOrphanRewind(t *testing.T) {

@@ -282,7 +282,7 @@ func (s *shadow) End(o ops.End) error {
 		s.tally.Shape(ShapeRealDuration)
 	}
 	s.numbers(o.Output)
-	if f.manual {
+	if f.manual && o.Error == "" { // R13: a run that raised leaves the head
 		s.setHead(f.id)
 		if s.chatDone {
 			s.tally.Shape(ShapeHeadOnManual)

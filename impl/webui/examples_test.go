@@ -652,6 +652,7 @@ func TestCardTreeErrorIsPythonStr(t *testing.T) {
 	w := newWriter(t, "")
 	require.NoError(t, w.Manual("F", "word_count", `{"text":"hi"}`, ""))
 	require.NoError(t, w.End("", "boom"))
+	require.NoError(t, w.Checkout("F")) // a run that raised leaves the head (R13)
 	st := w.S.AtPersistedHead()
 	fn := mustNode(t, st, "F")
 	require.Equal(t, `{"error": "boom"}`, node.Dumps(fn.Output))

@@ -143,7 +143,9 @@ func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
 		return err
 	}
 	w.frames = w.frames[:len(w.frames)-1]
-	if f.manual {
+	// R moves the head to a manual run only when it returned: its
+	// subprocess reports no row for a run that raised.
+	if f.manual && errMsg == "" {
 		return w.S.SetHead(f.id)
 	}
 	return nil

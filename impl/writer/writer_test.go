@@ -62,6 +62,14 @@ func TestManualPersistsHeadBeforeRun(t *testing.T) {
 	require.Equal(t, "F", w.S.PersistedHead())
 }
 
+// R13: a manual run that ends in an error leaves the head where it was.
+func TestFailedManualRunKeepsHead(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Manual("F", "f", `{}`, ""))
+	require.NoError(t, w.End("", "boom"))
+	require.Equal(t, node.RootID, w.S.PersistedHead())
+}
+
 func TestExecInsideFunctionCalledByFrame(t *testing.T) {
 	w := newW(t)
 	require.NoError(t, w.Manual("F", "word_count", `{"text":"hi"}`, ""))
@@ -160,10 +168,10 @@ func TestAskUserRecordsQuestionAndStatus(t *testing.T) {
 
 func TestFunctionEntryVisibleMidRunThenUpdatedInPlace(t *testing.T) {
 	for _, tc := range []struct {
-		name, out, errMsg, wantOut, wantStatus string
+		name, out, errMsg, wantOut, wantStatus, wantHead string
 	}{
-		{"ok", `{"n": 2}`, "", `{"n": 2}`, "completed"},
-		{"error", "", "boom", `{"error": "boom"}`, "error"},
+		{"ok", `{"n": 2}`, "", `{"n": 2}`, "completed", "F"},
+		{"error", "", "boom", `{"error": "boom"}`, "error", "ROOT"}, // R13
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newW(t)
@@ -182,7 +190,7 @@ func TestFunctionEntryVisibleMidRunThenUpdatedInPlace(t *testing.T) {
 			require.Equal(t, n, w.S.Len(), "updated in place, not appended")
 			require.Equal(t, tc.wantOut, node.Dumps(f.Output))
 			require.Equal(t, tc.wantStatus, f.Meta("status").Str())
-			require.Equal(t, "F", w.S.PersistedHead(), "a manual run becomes the head after it ends")
+			require.Equal(t, tc.wantHead, w.S.PersistedHead(), "a manual run becomes the head after it returns")
 		})
 	}
 }
