@@ -103,13 +103,16 @@ func TestTargetL3HeadOnFunctionAfterChat(t *testing.T) {
 	assert.Equal(t, TargetView{HeadID: "F", Chain: chain(tr("u1"), tr("u1_reply"), tc("F"))}, views[len(views)-1])
 }
 
-// L4: "two ROOT-parented users". A dispatcher turn leaves CH null, so the
-// legacy web user u2 gets no parent_id (ROOT); its intent is to continue
-// after u1_reply (IP = anchor(H) = u1_reply). A deliberate fork-root stays a
-// root.
+// L4: "two ROOT-parented users". The web server made its conversation of
+// the session before anything was stored (the manual run's fn-form route),
+// so CH is null and a dispatcher turn does not move it: the legacy web user
+// u2 gets no parent_id (ROOT); its intent is to continue after u1_reply
+// (IP = anchor(H) = u1_reply). A deliberate fork-root stays a root.
 func TestTargetL4TwoRootParentedUsers(t *testing.T) {
 	t.Run("continuation", func(t *testing.T) {
 		r, views := tRun(t, `
+manual id=F name=f args={}
+end
 dispatch id=u1 text=hi rooted
 reply
 done
@@ -119,7 +122,7 @@ done
 `)
 		assert.False(t, r.Legacy().node("u2").Metadata.Has("parent_id"), "legacy: ROOT-parented")
 		assert.Equal(t, TargetView{HeadID: "u2_reply",
-			Chain: chain(tr("u1"), tr("u1_reply"), tr("u2"), tr("u2_reply"))}, views[len(views)-1])
+			Chain: chain(tc("F"), tr("u1"), tr("u1_reply"), tr("u2"), tr("u2_reply"))}, views[len(views)-1])
 	})
 	t.Run("fork-root", func(t *testing.T) {
 		r, views := tRun(t, scriptL4ForkRoot)
@@ -417,8 +420,11 @@ dispatch id=d3 text=four parent=none rooted
 		Chain: chain(tr("u1"), tr("u1_reply", "u1_reply_t_c1"), tr("d2"), tr("d2_reply"))}, views[9])
 }
 
-// Folded error: the next web turn continues after the failed reply (legacy
-// makes it a sibling of the reply).
+// Folded error of a web turn: R's web action ends by saving the server's
+// conversation, whose head the failed turn never moved from u5, so the
+// store's head is u5 again and the next web turn continues what the server
+// shows, u5 (legacy: a sibling of the failed reply). Of a dispatcher turn
+// the head stays on the failed reply.
 func TestTargetAfterFoldedError(t *testing.T) {
 	r, _ := tRun(t, `
 user id=u5 text=x
@@ -426,8 +432,15 @@ reply
 error-folded type=RuntimeError msg=boom
 user id=u6 text=y
 `)
-	assertIP(t, r, "u6", "u5_reply")
+	assertIP(t, r, "u6", "u5")
 	assert.Equal(t, "u5", r.Legacy().node("u6").Metadata.Val("parent_id"), "legacy: a sibling of the reply")
+	r, _ = tRun(t, `
+dispatch id=d5 text=x
+reply
+error-folded type=RuntimeError msg=boom
+dispatch id=d6 text=y
+`)
+	assertIP(t, r, "d6", "d5_reply")
 }
 
 // Flags do not change intent: the same script with and without flag ops.
@@ -521,14 +534,16 @@ done`)
 // w2's run n3 (exec n4), no meta write between them; w1's exec then calls
 // n5: the aggregated list is n1, n2 (calls n5), n3, n4, so the view is at
 // n4, which stands for n3's run (IP none: w2 read no persisted head). The
+// runs are a script's (run), which write no meta: a manual run persists the
+// in-memory head before it starts (R0), and so leaves no such session. The
 // latest node, n5, stands for n1. Rewinding n2 takes it out of the list,
 // and n5 stays a row of its own, the last one: the view is at n1's run.
 // With one writer the fold changes nothing: n2 and n5 both stand for n1.
 func TestTargetUnpersistedHeadSkipsFoldedFunctions(t *testing.T) {
-	script := `manual id=n1 args="{}"
+	script := `run id=n1 args="{}"
 exec id=n2
 writer name=w2 set=all
-manual id=n3 args="{}"
+run id=n3 args="{}"
 exec id=n4
 writer name=w1 set=all
 fn id=n5 args="{}" via-exec`
@@ -537,10 +552,23 @@ fn id=n5 args="{}" via-exec`
 	assert.Equal(t, TargetView{HeadID: "n3", Chain: chain(tc("n3"))}, v[len(v)-1])
 	_, v = tRun(t, script+"\nrewind id=n2")
 	assert.Equal(t, TargetView{HeadID: "n1", Chain: chain(tc("n1"))}, v[len(v)-1])
-	_, v = tRun(t, `manual id=n1 args="{}"
+	_, v = tRun(t, `run id=n1 args="{}"
 exec id=n2
 fn id=n5 args="{}" via-exec`)
 	assert.Equal(t, TargetView{HeadID: "n1", Chain: chain(tc("n1"))}, v[len(v)-1])
+}
+
+// An empty message is not sent (R's handle_chat returns on an empty text).
+func TestWriteEmptyWebMessageRefused(t *testing.T) {
+	r := NewLegacy(ops.DefaultSession)
+	require.Error(t, r.Apply(ops.UserWeb{ID: "u1", Text: " \n\t"}))
+	require.Equal(t, 0, r.NodeCount())
+	require.NoError(t, r.Apply(ops.UserWeb{ID: "u1", Text: " hi "}))
+	assert.Equal(t, "hi", r.node("u1").Output, "stripped, as R's handle_chat strips it")
+	require.NoError(t, r.Apply(ops.Reply{}))
+	require.NoError(t, r.Apply(ops.Done{}))
+	require.NoError(t, r.Apply(ops.UserWeb{ID: "u2", Form: "image"}))
+	assert.Equal(t, "(see attachment)", r.node("u2").Output)
 }
 
 // An invalid op is refused and changes nothing.
@@ -550,7 +578,7 @@ func TestTargetInvalidOp(t *testing.T) {
 	assert.Error(t, r.Apply(ops.UserWeb{ID: "u2", Text: "x"}), "a turn is pending")
 	assert.False(t, r.isConversationRow("u2"))
 	assert.Equal(t, before, r.View())
-	views, err := Target([]ops.Op{ops.UserWeb{ID: "u1"}, ops.Done{}})
+	views, err := Target([]ops.Op{ops.UserWeb{ID: "u1", Text: "hi"}, ops.Done{}})
 	assert.Error(t, err)
 	assert.Len(t, views, 1)
 }

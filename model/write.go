@@ -49,8 +49,9 @@ type LegacyRun struct {
 type writerState struct {
 	writer string // its name (ops.FirstWriter at first)
 
-	ch    string // client head CH …
-	chSet bool   // … null while false
+	ch     string // client head CH …
+	chSet  bool   // … null while false
+	chMade bool   // the server has made its conversation (R's _sessions entry) since it started
 
 	pending    string // pending turn P ("" = none)
 	pendingSrc string // its source: "web" or "cli"
@@ -108,7 +109,12 @@ func (r *LegacyRun) Session() *Session {
 func (r *LegacyRun) View() View { return r.reading(r.meta.Str("head_id")).view() }
 
 // ClientHead is CH; ok is false while it is null.
-func (r *LegacyRun) ClientHead() (string, bool) { return r.ch, r.chSet }
+func (r *LegacyRun) ClientHead() (string, bool) {
+	if !r.chMade {
+		return r.memHead, r.memHead != ""
+	}
+	return r.ch, r.chSet
+}
 
 // Rooted reports whether the session holds ROOT: until it does, the
 // writers' ensureRoot creates it on the next web turn, /spawn or run, and
@@ -299,7 +305,32 @@ func (r *LegacyRun) setHead(id string) {
 }
 
 // setCH sets the client head; "" is null.
-func (r *LegacyRun) setCH(id string) { r.ch, r.chSet = id, id != "" }
+func (r *LegacyRun) setCH(id string) { r.ch, r.chSet, r.chMade = id, id != "", true }
+
+// webActionSaved is the end of a web action in R's _execute_in_context
+// (webui/_execute/__init__.py): _save_session hands the conversation's head
+// to update_session, which sets the store's head to it when it is not null
+// and writes meta. It runs when the pending turn came from the web.
+func (r *LegacyRun) webActionSaved() {
+	if r.pendingSrc != "web" {
+		return
+	}
+	if r.chMade && r.chSet {
+		r.setHead(r.ch)
+		return
+	}
+	r.writeMeta()
+}
+
+// conversation is the web server's _get_or_create_session (R's
+// webui/server.py): a server process makes its conversation of a session
+// when a web op first needs it, with the head the store's index holds then
+// (README: CH). Once made, CH moves only as the web ops move it.
+func (r *LegacyRun) conversation() {
+	if !r.chMade {
+		r.setCH(r.memHead)
+	}
+}
 
 // endTurn: no pending turn, no open reply.
 func (r *LegacyRun) endTurn() {
@@ -592,7 +623,12 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 	if !edit {
 		text = deepCopy(u.Val("content"))
 	}
-	meta := newObject("source", "web", "parent_id", deepCopy(u.Val("parent_id")), "forked_from", uid)
+	// R's _fork_user_turn_and_run (webui/_chat_routes.py) builds the new
+	// message from the one it reruns: no source, its display copied (R5).
+	meta := newObject("parent_id", deepCopy(u.Val("parent_id")), "forked_from", uid)
+	if d := u.Val("display"); Truthy(d) {
+		meta.Set("display", deepCopy(d))
+	}
 	if edit {
 		meta.Set("edit_of", uid)
 	}

@@ -34,6 +34,16 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
+	// R's handle_chat strips the message and returns on an empty one
+	// (ws_actions/chat.py); with an image attached it sends
+	// "(see attachment)" in its place.
+	text := pyStrip(op.Text)
+	switch {
+	case text == "" && op.Form == "image":
+		text = "(see attachment)"
+	case text == "":
+		return fmt.Errorf("the web chat sends no empty message")
+	}
 	var meta *Object
 	switch op.Form {
 	case "":
@@ -42,15 +52,16 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 		image := newObject("type", "image", "media_type", "image/png", "size_b64", Int("96"))
 		meta = newObject("source", "web", "extra", pyDumps(newObject("attachments", []any{image})))
 	case "function": // a function-form run typed in the chat
-		meta = newObject("original_content", op.Text, "display", "runtime")
+		meta = newObject("original_content", text, "display", "runtime")
 	default:
 		return fmt.Errorf("user form %q is not image or function", op.Form)
 	}
+	r.conversation()
 	r.ensureRoot()
 	if r.chSet {
 		meta.Set("parent_id", r.ch)
 	}
-	r.appendNode(op.ID, "user", "", nil, op.Text, "ROOT", meta)
+	r.appendNode(op.ID, "user", "", nil, text, "ROOT", meta)
 	r.setHead(op.ID)
 	r.setCH(op.ID)
 	r.pending, r.pendingSrc = op.ID, "web"
@@ -84,6 +95,7 @@ func (o *legacyOps) Merge(op ops.Merge) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID)); err != nil {
 		return err
 	}
+	r.conversation()
 	r.ensureRoot()
 	meta := newObject("source", "web")
 	if r.chSet {
@@ -222,6 +234,7 @@ func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
 	n.meta().Set("error_type", op.Type)
 	r.meta.Set("status", "failed")
 	r.setHead(r.reply)
+	r.webActionSaved()
 	r.endTurn()
 	return nil
 }
@@ -247,6 +260,7 @@ func (o *legacyOps) Crash(ops.Crash) error {
 	r.writeMeta()
 	r.endTurn()
 	r.frames = nil
+	r.chMade = false // the server's conversations die with it
 	return nil
 }
 
@@ -280,7 +294,12 @@ func (o *legacyOps) Manual(op ops.Manual) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID), err); err != nil {
 		return err
 	}
+	r.conversation() // the fn-form route gets the conversation first
 	r.ensureRoot()
+	// The fn-form route sets the session's title (update_session) before
+	// it runs the function: the meta write persists the in-memory head,
+	// ROOT when ensureRoot has just created it (R0).
+	r.writeMeta()
 	r.appendFn(op.ID, op.Name, args, op.Expose, "ROOT")
 	r.frames = append(r.frames, frame{id: op.ID, manual: true})
 	return nil
@@ -350,7 +369,11 @@ func (o *legacyOps) End(op ops.End) error {
 	n.Output = output
 	n.meta().Set("status", status)
 	n.meta().Set("duration_seconds", Float(secs))
-	if f.manual {
+	// R's forced-tool path (agent/dispatcher/forced_tool.py) moves the head
+	// to the run only when its subprocess reports the run's row, which it
+	// does only for a run that returned (agent/process_runner.py): a run
+	// that ended in an error leaves the head where it was (R13).
+	if f.manual && op.Error == "" {
 		r.setHead(f.id)
 	}
 	return nil
@@ -372,7 +395,11 @@ func (o *legacyOps) Checkout(op ops.Checkout) error {
 
 func (o *legacyOps) Reload(ops.Reload) error {
 	r := o.run()
-	r.setCH(r.memHead)
+	// R's handle_load_session makes the conversation only of a session the
+	// store holds (a session nothing has written yet is the welcome page).
+	if len(r.nodes) > 0 {
+		r.setCH(r.memHead)
+	}
 	return nil
 }
 
@@ -384,6 +411,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
 		return err
 	}
+	r.conversation()
 	r.ensureRoot()
 	cmdMeta, text := newObject("source", "web", "function", "task"), "/spawn "+op.Text
 	if op.Mode == "async" {
@@ -441,8 +469,12 @@ func (o *legacyOps) Script(op ops.Script) error {
 	}
 	switch op.What {
 	case "fn":
+		// R's @agentic_function wrapper records a run's duration as the
+		// difference of two clock readings, before and after the row's own
+		// append: one tick of the op clock (R9).
+		start, end := r.now(), Float(r.clock+1.5*float64(r.ticks+1))
 		r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
-			newObject("expose", "io", "status", "completed"))
+			newObject("expose", "io", "status", "completed", "duration_seconds", Float(float64(end)-float64(start))))
 	case "exec":
 		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", newObject("status", "completed"))
 	case "ask": // a top-level ask_user, answered
@@ -450,7 +482,8 @@ func (o *legacyOps) Script(op ops.Script) error {
 	default:
 		return fmt.Errorf("script what=%q is not fn, exec or ask", op.What)
 	}
-	r.writeMeta()
+	// session_context writes through the graph shim, whose append moves
+	// only the in-memory head; nothing in a script writes meta (R9).
 	return nil
 }
 

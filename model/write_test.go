@@ -319,6 +319,32 @@ func TestWriteL1ThreeManualRuns(t *testing.T) {
 	}
 }
 
+// R0: the fn-form route (R's webui/routes/chat.py, post_function) creates
+// ROOT through the graph shim, whose append moves the in-memory head there,
+// then sets the session's title with update_session, which persists the
+// in-memory head: meta holds ROOT while a run first in a session is under
+// way, and the run once it ends.
+func TestWriteManualPersistsHeadBeforeRun(t *testing.T) {
+	_, views := wRun(t, `
+manual id=F name=f args="{}"
+end
+`)
+	require.Len(t, views, 2)
+	assert.Equal(t, "ROOT", views[0].StoredHead)
+	assert.Equal(t, "F", views[1].StoredHead)
+}
+
+// R13: a manual run that ends in an error leaves the head where it was:
+// R's forced-tool path moves it only to the row its subprocess reports,
+// which it reports only for a run that returned (process_runner.py).
+func TestWriteFailedManualRunKeepsHead(t *testing.T) {
+	_, views := wRun(t, `
+manual id=F name=f args="{}"
+end error=boom
+`)
+	assert.Equal(t, "ROOT", views[1].StoredHead)
+}
+
 func TestWriteL2FunctionBeforeFirstTurn(t *testing.T) {
 	r, _ := wRun(t, scriptL2)
 	assert.False(t, wNode(t, r, "u1").Metadata.Has("parent_id"), "CH still null")
@@ -401,6 +427,43 @@ dispatch id=d2 text=two
 	assert.Equal(t, []any{Float(1782000000.0), Float(1782000000.0), Float(1782000003.0), Float(1782000004.5)}, got, "the clock ticks once per node appended")
 }
 
+// R11: the web server's conversation of a session (R's _sessions entry,
+// webui/server.py _get_or_create_session) is made when a web op first needs
+// it, from the head the store's index holds then (a load makes it only of a
+// session the store holds); a crash ends it with the server.
+func TestWriteConversationMadeOnFirstWebOp(t *testing.T) {
+	r, _ := wRun(t, `
+reload
+fork-root id=d1 text=a
+reply
+done
+user id=u1 text=b
+reply
+crash
+user id=u2 text=c
+`)
+	assert.Equal(t, "d1_reply", wNode(t, r, "u1").Metadata.Val("parent_id"), "made at u1, from the store's head")
+	assert.Equal(t, "u1_reply", wNode(t, r, "u2").Metadata.Val("parent_id"), "made again after the crash, from the head it persisted")
+}
+
+// R12: a web action in R ends with _save_session (webui/_execute/__init__.py:
+// _execute_in_context), which hands the server's conversation to
+// update_session: a failed web turn's head goes back to where the
+// conversation stands, the user row; a dispatcher turn's stays on the
+// failed reply.
+func TestWriteFoldedErrorOfWebTurn(t *testing.T) {
+	_, views := wRun(t, `
+user id=u1 text=x
+reply
+error-folded type=RuntimeError msg=boom
+dispatch id=d1 text=y
+reply
+error-folded type=RuntimeError msg=boom
+`)
+	assert.Equal(t, "u1", views[2].StoredHead)
+	assert.Equal(t, "d1_reply", views[5].StoredHead)
+}
+
 func TestWriteDispatchInherit(t *testing.T) {
 	r, _ := wRun(t, `
 dispatch id=d1 text=one rooted
@@ -410,8 +473,11 @@ dispatch id=d1 text=one rooted
 	assert.Equal(t, `{"source": "cli", "parent_id": "ROOT"}`, pyDumps(wNode(t, r, "d1").Metadata))
 	assert.Equal(t, "ROOT", r.InMemoryHead())
 	assert.Equal(t, "", r.Session().HeadID, "no meta write yet")
-	_, ok := r.ClientHead()
-	assert.False(t, ok)
+	// No web op has made the server's conversation yet: the next one makes
+	// it from the in-memory head (R11).
+	ch, ok := r.ClientHead()
+	assert.True(t, ok)
+	assert.Equal(t, "ROOT", ch)
 
 	r, _ = wRun(t, `
 dispatch id=d1 text=one rooted
@@ -440,6 +506,24 @@ dispatch id=d1 text=c rooted
 	assert.Equal(t, "x1", wNode(t, r, "d1").Metadata.Val("parent_id"), "last id of get_messages")
 }
 
+// R5: the rerun of a turn is built from the message it reruns, as R's
+// _fork_user_turn_and_run (webui/_chat_routes.py) builds it: parent_id,
+// forked_from, the message's display when it has one, edit_of; no source
+// (the original's own retries in corpus/realwriter hold none).
+func TestWriteRetryCopiesDisplay(t *testing.T) {
+	r, _ := wRun(t, `
+user id=u1 text=run form=function
+reply
+done
+retry of=u1 id=n1
+reply
+done
+edit of=n1 id=e1 text=again
+`)
+	assert.Equal(t, `{"parent_id": "ROOT", "forked_from": "u1", "display": "runtime"}`, pyDumps(wNode(t, r, "n1").Metadata))
+	assert.Equal(t, `{"parent_id": "ROOT", "forked_from": "n1", "display": "runtime", "edit_of": "n1"}`, pyDumps(wNode(t, r, "e1").Metadata))
+}
+
 func TestWriteRetryAndEdit(t *testing.T) {
 	r, _ := wRun(t, `
 user id=u1 text=hi
@@ -457,10 +541,11 @@ edit of=u1 id=e1 text=changed
 	n2 := wNode(t, r, "n2")
 	assert.Equal(t, "", n2.CalledBy)
 	assert.Equal(t, "more", n2.Output)
-	assert.Equal(t, `{"source": "web", "parent_id": "u1_reply", "forked_from": "u2"}`, pyDumps(n2.Metadata))
+	// R5: R's _fork_user_turn_and_run writes no source
+	assert.Equal(t, `{"parent_id": "u1_reply", "forked_from": "u2"}`, pyDumps(n2.Metadata))
 	e1 := wNode(t, r, "e1")
 	assert.Equal(t, "changed", e1.Output)
-	assert.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "u1", "edit_of": "u1"}`, pyDumps(e1.Metadata))
+	assert.Equal(t, `{"parent_id": "ROOT", "forked_from": "u1", "edit_of": "u1"}`, pyDumps(e1.Metadata))
 	assert.Equal(t, "e1", r.Session().HeadID)
 	c, _ := r.ClientHead()
 	assert.Equal(t, "e1", c)
@@ -523,8 +608,9 @@ done
 writer name=w1 set=off
 user id=u3 text=again
 `)
-	_, has := wNode(t, r, "u2").Metadata.Get("parent_id")
-	assert.False(t, has, "w2's browser has no head yet: u2 records no parent")
+	// R11: w2 makes its conversation at its first web op, from the head it
+	// re-read (the persisted u1_reply)
+	assert.Equal(t, "u1_reply", wNode(t, r, "u2").Metadata.Val("parent_id"))
 	assert.Equal(t, "u1_reply", wNode(t, r, "u3").Metadata.Val("parent_id"), "w1's browser still shows a1")
 	assert.Equal(t, Float(1782000000.0+1.5*5), wNode(t, r, "u3").CreatedAt, "one clock: ROOT, u1, a1, u2, b2, then u3")
 	assert.Equal(t, "u3", r.Session().HeadID)
@@ -659,7 +745,7 @@ end error=boom
 	f := wNode(t, r, "F")
 	assert.Equal(t, `{"error": "boom"}`, pyDumps(f.Output))
 	assert.Equal(t, `{"expose": "llm", "status": "error", "duration_seconds": 0.5}`, pyDumps(f.Metadata))
-	assert.Equal(t, "F", r.Session().HeadID)
+	assert.Equal(t, "ROOT", r.Session().HeadID, "R13: a run that raised leaves the head")
 }
 
 func TestWriteScriptLegacyOrphanRewind(t *testing.T) {
@@ -676,14 +762,18 @@ rewind id=x1
 	assert.Equal(t, 0, s1.Seq, "no ROOT in a script session")
 	assert.Equal(t, `{}`, pyDumps(s1.Input))
 	assert.Equal(t, "ok", s1.Output)
-	assert.Equal(t, `{"expose": "io", "status": "completed"}`, pyDumps(s1.Metadata))
+	// R9: the wrapper's two clock readings are one tick apart
+	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 1.5}`, pyDumps(s1.Metadata))
 	s2 := wNode(t, r, "s2")
 	assert.Equal(t, "model-x", s2.Name)
 	assert.Nil(t, s2.Input)
 	assert.Equal(t, "script reply", s2.Output)
-	assert.Equal(t, []string{"s1", "s2", "x1", "x2", "x2", "o2", "o2"},
+	// R9: a script (R's session_context) moves only the in-memory head;
+	// legacy-user's commit_turn persists it (x1).
+	assert.Equal(t, []string{"", "", "x1", "x2", "x2", "o2", "o2"},
 		[]string{views[0].StoredHead, views[1].StoredHead, views[2].StoredHead, views[3].StoredHead,
 			views[4].StoredHead, views[5].StoredHead, views[6].StoredHead}, "o1 has a caller: no head move")
+	assert.Equal(t, "o2", r.InMemoryHead())
 	assert.Equal(t, `{"parent_id": "x1"}`, pyDumps(wNode(t, r, "x2").Metadata))
 	o1 := wNode(t, r, "o1")
 	assert.Equal(t, "nowhere", o1.CalledBy)
@@ -691,6 +781,20 @@ rewind id=x1
 	assert.Equal(t, "orphan", o1.Output)
 	assert.Equal(t, `{"rewound": true}`, pyDumps(wNode(t, r, "x1").Metadata))
 	assert.NotContains(t, ids(r.View().Messages), "x1")
+}
+
+// R9: a script's function lasts one tick of the op clock, the difference of
+// two readings in binary floating point as R's wrapper takes it
+// (agentic_programming/function.py: time.time() - _started_at).
+func TestWriteScriptFunctionDuration(t *testing.T) {
+	r, _ := wRun(t, `
+clock at=3.0000000000000004
+script what=fn id=s1 name=prep
+clock at=1e16
+script what=fn id=s2 name=prep
+`)
+	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 1.4999999999999996}`, pyDumps(wNode(t, r, "s1").Metadata))
+	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 2.0}`, pyDumps(wNode(t, r, "s2").Metadata))
 }
 
 // ---------------------------------------------------------- validity

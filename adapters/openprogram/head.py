@@ -30,12 +30,12 @@ DECLARATION.update({
     "name": "openprogram@f27be0ee2",
     "claims": "target",
     "configs": ["target"],
-    # legacy-user, legacy-reply, orphan: rows in R's message format (a
-    # parent in metadata), which HEAD's store refuses ("append without
-    # predecessor") — HEAD writes no such rows.
-    # script: a top-level runtime.exec outside a function writes no llm row
-    # at HEAD (it records the tools the context offered instead).
-    "ops": [k for k in r.DECLARATION["ops"] if k not in ("legacy-user", "legacy-reply", "orphan", "script")],
+    # Every op kind R writes: HEAD has an entry point for each. Where it
+    # drops, refuses or loses what the op does, the adapter still drives it
+    # and the harness reports the loss: a top-level runtime.exec of a script
+    # that HEAD records no llm row for, a row appended through the message
+    # adapter that HEAD's store refuses ("append without predecessor").
+    "ops": list(r.DECLARATION["ops"]),
     # branch (get_branch at the stored head) is a legacy view: the target is
     # judged on the load; and HEAD's get_branch raises on a head its own
     # checkout puts on a function's internal row (docs/openprogram.md, H2), where the
@@ -97,8 +97,15 @@ class Driver(r.Driver):
         ps = __import__("importlib").import_module("openprogram.store.project.project_store")
         proj = ps.get_default_project()
         ps.save_project_settings(proj.id, {**ps.load_project_settings(proj.id), "permission_mode": "bypass"})
-        # This process is the worker, as the original's web server is: it
-        # holds the profile's worker lock for its life (worker/runner.py).
+
+    def after_fork(self, cold):
+        # A live worker is the worker, as the original's web server is: it
+        # holds the profile's worker lock for its life (worker/runner.py),
+        # which HEAD checks by process id before it starts a background job
+        # (resource_governance: _owner_holds_worker_lock). A cold one only
+        # loads, beside the live one, which holds it.
+        if cold:
+            return
         lock = __import__("importlib").import_module("openprogram.worker.lock").WorkerLock()
         if not lock.try_acquire():
             raise RuntimeError(f"another worker holds {lock.path}")

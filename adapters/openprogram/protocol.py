@@ -1,28 +1,32 @@
 """The implementation protocol (docs/protocol.md) for an adapter of the original.
 
-An adapter is two processes. The **front** (this module's ``serve``) speaks
-the protocol on stdin/stdout: the handshake, sessions, ops, views, restart.
-It owns what must outlive the original's process: the map from the
-script's ids to the ids the original minted, the op clock, and the session
-directories. The **worker** (``work``) is one process of the original: it
-imports the original's source with the stand-ins of standins.py and runs
-each op through the original's own writers (a driver module per commit:
-r.py, head.py). A ``crash`` op ends the worker at once, as a killed server
-ends; ``restart`` ends it too; the next request starts a new worker over
-the same files, which is what a restarted server is.
+The **front** (this module's ``serve``) speaks the protocol on stdin/stdout:
+the handshake, sessions, ops, views, restart. It imports the original's
+source once, with the stand-ins of standins.py in place (a driver module
+per commit: r.py, head.py), and is from then on the warm parent of every
+**worker**: a fork of it that runs a session's ops through the original's
+own writers and answers the views (``work``). A session gets a new fork;
+a ``crash`` op ends the fork at once, as a killed server ends; ``restart``
+forks another that reads the session from disk. Forking instead of starting
+an interpreter makes a worker cost milliseconds, not the seconds an import
+of the original takes, and every worker starts from the same state: the
+front never runs an op, and nothing the original starts (threads) runs
+before an op does, in the fork.
 
-The front translates the script's ids to the original's before an op
-reaches the worker, so the worker sees only the original's ids, and reports
-for each op the ids it minted under the names ops/README.md gives
-them.
+The front owns what must outlive a worker: the map from the script's ids
+to the ids the original minted, the op clock, and the session directories.
+It translates the script's ids to the original's before an op reaches the
+worker, so the worker sees only the original's ids, and reports for each op
+the ids it minted under the names ops/README.md gives them.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import select
 import shutil
-import subprocess
+import signal
 import sys
 import tempfile
 import time
@@ -124,7 +128,7 @@ def parse_op(line: str) -> tuple[str, dict]:
 
 
 # ---------------------------------------------------------------------------
-# Front
+# Workers: forks of the warm front
 # ---------------------------------------------------------------------------
 
 
@@ -133,107 +137,270 @@ class WorkerGone(Exception):
 
 
 class Worker:
-    """One process of the original, driven over a pipe (JSON lines)."""
+    """One fork of the warm front, driven over a pair of pipes (JSON lines)."""
 
-    def __init__(self, script: str, home: str, env_extra: dict, deadline: float):
-        env = dict(os.environ)
-        env.update(env_extra)
-        env["HOME"] = home
-        env["PYTHONHASHSEED"] = "0"
-        # The original's bytecode is cached outside its source tree, so a
-        # new worker (after a crash or a restart) starts in a second, not
-        # in the seconds it takes to compile every module again.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = os.environ.get("OPENPROGRAM_ADAPTER_PYCACHE") or os.path.join(
-            tempfile.gettempdir(), f"op-adapter-pycache-{os.getuid()}")
+    def __init__(self, pid: int, rfd: int, wfd: int, deadline: float):
+        self.pid, self.rfd, self.wfd = pid, rfd, wfd
         self.deadline = deadline
-        self.p = subprocess.Popen(
-            [sys.executable, script, "--worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=None, env=env, text=True, encoding="utf-8", bufsize=1)
-        self.buf = ""
+        self.status: int | None = None
+        self.buf = b""
+        self.where: str | None = None  # where the original keeps the session's files
 
     def call(self, req: dict, deadline: float | None = None) -> dict:
         self.send(req)
-        return self.recv(req, deadline)
+        return json.loads(self.recv_line(req, deadline))
 
     def send(self, req: dict) -> None:
+        data = (json.dumps(req, ensure_ascii=False) + "\n").encode("utf-8")
         try:
-            self.p.stdin.write(json.dumps(req, ensure_ascii=False) + "\n")
-            self.p.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise WorkerGone(f"the original's process exited (status {self.p.poll()})")
+            while data:
+                data = data[os.write(self.wfd, data):]
+        except OSError:
+            raise WorkerGone(f"the original's process exited ({self._status()})")
 
-    def recv(self, req: dict, deadline: float | None = None) -> dict:
+    def recv_line(self, req: dict, deadline: float | None = None) -> bytes:
         end = time.monotonic() + (deadline or self.deadline)
-        fd = self.p.stdout.fileno()
-        while "\n" not in self.buf:
+        while b"\n" not in self.buf:
             left = end - time.monotonic()
             if left <= 0:
                 self.kill()
                 raise WorkerGone(f"the original's process did not answer {req.get('cmd')} "
                                  f"within {deadline or self.deadline:g}s")
-            r, _, _ = select.select([fd], [], [], left)
+            r, _, _ = select.select([self.rfd], [], [], left)
             if not r:
                 continue
-            chunk = os.read(fd, 1 << 16)
+            chunk = os.read(self.rfd, 1 << 16)
             if not chunk:
-                code = self.p.wait()
-                raise WorkerGone(f"the original's process exited (status {code})")
-            self.buf += chunk.decode("utf-8")
-        line, _, self.buf = self.buf.partition("\n")
-        return json.loads(line)
+                self.kill()
+                raise WorkerGone(f"the original's process exited ({self._status()})")
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line
+
+    def _status(self) -> str:
+        if self.status is None:
+            return "still running"
+        if self.status == -1:
+            return "killed"
+        if os.WIFSIGNALED(self.status):
+            return f"signal {os.WTERMSIG(self.status)}"
+        return f"status {os.waitstatus_to_exitcode(self.status)}"
 
     def alive(self) -> bool:
-        return self.p.poll() is None
+        if self.status is None:
+            pid, st = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = st
+        return self.status is None
+
+    def close_fds(self) -> None:
+        for fd in (self.rfd, self.wfd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.rfd = self.wfd = -1
 
     def kill(self) -> None:
-        if self.p.poll() is None:
-            self.p.kill()
+        """End the worker; it is reaped later (``reap``): an ending process
+        of the original takes the kernel a while to take down."""
+        if self.alive():
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.status = -1
+            _dying.append(self.pid)
+        self.close_fds()
+
+
+_dying: list[int] = []  # workers killed and not yet reaped
+
+
+def reap(block: bool = False) -> None:
+    for pid in list(_dying):
         try:
-            self.p.wait(timeout=5)
-        except Exception:
-            pass
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _dying.remove(pid)
+
+
+# ---------------------------------------------------------------------------
+# Front
+# ---------------------------------------------------------------------------
+
+
+# A worker's reply to a view is the protocol's reply, which the front passes on.
+VIEW_PREFIX = b'{"type": "view", '
+
+
+class Raw:
+    """A reply line to pass on as it is."""
+
+    def __init__(self, line: bytes):
+        self.line = line
 
 
 class Front:
-    """Speaks docs/protocol.md on stdin/stdout for one adapter."""
+    """Speaks docs/protocol.md on stdin/stdout for one adapter.
 
-    def __init__(self, script: str, declaration: dict):
+    The front imports the original once (the driver: the original's modules
+    with the stand-ins in place) and then never runs an op itself: it is the
+    warm parent every worker is forked from. A session gets a fresh fork;
+    a crash ends the fork, and the next request forks another that reads the
+    session from disk; a restart forks one that reads the session from disk
+    (the "cold" one) and serves the views until the next op, beside the live
+    one, whose writers go on at that op (a server restarted in the middle of
+    a turn would lose the turn, which is the crash op, not a restart).
+    Nothing the original started runs in the front: its threads are started
+    by ops, in the forks."""
+
+    def __init__(self, script: str, declaration: dict, make_driver):
         self.script = script
         self.decl = declaration
+        self.make_driver = make_driver
         src = os.environ.get("OPENPROGRAM_SRC", "")
         if not src or not os.path.isdir(os.path.join(src, "openprogram")):
             sys.exit(f"{os.path.basename(script)}: OPENPROGRAM_SRC must name the original's source "
                      f"tree (a directory holding openprogram/), got {src!r}")
         self.src = os.path.abspath(src)
+        os.environ["OPENPROGRAM_SRC"] = self.src
         self.home = tempfile.mkdtemp(prefix="op-adapter-home-")
+        os.environ["HOME"] = self.home  # before the original is imported: it reads its paths from it
+        self.template = self.home + ".template"
         self.deadline = float(os.environ.get("OPENPROGRAM_ADAPTER_DEADLINE", "9"))
+        self.driver = None
         self.worker: Worker | None = None
-        # After a restart the views come from a second process of the
-        # original that has read the session from disk only (the "cold"
-        # one), beside the live one, whose writers go on at the next op: a
-        # server restarted in the middle of a turn would lose the turn, which
-        # is the crash op, not a restart. A spare process is kept started
-        # for the next restart.
         self.cold: Worker | None = None
-        self.spare: Worker | None = None
         self.session: dict | None = None
-        self.sessions_served = 0
-        self.worker_sids: set[str] = set()
 
-    # worker lifecycle -----------------------------------------------------
+    # the warm parent --------------------------------------------------------
+    def _warm(self):
+        if self.driver is None:
+            self.driver = self.make_driver(self.src)
+            self._warm_up()
+            # What the original wrote to its home, but sessions, is what every
+            # session starts with (sessions never see each other's files: the
+            # registry of sessions is left out; the default agent it seeded,
+            # its projects, usage and memory are an installation's).
+            shutil.rmtree(self.template, ignore_errors=True)
+            state = os.path.abspath(self._state())
+            shutil.copytree(self.home, self.template, symlinks=True,
+                            ignore=lambda d, names: ["sessions"] if os.path.abspath(d) == state else [])
+            # The objects of the warm parent are never collected in a fork:
+            # a collection would touch, and so copy, every page of them.
+            gc.collect()
+            gc.freeze()
+        return self.driver
+
+    def _state(self) -> str:
+        return os.path.join(self.home, ".openprogram")
+
+    def _warm_up(self) -> None:
+        """Run the driver's warm-up scripts in a fork and import, here, the
+        modules of the original they imported (the original imports many of
+        them inside functions, on first use): a fork then finds them
+        imported instead of importing them again, each time."""
+        scripts = getattr(self.driver, "WARMUP", ())
+        if not scripts or os.environ.get("OPENPROGRAM_ADAPTER_WARMUP") == "0":
+            return
+        before = set(sys.modules)
+        r, w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 70
+            try:
+                os.close(r)
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, 0)
+                if not os.environ.get("OPENPROGRAM_ADAPTER_DEBUG"):
+                    os.dup2(null, 2)  # what the original prints while warming up is no finding's
+                os.dup2(2, 1)
+                sys.stdout = sys.stderr
+                warm_up(self.driver, scripts, os.path.join(self.home, "warm-up"))
+                names = [n for n in sys.modules if n not in before]
+                with os.fdopen(w, "w", encoding="utf-8") as f:
+                    json.dump(names, f)
+                code = 0
+            except BaseException:
+                import traceback
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        os.close(w)
+        with os.fdopen(r, "r", encoding="utf-8") as f:
+            data = f.read()
+        os.waitpid(pid, 0)
+        shutil.rmtree(os.path.join(self._state(), "sessions"), ignore_errors=True)
+        shutil.rmtree(os.path.join(self.home, "warm-up"), ignore_errors=True)
+        try:
+            names = json.loads(data) if data else []
+        except json.JSONDecodeError:
+            names = []
+        import importlib
+        for name in names:
+            if name in sys.modules or not name.startswith("openprogram"):
+                continue
+            try:
+                importlib.import_module(name)
+            except Exception:  # a module that imports only where it was first used
+                pass
+
+    def _fresh_home(self) -> None:
+        for name in sorted(os.listdir(self.home)):
+            p = os.path.join(self.home, name)
+            if os.path.isdir(p) and not os.path.islink(p):
+                shutil.rmtree(p)
+            else:
+                os.unlink(p)
+        shutil.copytree(self.template, self.home, symlinks=True, dirs_exist_ok=True)
+
+    def _fork(self, first: dict) -> Worker:
+        """A worker forked from the warm parent, its first request answered."""
+        driver = self._warm()
+        r1, w1 = os.pipe()
+        r2, w2 = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            code = 70
+            try:
+                os.close(w1)
+                os.close(r2)
+                for w in (self.worker, self.cold):
+                    if w is not None:
+                        w.close_fds()
+                code = work(driver, r1, w2)
+            except BaseException:
+                import traceback
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        os.close(r1)
+        os.close(w2)
+        w = Worker(pid, r2, w1, self.deadline)
+        r = w.call(first)
+        if not r.get("ok"):
+            w.kill()
+            raise WorkerGone(f"the original did not take the session: {r.get('error')}")
+        w.where = r.get("dir")
+        return w
+
+    def _resume(self, cold: bool = False) -> Worker:
+        s = self.session
+        return self._fork({"cmd": "session", "id": s["id"], "dir": s["dir"], "resume": True, "cold": cold})
+
     def _worker(self) -> Worker:
         if self.worker is None or not self.worker.alive():
-            self.worker = self._new_worker()
-            self.sessions_served, self.worker_sids = 0, set()
-            r = self.worker.call({"cmd": "start"}, deadline=max(self.deadline, 30))
-            if not r.get("ok"):
-                self._end_worker()
-                raise WorkerGone(f"the original did not load: {r.get('error')}")
-            if self.session is not None:
-                s = self.session
-                self.worker.call({"cmd": "session", "id": s["id"], "dir": s["dir"], "resume": True})
-                self.worker_sids.add(s["id"])
+            if self.worker is not None:
+                self.worker.kill()
+            self.worker = None
+            self.worker = self._resume()
         return self.worker
 
     def _end_worker(self) -> None:
@@ -242,52 +409,36 @@ class Front:
             self.worker.kill()
             self.worker = None
 
-    def _new_worker(self) -> Worker:
-        return Worker(self.script, self.home, {"OPENPROGRAM_SRC": self.src}, self.deadline)
-
-    def _start_spare(self) -> None:
-        if self.spare is None or not self.spare.alive():
-            self.spare = self._new_worker()
-            self.spare.send({"cmd": "start"})
-
-    def _end_cold(self, keep_spare: bool = True) -> None:
+    def _end_cold(self) -> None:
         if self.cold is not None:
             self.cold.kill()
             self.cold = None
-            if keep_spare:
-                self._start_spare()  # starts while the live one works
 
     # requests ---------------------------------------------------------------
     def hello(self, req):
         if req.get("protocol") != PROTOCOL:
             return {"type": "error", "error": f"protocol {req.get('protocol')!r} not spoken (1 is)"}
-        self._worker()  # start the original now: the first op should not pay for it
+        try:
+            self._warm()  # import the original now: the first session should not pay for it
+        except Exception as e:
+            return {"type": "error", "error": f"the original did not load: {type(e).__name__}: {e}"}
         return {"type": "hello", "protocol": PROTOCOL, **self.decl}
 
     def session_req(self, req):
         sid, d = req.get("id"), req.get("dir")
         if not sid or not d:
             return {"type": "error", "error": "session needs id and dir"}
-        # A worker whose last session left a turn open, or that has served
-        # many sessions, or a session of the same id before, is replaced: the
-        # original's threads of a turn that never ended stay blocked in it, and
-        # it keeps a session's state in memory by the session's id in more
-        # places than an adapter could name.
-        if self.worker is not None and (self.sessions_served >= 64 or sid in self.worker_sids
-                                        or self.worker.call({"cmd": "busy"}).get("busy")):
-            self._end_worker()
-        self._end_cold()
-        self.session = None  # a worker started now has nothing to resume
-        worker = self._worker()
-        self.session = {"id": sid, "dir": os.path.abspath(d), "ids": {}, "t": 1782000000.0, "k": 0}
-        self.sessions_served += 1
-        self.worker_sids.add(sid)
-        r = worker.call({"cmd": "session", "id": sid, "dir": self.session["dir"]})
-        if not r.get("ok"):
-            return {"type": "error", "error": r.get("error", "session refused")}
+        self._end_worker()
+        self.session = None
+        self._warm()
+        self._fresh_home()
+        d = os.path.abspath(d)
+        r = self._fork({"cmd": "session", "id": sid, "dir": d})
+        self.worker = r
+        self.session = {"id": sid, "dir": d, "ids": {}, "t": 1782000000.0, "k": 0}
         out = {"type": "session"}
-        if r.get("dir") and r["dir"] != self.session["dir"]:
-            out["dir"] = r["dir"]
+        if r.where and r.where != d:
+            out["dir"] = r.where
         return out
 
     def op(self, req):
@@ -316,10 +467,9 @@ class Front:
             r = self._worker().call({"cmd": "op", "seq": seq, "kind": kind, "fields": fields,
                                      "clock": [s["t"], s["k"]]})
         except WorkerGone as e:
+            self._end_worker()
             if kind == "crash":
-                self.worker = None
                 return {"type": "op", "seq": seq, "ids": {}}
-            self.worker = None
             return {"type": "error", "seq": seq, "error": f"{kind}: {e}"}
         if kind == "crash":
             self._end_worker()
@@ -335,40 +485,32 @@ class Front:
             return {"type": "error", "error": "no session"}
         try:
             w = self.cold or self._worker()
-            r = w.call({"cmd": "view", "config": req.get("config", "off")})
+            w.send({"cmd": "view", "config": req.get("config", "off")})
+            line = w.recv_line(req)
         except WorkerGone as e:
             if self.cold is not None:
-                self.cold = None
+                self._end_cold()
             else:
-                self.worker = None
+                self._end_worker()
             return {"type": "error", "error": f"view: {e}"}
-        if not r.get("ok"):
-            return {"type": "error", "error": r.get("error", "no view")}
-        return {"type": "view", "view": r["view"]}
+        if line.startswith(VIEW_PREFIX):
+            return Raw(line)  # the worker wrote the protocol's reply: passed on as it is
+        r = json.loads(line)
+        return {"type": "error", "error": r.get("error", "no view")}
 
     def restart(self, req):
         if self.session is None:
             return {"type": "error", "error": "no session"}
-        self._end_cold(keep_spare=False)
+        self._end_cold()
         if self.worker is None or not self.worker.alive():
-            # nothing lives (a crash ended it): the next request starts the
+            # nothing lives (a crash ended it): the next request forks the
             # one that goes on, from disk
-            self.worker = None
+            self._end_worker()
             return {"type": "restart"}
-        self._start_spare()
-        cold, self.spare = self.spare, None
         try:
-            r = cold.recv({"cmd": "start"}, deadline=max(self.deadline, 30))
-            if not r.get("ok"):
-                raise WorkerGone(f"the original did not load: {r.get('error')}")
-            s = self.session
-            r = cold.call({"cmd": "session", "id": s["id"], "dir": s["dir"], "resume": True, "cold": True})
-            if not r.get("ok"):
-                raise WorkerGone(r.get("error", "session refused"))
+            self.cold = self._resume(cold=True)
         except WorkerGone as e:
-            cold.kill()
             return {"type": "error", "error": f"restart: {e}"}
-        self.cold = cold
         return {"type": "restart"}
 
     def serve(self) -> int:
@@ -397,18 +539,23 @@ class Front:
                         try:
                             resp = h(req)
                         except WorkerGone as e:
-                            self.worker = None
+                            self._end_worker()
                             resp = {"type": "error", "error": str(e)}
                         if "seq" in req and resp.get("type") == "error":
                             resp.setdefault("seq", req["seq"])
-                out.write(json.dumps(resp, ensure_ascii=False) + "\n")
-                out.flush()
+                if isinstance(resp, Raw):
+                    out.flush()
+                    out.buffer.write(resp.line + b"\n")
+                    out.buffer.flush()
+                else:
+                    out.write(json.dumps(resp, ensure_ascii=False) + "\n")
+                    out.flush()
+                reap()
         finally:
-            self._end_cold(keep_spare=False)
             self._end_worker()
-            if self.spare is not None:
-                self.spare.kill()
+            reap(block=True)
             shutil.rmtree(self.home, ignore_errors=True)
+            shutil.rmtree(self.template, ignore_errors=True)
         return 0
 
 
@@ -417,23 +564,33 @@ class Front:
 # ---------------------------------------------------------------------------
 
 
-def work(make_driver) -> int:
-    """The worker's loop: requests on stdin, replies on a private copy of
-    stdout (the original's own prints go to stderr)."""
-    proto = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+def work(driver, rfd: int, wfd: int) -> int:
+    """A forked worker's loop: requests on one pipe, replies on the other;
+    the original's own prints go to stderr, and it reads nothing of the
+    front's stdin."""
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    driver = None
-    for line in sys.stdin:
+    sys.stdin = open(os.devnull, encoding="utf-8")
+    inp = os.fdopen(rfd, "r", encoding="utf-8")
+    proto = os.fdopen(wfd, "w", encoding="utf-8", buffering=1)
+    forked = True
+    prof = None
+    if os.environ.get("OPENPROGRAM_ADAPTER_PROFILE"):
+        import cProfile
+        prof = cProfile.Profile()
+    for line in inp:
         req = json.loads(line)
         cmd = req.get("cmd")
+        if prof is not None:
+            prof.enable()
         try:
-            if cmd == "start":
-                driver = make_driver(os.environ["OPENPROGRAM_SRC"])
-                resp = {"ok": True}
-            elif cmd == "busy":
-                resp = {"ok": True, "busy": driver.busy()}
-            elif cmd == "session":
+            if forked:
+                forked = False
+                driver.after_fork(bool(req.get("cold")))
+            if cmd == "session":
                 where = driver.session(req["id"], req["dir"], resume=req.get("resume", False))
                 resp = {"ok": True, "dir": where or req["dir"]}
             elif cmd == "op":
@@ -441,21 +598,68 @@ def work(make_driver) -> int:
                     driver.crash()  # ends the process
                 resp = driver.op(req["seq"], req["kind"], req["fields"], req["clock"])
             elif cmd == "view":
-                resp = {"ok": True, "view": driver.view(req.get("config", "off"))}
+                resp = {"type": "view", "view": driver.view(req.get("config", "off"))}
             else:
                 resp = {"ok": False, "error": f"unknown worker command {cmd!r}"}
         except Exception as e:  # a failure of the adapter or the original: the op's finding
             import traceback
             traceback.print_exc()
             resp = {"ok": False, "error": f"{type(e).__name__}: {e}"}
-            if driver is not None:
-                resp["k"] = driver.clock_k()
+            resp["k"] = driver.clock_k()
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(os.path.join(os.environ["OPENPROGRAM_ADAPTER_PROFILE"], f"{os.getpid()}.prof"))
         proto.write(json.dumps(resp, ensure_ascii=False, default=str) + "\n")
         proto.flush()
     return 0
 
 
+def warm_up(driver, scripts, tmp: str) -> None:
+    """Each warm-up script through the driver, as the front would send it
+    (ids translated, a view after every op, a restart's load at the end);
+    what the original refuses is of no matter here."""
+    for n, script in enumerate(scripts):
+        sid = f"local_warm{n:06d}"
+        d = os.path.join(tmp, sid)
+        os.makedirs(d, exist_ok=True)
+        try:
+            driver.session(sid, d)
+        except Exception:
+            continue
+        ids, k = {}, 0
+        for seq, line in enumerate(script, 2):
+            kind, fields = parse_op(line)
+            for f in REF_FIELDS.get(kind, ()):
+                v = fields.get(f)
+                if isinstance(v, str) and v in ids:
+                    fields[f] = ids[v]
+            try:
+                r = driver.op(seq, kind, fields, [1782000000.0, k])
+                k = r.get("k", k)
+                ids.update(r.get("ids") or {})
+                driver.view("off")
+            except Exception:
+                pass
+        try:
+            driver.session(sid, d, resume=True)
+            driver.view("off")
+        except Exception:
+            pass
+
+
+# The interpreter the front runs in: string hashing fixed (set and dict
+# orders of the original's, the same in every fork and every run), and the
+# original's bytecode cached outside its source tree.
+_ENV = {"PYTHONHASHSEED": "0"}
+
+
 def main(script: str, declaration: dict, make_driver) -> int:
-    if "--worker" in sys.argv[1:]:
-        return work(make_driver)
-    return Front(script, declaration).serve()
+    want = dict(_ENV)
+    want.setdefault("PYTHONPYCACHEPREFIX", os.environ.get("OPENPROGRAM_ADAPTER_PYCACHE") or os.path.join(
+        tempfile.gettempdir(), f"op-adapter-pycache-{os.getuid()}"))
+    if any(os.environ.get(k) != v for k, v in want.items()) or os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        env = dict(os.environ)
+        env.update(want)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.execve(sys.executable, [sys.executable, script] + sys.argv[1:], env)
+    return Front(script, declaration, make_driver).serve()

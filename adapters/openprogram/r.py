@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import io
 import json
 import math
 import os
@@ -73,6 +74,17 @@ FN_NAMES = ["word_count", "plan_next", "gui_step", "summarize", "analyze"]
 
 class Refused(Exception):
     """The original cannot write this op (or refused it): the op's error."""
+
+
+class _Terminal(io.StringIO):
+    """The user's terminal as a script's stdin: a TTY whose next line is
+    the user's answer."""
+
+    def __init__(self, line):
+        super().__init__(line + "\n")
+
+    def isatty(self):
+        return True
 
 
 class FakeWS:
@@ -226,6 +238,25 @@ def _json_safe(v):
 
 class Driver:
     VIEWS = DECLARATION["views"]
+
+    # Scripts the front runs once, in a fork, before it serves a session
+    # (protocol.Front._warm_up): every op kind, so that the modules the
+    # original imports on first use are imported in the warm parent.
+    WARMUP = [
+        ["user id=u1 text=hello", "reply", "think text=t", "say text=hi",
+         'tool call=c1 name=bash args="{}" result=ok', "done",
+         "user id=u2 text=more", "reply", 'fn id=f1 name=analyze args="{}"', "exec id=e1 prompt=p reply=r",
+         "ask id=q1 question=q answer=a", "end output=1",
+         "task call=c2 id=s1 attach=a1 text=t label=l", "task call=c3 id=s2 attach=a2 text=t label=l async",
+         "done", "retry of=u2 id=u3", "reply", "error-folded type=RuntimeError msg=boom",
+         "edit of=u3 id=u4 text=x", "reply", "cancel", "checkout id=u1", "reload",
+         'manual id=f2 name=summarize args="{}"', "end",
+         "spawn mode=inherit cmd=c4 id=s3 attach=a3 text=t label=l",
+         "spawn mode=clean cmd=c5 id=s4 attach=a4 text=t label=l",
+         "dispatch id=d1 text=x", "reply", "done", "fork-root id=d2 text=y", "reply", "done"],
+        ["script what=fn id=x1", "script what=exec id=x2", "legacy-user id=l1 text=a",
+         "legacy-reply id=l2 text=b parent=l1", "orphan id=o1 name=bash"],
+    ]
 
     def __init__(self, src: str):
         self.src = os.path.abspath(src)
@@ -405,6 +436,10 @@ class Driver:
     def _configure(self):
         """The user's settings beyond the config file (none at R)."""
 
+    def after_fork(self, cold):
+        """What a worker forked from the warm front does before its first
+        session (``cold``: one that only loads, after a restart)."""
+
     def _register_provider(self, provider):
         self.m.api_registry.register_api_provider(self.API, provider, source_id="op-adapter")
 
@@ -481,13 +516,33 @@ class Driver:
             more = ("; " + errs[0]) if errs else ""
             return {"ok": False, "error": f"{kind}: {e}{more}", "k": self.clock.k}
         self.names.update(ids)
+        if os.environ.get("OPENPROGRAM_ADAPTER_DEBUG"):
+            with self.conductor.cv:
+                alive = [t for t in self.conductor.driven if t.is_alive()]
+            sys.stderr.write(f"{self.sid}: after op {seq} {kind}: appended {[n.id for n in self.log]}, held {len(self.conductor.held)}, {len(alive)} threads alive, "
+                             f"{len(self.conductor.sleepers)} asleep\n" + standins.dump_stacks(alive) + "\n")
         return {"ok": True, "ids": ids, "k": self.clock.k}
 
     def crash(self):
         os._exit(137)
 
     def _run(self, coro):
-        return asyncio.run(coro)
+        """``asyncio.run(coro)`` on one event loop per process: what the
+        coroutine leaves running is cancelled when it returns, as
+        asyncio.run cancels it, but the loop is not made anew for each
+        (a request of the web server runs on the server's one loop)."""
+        loop = getattr(self, "_loop", None)
+        if loop is None or loop.is_closed():
+            loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            return loop.run_until_complete(coro)
+        finally:
+            try:
+                asyncio.runners._cancel_all_tasks(loop)
+                loop.run_until_complete(loop.shutdown_default_executor())
+            finally:
+                asyncio.set_event_loop(None)
 
     def _settle(self):
         self.conductor.settle()
@@ -875,14 +930,12 @@ class Driver:
         frame = self.frames[-1][1]
         self.conductor.give(w, ("ask", question))
         reg = self.m.questions.get_question_registry()
-        pending = []
-        for _ in range(2000):
-            pending = reg.list_pending(self.sid)
-            if pending:
-                break
-            standins._real_sleep(0.002)
-        self._need(pending, "the original asked no question of the browser")
+        # the question reaches this process's registry once the original's
+        # threads have come to rest (the function's, in its subprocess, and
+        # the bridge that forwards its question)
         self.conductor.settle()
+        pending = reg.list_pending(self.sid)
+        self._need(pending, "the original asked no question of the browser")
         qid = self._one("ask_user", lambda n: n.role == "user" and _caller(n) == frame)
         ws = FakeWS()
         if answer:
@@ -918,22 +971,39 @@ class Driver:
         return pair[1].all_nodes() if pair else []
 
     # rows outside a turn
-    def op_script(self, what, id, name="script_fn"):
+    def op_script(self, what, id, name=""):
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         box = {}
+
+        self._need(what in ("fn", "exec", "ask"), f"script what={what!r}: want fn, exec or ask")
 
         def program():
             with self.m.session_context(self.sid, source="cli") as h:
                 if what == "fn":
                     box["fn"] = self._define_fn(name, {}, "", script=True)()
+                elif what == "ask":
+                    box["answer"] = self.m.ask_user("proceed?")
                 else:
                     self.exec_replies.append("script reply")
                     h.runtime.exec(content=[{"type": "text", "text": ""}])
         t = threading.Thread(target=program, name="script")
-        t.start()
-        self.conductor.expect(None, ended=[t])
-        role = "code" if what == "fn" else "llm"
-        return {id: self._one(what, lambda n: n.role == role)}
+        # A script runs in the user's terminal: a top-level ask_user, which
+        # has no function's runtime to ask through, reads the answer from
+        # it (ask_user: input() when stdin is a TTY); the user types yes.
+        saved_stdin = sys.stdin
+        if what == "ask":
+            sys.stdin = _Terminal("yes")
+        try:
+            t.start()
+            self.conductor.expect(None, ended=[t])
+        finally:
+            sys.stdin = saved_stdin
+        role = {"fn": "code", "exec": "llm", "ask": "user"}[what]
+        got = self._appended(lambda n: n.role == role)
+        self._need(len(got) <= 1, f"the original wrote {len(got)} {what} rows, not one")
+        # A row the original did not write is not refused: the op was the
+        # user's, and the views show what it lost.
+        return {id: got[0].id} if got else {}
 
     def _append(self, msg):
         db = self.m.session_store.default_store()

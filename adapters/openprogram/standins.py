@@ -526,17 +526,57 @@ class Clock:
 # ---------------------------------------------------------------------------
 
 _rng = random.Random(0)
+_seed = [""]         # the session and op the main thread's draws are seeded with
+_thread_rngs: dict = {}  # a thread's name in the tree of threads -> its generator
 
 
 def _uuid4():
-    return uuid.UUID(bytes=_rng.randbytes(16), version=4)
+    """A random id, from the generator of the thread that draws it: the
+    adapter's own thread (the one that applies an op) draws from the
+    generator seeded for the op; every thread the original starts from
+    one of its own (``_op_ident``: its place in the tree of threads started
+    since the op that started the first of them) draws from a generator of
+    its own, so ids do not depend on how the threads interleave."""
+    ident = getattr(threading.current_thread(), "_op_ident", None)
+    if ident is None:
+        return uuid.UUID(bytes=_rng.randbytes(16), version=4)
+    rng = _thread_rngs.get(ident)
+    if rng is None:
+        h = hashlib.sha256(f"{_seed[0]}:{ident}".encode()).digest()
+        rng = _thread_rngs[ident] = random.Random(int.from_bytes(h[:8], "big"))
+    return uuid.UUID(bytes=rng.randbytes(16), version=4)
 
 
 def seed_ids(*parts) -> None:
-    """Seed the generator ``uuid.uuid4`` draws from; the adapter seeds it with
-    the session id and the op's seq before every op."""
+    """Seed the generator ``uuid.uuid4`` draws from in the adapter's own
+    thread; the adapter seeds it with the session id and the op's seq
+    before every op. The first part names the session the threads' own
+    generators are seeded for."""
     h = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
     _rng.seed(int.from_bytes(h[:8], "big"))
+    if parts and _seed[0] != str(parts[0]):
+        _thread_rngs.clear()
+    _seed[0] = str(parts[0]) if parts else ""
+    _op[0] = ":".join(str(p) for p in parts[1:])
+
+
+_op = [""]  # the op now applied, naming the threads the adapter's thread starts
+
+
+def thread_ident(parent, name: str) -> str:
+    """The name of a thread about to be started by ``parent`` in the tree of
+    threads: the parent's, then the target's name and how many threads of
+    that name the parent started before (the adapter's own thread counts
+    per op)."""
+    pid = getattr(parent, "_op_ident", None)
+    base = f"op{_op[0]}" if pid is None else pid
+    counts = _child_counts.setdefault(base, {})
+    n = counts.get(name, 0)
+    counts[name] = n + 1
+    return f"{base}/{name}#{n}"
+
+
+_child_counts: dict = {}
 
 
 def install_ids() -> None:
@@ -555,6 +595,13 @@ class Waiter:
         self.role, self.key, self.thread = role, key, thread
         self.instruction = None
         self.given = False
+
+
+# How long the conductor waits between two looks at the threads it drives,
+# and how often a driven thread in a timed wait looks whether the conductor
+# has timed it out.
+POLL = float(__import__("os").environ.get("OPENPROGRAM_ADAPTER_POLL", "0.0005"))
+TIMED_POLL = 0.005
 
 
 class Conductor:
@@ -583,6 +630,9 @@ class Conductor:
         self.sleepers: list = []
         self.sleep_now = 0.0
         self._sleep_n = 0
+        # thread ident -> the thread it is joining: a join on a thread that
+        # has ended is not a blocked thread, whatever its frame says
+        self.joins: dict = {}
         self.progress = lambda: 0  # the driver's count of rows appended
 
     # thread bookkeeping -------------------------------------------------
@@ -653,6 +703,36 @@ class Conductor:
             while not s.woken:
                 self.cv.wait()
 
+    def timed_wait(self, cond, timeout: float, wait) -> bool:
+        """A driven thread's ``Condition.wait(timeout)`` (an Event's, a
+        queue's): it waits until notified, or until the conductor times it
+        out, which it does as it wakes a sleeper (the earliest deadline on
+        the conductor's clock first, once every other thread is blocked);
+        the real clock never times it out, so a poll loop or a watchdog
+        runs at the same point of every run."""
+        with self.cv:
+            self._sleep_n += 1
+            s = _Sleeper(self.sleep_now + max(float(timeout), 0.0), self._sleep_n)
+            self.sleepers.append(s)
+            self.cv.notify_all()
+        try:
+            while True:
+                if wait(cond, TIMED_POLL):
+                    return True
+                if s.woken:
+                    return False
+        finally:
+            with self.cv:
+                if s in self.sleepers:
+                    self.sleepers.remove(s)
+
+    def joining(self, t: threading.Thread, target) -> None:
+        with self.cv:
+            if target is None:
+                self.joins.pop(t.ident, None)
+            else:
+                self.joins[t.ident] = target
+
     def _wake_one(self, among=None) -> bool:
         with self.cv:
             pool = [s for s in self.sleepers if among is None or s in among]
@@ -665,11 +745,15 @@ class Conductor:
             self.cv.notify_all()
         return True
 
+    def _joins(self) -> dict:
+        with self.cv:
+            return dict(self.joins)
+
     def _signature(self):
         with self.cv:
             return (self.progress(), len(self.adopted), len(self.held), len(self.deferred),
                     tuple(id(w) for w in self.waiters), len(self.errors),
-                    tuple(t.ident for t in self.driven if t.is_alive()))
+                    tuple(t.ident for t in self.driven if _live(t)))
 
     # the adapter's side ---------------------------------------------------
     def waiting(self, role: str = None, key: str = None):
@@ -730,13 +814,13 @@ class Conductor:
                     for w in reversed(self.waiters):
                         if not w.given and waiter(w):
                             return w
-                self.driven = [t for t in self.driven if t.is_alive()]
+                self.driven = [t for t in self.driven if _live(t)]
                 alive = list(self.driven)
-            if ended and not any(t.is_alive() for t in ended):
+            if ended and not any(_live(t) for t in ended):
                 return None
             if not alive and not ended and not self.held:
                 return None
-            snap = _blocked_snapshot(alive)
+            snap = _blocked_snapshot(alive, self._joins())
             same = same + 1 if snap is not None and snap == last else 0
             last = snap
             if same >= 3 and (self._release_one() or self._wake_one()):
@@ -747,7 +831,7 @@ class Conductor:
                     f"the original did not come to rest within {self.deadline:g}s:\n"
                     + dump_stacks(alive))
             with self.cv:
-                self.cv.wait(0.002)
+                self.cv.wait(POLL)
 
     def settle(self) -> None:
         """Wait until every thread the original started is blocked or done.
@@ -760,9 +844,9 @@ class Conductor:
         round_, sig = None, None
         while True:
             with self.cv:
-                self.driven = [t for t in self.driven if t.is_alive()]
+                self.driven = [t for t in self.driven if _live(t)]
                 alive = list(self.driven)
-            snap = _blocked_snapshot(alive) if alive else ()
+            snap = _blocked_snapshot(alive, self._joins()) if alive else ()
             same = same + 1 if snap is not None and snap == last else 0
             last = snap
             if same >= 3 or (not alive and same >= 1):
@@ -777,12 +861,20 @@ class Conductor:
                 if self._wake_one(round_):
                     last, same = None, 0
                     continue
+                if _DEBUG:
+                    frames = sys._current_frames()
+                    for t in alive:
+                        f = frames.get(t.ident)
+                        if f is not None:
+                            sys.stderr.write(f"[conductor] settled: {t.name} at {f.f_code.co_filename.rsplit('/', 1)[-1]}:"
+                                             f"{f.f_lineno} {f.f_code.co_name} <- {f.f_back.f_code.co_name if f.f_back else ''}"
+                                             f" <- {f.f_back.f_back.f_code.co_name if f.f_back and f.f_back.f_back else ''}\n")
                 return
             if time.monotonic() > end:
                 raise TimeoutError(
                     f"the original did not come to rest within {self.deadline:g}s:\n"
                     + dump_stacks(alive))
-            _real_sleep(0.002)
+            _real_sleep(POLL)
 
 
 _real_sleep = time.sleep
@@ -822,25 +914,60 @@ _BLOCKING = {
 }
 
 
-def _blocked_snapshot(threads):
+def _blocked_snapshot(threads, joins=None):
     """The top frame of every thread if all of them are blocked (waiting on
     a condition, event, join, queue, selector, sleep, or an idle pool
-    thread), else None."""
+    thread), else None. A thread joining one that has ended (``joins``:
+    ident -> the thread joined) is not blocked: it is about to go on."""
     frames = sys._current_frames()
     snap = []
     for t in threads:
-        f = frames.get(t.ident)
+        f = frames.get(t.ident) if t.ident is not None else None
         if f is None:
-            if t.is_alive():
-                return None
+            if _live(t):
+                return None  # started and not yet running, or about to end
             continue
+        target = (joins or {}).get(t.ident)
+        if target is not None and getattr(target, "_op_finished", False):
+            return None
         code = f.f_code
         base = code.co_filename.rsplit("/", 1)[-1]
-        if code is _sleep.__code__ or code.co_name in _BLOCKING.get(base, ()):
+        if code is _sleep.__code__ or (code.co_name in _BLOCKING.get(base, ()) and not _woken(f, base)):
             snap.append((t.ident, id(code), f.f_lasti))
         else:
             return None
     return tuple(snap)
+
+
+def _live(t) -> bool:
+    """Whether a thread is alive for the conductor: from the moment it is
+    started (before the interpreter has run it: ``is_alive`` is false until
+    then) until its target has returned."""
+    if getattr(t, "_op_started", False):
+        return not getattr(t, "_op_finished", False)
+    return t.is_alive()
+
+
+def _woken(f, base: str) -> bool:
+    """Whether a thread whose top frame is a blocking call has in fact been
+    woken and not yet run: a condition that was notified (its waiter lock
+    released), a join whose thread has ended, a selector with an event
+    ready (an event loop another thread has just handed a result). A
+    loaded machine can leave such a thread unscheduled for milliseconds."""
+    try:
+        loc = f.f_locals
+        if base == "threading.py" and f.f_code.co_name == "wait":
+            w = loc.get("waiter")
+            return w is not None and not w.locked()
+        if base == "threading.py" and f.f_code.co_name == "_wait_for_tstate_lock":
+            lock = loc.get("lock")
+            return lock is not None and not lock.locked()
+        if base == "selectors.py" and f.f_code.co_name == "select":
+            sel = getattr(loc.get("self"), "_selector", None)
+            return sel is not None and bool(sel.poll(0))
+    except Exception:
+        return False
+    return False
 
 
 def dump_stacks(threads) -> str:
@@ -853,14 +980,16 @@ def dump_stacks(threads) -> str:
     return "\n".join(out)
 
 
-# Threads the original starts only to wait on something (a cancel bridge,
-# queue pumps, timers): they run freely and the adapter does not wait for
-# them.
-HELPER_THREADS = {"_watch", "_stop_pump", "_answer_pump", "_wait_and_forward",
-                  "_do_deferred_flush"}
+# Threads the original starts that the conductor does not drive: the
+# deferred flush of the sessions' registry (index.json, no view reads it).
+# Every other thread, the ones that only wait on something (a cancel bridge,
+# queue pumps) included, is driven: when one wakes is part of the one order
+# the threads run in.
+HELPER_THREADS = {"_do_deferred_flush"}
 
 
 _process = threading.local()
+_DEBUG = bool(__import__("os").environ.get("OPENPROGRAM_ADAPTER_DEBUG"))
 
 
 def current_process() -> int:
@@ -887,10 +1016,15 @@ def install_threads(conductor: Conductor, deferred_targets) -> None:
             base.__init__(self, *a, **kw)
             self._op_process = current_process()
             self._op_tracked = False
+            target = getattr(self, "_target", None)
+            self._op_ident = thread_ident(threading.current_thread(),
+                                          getattr(target, "__name__", "") or type(self).__name__)
 
         def start(self):
             target = getattr(self, "_target", None)
             name = getattr(target, "__name__", "")
+            if _DEBUG:
+                sys.stderr.write(f"[conductor] {threading.current_thread().name} starts {self.name} ({name})\n")
             if isinstance(self, threading.Timer) or name in HELPER_THREADS:
                 return base.start(self)
             if deferred_targets(self):
@@ -903,12 +1037,20 @@ def install_threads(conductor: Conductor, deferred_targets) -> None:
 
         def start_now(self):
             self._op_tracked = True
+            self._op_started = True
             conductor.adopt(self)
+            if _DEBUG:
+                sys.stderr.write(f"[conductor] start {self.name} ({getattr(getattr(self, '_target', None), '__name__', '')})\n")
             return base.start(self)
 
         def join(self, timeout=None):
             conductor.release(self)  # a held thread someone waits for runs now
-            return base.join(self, timeout)
+            me = threading.current_thread()
+            conductor.joining(me, self)
+            try:
+                return base.join(self, timeout)
+            finally:
+                conductor.joining(me, None)
 
         def is_alive(self):
             return conductor.holds(self) or base.is_alive(self)
@@ -922,8 +1064,21 @@ def install_threads(conductor: Conductor, deferred_targets) -> None:
                     conductor.failed(f"{type(e).__name__} in the original's thread {self.name}:\n"
                                      + traceback.format_exc())
             finally:
+                self._op_finished = True
+                if _DEBUG:
+                    sys.stderr.write(f"[conductor] end {self.name}\n")
                 with conductor.cv:
                     conductor.cv.notify_all()
 
     threading.Thread = Thread
+
+    # A driven thread's timed wait on a condition (an Event's, a queue's) is
+    # timed out by the conductor's clock, not the real one (timed_wait).
+    base_wait = threading.Condition.wait
+
+    def wait(cond, timeout=None):
+        if timeout is None or conductor.dead or not conductor.is_driven(threading.current_thread()):
+            return base_wait(cond, timeout)
+        return conductor.timed_wait(cond, timeout, base_wait)
+    threading.Condition.wait = wait
     # threading.Timer subclasses the original class; keep it working.

@@ -22,7 +22,7 @@ import (
 // them; ops/README.md now says they need no open frame).
 //
 // By default every candidate after the 936 scripts of at most 2 ops; with
-// SESSIONDAG_VALIDITY_OPS=3, after the 28,877 of at most 3 (about a minute
+// SESSIONDAG_VALIDITY_OPS=3, after the 28,869 of at most 3 (about a minute
 // of two cores, kept out of make test's budget).
 func TestWritersAgreeOnValidity(t *testing.T) {
 	if testing.Short() {

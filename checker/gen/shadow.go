@@ -57,6 +57,7 @@ type shadow struct {
 type swriter struct {
 	name           string
 	client         string // the browser's head ("" = none)
+	made           bool   // the server has made its conversation (R's _sessions entry)
 	pending        string
 	source         string
 	reply          string
@@ -78,9 +79,29 @@ func (s *shadow) writeMeta() { s.persisted = s.head }
 
 // ClientHead, InMemoryHead and Rooted are the writer state the intent rule
 // reads (ops.WriterState).
-func (s *shadow) ClientHead() (string, bool) { return s.client, s.client != "" }
-func (s *shadow) InMemoryHead() string       { return s.head }
-func (s *shadow) Rooted() bool               { return s.root }
+func (s *shadow) ClientHead() (string, bool) {
+	if !s.made {
+		return s.head, s.head != ""
+	}
+	return s.client, s.client != ""
+}
+
+// setClient moves the browser's head (the server's conversation is made).
+func (s *shadow) setClient(id string) { s.client, s.made = id, true }
+
+// conversation is the server making its conversation of the session when a
+// web op first needs it, from the store's head (model: LegacyRun.conversation).
+func (s *shadow) conversation() {
+	if !s.made {
+		s.setClient(s.head)
+	}
+}
+
+// InMemoryHead is the store's in-memory head.
+func (s *shadow) InMemoryHead() string { return s.head }
+
+// Rooted reports whether ROOT is stored.
+func (s *shadow) Rooted() bool { return s.root }
 
 // Rewound reports whether the node id was rewound.
 func (s *shadow) Rewound(id string) bool { return s.rewound[id] }

@@ -21,6 +21,7 @@ func (s *shadow) UserWeb(o ops.UserWeb) error {
 	case "function":
 		s.tally.Shape(ShapeFunctionForm)
 	}
+	s.conversation()
 	s.ensureRoot()
 	if s.client == "" && s.turns > 0 {
 		s.tally.Shape(ShapeRootUsers)
@@ -30,7 +31,7 @@ func (s *shadow) UserWeb(o ops.UserWeb) error {
 	}
 	s.startTurn(o.ID, s.client, "web")
 	s.setHead(o.ID)
-	s.client = o.ID
+	s.setClient(o.ID)
 	return nil
 }
 
@@ -86,13 +87,14 @@ func (s *shadow) ForkRoot(o ops.ForkRoot) error {
 }
 
 func (s *shadow) Merge(o ops.Merge) error {
+	s.conversation()
 	s.ensureRoot()
 	s.write(o.Cmd, false)
 	s.isUser[o.Cmd] = true
 	s.retryable = append(s.retryable, o.Cmd)
 	s.parentOf[o.Cmd] = s.client
 	s.setHead(o.Cmd)
-	s.client = o.Cmd
+	s.setClient(o.Cmd)
 	return s.UserDispatch(ops.UserDispatch{ID: o.ID, Text: o.Text, Parent: o.Cmd, Source: "merge_turn"})
 }
 
@@ -156,7 +158,7 @@ func (s *shadow) finish() error {
 	s.finished[s.reply] = true
 	s.setHead(s.reply)
 	if s.source == "web" {
-		s.client = s.reply
+		s.setClient(s.reply)
 	}
 	s.endTurn()
 	return nil
@@ -173,6 +175,13 @@ func (s *shadow) finishedCalls() {
 func (s *shadow) ErrorFolded(ops.ErrorFolded) error {
 	s.finishedCalls()
 	s.setHead(s.reply)
+	if s.source == "web" { // R's web action ends saving its conversation's head
+		if ch, ok := s.ClientHead(); ok {
+			s.setHead(ch)
+		} else {
+			s.writeMeta()
+		}
+	}
 	s.tally.Shape(ShapeError)
 	s.endTurn()
 	return nil
@@ -197,6 +206,7 @@ func (s *shadow) Crash(ops.Crash) error {
 	s.frames = nil
 	s.writeMeta()
 	s.endTurn()
+	s.made = false // the server's conversations die with it
 	return nil
 }
 
@@ -216,7 +226,9 @@ func (s *shadow) Fn(o ops.Fn) error {
 }
 
 func (s *shadow) Manual(o ops.Manual) error {
+	s.conversation()
 	s.ensureRoot()
+	s.writeMeta() // the fn-form route's title update
 	if s.turns == 0 {
 		s.tally.Shape(ShapeManualFirst)
 	}
@@ -266,7 +278,7 @@ func (s *shadow) End(o ops.End) error {
 		s.tally.Shape(ShapeRealDuration)
 	}
 	s.numbers(o.Output)
-	if f.manual {
+	if f.manual && o.Error == "" { // R13: a run that raised leaves the head
 		s.setHead(f.id)
 		if s.chatDone {
 			s.tally.Shape(ShapeHeadOnManual)
@@ -295,7 +307,7 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	if !edit && !s.hasAssistant(u) {
 		// No row: the head moves to u as a checkout moves it.
 		s.setHead(u)
-		s.client = u
+		s.setClient(u)
 		s.pending, s.source = u, "web"
 		return nil
 	}
@@ -304,7 +316,7 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	s.retryable = append(s.retryable, id)
 	s.parentOf[id] = s.parentOf[u]
 	s.setHead(id)
-	s.client = id
+	s.setClient(id)
 	s.pending, s.source = id, "web"
 	s.tally.Shape(ShapeRetry)
 	return nil
@@ -312,12 +324,14 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 
 func (s *shadow) Checkout(o ops.Checkout) error {
 	s.setHead(o.ID)
-	s.client = o.ID
+	s.setClient(o.ID)
 	return nil
 }
 
 func (s *shadow) Reload(ops.Reload) error {
-	s.client = s.head
+	if s.nodeCount > 0 { // a load makes the conversation only of a stored session
+		s.setClient(s.head)
+	}
 	if s.isManual(s.head) {
 		s.tally.Shape(ShapeReloadAfterManual)
 	}
@@ -325,6 +339,7 @@ func (s *shadow) Reload(ops.Reload) error {
 }
 
 func (s *shadow) Spawn(o ops.Spawn) error {
+	s.conversation()
 	s.ensureRoot()
 	s.write(o.Cmd, false)
 	s.isUser[o.Cmd] = true
@@ -334,7 +349,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 		anchor = s.client
 	}
 	s.parentOf[o.Cmd] = s.client
-	s.client = o.Cmd
+	s.setClient(o.Cmd)
 	s.write(o.ID, false)
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)
@@ -357,8 +372,7 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 }
 
 func (s *shadow) Script(o ops.Script) error {
-	s.write(o.ID, true)
-	s.writeMeta()
+	s.write(o.ID, true) // a script writes no meta (R's session_context)
 	s.tally.Shape(ShapeScript)
 	if o.What == "ask" {
 		s.tally.Shape(ShapeTopAsk)

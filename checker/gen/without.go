@@ -92,3 +92,36 @@ func Plain(op ops.Op, without []string) ops.Op {
 	}
 	return op
 }
+
+// Held is the name, among without, of a variant op holds that an
+// implementation declaring without cannot write: a field variant
+// (Variants), or a draw kind of its own that the op's fields make it (a
+// legacy tool edge, a function entered from an exec's tool loop, a finished
+// async task's follow-up turn). "" when op holds none of them. The draw
+// kinds that the state of the session makes (an orphan whose caller comes
+// later, a rewind of a row a load caches) are not told from the op.
+func Held(op ops.Op, without []string) string {
+	for _, v := range without {
+		if slices.Contains(Variants, v) {
+			if Plain(op, []string{v}) != op {
+				return v
+			}
+			continue
+		}
+		switch o := op.(type) {
+		case ops.Tool:
+			if v == "tool-legacy" && o.Legacy {
+				return v
+			}
+		case ops.Fn:
+			if v == "fn-via-exec" && o.ViaExec {
+				return v
+			}
+		case ops.UserDispatch:
+			if v == "followup" && o.Source == "task_followup" {
+				return v
+			}
+		}
+	}
+	return ""
+}

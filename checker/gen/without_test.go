@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"sessiondag/ops"
 )
 
@@ -100,5 +102,28 @@ func TestTogether(t *testing.T) {
 	}
 	if apart == 0 {
 		t.Fatal("no seed drew a user op apart from its reply without the pair: the test shows nothing")
+	}
+}
+
+// Held names the variant an op holds that an implementation declares it
+// cannot write, field variants and the draw kinds an op's fields make.
+func TestHeld(t *testing.T) {
+	without := []string{"rooted", "object", "tool-legacy", "fn-via-exec", "followup", "end-duration"}
+	for _, c := range []struct {
+		op   ops.Op
+		want string
+	}{
+		{ops.UserDispatch{ID: "d", Rooted: true}, "rooted"},
+		{ops.UserDispatch{ID: "d", Source: "task_followup"}, "followup"},
+		{ops.UserDispatch{ID: "d"}, ""},
+		{ops.Tool{CallID: "c", Object: true}, "object"},
+		{ops.Tool{CallID: "c", Legacy: true}, "tool-legacy"},
+		{ops.Fn{ID: "f", ViaExec: true}, "fn-via-exec"},
+		{ops.End{Duration: "2"}, "end-duration"},
+		{ops.End{}, ""},
+		{ops.Spawn{Mode: "inherit", Rooted: true}, "rooted"},
+	} {
+		require.Equal(t, c.want, Held(c.op, without), ops.Format(c.op))
+		require.Equal(t, "", Held(c.op, nil), "declared nothing")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sessiondag/protocol"
 
 	"sessiondag/checker/driver"
+	"sessiondag/checker/gen"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/store"
 	"sessiondag/impl/webui"
@@ -139,6 +140,9 @@ func (s *Session) Apply(op ops.Op) (*Finding, error) {
 	}
 	if s.Impl != nil && !s.about.Writes(op.Kind()) {
 		return nil, notApplicable("op %d (%s): %s does not write %s ops", len(s.Script)+1, ops.Format(op), s.about.Name, op.Kind())
+	}
+	if v := gen.Held(op, s.about.Without); s.Impl != nil && v != "" {
+		return nil, notApplicable("op %d (%s): %s does not write it (%s, declared in without)", len(s.Script)+1, ops.Format(op), s.about.Name, v)
 	}
 	if s.joined != "" && op.Kind() != s.joined {
 		return nil, notApplicable("op %d (%s): %s writes %s and %s ops in one step, with no op between them",

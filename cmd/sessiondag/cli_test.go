@@ -74,7 +74,6 @@ var cliCases = []cliCase{
 	{"exhaust-bad-workers", "exhaust --max-ops 2 --workers 0"},
 	{"replay-empty", "replay testdata/empty.ops"},
 	{"promote-empty", "promote testdata/empty.ops kept --to $TMP/r"},
-	{"promote-still-fails", "promote testdata/still-fails.ops kept --to $TMP/r"},
 }
 
 // TestCommands runs every command on small fixed inputs and compares what it

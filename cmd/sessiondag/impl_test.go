@@ -54,7 +54,7 @@ func runCmd(t *testing.T, args ...string) (int, string) {
 func TestImplAcrossTheProtocol(t *testing.T) {
 	shape := filepath.Join("..", "..", "corpus", "ops", "shapes", "10-two-root-users-L4.ops")
 	code, out := runCmd(t, "replay", shape, "--impl", served(""))
-	if code != 0 || !strings.Contains(out, "9 ops against sessiondag impl/ (rollout)") || !strings.Contains(out, "not run: check columns reads the implementation's internals") {
+	if code != 0 || !strings.Contains(out, "11 ops against sessiondag impl/ (rollout)") || !strings.Contains(out, "not run: check columns reads the implementation's internals") {
 		t.Fatalf("replay against serve: exit %d\n%s", code, out)
 	}
 	code, out = runCmd(t, "replay", shape, "--check", "columns", "--impl", served(""))

@@ -372,7 +372,7 @@ func TestSection4Continuation(t *testing.T) {
 			chainHead: []string{fnF, u3, a3}},
 		{name: "B", variantA: false, u6Parent: u5,
 			chainHead: []string{u1, a1, u3, a3}},
-		{name: "A_reload_after_error", variantA: true, reload6: true, u6Parent: a5,
+		{name: "A_reload_after_error", variantA: true, reload6: true, u6Parent: u5,
 			chainHead: []string{fnF, u3, a3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -399,7 +399,7 @@ func TestSection4Continuation(t *testing.T) {
 			require.NoError(t, w.WebUser(u5, "again", ""))
 			require.NoError(t, w.Reply())
 			require.NoError(t, w.ErrorFolded("RuntimeError", "boom"))
-			require.Equal(t, a5, w.S.PersistedHead())
+			require.Equal(t, u5, w.S.PersistedHead(), "R's web action saves its conversation, whose head is u5")
 			require.Equal(t, "failed", w.S.Meta.Get("status").Str())
 
 			if tc.reload6 {
@@ -464,12 +464,8 @@ func TestSection4Continuation(t *testing.T) {
 			require.Equal(t, []string{fnG, t3}, toolCallIDs(byID(t, l.All, a4)), "G and the task row fold into a4")
 			require.Equal(t, []string{fnH}, toolCallIDs(byID(t, l.All, fnGx)), "H folds into Gx")
 
-			mid := []string{u4, a4}
-			if tc.reload6 {
-				mid = append(mid, u5, a5, u6, a6)
-			} else {
-				mid = append(mid, u5, u6, a6)
-			}
+			// reloaded or not: the failed turn left the head on u5
+			mid := []string{u4, a4, u5, u6, a6}
 			// linear_history(a6) stops at F (A) or walks on to u1 (B); the
 			// card pass later leaves these rows as they are.
 			linear := append(append([]string{}, tc.chainHead...), mid...)
@@ -656,6 +652,7 @@ func TestCardTreeErrorIsPythonStr(t *testing.T) {
 	w := newWriter(t, "")
 	require.NoError(t, w.Manual("F", "word_count", `{"text":"hi"}`, ""))
 	require.NoError(t, w.End("", "boom"))
+	require.NoError(t, w.Checkout("F")) // a run that raised leaves the head (R13)
 	st := w.S.AtPersistedHead()
 	fn := mustNode(t, st, "F")
 	require.Equal(t, `{"error": "boom"}`, node.Dumps(fn.Output))

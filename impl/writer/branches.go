@@ -52,7 +52,12 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 	if !edit {
 		text = u.Get("content").Str()
 	}
-	md := meta("source", node.Str("web"), "parent_id", u.Get("parent_id"), "forked_from", node.Str(u.ID))
+	// R builds the new message from the one it reruns: no source, its
+	// display copied when it has one.
+	md := meta("parent_id", u.Get("parent_id"), "forked_from", node.Str(u.ID))
+	if d := u.Get("display"); d.Truthy() {
+		md.Set("display", d)
+	}
 	if edit {
 		md.Set("edit_of", node.Str(u.ID))
 	}
@@ -160,8 +165,13 @@ func (w *Writer) Checkout(id string) error {
 	return nil
 }
 
-// Reload syncs the browser's head with the store's.
+// Reload syncs the browser's head with the store's. R's load makes the
+// conversation only of a session the store holds.
 func (w *Writer) Reload() error {
+	if w.S.Len() == 0 {
+		return nil
+	}
+	w.conv = true
 	if h := w.S.Head(); h != "" {
 		w.setClient(h)
 	} else {

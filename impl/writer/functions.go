@@ -38,7 +38,13 @@ func (w *Writer) Manual(id, name, args, expose string) error {
 	if err := w.needIdle("manual"); err != nil {
 		return err
 	}
+	w.conversation() // the fn-form route gets the conversation first
 	if err := w.ensureRoot(); err != nil {
+		return err
+	}
+	// R's fn-form route updates the session's title before the run: that
+	// meta write persists the in-memory head (ROOT on a fresh session).
+	if err := w.S.WriteMeta(); err != nil {
 		return err
 	}
 	return w.enter(id, name, args, expose, node.RootID, true)
@@ -137,7 +143,9 @@ func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
 		return err
 	}
 	w.frames = w.frames[:len(w.frames)-1]
-	if f.manual {
+	// R moves the head to a manual run only when it returned: its
+	// subprocess reports no row for a run that raised.
+	if f.manual && errMsg == "" {
 		return w.S.SetHead(f.id)
 	}
 	return nil

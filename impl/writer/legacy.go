@@ -9,7 +9,8 @@ import (
 
 // Script writes a caller-less row of a script session (legacy §6 #26, #34):
 // a top-level function ("fn"), model call ("exec") or answered ask_user
-// question ("ask"). The append moves the head; meta.json is written.
+// question ("ask"). The append moves the in-memory head; meta.json is not
+// written (R's session_context writes through the graph shim).
 func (w *Writer) Script(what, id, name string) error {
 	if err := w.needIdle("script"); err != nil {
 		return err
@@ -17,7 +18,11 @@ func (w *Writer) Script(what, id, name string) error {
 	var n *node.Node
 	switch what {
 	case "fn":
-		md := meta("expose", node.Str("io"), "status", node.Str("completed"))
+		// R's function wrapper reads the clock before and after the row's
+		// own append: the run lasts one tick.
+		start := w.clock.base + 1.5*float64(w.clock.ticks)
+		end := w.clock.base + 1.5*float64(w.clock.ticks+1)
+		md := meta("expose", node.Str("io"), "status", node.Str("completed"), "duration_seconds", node.Num(pyFloat(end-start)))
 		w.predecessor(md, w.storeAnchor())
 		n = &node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(&node.Obj{}), Output: node.Str("ok"), Metadata: md}
 	case "exec":
@@ -32,10 +37,9 @@ func (w *Writer) Script(what, id, name string) error {
 	default:
 		return fmt.Errorf("script what=%q: want fn, exec or ask", what)
 	}
-	if err := w.add(n); err != nil {
-		return err
-	}
-	return w.S.WriteMeta()
+	// R's session_context appends through the graph shim, which moves the
+	// in-memory head and writes no meta.
+	return w.add(n)
 }
 
 // LegacyUser writes a user row through append_message (legacy §2.2): no

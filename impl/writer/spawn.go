@@ -20,6 +20,7 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 	if mode != "inherit" && mode != "clean" && mode != "async" {
 		return fmt.Errorf("spawn mode %q: want inherit, clean or async", mode)
 	}
+	w.conversation()
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}

@@ -15,7 +15,9 @@ import (
 // decides what the writer does next.
 func (w *Writer) AppendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(w.Flags))
-	if w.clientHead == nil {
+	if !w.conv {
+		b = append(b, 2)
+	} else if w.clientHead == nil {
 		b = append(b, 0)
 	} else {
 		b = node.AppendString(append(b, 1), *w.clientHead)

@@ -3,6 +3,7 @@ package writer
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"sessiondag/impl/flags"
 	"sessiondag/impl/lane"
@@ -33,6 +34,15 @@ func (w *Writer) WebUser(id, text, form string) error {
 	if err := w.needIdle("user"); err != nil {
 		return err
 	}
+	// R's handle_chat strips the message and returns on an empty one; with
+	// an image attached it sends "(see attachment)" in its place.
+	text = pyStrip(text)
+	if text == "" {
+		if form != "image" {
+			return fmt.Errorf("%w: the web chat sends no empty message", ErrState)
+		}
+		text = "(see attachment)"
+	}
 	var md *node.Obj
 	switch form {
 	case "":
@@ -44,6 +54,7 @@ func (w *Writer) WebUser(id, text, form string) error {
 	default:
 		return fmt.Errorf("%w: user form %q: want image or function", ErrState, form)
 	}
+	w.conversation()
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
@@ -171,6 +182,7 @@ func (w *Writer) Merge(cmd, id, text string) error {
 	if id == cmd {
 		return fmt.Errorf("%w: merge names %q twice", ErrState, id)
 	}
+	w.conversation()
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
@@ -354,8 +366,25 @@ func (w *Writer) ErrorFolded(typ, msg string) error {
 	if err := w.S.SetHead(id); err != nil {
 		return err
 	}
+	if err := w.webActionSaved(); err != nil {
+		return err
+	}
 	w.pending, w.reply = nil, nil
 	return nil
+}
+
+// webActionSaved is the end of a web action in R's _execute_in_context:
+// _save_session hands the conversation's head to update_session, which
+// sets the store's head to it when it is not null and writes meta. It runs
+// when the pending turn came from the web.
+func (w *Writer) webActionSaved() error {
+	if w.pending == nil || w.pending.source != "web" {
+		return nil
+	}
+	if ch, ok := w.ClientHead(); ok {
+		return w.S.SetHead(ch)
+	}
+	return w.S.WriteMeta()
 }
 
 // ErrorStandalone fails a turn whose placeholder was never inserted: a
@@ -383,5 +412,11 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 // nothing need be in progress (ops/README.md lists no condition).
 func (w *Writer) Crash() error {
 	w.pending, w.reply, w.frames = nil, nil, nil
+	w.conv = false // the server's conversations die with it
 	return w.S.WriteMeta()
+}
+
+// pyStrip is Python's str.strip(): Unicode whitespace and U+001C..U+001F.
+func pyStrip(s string) string {
+	return strings.TrimFunc(s, func(c rune) bool { return unicode.IsSpace(c) || c >= 0x1c && c <= 0x1f })
 }

@@ -33,6 +33,7 @@ type Writer struct {
 	Flags flags.Set
 
 	clientHead *string // nil: the browser has no head yet
+	conv       bool    // the server has made its conversation of the session (R's _sessions entry)
 	pending    *turn
 	reply      *reply
 	frames     []*frame
@@ -118,18 +119,39 @@ func (w *Writer) Peer(fl flags.Set) (*Writer, error) {
 // in memory (its browser's head, its turn in progress) is its own.
 func (w *Writer) TakeOver() { w.S.MoveHead(w.S.PersistedHead()) }
 
-// ClientHead is the browser's in-memory head ("" and false when it has none).
+// ClientHead is the browser's in-memory head ("" and false when it has none):
+// before the server has made its conversation, the head it would make it
+// with.
 func (w *Writer) ClientHead() (string, bool) {
+	if !w.conv {
+		h := w.S.Head()
+		return h, h != ""
+	}
 	if w.clientHead == nil {
 		return "", false
 	}
 	return *w.clientHead, true
 }
 
+// conversation is R's _get_or_create_session (webui/server.py): a server
+// process makes its conversation of a session when a web op first needs it,
+// with the head the store's index holds then; after that the web ops move
+// it.
+func (w *Writer) conversation() {
+	if w.conv {
+		return
+	}
+	if h := w.S.Head(); h != "" {
+		w.setClient(h)
+	} else {
+		w.clientHead, w.conv = nil, true
+	}
+}
+
 // Busy reports whether a turn, reply or function is in progress.
 func (w *Writer) Busy() bool { return w.pending != nil || w.reply != nil || len(w.frames) > 0 }
 
-func (w *Writer) setClient(id string) { w.clientHead = &id }
+func (w *Writer) setClient(id string) { w.clientHead, w.conv = &id, true }
 
 func (w *Writer) now() node.Value {
 	return node.Num(pyFloat(w.clock.base + 1.5*float64(w.clock.ticks)))

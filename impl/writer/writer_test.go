@@ -51,6 +51,25 @@ func TestExecWithoutFrame(t *testing.T) {
 	require.Equal(t, "x1", w.S.Head(), "a caller-less append moves the head")
 }
 
+// R0: a manual run first in a session leaves meta's head on ROOT until it
+// ends (R's fn-form route creates ROOT, which moves the in-memory head, and
+// persists it with the title's update_session before the run).
+func TestManualPersistsHeadBeforeRun(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Manual("F", "f", `{}`, ""))
+	require.Equal(t, node.RootID, w.S.PersistedHead())
+	require.NoError(t, w.End("", ""))
+	require.Equal(t, "F", w.S.PersistedHead())
+}
+
+// R13: a manual run that ends in an error leaves the head where it was.
+func TestFailedManualRunKeepsHead(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Manual("F", "f", `{}`, ""))
+	require.NoError(t, w.End("", "boom"))
+	require.Equal(t, node.RootID, w.S.PersistedHead())
+}
+
 func TestExecInsideFunctionCalledByFrame(t *testing.T) {
 	w := newW(t)
 	require.NoError(t, w.Manual("F", "word_count", `{"text":"hi"}`, ""))
@@ -116,8 +135,10 @@ func TestTwoTopLevelScriptCallsHaveEmptyCaller(t *testing.T) {
 		require.Equal(t, "", n.CalledBy)
 		require.Equal(t, node.RoleCode, n.Role)
 		require.False(t, n.Metadata.Has("parent_id"))
+		require.Equal(t, "1.5", n.Metadata.Get("duration_seconds").S, "R9: one tick between the wrapper's two clock readings")
 	}
-	require.Equal(t, "s2", w.S.PersistedHead(), "each caller-less append advances the head; meta is written")
+	require.Equal(t, "s2", w.S.Head(), "each caller-less append advances the in-memory head")
+	require.Equal(t, "", w.S.PersistedHead(), "R9: nothing in a script (R's session_context) writes meta")
 	// Their messages have parent_id "": linear_history returns only the head,
 	// get_branch rule 3 chains every root (§6 #26).
 	msgs := webui.Messages(w.S)
@@ -147,10 +168,10 @@ func TestAskUserRecordsQuestionAndStatus(t *testing.T) {
 
 func TestFunctionEntryVisibleMidRunThenUpdatedInPlace(t *testing.T) {
 	for _, tc := range []struct {
-		name, out, errMsg, wantOut, wantStatus string
+		name, out, errMsg, wantOut, wantStatus, wantHead string
 	}{
-		{"ok", `{"n": 2}`, "", `{"n": 2}`, "completed"},
-		{"error", "", "boom", `{"error": "boom"}`, "error"},
+		{"ok", `{"n": 2}`, "", `{"n": 2}`, "completed", "F"},
+		{"error", "", "boom", `{"error": "boom"}`, "error", "ROOT"}, // R13
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newW(t)
@@ -169,7 +190,7 @@ func TestFunctionEntryVisibleMidRunThenUpdatedInPlace(t *testing.T) {
 			require.Equal(t, n, w.S.Len(), "updated in place, not appended")
 			require.Equal(t, tc.wantOut, node.Dumps(f.Output))
 			require.Equal(t, tc.wantStatus, f.Meta("status").Str())
-			require.Equal(t, "F", w.S.PersistedHead(), "a manual run becomes the head after it ends")
+			require.Equal(t, tc.wantHead, w.S.PersistedHead(), "a manual run becomes the head after it returns")
 		})
 	}
 }
@@ -203,6 +224,7 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.Equal(t, "", n.CalledBy, "written via append_message")
 	require.Equal(t, "ROOT", n.ParentID(), "the source user's message parent_id, literally ROOT")
 	require.Equal(t, "u1", n.Meta("forked_from").Str())
+	require.False(t, n.Metadata.Has("source"), "R5: R's rerun writes no source")
 	require.Equal(t, "hi", n.Output.Str())
 	require.Equal(t, "u1b", w.S.PersistedHead())
 	require.NoError(t, w.Reply())
@@ -213,6 +235,53 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.Equal(t, "2", node.Dumps(l.Chain[0].Get("sibling_index")))
 	require.Equal(t, "2", node.Dumps(l.Chain[0].Get("sibling_total")))
 	require.Equal(t, "u1_reply", l.Chain[0].Get("prev_sibling_id").Str(), "deepest leaf of the previous sibling")
+}
+
+// The web chat strips a message and sends no empty one (R's handle_chat).
+func TestWebUserStripsAndRefusesEmpty(t *testing.T) {
+	w := newW(t)
+	require.Error(t, w.WebUser("u1", " \n", ""))
+	require.Zero(t, w.S.Len(), "a refused op writes nothing")
+	require.NoError(t, w.WebUser("u1", " hi ", ""))
+	require.Equal(t, "hi", get(t, w.S, "u1").Output.Str())
+}
+
+// R12: a failed web turn's head goes back to where the server's
+// conversation stands (R's _save_session at the end of a web action).
+func TestFoldedErrorOfWebTurnSavesConversation(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.WebUser("u1", "x", ""))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.ErrorFolded("RuntimeError", "boom"))
+	require.Equal(t, "u1", w.S.PersistedHead())
+}
+
+// R11: the server makes its conversation of a session at the first web op
+// that needs it, from the store's head then (a load only of a session the
+// store holds); a crash ends it.
+func TestConversationMadeOnFirstWebOp(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Reload())
+	require.NoError(t, w.Dispatch("d1", "a", "none", "", false))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.WebUser("u1", "b", ""))
+	require.Equal(t, "d1_reply", get(t, w.S, "u1").Meta("parent_id").Str())
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Crash())
+	require.NoError(t, w.WebUser("u2", "c", ""))
+	require.Equal(t, "u1_reply", get(t, w.S, "u2").Meta("parent_id").Str())
+}
+
+// R5: a rerun copies the display of the message it reruns (a function-form
+// turn's "runtime").
+func TestRetryCopiesDisplay(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.WebUser("u1", "run", "function"))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.Edit("u1", "e1", "again"))
+	require.Equal(t, `{"parent_id": "ROOT", "forked_from": "u1", "display": "runtime", "edit_of": "u1"}`, node.Dumps(node.ObjV(get(t, w.S, "e1").Metadata)))
 }
 
 func TestRetryWithoutAssistantChildMovesHeadOnly(t *testing.T) {
@@ -391,7 +460,7 @@ func TestPeerWriters(t *testing.T) {
 	require.Error(t, w2.Reply(), "w1's turn is not w2's")
 	require.NoError(t, w2.WebUser("u2", "more", ""))
 	u2 := get(t, w2.S, "u2")
-	require.False(t, u2.Metadata.Has("parent_id"), "w2's browser has no head")
+	require.Equal(t, "u1_reply", u2.Metadata.Get("parent_id").Str(), "R11: w2 makes its conversation from the head it re-read")
 	require.Equal(t, "u1_reply", u2.Metadata.Get("predecessor").Str(), "under A: the store's head")
 	require.Equal(t, "1782000006.0", u2.CreatedAt.S, "the shared clock: ROOT, u1, its reply, the tool row, then u2")
 	w1.TakeOver()
