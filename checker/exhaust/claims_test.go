@@ -38,6 +38,16 @@ func readParts(t *testing.T, dir string) []Summary {
 	return out
 }
 
+// walkOf is the walk of the options o.
+func walkOf(t *testing.T, o Options) WalkID {
+	t.Helper()
+	o, err := o.prepared()
+	require.NoError(t, err)
+	w, err := walkIDOf(o)
+	require.NoError(t, err)
+	return w
+}
+
 // TestClaimsCoverTheWalk: three claimants side by side walk every part
 // once between them, and the parts they write merge into the counts of one
 // whole run, complete; the failures are saved with their parts. A
@@ -53,7 +63,7 @@ func TestClaimsCoverTheWalk(t *testing.T) {
 
 	dir := t.TempDir()
 	// Part 5 was claimed by "b" in a run that crashed before writing it.
-	require.NoError(t, (&Claims{Dir: dir, Name: "b"}).prepare())
+	require.NoError(t, (&Claims{Dir: dir, Name: "b"}).prepare(walkOf(t, o)))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "claims", "5"), []byte("b"), 0o644))
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
@@ -112,7 +122,7 @@ func TestClaimsStartApart(t *testing.T) {
 	require.NoError(t, err)
 
 	c := &Claims{Dir: t.TempDir(), Name: "late", Start: shard.Shard{I: 1, N: 2}}
-	require.NoError(t, c.prepare())
+	require.NoError(t, c.prepare(walkOf(t, o)))
 	var order []int
 	for _, owner := range c.passes(parts) {
 		for k := range parts {
@@ -178,4 +188,54 @@ func TestClaimsStopLeavesNoClaim(t *testing.T) {
 	written, err := filepath.Glob(filepath.Join(o.Claim.Dir, "parts", "*.jsonl"))
 	require.NoError(t, err)
 	require.Equal(t, len(claimed), len(written), "a part for every claim")
+}
+
+// TestClaimsKeyedByWalk: a claims folder is the folder of one walk. A walk
+// of more ops, other checks or other kinds started on it is refused with
+// an error naming both walks and what differs (before, a 4-op walk in a
+// 3-op walk's folder found every part finished and checked no script); a
+// claimant of the same walk finds it finished; a folder holding parts but
+// naming no walk is refused; parts of two walks do not merge.
+func TestClaimsKeyedByWalk(t *testing.T) {
+	three := Options{MaxOps: 3, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1 << 20}
+	dir := t.TempDir()
+	first, _, err := claimed(t, three, dir, "a")
+	require.NoError(t, err)
+	require.Positive(t, first.Scripts)
+
+	four := three
+	four.MaxOps = 4
+	_, _, err = claimed(t, four, dir, "b")
+	require.ErrorContains(t, err, "the folder of another walk")
+	require.ErrorContains(t, err, "max ops 3 and 4")
+	other := three
+	other.Checks = DefaultChecks()[:1]
+	_, _, err = claimed(t, other, dir, "b")
+	require.ErrorContains(t, err, "checks")
+	fewer := three
+	fewer.Kinds = dedupKinds[:5]
+	_, _, err = claimed(t, fewer, dir, "b")
+	require.ErrorContains(t, err, "kinds")
+
+	again, _, err := claimed(t, three, dir, "b")
+	require.NoError(t, err)
+	require.Zero(t, again.Scripts, "every part was finished")
+
+	unnamed := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(unnamed, "parts"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(unnamed, "parts", "0000000.jsonl"), []byte("{}\n"), 0o644))
+	_, _, err = claimed(t, three, unnamed, "a")
+	require.ErrorContains(t, err, "a walk the folder does not name")
+
+	// One part of each of two walks of one size and kinds, other checks.
+	otherDir := t.TempDir()
+	_, _, err = claimed(t, other, otherDir, "a")
+	require.NoError(t, err)
+	a, b := readParts(t, dir), readParts(t, otherDir)
+	require.NotEqual(t, a[0].Walk, b[0].Walk)
+	_, _, err = Merge([]Summary{a[0], b[1]})
+	require.ErrorContains(t, err, "different walks")
+	_, complete, err := Merge(a)
+	require.NoError(t, err)
+	require.True(t, complete)
 }

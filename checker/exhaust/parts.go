@@ -38,7 +38,7 @@ func (r *runner) beginPart(n Node) *openPart {
 func (r *runner) endPart(p *openPart) {
 	sum := Summary{MaxOps: r.opt.MaxOps, Kinds: r.sum.Kinds, Shard: partName(p.part, r.parts),
 		ByLength: make([]int64, r.opt.MaxOps), FailuresByLength: make([]int64, r.opt.MaxOps), Dedup: !r.opt.NoDedup, Claimant: r.claims.Name,
-		Impl: implName(r.opt), NotRun: r.opt.notRun}
+		Impl: implName(r.opt), NotRun: r.opt.notRun, Walk: r.opt.walk}
 	for i, l := range r.lanes {
 		now := l.path[p.depth-1].below
 		for k := range now {

@@ -75,6 +75,7 @@ type Options struct {
 	// exchange passes them between the claimants.
 	shared   sharedMemos
 	exchange *exchange
+	walk     string // the walk's key (WalkID), for the summaries
 	// giveBelow is the fewest ops below a state the exchange gives (0 =
 	// 2; tests give states of small walks).
 	giveBelow int
@@ -106,18 +107,20 @@ func Run(o Options) (Summary, []Failure, error) {
 	workers := max(o.Workers, 1)
 	// The shared memos hold what the workers' own memos held apart.
 	o.shared = newSharedMemos(o.MemoLimit * workers)
+	walk, err := walkIDOf(o)
+	if err != nil {
+		return Summary{}, nil, err
+	}
+	o.walk = walk.Key()
 	parts := 0
 	if o.Claim != nil {
 		if !o.Shard.IsWhole() {
 			return Summary{}, nil, fmt.Errorf("exhaust: claims deal the whole walk: no shard %v with them", o.Shard)
 		}
-		if err := o.Claim.prepare(); err != nil {
+		if err := o.Claim.prepare(walk); err != nil {
 			return Summary{}, nil, err
 		}
-		var err error
-		if parts, err = partsOf(o.MaxOps, o.shape); err != nil {
-			return Summary{}, nil, err
-		}
+		parts = walk.Parts
 	}
 	prog, err := newProgress(o)
 	if err != nil {
@@ -150,7 +153,7 @@ func Run(o Options) (Summary, []Failure, error) {
 		}
 	}
 	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
-		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun}
+		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun, Walk: o.walk}
 	if o.Claim != nil {
 		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
 	}

@@ -16,6 +16,9 @@ type Summary struct {
 	Impl   string   `json:"impl,omitempty"`    // the implementation checked, when not in-process
 	NotRun []string `json:"not_run,omitempty"` // the lanes and checks that cannot judge it, each with why
 	Shard  string   `json:"shard"`             // "i/n"; "0/1" for a whole run
+	// Walk is the walk's key (WalkID.Key): parts and shards of one walk
+	// carry the same, and only they merge.
+	Walk string `json:"walk,omitempty"`
 	// Claimant is who walked the part, when parts were claimed (Claims).
 	Claimant string   `json:"claimant,omitempty"`
 	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
@@ -120,6 +123,15 @@ func (s Summary) Verdict() verdict.Verdict {
 	return verdict.PassBecause(fmt.Sprintf("every valid script of at most %d ops%s: %d scripts, no failure", s.MaxOps, kindsNote(s), s.Scripts))
 }
 
+// walkName is how an error names a walk's key ("" for a summary that
+// carries none).
+func walkName(key string) string {
+	if key == "" {
+		return "a walk not named (an older summary)"
+	}
+	return "walk " + key
+}
+
 // ScriptsPerSecond is the rate of the run over its wall time.
 func (s Summary) ScriptsPerSecond() float64 {
 	if s.Seconds <= 0 {
@@ -184,7 +196,7 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	if len(sums) == 0 {
 		return Summary{}, false, fmt.Errorf("exhaust: no summaries to merge")
 	}
-	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds, Impl: sums[0].Impl, NotRun: sums[0].NotRun}
+	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds, Impl: sums[0].Impl, NotRun: sums[0].NotRun, Walk: sums[0].Walk}
 	for _, s := range sums {
 		if s.Impl != merged.Impl {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs against %q and %q", merged.Impl, s.Impl)
@@ -192,6 +204,10 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 		if s.MaxOps != merged.MaxOps || s.Kinds != merged.Kinds {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs of max_ops %d %q and %d %q",
 				merged.MaxOps, merged.Kinds, s.MaxOps, s.Kinds)
+		}
+		if s.Walk != merged.Walk {
+			return Summary{}, false, fmt.Errorf("exhaust: merging parts of different walks (%s and %s): another op vocabulary, other checks or another implementation; their counts add up to neither",
+				walkName(merged.Walk), walkName(s.Walk))
 		}
 		shards := s.Merged
 		if len(shards) == 0 {
