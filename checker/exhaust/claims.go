@@ -218,7 +218,7 @@ func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 	}
 	final := c.partFile(part)
 	tmp := filepath.Join(filepath.Dir(final), ".tmp-"+c.Name)
-	if err := writeSynced(tmp, b.Bytes()); err != nil {
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("exhaust: part %d: %w", part, err)
 	}
@@ -226,20 +226,6 @@ func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 		return fmt.Errorf("exhaust: part %d: %w", part, err)
 	}
 	return nil
-}
-
-// writeSynced writes b to name and syncs it: a part's file is renamed
-// into place only once its bytes are on the disk.
-func writeSynced(name string, b []byte) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	return errors.Join(err, f.Close())
 }
 
 // Parts counts the walk's parts for max ops of kinds: the scripts of at

@@ -2,11 +2,13 @@ package exhaust
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -238,4 +240,74 @@ func TestClaimsKeyedByWalk(t *testing.T) {
 	_, complete, err := Merge(a)
 	require.NoError(t, err)
 	require.True(t, complete)
+}
+
+// TestClaimsSameFailuresAnySplit: what a claimed walk finds does not depend
+// on how it was split. One claimant alone, and three begun apart, write
+// parts whose failures (each part's reduced cases) and counts are the same
+// part for part: a part's failures are reduced from its own walk, whatever
+// the claimant walked before it (before, a failing outcome one part left
+// in the claimant's memo was not reduced again in a later part, and which
+// parts a claimant had walked decided what the next one reported).
+func TestClaimsSameFailuresAnySplit(t *testing.T) {
+	t.Run("four-rows", func(t *testing.T) {
+		sameFailuresAnySplit(t, Options{MaxOps: 4, Kinds: exchangeKinds, Checks: []harness.Check{fourRows}, MaxReduced: 1 << 20})
+	})
+	// Scripts that leave equal states in different parts, failing below
+	// them: the memo of what failed would take the second from the first.
+	t.Run("two-rows", func(t *testing.T) {
+		sameFailuresAnySplit(t, Options{MaxOps: 3, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1})
+	})
+}
+
+func sameFailuresAnySplit(t *testing.T, o Options) {
+	byPart := func(dir string) map[string]string {
+		out := map[string]string{}
+		files, err := filepath.Glob(filepath.Join(dir, "parts", "*.jsonl"))
+		require.NoError(t, err)
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			require.NoError(t, err)
+			var keys []string
+			var sum Summary
+			for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+				var rec Record
+				require.NoError(t, json.Unmarshal(line, &rec))
+				if rec.Failure != nil {
+					keys = append(keys, rec.Failure.Key+" "+rec.Failure.Reduced)
+				} else {
+					sum = *rec.Summary
+				}
+			}
+			out[filepath.Base(name)] = fmt.Sprint(keys, counts(sum), sum.Reduced, sum.FailuresByLength)
+		}
+		return out
+	}
+	alone := t.TempDir()
+	_, _, err := claimed(t, o, alone, "a")
+	require.NoError(t, err)
+	want := byPart(alone)
+
+	apart := t.TempDir()
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Go(func() {
+			c := o
+			c.Claim = &Claims{Dir: apart, Name: fmt.Sprint("c", i), Start: shard.Shard{I: i, N: 3}}
+			_, _, errs[i] = Run(c)
+		})
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	got := byPart(apart)
+	require.Len(t, got, len(want))
+	reduced := 0
+	for part, w := range want {
+		require.Equal(t, w, got[part], "part %s", part)
+		if !strings.HasPrefix(w, "[]") {
+			reduced++
+		}
+	}
+	require.Greater(t, reduced, 1, "too few parts with failures to tell")
 }

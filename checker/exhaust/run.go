@@ -36,7 +36,8 @@ type Options struct {
 	// MemoLimit bounds each memo map of a worker's lane (0 = DefaultMemoLimit).
 	MemoLimit int
 	// MaxReduced caps how many failures each worker reduces and keeps
-	// (0 = 20, negative = none); the rest are counted.
+	// (with claims, each part: what a part reports is then its own, not
+	// the split's) (0 = 20, negative = none); the rest are counted.
 	MaxReduced int
 	// Stop ends the walk at the first failing script: the counts are then
 	// of the scripts walked so far (Summary.Stopped).
@@ -250,9 +251,12 @@ type runner struct {
 	lanes []*lane
 	sum   Summary
 	fails []Failure
-	seen  map[string]bool // reduced failures kept, by check, data and text
-	prog  *progress
-	err   error
+	seen  map[string]bool // reduced failures kept, by check, data and text (with claims, of the part)
+	// partFrom is the failures reduced before the part being walked began
+	// (with claims; 0 without).
+	partFrom int64
+	prog     *progress
+	err      error
 	// With claims: the parts, and the one whose head is being walked.
 	claims *Claims
 	parts  int
