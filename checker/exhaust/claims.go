@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sessiondag/internal/shard"
@@ -149,12 +150,12 @@ func (c *Claims) sameWalk(w WalkID) error {
 // link never replaces a file), so a claimant killed midway leaves no file
 // half written. It reports whether it made the file.
 func (c *Claims) create(name string, b []byte) (bool, error) {
-	tmp := filepath.Join(filepath.Dir(name), ".tmp-"+c.Name)
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	tmp, err := c.temp(filepath.Dir(name), b)
+	if err != nil {
 		return false, err
 	}
 	defer os.Remove(tmp)
-	err := os.Link(tmp, name)
+	err = os.Link(tmp, name)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
 	}
@@ -202,6 +203,45 @@ func (c *Claims) finished() ([]int, error) {
 	return out, nil
 }
 
+// Held is the parts of a walk one claimant holds (claimed and not
+// finished); Claimant "" holds the parts no one claimed.
+type Held struct {
+	Claimant string `json:"claimant"`
+	Parts    []int  `json:"parts"`
+}
+
+// unfinished lists the parts of the walk's parts not finished, by who
+// holds their claim, in the order of the names ("" first).
+func (c *Claims) unfinished(parts int) ([]Held, error) {
+	done, err := c.finished()
+	if err != nil {
+		return nil, err
+	}
+	finished := make([]bool, parts)
+	for _, k := range done {
+		if k < parts {
+			finished[k] = true
+		}
+	}
+	by := map[string][]int{}
+	for k, f := range finished {
+		if f {
+			continue
+		}
+		owner, err := os.ReadFile(c.path("claims", fmt.Sprint(k)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("exhaust: claims: %w", err)
+		}
+		by[string(owner)] = append(by[string(owner)], k)
+	}
+	var out []Held
+	for name, ks := range by {
+		out = append(out, Held{Claimant: name, Parts: ks})
+	}
+	slices.SortFunc(out, func(a, b Held) int { return strings.Compare(a.Claimant, b.Claimant) })
+	return out, nil
+}
+
 // finish saves a part's failures and writes its JSON lines.
 func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 	recs := make([]FailureRecord, len(fails))
@@ -217,15 +257,31 @@ func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 		return err
 	}
 	final := c.partFile(part)
-	tmp := filepath.Join(filepath.Dir(final), ".tmp-"+c.Name)
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		os.Remove(tmp)
+	tmp, err := c.temp(filepath.Dir(final), b.Bytes())
+	if err != nil {
 		return fmt.Errorf("exhaust: part %d: %w", part, err)
 	}
 	if err := os.Rename(tmp, final); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("exhaust: part %d: %w", part, err)
 	}
 	return nil
+}
+
+// temp writes b to a new file of this claimant's in dir (named after it,
+// never shared with another claimant or another write) and returns its
+// path; a file half written is removed.
+func (c *Claims) temp(dir string, b []byte) (string, error) {
+	f, err := os.CreateTemp(dir, ".tmp-"+c.Name+"-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(b)
+	if err = errors.Join(err, f.Close()); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // Parts counts the walk's parts for max ops of kinds: the scripts of at

@@ -16,6 +16,7 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // readParts reads the summaries of the parts written under dir.
@@ -310,4 +311,35 @@ func sameFailuresAnySplit(t *testing.T, o Options) {
 		}
 	}
 	require.Greater(t, reduced, 1, "too few parts with failures to tell")
+}
+
+// TestClaimsSayWhatIsUnfinished: a claimant that finished its parts while
+// another holds one unfinished (killed, or still walking) passes its parts
+// and says the whole walk is undecided, naming who holds what (before, it
+// ended on "failures: 0" and said nothing of the part); once the holder
+// finishes it, its line says every part is finished.
+func TestClaimsSayWhatIsUnfinished(t *testing.T) {
+	o := Options{MaxOps: 3, Kinds: dedupKinds[:6], Checks: []harness.Check{fourRows}, MaxReduced: 1}
+	dir := t.TempDir()
+	require.NoError(t, (&Claims{Dir: dir, Name: "b"}).prepare(walkOf(t, o)))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "claims", "5"), []byte("b"), 0o644))
+	a, _, err := claimed(t, o, dir, "a")
+	require.NoError(t, err)
+	require.Equal(t, []Held{{Claimant: "b", Parts: []int{5}}}, a.Unfinished)
+	v := a.Verdict()
+	require.Equal(t, verdict.Pass, v.Outcome, "a finished its own parts")
+	require.Contains(t, v.Line(), fmt.Sprintf("the whole walk is UNDECIDED: 1 of its %d parts not finished (1 claimed by b: 5)", a.Parts))
+	var text bytes.Buffer
+	WriteText(&text, a, nil)
+	require.Contains(t, text.String(), fmt.Sprintf("parts of the walk not finished: 1 of %d", a.Parts))
+
+	b, _, err := claimed(t, o, dir, "b")
+	require.NoError(t, err)
+	require.EqualValues(t, 1, b.ByLength[0]+b.ByLength[1]+b.ByLength[2], "b walked its one part")
+	require.Empty(t, b.Unfinished)
+	require.Contains(t, b.Verdict().Line(), "every part of the walk is finished")
+	c, _, err := claimed(t, o, dir, "c")
+	require.NoError(t, err)
+	require.Equal(t, verdict.Pass, c.Verdict().Outcome)
+	require.Contains(t, c.Verdict().Line(), "walked no part")
 }

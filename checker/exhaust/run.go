@@ -156,7 +156,10 @@ func Run(o Options) (Summary, []Failure, error) {
 	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
 		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun, Walk: o.walk}
 	if o.Claim != nil {
-		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
+		sum.Shard, sum.Claimant, sum.Parts = claimedShard, o.Claim.Name, parts
+		held, err := o.Claim.unfinished(parts)
+		errs = append(errs, err)
+		sum.Unfinished = held
 	}
 	var found []Failure
 	for w := range workers {
