@@ -29,7 +29,19 @@ type collector struct {
 	findings   int
 	notWritten int
 	ops        int
-	writeErr   error
+	writeErr   error // the first file that could not be written
+	unwritten  int   // files that could not be written
+}
+
+// err is the run's error: the files it could not write, if any.
+func (c *collector) err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.writeErr == nil {
+		return nil
+	}
+	return fmt.Errorf("hunt: %d failure files not written to %s, none left there empty or cut short (the report above names the iteration that finds each: --seed and --iteration play it again); the first: %w",
+		c.unwritten, c.cfg.Out, c.writeErr)
 }
 
 func newCollector(cfg *Config) *collector {
@@ -139,12 +151,15 @@ func (c *collector) addError(p *Plan, err error) {
 	f := &harness.Finding{Check: p.Case.Check.Name, Data: p.Case.Data, Step: len(p.Case.Script), What: campaign.FirstLine(err.Error())}
 	file := campaign.File(p.Case, f, fmt.Sprintf("sessiondag hunt --seed %d (an error, not a finding)", c.cfg.Seed),
 		fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm), "the iteration again: "+c.again(p.Iteration))
-	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("error-%s-%d.ops", p.Case.Check.Name, p.Iteration))
+	path := filepath.Join(c.cfg.Out, fmt.Sprintf("error-%s-%d.ops", p.Case.Check.Name, p.Iteration))
 	err = os.MkdirAll(c.cfg.Out, 0o755)
 	if err == nil {
-		err = os.WriteFile(rec.File, []byte(file.String()), 0o644)
+		err = campaign.WriteWhole(path, []byte(file.String()))
 	}
-	c.wrote(rec.File, err)
+	c.wrote(path, err)
+	if err == nil {
+		rec.File = path // a record names only a file that is there
+	}
 }
 
 // again is the command that plays iteration k of this campaign once more:
@@ -160,12 +175,14 @@ func (c *collector) again(k uint64) string {
 	return fmt.Sprintf("%s --iteration %d", cmd, k)
 }
 
-// wrote notes a file written (or the first error writing one).
+// wrote notes a file written, or one that could not be (the first error,
+// and how many).
 func (c *collector) wrote(path string, err error) {
 	if err != nil {
 		if c.writeErr == nil {
-			c.writeErr = fmt.Errorf("hunt: %w", err)
+			c.writeErr = err
 		}
+		c.unwritten++
 		return
 	}
 	if c.cfg.Log != nil {

@@ -115,7 +115,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	c := newCollector(&cfg)
 	if cfg.Only != nil {
 		c.add(iterate(&cfg, *cfg.Only))
-		return c.report(time.Since(start)), c.writeErr
+		return c.report(time.Since(start)), c.err()
 	}
 	var next atomic.Uint64
 	var wg sync.WaitGroup
@@ -137,7 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}()
 	}
 	wg.Wait()
-	return c.report(time.Since(start)), c.writeErr
+	return c.report(time.Since(start)), c.err()
 }
 
 // implCommand is the command of the implementation hunted, "" in-process.
