@@ -1,6 +1,8 @@
 package hunt
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"os"
@@ -48,7 +50,7 @@ func newCollector(cfg *Config) *collector {
 	c := &collector{cfg: cfg, swarms: map[string]bool{}, rollouts: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
 	for _, t := range cfg.Targets {
 		for _, d := range t.Data {
-			c.rows = append(c.rows, &PropStats{Check: t.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
+			c.rows = append(c.rows, &PropStats{Check: t.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}, failures: map[string]bool{}})
 		}
 	}
 	return c
@@ -77,11 +79,11 @@ func (c *collector) add(o outcome) {
 	r.Ops += o.applied
 	r.Seconds += o.took.Seconds()
 	c.ops += o.applied
-	sw := p.Swarm.String()
+	sw := setKey(p.Swarm.String())
 	r.swarms[sw], c.swarms[sw] = true, true
 	if p.Rollout != nil {
 		c.planned++
-		c.rollouts[p.Rollout.String()] = true
+		c.rollouts[setKey(p.Rollout.String())] = true
 	}
 	for shape, n := range p.Shapes {
 		if n > 0 {
@@ -100,6 +102,7 @@ func (c *collector) add(o outcome) {
 		c.findings++
 		if c.addFailure(p, o) {
 			r.Failures++
+			r.failures[campaign.Key(o.reduced.Case)[:16]] = true
 		}
 	}
 }
@@ -195,11 +198,12 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
-		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
+		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), SwarmKeys: sortedKeys(c.swarms), RolloutKeys: sortedKeys(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
 		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors,
 		Known: c.cfg.Known.Lines()}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
+		row.SwarmKeys, row.FailureKeys = sortedKeys(row.swarms), sortedKeys(row.failures)
 		r.Props = append(r.Props, *row)
 	}
 	for _, f := range c.failures {
@@ -219,4 +223,19 @@ func cmpU(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// setKey names a swarm configuration or a rollout plan in a summary: 16
+// hex digits of SHA-256 over its text.
+func setKey(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
+}
+
+// sortedKeys are a set's keys in order (nil when empty).
+func sortedKeys(set map[string]bool) []string {
+	if len(set) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(set))
 }
