@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report fuzz mutants mutants-exhaust regen throughput hostile check-impl check-openprogram clean
+.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report bench-replay fuzz mutants mutants-exhaust regen throughput hostile check-impl check-openprogram clean
 
 all: build test
 
@@ -110,6 +110,15 @@ bench:
 
 benchcmp:
 	scripts/benchcmp.sh flags off all
+
+# replay of one generated script cut at 500, 1,000, … 8,000 ops, with its
+# checks spread as the command spreads them: the growth per doubling of its
+# processor time and memory, each at most 2.2× (bench/replay.md has a run;
+# some ten minutes on 2 cores).
+bench-replay:
+	mkdir -p bin
+	$(GO) test -run '^$$' -bench 'ReplayScript' -benchtime 1x -benchmem -timeout 60m ./bench | tee bin/bench-replay.txt
+	$(GO) run ./scripts/growth -gate cpu-ns/op,B/op < bin/bench-replay.txt
 
 # bench/report.md and bench/scaling.svg: every benchmark COUNT (default 5)
 # times, the targets of docs/rollout.md §7, profiles at 100k nodes.

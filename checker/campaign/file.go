@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,10 +55,30 @@ func Save(dir string, c Case, f *harness.Finding, foundBy string, header ...stri
 		return "", fmt.Errorf("save a failure: %w", err)
 	}
 	path := filepath.Join(dir, Name(c))
-	if err := os.WriteFile(path, []byte(File(c, f, foundBy, header...).String()), 0o644); err != nil {
+	if err := WriteWhole(path, []byte(File(c, f, foundBy, header...).String())); err != nil {
 		return "", fmt.Errorf("save a failure: %w", err)
 	}
 	return path, nil
+}
+
+// WriteWhole writes b to path whole or not at all: to a temporary file of
+// its own in the same directory first, renamed to path once every byte is
+// written and closed. On a full disk it leaves no file, empty or cut short,
+// and the same file saved by two processes at once is one or the other.
+func WriteWhole(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err = errors.Join(err, f.Close()); err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // ReplayCommand is the command that replays a saved case and exits 1 on it.

@@ -231,6 +231,22 @@ func (k *Known) Unmatched() []KnownEntry {
 	return out
 }
 
+// InForce lists the class keys of the entries that have not expired,
+// sorted: what the known file accepts, whatever its entries are named by.
+func (k *Known) InForce() []string {
+	if k == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range k.Entries {
+		if !e.Expired {
+			out = append(out, e.key)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Name is how a report names an entry: its script, else its key.
 func (e KnownEntry) Name() string {
 	if e.Script != "" {

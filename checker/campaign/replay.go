@@ -25,7 +25,17 @@ type ReplayOptions struct {
 	// the checks and kinds of data that cannot judge it are left out
 	// (NotRun says which).
 	Impl protocol.Starter
+	// PerOp, above 0, spreads the checks over a long script so that their
+	// work grows with its length (harness.Schedule); 0 checks after every
+	// op.
+	PerOp int
 }
+
+// SpreadPerOp is the nodes' worth of checking `sessiondag replay` gives
+// each op of a long script by default (ReplayOptions.PerOp): a session of
+// up to 64 nodes — every reduced failure, every script of the corpus — is
+// checked after every op.
+const SpreadPerOp = 64
 
 // A Group is checks played together on one kind of data: one session, the
 // checks after every op.
@@ -118,40 +128,50 @@ func planned(f *ops.File, d ops.Directive, o ReplayOptions) ([]Group, error) {
 // check or kind of data cannot judge it, is an error that is
 // harness.ErrNotApplicable.
 func Replay(f *ops.File, o ReplayOptions) ([]*harness.Finding, error) {
+	found, _, err := ReplayScheduled(f, o)
+	return found, err
+}
+
+// ReplayScheduled is Replay, with what each group's schedule checked (the
+// ops after which its checks ran, of its ops), in the plan's order.
+func ReplayScheduled(f *ops.File, o ReplayOptions) ([]*harness.Finding, []harness.Schedule, error) {
 	groups, err := Plan(f, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if o.Impl != nil {
 		a := o.Impl.About()
 		var skipped []string
 		groups, skipped = applicable(a, groups)
 		if len(groups) == 0 {
-			return nil, fmt.Errorf("%w: %s", harness.ErrNotApplicable, strings.Join(skipped, "; "))
+			return nil, nil, fmt.Errorf("%w: %s", harness.ErrNotApplicable, strings.Join(skipped, "; "))
 		}
 		if err := Takes(a, f.Ops); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var out []*harness.Finding
+	var scheds []harness.Schedule
 	for _, g := range groups {
 		var fd *harness.Finding
+		sc := harness.Schedule{PerOp: o.PerOp}
 		if g.Case != nil {
 			fd, err = g.Case.Play(o.Tmp)
 		} else {
-			fd, err = harness.PlayOn(o.Impl, g.Data, f.Ops, g.Checks...)
+			fd, err = harness.PlayScheduled(o.Impl, g.Data, f.Ops, &sc, g.Checks...)
 			if fd != nil {
 				fd.Data = g.Data
 			}
 		}
+		scheds = append(scheds, sc)
 		if err != nil {
-			return out, fmt.Errorf("[%s] %w", g.Data.Name, err)
+			return out, scheds, fmt.Errorf("[%s] %w", g.Data.Name, err)
 		}
 		if fd != nil {
 			out = append(out, fd)
 		}
 	}
-	return out, nil
+	return out, scheds, nil
 }
 
 // CaseOf is the one case a file holds: its `#! check` line (or the one check

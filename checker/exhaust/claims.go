@@ -2,11 +2,13 @@ package exhaust
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sessiondag/internal/shard"
@@ -71,10 +73,38 @@ func (c *Claims) path(elem ...string) string {
 // partFile is where a finished part's JSON lines are.
 func (c *Claims) partFile(part int) string { return c.path("parts", fmt.Sprintf("%07d.jsonl", part)) }
 
-// prepare makes the directories.
-func (c *Claims) prepare() error {
-	if c.Name == "" || strings.ContainsAny(c.Name, "\n/") {
-		return fmt.Errorf("exhaust: claimant name %q: want a non-empty name without / or a newline", c.Name)
+// walkFile is where the folder names its walk.
+func (c *Claims) walkFile() string { return c.path("walk.json") }
+
+// prepare makes the directories and keys the folder by walk w: the first
+// claimant writes w there; every later one must be of the same walk. A
+// folder of another walk, or one holding parts but naming no walk, is
+// refused: its parts would be taken as this walk's.
+func (c *Claims) prepare(w WalkID) error {
+	if c.Name == "" || strings.ContainsAny(c.Name, "\n/") || strings.HasPrefix(c.Name, ".") {
+		return fmt.Errorf("exhaust: claimant name %q: want a non-empty name without / or a newline, not beginning with a dot", c.Name)
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return fmt.Errorf("exhaust: claims: %w", err)
+	}
+	b, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if _, err := os.Stat(c.walkFile()); errors.Is(err, fs.ErrNotExist) {
+		if err := c.refuseUnnamed(); err != nil {
+			return err
+		}
+	}
+	made, err := c.create(c.walkFile(), b)
+	if err != nil {
+		return fmt.Errorf("exhaust: claims: %w", err)
+	}
+	if !made {
+		if err := c.sameWalk(w); err != nil {
+			return err
+		}
 	}
 	for _, d := range []string{"claims", "parts", "failures"} {
 		if err := os.MkdirAll(c.path(d), 0o755); err != nil {
@@ -84,8 +114,58 @@ func (c *Claims) prepare() error {
 	return nil
 }
 
+// refuseUnnamed refuses a folder that holds parts but names no walk (made
+// before folders were keyed by their walk).
+func (c *Claims) refuseUnnamed() error {
+	done, err := c.finished()
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(done) == 0 {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("exhaust: claims %s: %d finished parts of a walk the folder does not name (no %s): give this walk a folder of its own",
+		c.Dir, len(done), filepath.Base(c.walkFile()))
+}
+
+// sameWalk checks the folder's walk against w.
+func (c *Claims) sameWalk(w WalkID) error {
+	b, err := os.ReadFile(c.walkFile())
+	if err != nil {
+		return fmt.Errorf("exhaust: claims: %w", err)
+	}
+	var had WalkID
+	if err := json.Unmarshal(b, &had); err != nil {
+		return fmt.Errorf("exhaust: claims: %s: %w", c.walkFile(), err)
+	}
+	if had.Key() != w.Key() {
+		return fmt.Errorf("exhaust: claims %s: the folder of another walk (%s) than this one (%s): they differ in %s; give each walk a folder of its own",
+			c.Dir, had, w, had.Diff(w))
+	}
+	return nil
+}
+
+// create makes the file name holding b only if it is absent, whole or not
+// at all: b goes to a file of this claimant's first, linked to name (a
+// link never replaces a file), so a claimant killed midway leaves no file
+// half written. It reports whether it made the file.
+func (c *Claims) create(name string, b []byte) (bool, error) {
+	tmp, err := c.temp(filepath.Dir(name), b)
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(tmp)
+	err = os.Link(tmp, name)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // claim reports whether this claimant walks part: it is not finished, and
-// its claim is made now or was made by this claimant before.
+// its claim is made now or was made by this claimant before. A claim is
+// made whole (create): a claimant killed while claiming leaves the part
+// unclaimed or its own, never claimed by no one.
 func (c *Claims) claim(part int) (bool, error) {
 	if _, err := os.Stat(c.partFile(part)); err == nil {
 		return false, nil
@@ -93,19 +173,18 @@ func (c *Claims) claim(part int) (bool, error) {
 		return false, fmt.Errorf("exhaust: claims: %w", err)
 	}
 	name := c.path("claims", fmt.Sprint(part))
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		owner, err := os.ReadFile(name)
-		if err != nil {
-			return false, fmt.Errorf("exhaust: claims: %w", err)
-		}
-		return string(owner) == c.Name, nil
-	}
+	made, err := c.create(name, []byte(c.Name))
 	if err != nil {
 		return false, fmt.Errorf("exhaust: claims: %w", err)
 	}
-	_, err = f.WriteString(c.Name)
-	return true, errors.Join(err, f.Close())
+	if made {
+		return true, nil
+	}
+	owner, err := os.ReadFile(name)
+	if err != nil {
+		return false, fmt.Errorf("exhaust: claims: %w", err)
+	}
+	return string(owner) == c.Name, nil
 }
 
 // finished lists the parts any claimant has finished, in order.
@@ -124,6 +203,45 @@ func (c *Claims) finished() ([]int, error) {
 	return out, nil
 }
 
+// Held is the parts of a walk one claimant holds (claimed and not
+// finished); Claimant "" holds the parts no one claimed.
+type Held struct {
+	Claimant string `json:"claimant"`
+	Parts    []int  `json:"parts"`
+}
+
+// unfinished lists the parts of the walk's parts not finished, by who
+// holds their claim, in the order of the names ("" first).
+func (c *Claims) unfinished(parts int) ([]Held, error) {
+	done, err := c.finished()
+	if err != nil {
+		return nil, err
+	}
+	finished := make([]bool, parts)
+	for _, k := range done {
+		if k < parts {
+			finished[k] = true
+		}
+	}
+	by := map[string][]int{}
+	for k, f := range finished {
+		if f {
+			continue
+		}
+		owner, err := os.ReadFile(c.path("claims", fmt.Sprint(k)))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("exhaust: claims: %w", err)
+		}
+		by[string(owner)] = append(by[string(owner)], k)
+	}
+	var out []Held
+	for name, ks := range by {
+		out = append(out, Held{Claimant: name, Parts: ks})
+	}
+	slices.SortFunc(out, func(a, b Held) int { return strings.Compare(a.Claimant, b.Claimant) })
+	return out, nil
+}
+
 // finish saves a part's failures and writes its JSON lines.
 func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 	recs := make([]FailureRecord, len(fails))
@@ -139,14 +257,31 @@ func (c *Claims) finish(part int, sum Summary, fails []Failure) error {
 		return err
 	}
 	final := c.partFile(part)
-	tmp := final + ".tmp-" + c.Name
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+	tmp, err := c.temp(filepath.Dir(final), b.Bytes())
+	if err != nil {
 		return fmt.Errorf("exhaust: part %d: %w", part, err)
 	}
 	if err := os.Rename(tmp, final); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("exhaust: part %d: %w", part, err)
 	}
 	return nil
+}
+
+// temp writes b to a new file of this claimant's in dir (named after it,
+// never shared with another claimant or another write) and returns its
+// path; a file half written is removed.
+func (c *Claims) temp(dir string, b []byte) (string, error) {
+	f, err := os.CreateTemp(dir, ".tmp-"+c.Name+"-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(b)
+	if err = errors.Join(err, f.Close()); err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // Parts counts the walk's parts for max ops of kinds: the scripts of at

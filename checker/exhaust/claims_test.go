@@ -2,11 +2,13 @@ package exhaust
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
+	"sessiondag/internal/verdict"
 )
 
 // readParts reads the summaries of the parts written under dir.
@@ -38,6 +41,16 @@ func readParts(t *testing.T, dir string) []Summary {
 	return out
 }
 
+// walkOf is the walk of the options o.
+func walkOf(t *testing.T, o Options) WalkID {
+	t.Helper()
+	o, err := o.prepared()
+	require.NoError(t, err)
+	w, err := walkIDOf(o)
+	require.NoError(t, err)
+	return w
+}
+
 // TestClaimsCoverTheWalk: three claimants side by side walk every part
 // once between them, and the parts they write merge into the counts of one
 // whole run, complete; the failures are saved with their parts. A
@@ -53,7 +66,7 @@ func TestClaimsCoverTheWalk(t *testing.T) {
 
 	dir := t.TempDir()
 	// Part 5 was claimed by "b" in a run that crashed before writing it.
-	require.NoError(t, (&Claims{Dir: dir, Name: "b"}).prepare())
+	require.NoError(t, (&Claims{Dir: dir, Name: "b"}).prepare(walkOf(t, o)))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "claims", "5"), []byte("b"), 0o644))
 	var wg sync.WaitGroup
 	errs := make([]error, 3)
@@ -112,7 +125,7 @@ func TestClaimsStartApart(t *testing.T) {
 	require.NoError(t, err)
 
 	c := &Claims{Dir: t.TempDir(), Name: "late", Start: shard.Shard{I: 1, N: 2}}
-	require.NoError(t, c.prepare())
+	require.NoError(t, c.prepare(walkOf(t, o)))
 	var order []int
 	for _, owner := range c.passes(parts) {
 		for k := range parts {
@@ -178,4 +191,155 @@ func TestClaimsStopLeavesNoClaim(t *testing.T) {
 	written, err := filepath.Glob(filepath.Join(o.Claim.Dir, "parts", "*.jsonl"))
 	require.NoError(t, err)
 	require.Equal(t, len(claimed), len(written), "a part for every claim")
+}
+
+// TestClaimsKeyedByWalk: a claims folder is the folder of one walk. A walk
+// of more ops, other checks or other kinds started on it is refused with
+// an error naming both walks and what differs (before, a 4-op walk in a
+// 3-op walk's folder found every part finished and checked no script); a
+// claimant of the same walk finds it finished; a folder holding parts but
+// naming no walk is refused; parts of two walks do not merge.
+func TestClaimsKeyedByWalk(t *testing.T) {
+	three := Options{MaxOps: 3, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1 << 20}
+	dir := t.TempDir()
+	first, _, err := claimed(t, three, dir, "a")
+	require.NoError(t, err)
+	require.Positive(t, first.Scripts)
+
+	four := three
+	four.MaxOps = 4
+	_, _, err = claimed(t, four, dir, "b")
+	require.ErrorContains(t, err, "the folder of another walk")
+	require.ErrorContains(t, err, "max ops 3 and 4")
+	other := three
+	other.Checks = DefaultChecks()[:1]
+	_, _, err = claimed(t, other, dir, "b")
+	require.ErrorContains(t, err, "checks")
+	fewer := three
+	fewer.Kinds = dedupKinds[:5]
+	_, _, err = claimed(t, fewer, dir, "b")
+	require.ErrorContains(t, err, "kinds")
+
+	again, _, err := claimed(t, three, dir, "b")
+	require.NoError(t, err)
+	require.Zero(t, again.Scripts, "every part was finished")
+
+	unnamed := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(unnamed, "parts"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(unnamed, "parts", "0000000.jsonl"), []byte("{}\n"), 0o644))
+	_, _, err = claimed(t, three, unnamed, "a")
+	require.ErrorContains(t, err, "a walk the folder does not name")
+
+	// One part of each of two walks of one size and kinds, other checks.
+	otherDir := t.TempDir()
+	_, _, err = claimed(t, other, otherDir, "a")
+	require.NoError(t, err)
+	a, b := readParts(t, dir), readParts(t, otherDir)
+	require.NotEqual(t, a[0].Walk, b[0].Walk)
+	_, _, err = Merge([]Summary{a[0], b[1]})
+	require.ErrorContains(t, err, "different walks")
+	_, complete, err := Merge(a)
+	require.NoError(t, err)
+	require.True(t, complete)
+}
+
+// TestClaimsSameFailuresAnySplit: what a claimed walk finds does not depend
+// on how it was split. One claimant alone, and three begun apart, write
+// parts whose failures (each part's reduced cases) and counts are the same
+// part for part: a part's failures are reduced from its own walk, whatever
+// the claimant walked before it (before, a failing outcome one part left
+// in the claimant's memo was not reduced again in a later part, and which
+// parts a claimant had walked decided what the next one reported).
+func TestClaimsSameFailuresAnySplit(t *testing.T) {
+	t.Run("four-rows", func(t *testing.T) {
+		sameFailuresAnySplit(t, Options{MaxOps: 4, Kinds: exchangeKinds, Checks: []harness.Check{fourRows}, MaxReduced: 1 << 20})
+	})
+	// Scripts that leave equal states in different parts, failing below
+	// them: the memo of what failed would take the second from the first.
+	t.Run("two-rows", func(t *testing.T) {
+		sameFailuresAnySplit(t, Options{MaxOps: 3, Kinds: dedupKinds, Checks: []harness.Check{twoRows}, MaxReduced: 1})
+	})
+}
+
+func sameFailuresAnySplit(t *testing.T, o Options) {
+	byPart := func(dir string) map[string]string {
+		out := map[string]string{}
+		files, err := filepath.Glob(filepath.Join(dir, "parts", "*.jsonl"))
+		require.NoError(t, err)
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			require.NoError(t, err)
+			var keys []string
+			var sum Summary
+			for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+				var rec Record
+				require.NoError(t, json.Unmarshal(line, &rec))
+				if rec.Failure != nil {
+					keys = append(keys, rec.Failure.Key+" "+rec.Failure.Reduced)
+				} else {
+					sum = *rec.Summary
+				}
+			}
+			out[filepath.Base(name)] = fmt.Sprint(keys, counts(sum), sum.Reduced, sum.FailuresByLength)
+		}
+		return out
+	}
+	alone := t.TempDir()
+	_, _, err := claimed(t, o, alone, "a")
+	require.NoError(t, err)
+	want := byPart(alone)
+
+	apart := t.TempDir()
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Go(func() {
+			c := o
+			c.Claim = &Claims{Dir: apart, Name: fmt.Sprint("c", i), Start: shard.Shard{I: i, N: 3}}
+			_, _, errs[i] = Run(c)
+		})
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	got := byPart(apart)
+	require.Len(t, got, len(want))
+	reduced := 0
+	for part, w := range want {
+		require.Equal(t, w, got[part], "part %s", part)
+		if !strings.HasPrefix(w, "[]") {
+			reduced++
+		}
+	}
+	require.Greater(t, reduced, 1, "too few parts with failures to tell")
+}
+
+// TestClaimsSayWhatIsUnfinished: a claimant that finished its parts while
+// another holds one unfinished (killed, or still walking) passes its parts
+// and says the whole walk is undecided, naming who holds what (before, it
+// ended on "failures: 0" and said nothing of the part); once the holder
+// finishes it, its line says every part is finished.
+func TestClaimsSayWhatIsUnfinished(t *testing.T) {
+	o := Options{MaxOps: 3, Kinds: dedupKinds[:6], Checks: []harness.Check{fourRows}, MaxReduced: 1}
+	dir := t.TempDir()
+	require.NoError(t, (&Claims{Dir: dir, Name: "b"}).prepare(walkOf(t, o)))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "claims", "5"), []byte("b"), 0o644))
+	a, _, err := claimed(t, o, dir, "a")
+	require.NoError(t, err)
+	require.Equal(t, []Held{{Claimant: "b", Parts: []int{5}}}, a.Unfinished)
+	v := a.Verdict()
+	require.Equal(t, verdict.Pass, v.Outcome, "a finished its own parts")
+	require.Contains(t, v.Line(), fmt.Sprintf("the whole walk is UNDECIDED: 1 of its %d parts not finished (1 claimed by b: 5)", a.Parts))
+	var text bytes.Buffer
+	WriteText(&text, a, nil)
+	require.Contains(t, text.String(), fmt.Sprintf("parts of the walk not finished: 1 of %d", a.Parts))
+
+	b, _, err := claimed(t, o, dir, "b")
+	require.NoError(t, err)
+	require.EqualValues(t, 1, b.ByLength[0]+b.ByLength[1]+b.ByLength[2], "b walked its one part")
+	require.Empty(t, b.Unfinished)
+	require.Contains(t, b.Verdict().Line(), "every part of the walk is finished")
+	c, _, err := claimed(t, o, dir, "c")
+	require.NoError(t, err)
+	require.Equal(t, verdict.Pass, c.Verdict().Outcome)
+	require.Contains(t, c.Verdict().Line(), "walked no part")
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
+	"time"
 )
 
 // exchange passes what the claimants of one walk expanded between them
@@ -34,9 +35,13 @@ import (
 // the tallies below a state (max ops, kinds, checks, the mutant switched
 // on, the build), so claimants of another walk sharing the directory take
 // in nothing. A file is a sequence of frames, each written whole by one
-// append: the length of its records, the records, their CRC-32. A frame
-// not yet complete is read on a later take; one whose checksum fails is an
-// error naming the file and the byte.
+// append: the length of its records, the records, their CRC-32. A claimant
+// killed while appending leaves a torn frame at the end of its file: run
+// again under its name it cuts its file back to its last whole frame before
+// it appends. A reader takes in the whole frames and stops at the first
+// that is not (not all there yet, or torn: its length or checksum wrong),
+// says so once, and reads on from there when the file changes; nothing in
+// a file stops a claimant (the memos only save work).
 type exchange struct {
 	dir, self string
 	shared    sharedMemos
@@ -48,6 +53,16 @@ type exchange struct {
 	read   map[string]int64 // bytes of each other claimant's file taken in
 	opened int              // files opened to take in (a test's count)
 	buf    []byte
+	// stuck are the files a take stopped in before their end at a frame
+	// that is not whole, as they were then: read again once they change.
+	stuck map[string]fileMark
+	note  io.Writer // where a stop is said (nil: nowhere)
+}
+
+// fileMark is a file's size and time of change, to see that it changed.
+type fileMark struct {
+	size int64
+	mod  time.Time
 }
 
 // maxFrame bounds a frame's length, so that a damaged length is an error,
@@ -60,23 +75,41 @@ const maxFrame = 64 << 20
 // given).
 func openExchange(dir, name string, o Options) (*exchange, error) {
 	e := &exchange{dir: filepath.Join(dir, "memos", walkKey(o)), self: name, shared: o.shared, maxOps: o.MaxOps, below: o.giveBelow,
-		read: map[string]int64{}}
+		read: map[string]int64{}, stuck: map[string]fileMark{}, note: o.Progress}
 	if err := os.MkdirAll(e.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("exhaust: memos: %w", err)
 	}
-	own := filepath.Join(e.dir, name)
-	if err := e.takeFile(name); err != nil {
+	if err := e.reopen(); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(own, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("exhaust: memos: %w", err)
-	}
-	e.out = f
 	for _, w := range writers {
 		e.shared[w].logging()
 	}
 	return e, e.take()
+}
+
+// reopen takes in the claimant's own file and opens it to append. What
+// follows its last whole frame is a frame torn by a kill of this claimant:
+// it is cut off, or the frames appended after it would be read by no one.
+func (e *exchange) reopen() error {
+	own := filepath.Join(e.dir, e.self)
+	if err := e.takeFile(e.self); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(own, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("exhaust: memos: %w", err)
+	}
+	if info, err := f.Stat(); err == nil && info.Size() > e.read[e.self] {
+		e.say("%s: cut back from %d to %d bytes, its last whole frame: a frame torn when this claimant was stopped", own, info.Size(), e.read[e.self])
+	}
+	if err := f.Truncate(e.read[e.self]); err != nil {
+		f.Close()
+		return fmt.Errorf("exhaust: memos: %s: %w", own, err)
+	}
+	delete(e.stuck, e.self)
+	e.out = f
+	return nil
 }
 
 // walkKey names the walk of o among the walks sharing a claims directory:
@@ -135,21 +168,27 @@ func (e *exchange) take() error {
 		if err != nil {
 			return fmt.Errorf("exhaust: memos: %w", err)
 		}
-		switch at := e.read[ent.Name()]; {
+		name, at := ent.Name(), e.read[ent.Name()]
+		if m, ok := e.stuck[name]; ok && m == (fileMark{info.Size(), info.ModTime()}) {
+			continue // stopped in, and not changed since
+		}
+		switch {
 		case info.Size() < at:
-			return fmt.Errorf("exhaust: memos: %s: %d bytes, shorter than the %d already taken in (replaced or truncated)",
-				filepath.Join(e.dir, ent.Name()), info.Size(), at)
+			// Cut back by its claimant (a torn frame is never taken in,
+			// so this is a file replaced): read it again from the start.
+			e.say("%s: %d bytes, shorter than the %d taken in: read again from its start", filepath.Join(e.dir, name), info.Size(), at)
+			e.read[name] = 0
 		case info.Size() == at:
 			continue
 		}
-		if err := e.takeFile(ent.Name()); err != nil {
+		if err := e.takeFile(name); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// takeFile reads the complete frames of one file past what was read of it.
+// takeFile reads the whole frames of one file past what was read of it.
 func (e *exchange) takeFile(name string) error {
 	path := filepath.Join(e.dir, name)
 	f, err := os.Open(path)
@@ -161,21 +200,41 @@ func (e *exchange) takeFile(name string) error {
 	}
 	defer f.Close()
 	e.opened++
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("exhaust: memos: %w", err)
+	}
 	at := e.read[name]
 	b, err := io.ReadAll(io.NewSectionReader(f, at, 1<<62))
 	if err != nil {
 		return fmt.Errorf("exhaust: memos: %s: %w", path, err)
 	}
-	n, err := e.frames(b)
+	n, torn := e.frames(b)
 	e.read[name] = at + int64(n)
-	if err != nil {
-		return fmt.Errorf("exhaust: memos: %s: byte %d: %w", path, at+int64(n), err)
+	switch {
+	case torn != nil:
+		if _, was := e.stuck[name]; !was && name != e.self {
+			e.say("%s: byte %d: %v: the rest not taken in until the file changes", path, at+int64(n), torn)
+		}
+		e.stuck[name] = fileMark{info.Size(), info.ModTime()}
+	case n < len(b):
+		e.stuck[name] = fileMark{info.Size(), info.ModTime()} // a frame not all there yet
+	default:
+		delete(e.stuck, name)
 	}
 	return nil
 }
 
-// frames takes in the complete frames at the start of b and returns the
-// bytes they hold.
+// say notes what a take met, on the run's progress writer.
+func (e *exchange) say(format string, args ...any) {
+	if e.note != nil {
+		fmt.Fprintf(e.note, "exhaust: memos: "+format+"\n", args...)
+	}
+}
+
+// frames takes in the whole frames at the start of b and returns the
+// bytes they hold, and why it stopped before the end when a frame there is
+// torn (nil when it is only not all there yet).
 func (e *exchange) frames(b []byte) (int, error) {
 	done := 0
 	for done < len(b) {
@@ -194,30 +253,36 @@ func (e *exchange) frames(b []byte) (int, error) {
 		if crc32.ChecksumIEEE(recs) != binary.BigEndian.Uint32(b[end-4:end]) {
 			return done, errors.New("frame checksum: the records do not match it")
 		}
-		if err := e.records(recs); err != nil {
+		got, err := e.records(recs)
+		if err != nil {
 			return done, err
+		}
+		for _, g := range got {
+			e.shared[writers[g.lane]].learn(g.state, g.below)
 		}
 		done = end
 	}
 	return done, nil
 }
 
-// records takes in one frame's states: a lane (its index in writers), a
+// records reads one frame's states: a lane (its index in writers), a
 // fingerprint, the tallies below it (their count, then six counts each).
-func (e *exchange) records(b []byte) error {
+// A frame is taken in whole or not at all.
+func (e *exchange) records(b []byte) ([]learned, error) {
+	var out []learned
 	r := bytes.NewReader(b)
 	for r.Len() > 0 {
 		w, _ := r.ReadByte()
 		if int(w) >= len(writers) {
-			return fmt.Errorf("record lane: %d, want below %d", w, len(writers))
+			return nil, fmt.Errorf("record lane: %d, want below %d", w, len(writers))
 		}
 		var state Fingerprint
 		if _, err := io.ReadFull(r, state[:]); err != nil {
-			return fmt.Errorf("record fingerprint: %w", err)
+			return nil, fmt.Errorf("record fingerprint: %w", err)
 		}
 		n, err := binary.ReadUvarint(r)
 		if err != nil || n > uint64(e.maxOps) {
-			return fmt.Errorf("record tallies: a count up to %d, got %d (%v)", e.maxOps, n, err)
+			return nil, fmt.Errorf("record tallies: a count up to %d, got %d (%v)", e.maxOps, n, err)
 		}
 		below := make([]tally, n)
 		for i := range below {
@@ -225,17 +290,23 @@ func (e *exchange) records(b []byte) error {
 			for _, c := range t.fields() {
 				v, err := binary.ReadUvarint(r)
 				if err != nil {
-					return fmt.Errorf("record tally: %w", err)
+					return nil, fmt.Errorf("record tally: %w", err)
 				}
 				*c = int64(v)
 			}
 			if t.failures != 0 {
-				return errors.New("record tally: a failure below a state passed on")
+				return nil, errors.New("record tally: a failure below a state passed on")
 			}
 		}
-		e.shared[writers[w]].learn(state, below)
+		out = append(out, learned{lane: w, given: given{state, below}})
 	}
-	return nil
+	return out, nil
+}
+
+// learned is a state another claimant gave, on its lane.
+type learned struct {
+	lane byte
+	given
 }
 
 // give appends what the lanes expanded since the last give, in one frame.

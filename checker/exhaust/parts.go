@@ -20,12 +20,21 @@ type laneMark struct {
 	stats laneStats
 }
 
-// beginPart marks where part n's head begins.
+// beginPart marks where part n's head begins. What the part reports is a
+// function of the part alone, whichever claimant walks it after whichever
+// parts: the lanes' memos of what failed start empty (what passed they
+// share: it hides no failure), and the failures reduced are counted and
+// told apart per part.
 func (r *runner) beginPart(n Node) *openPart {
 	d := len(n.Script)
 	if err := r.exchange(r.opt.exchange.take); err != nil && r.err == nil {
 		r.err = err
 	}
+	for _, l := range r.lanes {
+		r.sum.Forgotten += l.memo.own.forgot
+		l.memo.own = newMemo(r.opt.MemoLimit)
+	}
+	r.seen, r.partFrom = map[string]bool{}, r.sum.Reduced
 	p := &openPart{part: n.Part, depth: d, fails: len(r.fails), start: time.Now(), cpu: r.partCPU()}
 	for _, l := range r.lanes {
 		p.lanes = append(p.lanes, laneMark{below: append([]tally(nil), l.path[d-1].below...), stats: l.stats})
@@ -38,7 +47,7 @@ func (r *runner) beginPart(n Node) *openPart {
 func (r *runner) endPart(p *openPart) {
 	sum := Summary{MaxOps: r.opt.MaxOps, Kinds: r.sum.Kinds, Shard: partName(p.part, r.parts),
 		ByLength: make([]int64, r.opt.MaxOps), FailuresByLength: make([]int64, r.opt.MaxOps), Dedup: !r.opt.NoDedup, Claimant: r.claims.Name,
-		Impl: implName(r.opt), NotRun: r.opt.notRun, LeftOut: leftOut(r.opt)}
+		Impl: implName(r.opt), NotRun: r.opt.notRun, LeftOut: leftOut(r.opt), Walk: r.opt.walk}
 	for i, l := range r.lanes {
 		now := l.path[p.depth-1].below
 		for k := range now {

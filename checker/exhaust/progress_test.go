@@ -101,8 +101,8 @@ func TestProgressClaimed(t *testing.T) {
 	parts, err := Parts(max, sizeKinds)
 	require.NoError(t, err)
 	c := &Claims{Dir: t.TempDir(), Name: "a"}
-	require.NoError(t, c.prepare())
-	o := Options{MaxOps: max, Shard: shard.Whole, Claim: c, Progress: &syncBuffer{}, shape: shape{kinds: sizeKinds}}
+	o := Options{MaxOps: max, Shard: shard.Whole, Claim: c, Progress: &syncBuffer{}, Kinds: sizeKinds, shape: shape{kinds: sizeKinds}}
+	require.NoError(t, c.prepare(walkOf(t, o)))
 	p, err := newProgress(o)
 	require.NoError(t, err)
 	require.Contains(t, p.left(0, time.Second), fmt.Sprintf("0 of %d parts finished by every claimant, sizing the walk", parts))

@@ -10,9 +10,9 @@ import (
 
 // failed records a failing script: reduced with campaign.Reduce (the same
 // check still fails on the same kind of data, played from scratch) and kept
-// once per reduced case, up to MaxReduced.
+// once per reduced case, up to MaxReduced (with claims, per part).
 func (r *runner) failed(checks []harness.Check, f *harness.Finding, script []ops.Op) {
-	if r.opt.MaxReduced < 0 || r.sum.Reduced >= int64(r.opt.MaxReduced) {
+	if r.opt.MaxReduced < 0 || r.sum.Reduced-r.partFrom >= int64(r.opt.MaxReduced) {
 		return
 	}
 	red := campaign.Reduce(r.caseOf(checks, f, script), f, r.opt.Tmp)

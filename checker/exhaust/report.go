@@ -97,6 +97,13 @@ func (s Summary) Text(w io.Writer) {
 		fmt.Fprintf(w, "  every script checked (no deduplication): %d sessions checked\n", s.ChecksRun)
 	}
 	fmt.Fprintf(w, "  depth reached: %d ops\n", s.Depth)
+	if s.Shard == claimedShard {
+		if n := s.unfinished(); n > 0 {
+			fmt.Fprintf(w, "  parts of the walk not finished: %d of %d (%s)\n", n, s.Parts, heldText(s.Unfinished))
+		} else {
+			fmt.Fprintf(w, "  parts of the walk: every one of %d finished\n", s.Parts)
+		}
+	}
 	if s.Stopped {
 		fmt.Fprintf(w, "  stopped at the first failing script: the counts are of the scripts walked until then\n")
 	}

@@ -36,7 +36,8 @@ type Options struct {
 	// MemoLimit bounds each memo map of a worker's lane (0 = DefaultMemoLimit).
 	MemoLimit int
 	// MaxReduced caps how many failures each worker reduces and keeps
-	// (0 = 20, negative = none); the rest are counted.
+	// (with claims, each part: what a part reports is then its own, not
+	// the split's) (0 = 20, negative = none); the rest are counted.
 	MaxReduced int
 	// Stop ends the walk at the first failing script: the counts are then
 	// of the scripts walked so far (Summary.Stopped).
@@ -75,6 +76,7 @@ type Options struct {
 	// exchange passes them between the claimants.
 	shared   sharedMemos
 	exchange *exchange
+	walk     string // the walk's key (WalkID), for the summaries
 	// giveBelow is the fewest ops below a state the exchange gives (0 =
 	// 2; tests give states of small walks).
 	giveBelow int
@@ -106,18 +108,20 @@ func Run(o Options) (Summary, []Failure, error) {
 	workers := max(o.Workers, 1)
 	// The shared memos hold what the workers' own memos held apart.
 	o.shared = newSharedMemos(o.MemoLimit * workers)
+	walk, err := walkIDOf(o)
+	if err != nil {
+		return Summary{}, nil, err
+	}
+	o.walk = walk.Key()
 	parts := 0
 	if o.Claim != nil {
 		if !o.Shard.IsWhole() {
 			return Summary{}, nil, fmt.Errorf("exhaust: claims deal the whole walk: no shard %v with them", o.Shard)
 		}
-		if err := o.Claim.prepare(); err != nil {
+		if err := o.Claim.prepare(walk); err != nil {
 			return Summary{}, nil, err
 		}
-		var err error
-		if parts, err = partsOf(o.MaxOps, o.shape); err != nil {
-			return Summary{}, nil, err
-		}
+		parts = walk.Parts
 	}
 	prog, err := newProgress(o)
 	if err != nil {
@@ -150,9 +154,12 @@ func Run(o Options) (Summary, []Failure, error) {
 		}
 	}
 	sum := Summary{MaxOps: o.MaxOps, Shard: o.Shard.String(), ByLength: make([]int64, max(o.MaxOps, 0)),
-		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun, LeftOut: leftOut(o)}
+		Dedup: !o.NoDedup, Kinds: kindsOf(o), Impl: implName(o), NotRun: o.notRun, LeftOut: leftOut(o), Walk: o.walk}
 	if o.Claim != nil {
-		sum.Shard, sum.Claimant = "claimed", o.Claim.Name
+		sum.Shard, sum.Claimant, sum.Parts = claimedShard, o.Claim.Name, parts
+		held, err := o.Claim.unfinished(parts)
+		errs = append(errs, err)
+		sum.Unfinished = held
 	}
 	var found []Failure
 	for w := range workers {
@@ -256,9 +263,12 @@ type runner struct {
 	lanes []*lane
 	sum   Summary
 	fails []Failure
-	seen  map[string]bool // reduced failures kept, by check, data and text
-	prog  *progress
-	err   error
+	seen  map[string]bool // reduced failures kept, by check, data and text (with claims, of the part)
+	// partFrom is the failures reduced before the part being walked began
+	// (with claims; 0 without).
+	partFrom int64
+	prog     *progress
+	err      error
 	// With claims: the parts, and the one whose head is being walked.
 	claims *Claims
 	parts  int

@@ -21,13 +21,21 @@ type Summary struct {
 	// the verdict says.
 	LeftOut []string `json:"left_out,omitempty"`
 	Shard   string   `json:"shard"` // "i/n"; "0/1" for a whole run
+	// Walk is the walk's key (WalkID.Key): parts and shards of one walk
+	// carry the same, and only they merge.
+	Walk string `json:"walk,omitempty"`
 	// Claimant is who walked the part, when parts were claimed (Claims).
-	Claimant string   `json:"claimant,omitempty"`
-	Merged   []string `json:"merged,omitempty"` // the shards a merged summary adds up
-	Scripts  int64    `json:"scripts"`          // distinct valid scripts enumerated and checked
-	ByLength []int64  `json:"by_length"`        // scripts of 1, 2, … ops
-	Runs     int64    `json:"runs"`             // script × kind of data checked
-	Skipped  int64    `json:"skipped"`          // script × data not run: below a failing script
+	Claimant string `json:"claimant,omitempty"`
+	// With claims, a claimant's own summary (Shard "claimed") says how many
+	// parts the walk has and which were not finished when it ended, by who
+	// holds them: its verdict is of the parts it walked, not of the whole.
+	Parts      int      `json:"parts,omitempty"`
+	Unfinished []Held   `json:"unfinished,omitempty"`
+	Merged     []string `json:"merged,omitempty"` // the shards a merged summary adds up
+	Scripts    int64    `json:"scripts"`          // distinct valid scripts enumerated and checked
+	ByLength   []int64  `json:"by_length"`        // scripts of 1, 2, … ops
+	Runs       int64    `json:"runs"`             // script × kind of data checked
+	Skipped    int64    `json:"skipped"`          // script × data not run: below a failing script
 	// Unsynced counts the runs on legacy data whose intent is not in the
 	// data, where the checks that need it (a kind with Synced) were left out.
 	Unsynced int64 `json:"unsynced"`
@@ -125,12 +133,73 @@ func (s Summary) verdict() verdict.Verdict {
 	switch {
 	case s.Failures > 0:
 		return verdict.FailBecause(fmt.Sprintf("%d failing scripts", s.Failures))
+	case s.Shard == claimedShard:
+		return s.claimantVerdict()
 	case s.Scripts == 0:
 		return verdict.UndecidedBecause("no script was judged")
 	case s.Claimant != "" || s.Shard != "" && s.Shard != "0/1" && len(s.Merged) == 0:
 		return verdict.PassBecause(fmt.Sprintf("no failure in %d scripts of part %s; the verdict on the whole walk is the merge of every part (sessiondag summary)", s.Scripts, s.Shard))
 	}
 	return verdict.PassBecause(fmt.Sprintf("every valid script of at most %d ops%s: %d scripts, no failure", s.MaxOps, kindsNote(s), s.Scripts))
+}
+
+// claimedShard is the Shard of a claimant's own summary.
+const claimedShard = "claimed"
+
+// claimantVerdict is a claimant's, which walked its parts to the end and
+// found no failure: a pass of those parts, which says whether the whole
+// walk is finished. A part another claimant holds unfinished (killed, or
+// still walking) leaves the whole undecided: its verdict is the merge of
+// every part once they are all there.
+func (s Summary) claimantVerdict() verdict.Verdict {
+	whole := "every part of the walk is finished: the verdict on the whole walk is the merge of the parts (sessiondag summary DIR/parts/*.jsonl)"
+	if n := s.unfinished(); n > 0 {
+		whole = fmt.Sprintf("the whole walk is UNDECIDED: %d of its %d parts not finished (%s); its verdict is the merge of every part, once they are all there",
+			n, s.Parts, heldText(s.Unfinished))
+	}
+	if s.Scripts == 0 {
+		return verdict.PassBecause("this claimant walked no part: the other claimants had claimed every part left; " + whole)
+	}
+	return verdict.PassBecause(fmt.Sprintf("no failure in the %d scripts of the parts this claimant walked; %s", s.Scripts, whole))
+}
+
+// unfinished counts the parts of Unfinished.
+func (s Summary) unfinished() int {
+	n := 0
+	for _, h := range s.Unfinished {
+		n += len(h.Parts)
+	}
+	return n
+}
+
+// heldText says who holds the parts not finished, a few numbers each.
+func heldText(held []Held) string {
+	var out []string
+	for _, h := range held {
+		who := "claimed by " + h.Claimant
+		if h.Claimant == "" {
+			who = "claimed by no one"
+		}
+		nums := make([]string, 0, 4)
+		for i, k := range h.Parts {
+			if i == 3 {
+				nums = append(nums, "…")
+				break
+			}
+			nums = append(nums, fmt.Sprint(k))
+		}
+		out = append(out, fmt.Sprintf("%d %s: %s", len(h.Parts), who, strings.Join(nums, ", ")))
+	}
+	return strings.Join(out, "; ")
+}
+
+// walkName is how an error names a walk's key ("" for a summary that
+// carries none).
+func walkName(key string) string {
+	if key == "" {
+		return "a walk not named (an older summary)"
+	}
+	return "walk " + key
 }
 
 // ScriptsPerSecond is the rate of the run over its wall time.
@@ -197,7 +266,7 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	if len(sums) == 0 {
 		return Summary{}, false, fmt.Errorf("exhaust: no summaries to merge")
 	}
-	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds, Impl: sums[0].Impl, NotRun: sums[0].NotRun, LeftOut: sums[0].LeftOut}
+	merged = Summary{MaxOps: sums[0].MaxOps, Kinds: sums[0].Kinds, Impl: sums[0].Impl, NotRun: sums[0].NotRun, LeftOut: sums[0].LeftOut, Walk: sums[0].Walk}
 	for _, s := range sums {
 		if s.Impl != merged.Impl {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs against %q and %q", merged.Impl, s.Impl)
@@ -208,6 +277,10 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 		if s.MaxOps != merged.MaxOps || s.Kinds != merged.Kinds {
 			return Summary{}, false, fmt.Errorf("exhaust: merging runs of max_ops %d %q and %d %q",
 				merged.MaxOps, merged.Kinds, s.MaxOps, s.Kinds)
+		}
+		if s.Walk != merged.Walk {
+			return Summary{}, false, fmt.Errorf("exhaust: merging parts of different walks (%s and %s): another op vocabulary, other checks or another implementation; their counts add up to neither",
+				walkName(merged.Walk), walkName(s.Walk))
 		}
 		shards := s.Merged
 		if len(shards) == 0 {

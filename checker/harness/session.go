@@ -1,10 +1,8 @@
 package harness
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -245,28 +243,7 @@ func Play(data Data, script []ops.Op, checks ...Check) (*Finding, error) {
 
 // PlayOn is Play against the implementation impl starts (nil: in-process).
 func PlayOn(impl protocol.Starter, data Data, script []ops.Op, checks ...Check) (*Finding, error) {
-	o := Options{Data: data, SessionID: SessionIDOf(script), Impl: impl}
-	for _, c := range checks {
-		if c.OnDisk && o.Dir == "" && impl == nil {
-			parent, err := os.MkdirTemp("", "sessiondag-play-")
-			if err != nil {
-				return nil, err
-			}
-			defer os.RemoveAll(parent)
-			o.Dir, o.NoSync = filepath.Join(parent, cmp.Or(o.SessionID, ops.DefaultSession)), true
-		}
-	}
-	s, err := NewSession(o)
-	if err != nil {
-		return nil, err
-	}
-	defer s.Close()
-	for _, op := range script {
-		if f, err := s.Step(op, checks...); f != nil || err != nil {
-			return f, err
-		}
-	}
-	return nil, s.Between()
+	return PlayScheduled(impl, data, script, nil, checks...)
 }
 
 // Strict reports whether every row so far was written with every flag on

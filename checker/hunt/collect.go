@@ -1,6 +1,8 @@
 package hunt
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"os"
@@ -30,18 +32,30 @@ type collector struct {
 	notWritten int
 	ops        int
 	known      int
-	writeErr   error
+	writeErr   error // the first file that could not be written
+	unwritten  int   // files that could not be written
 	// onFailure is called at the first distinct failure (Config.Stop);
 	// stopped says it was.
 	onFailure func()
 	stopped   bool
 }
 
+// err is the run's error: the files it could not write, if any.
+func (c *collector) err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.writeErr == nil {
+		return nil
+	}
+	return fmt.Errorf("hunt: %d failure files not written to %s, none left there empty or cut short (the report above names the iteration that finds each: --seed and --iteration play it again); the first: %w",
+		c.unwritten, c.cfg.Out, c.writeErr)
+}
+
 func newCollector(cfg *Config) *collector {
 	c := &collector{cfg: cfg, swarms: map[string]bool{}, rollouts: map[string]bool{}, shapes: map[string]int{}, failures: map[string]*Failure{}}
 	for _, t := range cfg.Targets {
 		for _, d := range t.Data {
-			c.rows = append(c.rows, &PropStats{Check: t.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}})
+			c.rows = append(c.rows, &PropStats{Check: t.Name, Data: d.Slug, DataName: d.Name, swarms: map[string]bool{}, failures: map[string]bool{}})
 		}
 	}
 	return c
@@ -70,11 +84,11 @@ func (c *collector) add(o outcome) {
 	r.Ops += o.applied
 	r.Seconds += o.took.Seconds()
 	c.ops += o.applied
-	sw := p.Swarm.String()
+	sw := setKey(p.Swarm.String())
 	r.swarms[sw], c.swarms[sw] = true, true
 	if p.Rollout != nil {
 		c.planned++
-		c.rollouts[p.Rollout.String()] = true
+		c.rollouts[setKey(p.Rollout.String())] = true
 	}
 	for shape, n := range p.Shapes {
 		if n > 0 {
@@ -94,6 +108,7 @@ func (c *collector) add(o outcome) {
 		c.findings++
 		if c.addFailure(p, o) {
 			r.Failures++
+			r.failures[campaign.Key(o.reduced.Case)[:16]] = true
 			if c.onFailure != nil && !c.stopped {
 				c.stopped = true
 				c.onFailure()
@@ -149,12 +164,15 @@ func (c *collector) addError(p *Plan, err error) {
 	f := &harness.Finding{Check: p.Case.Check.Name, Data: p.Case.Data, Step: len(p.Case.Script), What: campaign.FirstLine(err.Error())}
 	file := campaign.File(p.Case, f, fmt.Sprintf("sessiondag hunt --seed %d (an error, not a finding)", c.cfg.Seed),
 		fmt.Sprintf("iteration %d (script seed %d), %s", p.Iteration, p.Seed, p.Swarm), "the iteration again: "+c.again(p.Iteration))
-	rec.File = filepath.Join(c.cfg.Out, fmt.Sprintf("error-%s-%d.ops", p.Case.Check.Name, p.Iteration))
+	path := filepath.Join(c.cfg.Out, fmt.Sprintf("error-%s-%d.ops", p.Case.Check.Name, p.Iteration))
 	err = os.MkdirAll(c.cfg.Out, 0o755)
 	if err == nil {
-		err = os.WriteFile(rec.File, []byte(file.String()), 0o644)
+		err = campaign.WriteWhole(path, []byte(file.String()))
 	}
-	c.wrote(rec.File, err)
+	c.wrote(path, err)
+	if err == nil {
+		rec.File = path // a record names only a file that is there
+	}
 }
 
 // again is the command that plays iteration k of this campaign once more:
@@ -170,12 +188,14 @@ func (c *collector) again(k uint64) string {
 	return fmt.Sprintf("%s --iteration %d", cmd, k)
 }
 
-// wrote notes a file written (or the first error writing one).
+// wrote notes a file written, or one that could not be (the first error,
+// and how many).
 func (c *collector) wrote(path string, err error) {
 	if err != nil {
 		if c.writeErr == nil {
-			c.writeErr = fmt.Errorf("hunt: %w", err)
+			c.writeErr = err
 		}
+		c.unwritten++
 		return
 	}
 	if c.cfg.Log != nil {
@@ -188,11 +208,12 @@ func (c *collector) report(elapsed time.Duration) *Report {
 	defer c.mu.Unlock()
 	r := &Report{Seed: c.cfg.Seed, Shard: c.cfg.Shard, Budget: c.cfg.Budget,
 		Iterations: c.cfg.Iterations, MaxOps: c.cfg.MaxOps, Checks: checkList(c.cfg.Targets), Only: c.cfg.Only, Elapsed: elapsed, Scripts: len(c.played), Ops: c.ops,
-		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
+		Swarms: len(c.swarms), Planned: c.planned, Rollouts: len(c.rollouts), SwarmKeys: sortedKeys(c.swarms), RolloutKeys: sortedKeys(c.rollouts), Shapes: maps.Clone(c.shapes), Findings: c.findings,
 		Impl: c.cfg.implName(), NotRun: c.cfg.notRun, LeftOut: c.cfg.leftOut(), NotWritten: c.notWritten, Played: slices.Clone(c.played), Errors: c.errors,
 		Known: c.cfg.Known.Lines(), Stopped: c.stopped}
 	for _, row := range c.rows {
 		row.Swarms = len(row.swarms)
+		row.SwarmKeys, row.FailureKeys = sortedKeys(row.swarms), sortedKeys(row.failures)
 		r.Props = append(r.Props, *row)
 	}
 	for _, f := range c.failures {
@@ -212,4 +233,19 @@ func cmpU(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// setKey names a swarm configuration or a rollout plan in a summary: 16
+// hex digits of SHA-256 over its text.
+func setKey(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:8])
+}
+
+// sortedKeys are a set's keys in order (nil when empty).
+func sortedKeys(set map[string]bool) []string {
+	if len(set) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(set))
 }

@@ -28,23 +28,27 @@ type Report struct {
 	Checks     string  // the checks hunted, comma-separated
 	Only       *uint64 // the one iteration played, when Config.Only was set
 	Elapsed    time.Duration
-	Scripts    int            // scripts played
-	Ops        int            // ops applied, over every script (reductions not counted)
-	Swarms     int            // distinct swarm configurations
-	Planned    int            // scripts played under a drawn rollout plan
-	Rollouts   int            // distinct rollout plans among them
-	Shapes     map[string]int // scripts that have each shape of gen.Tally
-	Findings   int            // failures before de-duplication
-	Props      []PropStats
-	Failures   []*Failure // distinct after reduction, by iteration
-	Errors     []*ErrorRecord
-	Played     []Played // every iteration played, in order
-	Impl       string   // the implementation hunted
-	NotRun     []string // the checks and kinds of data it cannot be judged on, each with why
-	NotWritten int      // scripts not judged: they hold an op kind it does not write
-	LeftOut    []string // what the comparisons leave out for it (protocol.About.LeftOut)
-	Stopped    bool     // it ended at its first distinct failure (Config.Stop)
-	Known      []string // what each entry of the known file accepted (campaign.Known.Lines)
+	Scripts    int // scripts played
+	Ops        int // ops applied, over every script (reductions not counted)
+	Swarms     int // distinct swarm configurations
+	Planned    int // scripts played under a drawn rollout plan
+	Rollouts   int // distinct rollout plans among them
+	// SwarmKeys and RolloutKeys are those configurations and plans, each by
+	// its setKey: what the summary carries, so that shards' merge counts
+	// the distinct ones of the whole campaign.
+	SwarmKeys, RolloutKeys []string
+	Shapes                 map[string]int // scripts that have each shape of gen.Tally
+	Findings               int            // failures before de-duplication
+	Props                  []PropStats
+	Failures               []*Failure // distinct after reduction, by iteration
+	Errors                 []*ErrorRecord
+	Played                 []Played // every iteration played, in order
+	Impl                   string   // the implementation hunted
+	NotRun                 []string // the checks and kinds of data it cannot be judged on, each with why
+	NotWritten             int      // scripts not judged: they hold an op kind it does not write
+	LeftOut                []string // what the comparisons leave out for it (protocol.About.LeftOut)
+	Stopped                bool     // it ended at its first distinct failure (Config.Stop)
+	Known                  []string // what each entry of the known file accepted (campaign.Known.Lines)
 }
 
 // PropStats are the counts of one property on one kind of data.
@@ -61,8 +65,12 @@ type PropStats struct {
 	// Seconds is the workers' time on this row: drawing, playing and
 	// reducing its scripts.
 	Seconds float64 `json:"seconds"`
+	// The swarm configurations (setKey) and failures (their keys) counted
+	// in Swarms and Failures, so that a merge of shards counts each once.
+	SwarmKeys   []string `json:"swarm_keys,omitempty"`
+	FailureKeys []string `json:"failure_keys,omitempty"`
 
-	swarms map[string]bool
+	swarms, failures map[string]bool
 }
 
 // Failure is one distinct failure: the first iteration that found it and

@@ -124,7 +124,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	c := newCollector(&cfg)
 	if cfg.Only != nil {
 		c.add(iterate(&cfg, *cfg.Only))
-		return c.report(time.Since(start)), c.writeErr
+		return c.report(time.Since(start)), c.err()
 	}
 	if cfg.Stop {
 		var cancel context.CancelFunc
@@ -156,7 +156,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}()
 	}
 	wg.Wait()
-	return c.report(time.Since(start)), c.writeErr
+	return c.report(time.Since(start)), c.err()
 }
 
 // implCommand is the command of the implementation hunted, "" in-process.

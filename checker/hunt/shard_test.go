@@ -1,7 +1,9 @@
 package hunt
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"testing"
@@ -136,5 +138,59 @@ func TestSummariesMerge(t *testing.T) {
 	other.Seed = 10
 	if _, _, err := Merge([]Summary{whole, other}); err == nil {
 		t.Error("summaries of two campaigns merge")
+	}
+}
+
+// TestShardsMergeAsOneCampaign: the merge of a campaign's shards is the
+// whole campaign's summary, whatever the split: a failure two shards find,
+// a rollout plan or a swarm configuration two shards draw counts once, in
+// the totals and in each property's row (before, each shard's distinct
+// count was summed, so the merge of four shards found more distinct
+// failures than the campaign).
+func TestShardsMergeAsOneCampaign(t *testing.T) {
+	withPlanted(t)
+	plans := harness.Check{Name: "holds-mixed", Run: func(*harness.Session) *harness.Finding { return nil },
+		Data: []harness.Data{harness.MixedAny}} // draws rollout plans
+	cfg := Config{Seed: 1, Iterations: 480, MaxOps: 60, Targets: []harness.Check{planted, plans}, Workers: 2}
+	run := func(sh shard.Shard) Summary {
+		c := cfg
+		c.Shard = sh
+		r, err := Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Summary()
+	}
+	norm := func(s Summary) Summary {
+		s.Seconds, s.Shard, s.Merged = 0, "", nil
+		for i := range s.Properties {
+			s.Properties[i].Seconds = 0
+		}
+		return s
+	}
+	whole := run(shard.Whole)
+	if whole.Failures < 2 || whole.Findings <= whole.Failures || whole.Rollouts >= whole.Planned {
+		t.Fatalf("%d findings, %d distinct failures, %d plans of %d planned: the campaign finds no failure twice or draws no plan twice",
+			whole.Findings, whole.Failures, whole.Rollouts, whole.Planned)
+	}
+	for _, n := range []int{2, 4} {
+		var sums []Summary
+		for i := range n {
+			sums = append(sums, run(shard.Shard{I: i, N: n}))
+		}
+		merged, complete, err := Merge(sums)
+		if err != nil || !complete {
+			t.Fatalf("%d shards: complete %v, %v", n, complete, err)
+		}
+		got, err := json.Marshal(norm(merged))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(norm(whole))
+		if !bytes.Equal(got, want) {
+			m := norm(merged)
+			t.Errorf("%d shards merged: %d failures, %d plans, %d swarms; the whole campaign: %d, %d, %d (or a row differs)",
+				n, m.Failures, m.Rollouts, m.Swarms, whole.Failures, whole.Rollouts, whole.Swarms)
+		}
 	}
 }

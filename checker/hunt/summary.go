@@ -27,18 +27,17 @@ type Summary struct {
 	Seconds    float64  `json:"seconds"` // wall time (merged: the longest shard)
 	Scripts    int      `json:"scripts"`
 	Ops        int      `json:"ops"`
-	// Swarms are the distinct swarm configurations of a shard, summed
-	// over shards.
+	// Swarms are the distinct swarm configurations drawn.
 	Swarms int `json:"swarms"`
 	// Planned are the scripts played under a drawn rollout plan, Rollouts
-	// the distinct plans of a shard, summed over shards.
+	// the distinct plans.
 	Planned  int `json:"planned,omitempty"`
 	Rollouts int `json:"rollouts,omitempty"`
 	// Shapes counts the scripts that have each shape of gen.Tally.
 	Shapes   map[string]int `json:"shapes"`
 	Findings int            `json:"findings"`
-	// Failures are the distinct failures of a shard, summed over shards:
-	// two shards may find the same one (the failure records' keys say).
+	// Failures are the distinct failures: two shards that find the same
+	// one count it once.
 	Failures   int         `json:"failures"`
 	Errors     int         `json:"errors"`
 	Properties []PropStats `json:"properties"`
@@ -48,14 +47,27 @@ type Summary struct {
 	LeftOut []string `json:"left_out,omitempty"`
 	// Stopped: a shard ended at its first distinct failure (Config.Stop).
 	Stopped bool `json:"stopped,omitempty"`
+	// The keys of what Swarms, Rollouts and Failures count (swarm
+	// configurations and plans by setKey, failures by their key): the
+	// merge of shards counts the distinct ones of the whole campaign, so
+	// that it does not depend on how the campaign was split. A summary
+	// without them (an older one) adds its counts.
+	SwarmKeys   []string `json:"swarm_keys,omitempty"`
+	RolloutKeys []string `json:"rollout_keys,omitempty"`
+	FailureKeys []string `json:"failure_keys,omitempty"`
 }
 
 // Summary is the report's summary record.
 func (r *Report) Summary() Summary {
-	return Summary{Seed: r.Seed, Checks: r.Checks, MaxOps: r.MaxOps, Shard: r.ShardName(),
+	s := Summary{Seed: r.Seed, Checks: r.Checks, MaxOps: r.MaxOps, Shard: r.ShardName(),
 		Minutes: r.Budget.Minutes(), Iterations: r.Iterations, Seconds: r.Elapsed.Seconds(), Scripts: r.Scripts,
 		Ops: r.Ops, Swarms: r.Swarms, Planned: r.Planned, Rollouts: r.Rollouts, Shapes: maps.Clone(r.Shapes), Findings: r.Findings, Failures: len(r.Failures), Errors: len(r.Errors),
-		Properties: slices.Clone(r.Props), LeftOut: r.LeftOut, Stopped: r.Stopped}
+		Properties: slices.Clone(r.Props), LeftOut: r.LeftOut, Stopped: r.Stopped, SwarmKeys: r.SwarmKeys, RolloutKeys: r.RolloutKeys}
+	for _, f := range r.Failures {
+		s.FailureKeys = append(s.FailureKeys, f.Key)
+	}
+	slices.Sort(s.FailureKeys)
+	return s
 }
 
 // Merge adds up the summaries of shards of one campaign (the same seed,
@@ -87,7 +99,59 @@ func Merge(sums []Summary) (merged Summary, complete bool, err error) {
 	}
 	slices.Sort(merged.Merged)
 	merged.Shard = fmt.Sprintf("merged %d", len(merged.Merged))
+	merged.distinct(sums)
 	return merged, len(shard.Coverage(merged.Merged)) == 0, nil
+}
+
+// distinct counts what the shards' keys say is distinct over the whole
+// campaign: the union of their keys, plus the counts of summaries that
+// carry none (add summed the counts; this replaces them).
+func (s *Summary) distinct(sums []Summary) {
+	var sw, ro, fa keyUnion
+	rowSw, rowFa := make([]keyUnion, len(s.Properties)), make([]keyUnion, len(s.Properties))
+	for _, t := range sums {
+		sw.add(t.SwarmKeys, t.Swarms)
+		ro.add(t.RolloutKeys, t.Rollouts)
+		fa.add(t.FailureKeys, t.Failures)
+		for i, p := range t.Properties {
+			rowSw[i].add(p.SwarmKeys, p.Swarms)
+			rowFa[i].add(p.FailureKeys, p.Failures)
+		}
+	}
+	s.SwarmKeys, s.Swarms = sw.result()
+	s.RolloutKeys, s.Rollouts = ro.result()
+	s.FailureKeys, s.Failures = fa.result()
+	for i := range s.Properties {
+		q := &s.Properties[i]
+		q.SwarmKeys, q.Swarms = rowSw[i].result()
+		q.FailureKeys, q.Failures = rowFa[i].result()
+	}
+}
+
+// keyUnion is the union of shards' keys of one count, and the counts of
+// the shards that carry no keys for it.
+type keyUnion struct {
+	keys    []string
+	keyless int
+}
+
+// add adds one shard's keys, or its count when it carries none.
+func (u *keyUnion) add(keys []string, count int) {
+	if keys == nil {
+		u.keyless += count
+		return
+	}
+	u.keys = append(u.keys, keys...)
+}
+
+// result is the distinct keys, sorted (nil when none), and their count.
+func (u *keyUnion) result() ([]string, int) {
+	slices.Sort(u.keys)
+	keys := slices.Compact(u.keys)
+	if len(keys) == 0 {
+		keys = nil
+	}
+	return keys, len(keys) + u.keyless
 }
 
 func (s *Summary) add(t Summary) error {
@@ -176,7 +240,7 @@ func (s Summary) Text(w io.Writer) {
 	fmt.Fprintf(w, "%d scripts, %d ops applied, %d swarm configurations, %d scripts under %d rollout plans\n\n",
 		s.Scripts, s.Ops, s.Swarms, s.Planned, s.Rollouts)
 	propsTable(w, s.Properties)
-	fmt.Fprintf(w, "\n%d failures (distinct within each shard; the failure records' keys tell shards' duplicates apart), %d errors\n",
+	fmt.Fprintf(w, "\n%d distinct failures (one two shards find counts once), %d errors\n",
 		s.Failures, s.Errors)
 	fmt.Fprintf(w, "\n%s\n", s.Verdict().Line())
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -34,7 +35,7 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 	memo := fs.Int("memo", exhaust.DefaultMemoLimit, "entries each memo map of a worker keeps per generation")
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	claim := fs.String("claim", "", "claim the walk's parts in this shared directory instead of a shard, and write each part walked there (DIR/parts, DIR/failures) and the states expanded, for the other claimants (DIR/memos)")
-	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR (default: the host name)")
+	claimant := fs.String("claimant", "", "this claimant's name in --claim DIR; a claimant run again under its name finishes the parts it claimed (default: the host, the process and a random number: a name no other claimant has)")
 	claimStart := fs.String("claim-start", "", "begin claiming at part i/n of the walk's parts, then wrap around (give n claimants 0/n … n-1/n: each walks neighbouring parts, whose states its memos share)")
 	estimate := fs.Bool("estimate", false, "print the estimated size of the walk (scripts, parts) without checking a script")
 	impl := addImplFlags(fs)
@@ -140,7 +141,7 @@ func printEstimate(o exhaust.Options, stdout, stderr io.Writer) int {
 }
 
 // claimsOf is the claims of --claim dir (nil without it), the claimant
-// named name (default: the host name), beginning at part start.
+// named name (default: defaultClaimant), beginning at part start.
 func claimsOf(dir, name, start string) (*exhaust.Claims, error) {
 	if dir == "" {
 		if start != "" {
@@ -149,10 +150,7 @@ func claimsOf(dir, name, start string) (*exhaust.Claims, error) {
 		return nil, nil
 	}
 	if name == "" {
-		var err error
-		if name, err = os.Hostname(); err != nil {
-			return nil, fmt.Errorf("--claimant: no name given and none from the host: %w", err)
-		}
+		name = defaultClaimant()
 	}
 	c := &exhaust.Claims{Dir: dir, Name: name}
 	if start != "" {
@@ -162,4 +160,18 @@ func claimsOf(dir, name, start string) (*exhaust.Claims, error) {
 		}
 	}
 	return c, nil
+}
+
+// defaultClaimant names a claimant no other shares: the host, the process
+// and 32 random bits (two claimants on one host, or two hosts of one name,
+// would otherwise claim each other's parts as their own). A claimant run
+// again under its default name is another claimant: the parts it had
+// claimed stay unfinished, so a claimant to be run again after a crash
+// (a pod of an Indexed Job) is given its name (--claimant pod-$INDEX).
+func defaultClaimant() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" || strings.ContainsAny(host, "/\n") {
+		host = "host"
+	}
+	return fmt.Sprintf("%s-%d-%08x", host, os.Getpid(), rand.Uint32())
 }

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"sessiondag/checker/exhaust"
@@ -116,4 +118,50 @@ func thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestExhaustDefaultClaimantsApart: two claimants given no name share a
+// claims folder as two: each claims its parts, every part is written once
+// and the parts merge complete (before, both took the host's name, claimed
+// every part as their own and wrote one temporary file: one died).
+func TestExhaustDefaultClaimantsApart(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"exhaust", "--json", "--quiet", "--workers", "1", "--max-ops", "3", "--kinds", "user,reply,retry,checkout,flag,tool",
+		"--check", "target", "--claim", dir}
+	codes := make([]int, 2)
+	outs := make([]bytes.Buffer, 2)
+	errs := make([]bytes.Buffer, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() { codes[i] = run(args, &outs[i], &errs[i]) })
+	}
+	wg.Wait()
+	names := map[string]bool{}
+	for i := range 2 {
+		if codes[i] != 0 {
+			t.Fatalf("claimant %d: exit %d\n%s", i, codes[i], errs[i].String())
+		}
+		var last exhaust.Record
+		for line := range strings.Lines(outs[i].String()) {
+			if err := json.Unmarshal([]byte(line), &last); err != nil {
+				t.Fatal(err)
+			}
+		}
+		names[last.Summary.Claimant] = true
+	}
+	if len(names) != 2 {
+		t.Fatalf("two default claimants took one name: %v", names)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "parts", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, stderr bytes.Buffer
+	if code := run(append([]string{"summary"}, files...), &out, &stderr); code != 0 {
+		t.Fatalf("summary of the parts: exit %d\n%s%s", code, out.String(), stderr.String())
+	}
+	left, err := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
+	if err != nil || len(left) > 0 {
+		t.Errorf("temporary files left: %v %v", left, err)
+	}
 }

@@ -36,7 +36,7 @@ func commandTable() []command {
 		{"load", "DIR [--flags F] [--json]", "the view a browser gets at the stored head", cmdLoad},
 		{"gen", "--seed N --nodes N [--flags F] --out DIR", "write a generated session and the op script that made it", cmdGen},
 		{"reconstruct", "DIR [--out FILE] [--json]", "the op script that explains a session directory, or its first row none explains", cmdReconstruct},
-		{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--impl CMD] [--run-impl]", "run a script through the writers and both models with the checks after every op", cmdReplay},
+		{"replay", "FILE.ops [--rollout[=PLAN]] [--check NAMES] [--flags F] [--out DIR] [--impl CMD] [--run-impl] [--every-op]", "run a script through the writers and both models with the checks after every op (a long script's spread so that their work grows with its length; --every-op: every op)", cmdReplay},
 		{"exhaust", "--max-ops N [--shard i/n] [--claim DIR [--claim-start i/n]] [--json] [--out DIR] [--check NAMES] [--dedup=false] [--impl CMD] [--estimate]", "check every valid op script of at most N ops (the checks after its last op)", cmdExhaust},
 		{"hunt", "--minutes M [--seed S] [--shard i/n] [--out DIR] [--json] [--check NAMES] [--iterations N] [--stop] [--impl CMD]", "search with generated scripts for a time budget; reduce, de-duplicate and save each failure", cmdHunt},
 		{"serve", "[--flags F] [--claim rollout] [--mint] [--together FIRST+SECOND]", "serve the implementation over the implementation protocol (docs/protocol.md) on stdin and stdout", cmdServe},

@@ -32,6 +32,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	knownOf := fs.knownFlag()
 	out := fs.outFlag("", "also write the session to this directory (must not exist), to inspect it with load")
 	reduce := fs.Bool("reduce", false, "reduce the failure (campaign.Passes) and print the reduced file")
+	everyOp := fs.Bool("every-op", false, fmt.Sprintf("run the checks after every op of a long script too (their work grows with the square of its length; by default it grows with its length: after every op while the session holds at most %d nodes, then spread, and after the last)", campaign.SpreadPerOp))
 	impl := addImplFlags(fs)
 	runImpl := fs.Bool("run-impl", false, "run the implementation the file's #! impl line names (or set "+runImplEnv+"=1); without it, or --impl, the line is only shown")
 	pos, err := fs.parse(args)
@@ -68,7 +69,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if pool != nil {
 		defer pool.Close()
 	}
-	o := campaign.ReplayOptions{Impl: starter(pool)}
+	o := campaign.ReplayOptions{Impl: starter(pool), PerOp: campaign.SpreadPerOp}
+	if *everyOp {
+		o.PerOp = 0
+	}
 	if o.Checks, err = checksOf(); err != nil {
 		return fail(stderr, "replay", err)
 	}
@@ -95,7 +99,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if *reduce {
 		return reduceFile(file, o, pos[0], stdout, stderr)
 	}
-	found, err := campaign.Replay(file, o)
+	found, scheds, err := campaign.ReplayScheduled(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
 		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", pos[0], pool.About().Name, harness.Why(err)))
 		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
@@ -126,10 +130,19 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if pool != nil {
 		against = " against " + pool.About().Name
 	}
+	spread := spreadNote(scheds)
 	if len(found) == 0 {
-		fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o))
+		after := "after every op"
+		if spread != "" {
+			after = "after each op checked"
+		}
+		fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o, after))
 	}
 	v := verdict.PassBecause()
+	if spread != "" {
+		fmt.Fprintf(stdout, "%s: %s\n", pos[0], spread)
+		v = verdict.PassBecause(fmt.Sprintf("checked after %d of the %d ops (--every-op: after every one)", scheds[0].Checked, scheds[0].Ops))
+	}
 	if n := len(found); n > 0 {
 		v = verdict.PassBecause(fmt.Sprintf("%d findings of known classes (%s), nothing new", n, known.File))
 	}
@@ -206,8 +219,20 @@ func reduceFile(file *ops.File, o campaign.ReplayOptions, name string, stdout, s
 	return 1
 }
 
-// planned says what a replay that found nothing checked.
-func planned(file *ops.File, o campaign.ReplayOptions) string {
+// spreadNote says after how many ops the checks ran when a schedule spread
+// them ("" when they ran after every op).
+func spreadNote(scheds []harness.Schedule) string {
+	for _, sc := range scheds {
+		if !sc.EveryOp() {
+			return fmt.Sprintf("the checks ran after %d of the %d ops: after every op while the session held at most %d nodes, then spread so that their work grows with the script's length, not its square (--every-op runs them after every op)",
+				sc.Checked, sc.Ops, campaign.SpreadPerOp)
+		}
+	}
+	return ""
+}
+
+// planned says what a replay that found nothing checked, after which ops.
+func planned(file *ops.File, o campaign.ReplayOptions, after string) string {
 	groups, err := campaign.Plan(file, o)
 	if err != nil {
 		return err.Error()
@@ -230,7 +255,7 @@ func planned(file *ops.File, o campaign.ReplayOptions) string {
 		if len(names) == 1 {
 			verb = "holds"
 		}
-		part := fmt.Sprintf("%s %s after every op on data %s", strings.Join(names, ", "), verb, g.Data.Name)
+		part := fmt.Sprintf("%s %s %s on data %s", strings.Join(names, ", "), verb, after, g.Data.Name)
 		if g.Outside {
 			part += " (the script is outside that kind: " + outside(g.Data) + ")"
 		}

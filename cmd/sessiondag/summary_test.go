@@ -160,3 +160,32 @@ func TestSummaryOfPartOfARunIsNotReady(t *testing.T) {
 		t.Errorf("shards of different trees: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }
+
+// TestSummaryRefusesOtherWalks: `summary` of the parts of two walks of one
+// size and kinds, judged by other checks, is refused (exit 2) naming the
+// file and that the walks differ: their counts add up to neither (before,
+// the merge called them one run).
+func TestSummaryRefusesOtherWalks(t *testing.T) {
+	var parts []string
+	for _, check := range []string{"target", "legacy"} {
+		dir := t.TempDir()
+		var out, errs bytes.Buffer
+		args := []string{"exhaust", "--quiet", "--workers", "1", "--max-ops", "2", "--kinds", "user,reply,checkout", "--check", check,
+			"--claim", dir, "--claimant", "a"}
+		if code := run(args, &out, &errs); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errs.String())
+		}
+		files, err := filepath.Glob(filepath.Join(dir, "parts", "*.jsonl"))
+		if err != nil || len(files) < 2 {
+			t.Fatalf("parts %v, %v", files, err)
+		}
+		parts = append(parts, files[0])
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"summary", parts[0], parts[1]}, &out, &errs); code != 2 {
+		t.Fatalf("summary of two walks' parts: exit %d, want 2\n%s%s", code, out.String(), errs.String())
+	}
+	if !strings.Contains(errs.String(), parts[1]) || !strings.Contains(errs.String(), "different walks") {
+		t.Errorf("the refusal names neither the file nor the walks: %s", errs.String())
+	}
+}
