@@ -18,7 +18,7 @@ type fixture struct {
 	root    string // the tree
 	scratch string // beside it: pages, JSON lines, exceptions files
 	tops    []string
-	base    jsonRun  // the audit without exceptions
+	base    jsonRun // the audit without exceptions
 	excs    []audit.Exception
 	xfile   string   // the exceptions file ("" when none was drawn)
 	audit   []string // "audit ROOT [--exceptions FILE]"

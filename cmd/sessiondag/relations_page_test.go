@@ -24,7 +24,9 @@ type element struct {
 	text     strings.Builder
 }
 
-func (e *element) has(class string) bool { return slices.Contains(strings.Fields(e.attr["class"]), class) }
+func (e *element) has(class string) bool {
+	return slices.Contains(strings.Fields(e.attr["class"]), class)
+}
 
 // all lists the elements at or below e that match, in document order.
 func (e *element) all(match func(*element) bool) []*element {
