@@ -123,6 +123,9 @@ func drawExceptions(t *rapid.T, ss []audit.Session) []audit.Exception {
 
 // writeExceptions writes a reviewed file and returns its path.
 func writeExceptions(dir string, es []audit.Exception) (string, error) {
+	if es == nil {
+		es = []audit.Exception{} // an empty list, not none
+	}
 	b, err := json.MarshalIndent(map[string]any{"exceptions": es}, "", "  ")
 	if err != nil {
 		return "", err

@@ -25,7 +25,7 @@ import (
 // named by the path the walk takes first.)
 func TestAuditOrderInvariance(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		f := drawFixture(t, 5, false, false)
+		f := drawFixture(t, shape{most: 5, extras: false, exceptions: false, regression: false})
 		cands := append([]string{f.root}, f.tops...)
 		for i := range f.spec.Sessions {
 			cands = append(cands, filepath.Join(f.root, f.spec.place(i)))

@@ -27,14 +27,20 @@ import (
 // twice, says so and is never a pass: undecided, or fail when the parts
 // it holds have a finding.
 func TestAuditSplitInvariance(t *testing.T) {
+	seen := reach{}
+	defer seen.log(t)
 	rapid.Check(t, func(t *rapid.T) {
-		f := drawFixture(t, 6, true, true)
+		f := drawFixture(t, shape{most: 6, extras: true, exceptions: true, regression: false})
 		whole, wholeText := cli(f.with("--json")...), cli(f.with()...)
 		wj, err := parseJSON(whole.out)
 		must(t, err, whole)
 		wt, err := parseText(wholeText.out)
 		must(t, err, wholeText)
 
+		seen.add("a finding", wj.Summary.Broken+wj.Summary.Violations+wj.Summary.Regressions > 0)
+		seen.add("an accepted step", wj.Summary.Accepted > 0)
+		seen.add("a stale exception", len(summaryCounts(wj.Summary, *wj.Verdict).Stale) > 0)
+		seen.add("a note", len(wj.Summary.TreeNotes) > 0)
 		n := rapid.IntRange(2, 5).Draw(t, "shards")
 		var parts []string
 		var records []string
