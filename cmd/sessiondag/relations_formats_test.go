@@ -190,4 +190,3 @@ func recordCounts(ss []audit.Session) totals {
 	}
 	return c
 }
-
