@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -15,7 +16,7 @@ import (
 )
 
 // Tree is what a walk of the directories given to the audit found: the
-// session directories, sorted, and what it could not look at. A problem
+// session directories and what it could not look at, each sorted. A problem
 // makes the run NOT READY (a verdict on part of the tree is none); a note
 // says what the walk did that a reader should know (a link followed, a
 // directory reached twice and audited once).
@@ -40,7 +41,7 @@ func Find(roots []string) (*Tree, error) {
 // find is Find with the directory reader given (a test makes one fail),
 // stopped by ctx, reporting to progress.
 func find(ctx context.Context, roots []string, readDir func(string) ([]os.DirEntry, error), progress *Progress) (*Tree, error) {
-	w := &walker{seen: map[fileID]string{}, readDir: readDir, ctx: ctx, progress: progress}
+	w := &walker{seen: map[fileID]string{}, holds: map[fileID]bool{}, readDir: readDir, ctx: ctx, progress: progress}
 	for _, root := range roots {
 		fi, err := os.Stat(root)
 		if err != nil {
@@ -49,16 +50,25 @@ func find(ctx context.Context, roots []string, readDir func(string) ([]os.DirEnt
 		if !fi.IsDir() {
 			return nil, &fs.PathError{Op: "audit", Path: root, Err: errors.New("not a directory")}
 		}
-		before := len(w.tree.Sessions)
+		// A root whose sessions an earlier root's walk reached (the
+		// tree and a folder of it, in either order) holds sessions.
+		before := w.reached
 		w.dir(root, fi)
 		if ctx.Err() != nil {
 			return nil, ErrInterrupted
 		}
-		if len(w.tree.Sessions) == before && !w.failedBelow(root) {
+		if w.reached == before && !w.failedBelow(root) {
 			return nil, fmt.Errorf("audit: %s: no session directory (one holding history/, meta.json or context/commits/) at or below it", root)
 		}
 	}
 	sort.Strings(w.tree.Sessions)
+	// In sorted order, each once, as a merge of shards lists them
+	// (Summary.Merge): the walk's own order is depth first by name, which
+	// is not the order of the paths ("f0/x" comes before "f0-y/x").
+	slices.Sort(w.tree.Problems)
+	w.tree.Problems = slices.Compact(w.tree.Problems)
+	slices.Sort(w.tree.Notes)
+	w.tree.Notes = slices.Compact(w.tree.Notes)
 	return &w.tree, nil
 }
 
@@ -67,6 +77,11 @@ func find(ctx context.Context, roots []string, readDir func(string) ([]os.DirEnt
 type walker struct {
 	tree Tree
 	seen map[fileID]string // each directory walked, by identity → its path
+	// holds: the directories walked that are or hold a session
+	// directory; reached counts the session directories reached, those
+	// reached again (through a directory that holds them) included.
+	holds   map[fileID]bool
+	reached int
 	// failed: the roots below which a directory could not be read.
 	failed   []string
 	readDir  func(string) ([]os.DirEntry, error)
@@ -101,9 +116,13 @@ func (w *walker) dir(p string, fi fs.FileInfo) {
 	if id, ok := idOf(fi); ok {
 		if first, dup := w.seen[id]; dup {
 			w.tree.Notes = append(w.tree.Notes, fmt.Sprintf("%s: the same directory as %s, walked once", p, first))
+			if w.holds[id] {
+				w.reached++
+			}
 			return
 		}
 		w.seen[id] = p
+		defer func(before int) { w.holds[id] = w.reached > before }(w.reached)
 	}
 	session, err := isSession(p)
 	if err != nil {
@@ -112,6 +131,7 @@ func (w *walker) dir(p string, fi fs.FileInfo) {
 	}
 	if session {
 		w.tree.Sessions = append(w.tree.Sessions, p)
+		w.reached++
 		return
 	}
 	entries, err := w.readDir(p)

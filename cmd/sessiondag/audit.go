@@ -85,8 +85,9 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, "audit", err)
 	}
+	v := sum.Verdict()
 	if *asJSON {
-		_ = enc.Encode(audit.Record{Kind: audit.Kind, Summary: sum})
+		_ = enc.Encode(audit.Record{Kind: audit.Kind, Summary: sum, Verdict: &v})
 	} else {
 		sum.WriteText(out)
 	}
@@ -95,7 +96,7 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 			return fail(stderr, "audit", err)
 		}
 	}
-	return sum.Verdict().Exit()
+	return v.Exit()
 }
 
 func writePage(path string, pg *audit.Page, sum *audit.Summary) error {

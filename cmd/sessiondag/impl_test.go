@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,6 +21,10 @@ func TestMain(m *testing.M) {
 	}
 	if _, ok := os.LookupEnv(toolEnv); ok {
 		os.Exit(runMain(os.Args[1:]))
+	}
+	if err := relationChecks(); err != nil {
+		fmt.Fprintln(os.Stderr, "cmd/sessiondag:", err)
+		os.Exit(2)
 	}
 	os.Exit(m.Run())
 }

@@ -64,14 +64,14 @@ func cmdSummary(args []string, stdout, stderr io.Writer) int {
 		for _, p := range m.Problems() {
 			fmt.Fprintf(stderr, "sessiondag summary: %s: %s\n", k, line(p))
 		}
-		if *asJSON {
-			_ = enc.Encode(map[string]any{"kind": k, "summary": m.Value()})
-		} else {
-			m.Text(stdout)
-		}
 		v := m.Verdict()
 		if ps := m.Problems(); len(ps) > 0 && v.Outcome == verdict.Pass {
 			v = verdict.UndecidedBecause(ps...)
+		}
+		if *asJSON {
+			_ = enc.Encode(map[string]any{"kind": k, "summary": m.Value(), "verdict": v})
+		} else {
+			m.Text(stdout)
 		}
 		all = all.And(v)
 	}
