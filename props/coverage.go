@@ -77,6 +77,9 @@ func (c coverage) String() string {
 		return ""
 	}
 	reachable := c.required - len(c.unreachable)
+	if reachable == 0 {
+		return fmt.Sprintf("none of its %d required shapes is reachable with the declared kinds", c.required)
+	}
 	s := fmt.Sprintf("required shapes: %d of %d reachable with the declared kinds", reachable, c.required)
 	if len(c.unplayed) > 0 {
 		return s + fmt.Sprintf(", %d not checked within the share", len(c.unplayed))

@@ -1,0 +1,124 @@
+package props
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"sessiondag/checker/gen"
+	"sessiondag/checker/hunt"
+	"sessiondag/internal/verdict"
+	"sessiondag/protocol/process"
+)
+
+// exampleImpl is the implementation docs/protocol.md walks through: the
+// legacy of a handful of op kinds, one file of Python's standard library.
+const exampleImpl = "python3 examples/legacy-python/impl.py"
+
+// exampleBug is the bug SESSIONDAG_EXAMPLE_BUG plants in it: a checkout
+// leaves the browser's head where it was.
+const exampleBug = "checkout-client"
+
+// exampleBudget is the suite's budget against it in CI.
+const exampleBudget = "20s"
+
+// TestExampleImplementation: the shipped example, as a user runs it. The
+// property suite through it at a CI budget passes — every test passes or
+// is not run, saying what it needs, every corpus script it takes replays
+// without a finding — and a hunt of a fixed number of iterations finds
+// nothing; with its planted bug the suite fails, the hunt finds it and the
+// replay of the corpus script of a checkout fails.
+func TestExampleImplementation(t *testing.T) {
+	inProcessOnly(t, "the shipped example judged through the suite")
+	if testing.Short() {
+		t.Skip("runs the suite and a hunt through a Python implementation: not in -short")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 on this machine")
+	}
+	t.Parallel()
+	for _, c := range []struct {
+		bug     string
+		outcome verdict.Outcome
+	}{{"", verdict.Pass}, {exampleBug, verdict.Fail}} {
+		name := "as-shipped"
+		if c.bug != "" {
+			name = c.bug
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cmd := exampleImpl
+			if c.bug != "" {
+				cmd = "SESSIONDAG_EXAMPLE_BUG=" + c.bug + " " + exampleImpl
+			}
+			exampleSuite(t, cmd, c.outcome)
+			exampleHunt(t, cmd, c.outcome)
+		})
+	}
+}
+
+// exampleSuite runs the suite through cmd at the CI budget and checks its
+// verdict, and that each test it lists passed or was not run (a pass), or
+// that the corpus replay caught the planted bug (a fail).
+func exampleSuite(t *testing.T, cmd string, want verdict.Outcome) {
+	t.Helper()
+	out, err := runBinary(t, os.Args[0], []string{ImplEnv + "=" + cmd, BudgetEnv + "=" + exampleBudget,
+		VerdictEnv + "=" + filepath.Join(t.TempDir(), "verdict.txt"), "SESSIONDAG_MUTANT=planted"},
+		"-rapid.shrinktime=3s", "-rapid.nofailfile")
+	code := 0
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	block := out[bytes.LastIndex(out, []byte("props: the suite against ")):]
+	switch want {
+	case verdict.Pass:
+		if code != verdict.ExitPass || !bytes.Contains(block, []byte("\nverdict: PASS: ")) {
+			t.Fatalf("the example through the suite: exit %d, want a pass:\n%s", code, tailOf(out, 60))
+		}
+		lines := regexp.MustCompile(`(?m)^  (\S.*?)  +(Test\S+|Fuzz\S+)`).FindAllSubmatch(block, -1)
+		for _, l := range lines {
+			if w := string(l[1]); w != wordPass && w != wordNotRun {
+				t.Errorf("%s: %s, want pass or not run", l[2], w)
+			}
+		}
+		if !regexp.MustCompile(`(?m)^  pass +TestCorpusReplay: \d+ scripts? of \d+ pass, \d+ not run`).Match(block) ||
+			!regexp.MustCompile(`(?m)^  pass +TestChecks/P1-legacy/off-any: `).Match(block) || len(lines) < 10 {
+			t.Errorf("the block does not show the corpus replay and P1 passing:\n%s", block)
+		}
+	case verdict.Fail:
+		if code != verdict.ExitFail || !regexp.MustCompile(`\nverdict: FAIL: .*TestCorpusReplay`).Match(block) ||
+			!bytes.Contains(block, []byte("fail       TestCorpusReplay/14-checkout-branch.ops")) {
+			t.Fatalf("the example with its bug through the suite: exit %d, want a failure of the corpus replay:\n%s", code, tailOf(out, 60))
+		}
+	}
+}
+
+// exampleHunt hunts through cmd for a fixed number of iterations: nothing
+// found (a pass), or the planted bug (a fail).
+func exampleHunt(t *testing.T, cmd string, want verdict.Outcome) {
+	t.Helper()
+	pool, err := process.Open(cmd, process.Options{Tmp: scratch(), Dir: "..", KnownWithout: gen.KnownWithout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	r, err := hunt.Run(context.Background(), hunt.Config{Seed: 1, Iterations: 40, MaxOps: 40, Workers: 2, Out: t.TempDir(), Impl: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case r.Scripts < 10:
+		t.Errorf("the hunt played %d scripts", r.Scripts)
+	case want == verdict.Pass && len(r.Failures) > 0:
+		t.Errorf("the hunt through the example found %d failures; the first: %s [%s]: %s", len(r.Failures), r.Failures[0].Check, r.Failures[0].Data, r.Failures[0].What)
+	case want == verdict.Fail && len(r.Failures) == 0:
+		t.Errorf("the hunt through the example with its bug found nothing in %d scripts", r.Scripts)
+	}
+}
