@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"slices"
+	"strings"
 
 	"sessiondag/ops"
 )
@@ -57,6 +58,9 @@ func asUser(op ops.Op) (ops.UserWeb, bool) {
 		id, text = x.ID, x.Text
 	default:
 		return ops.UserWeb{}, false
+	}
+	if strings.TrimSpace(text) == "" {
+		text = "{}" // the web chat sends no empty message
 	}
 	return ops.UserWeb{ID: id, Text: text}, id != ""
 }

@@ -26,12 +26,13 @@ func TestReductionsMeet(t *testing.T) {
 		}
 		return false
 	})
-	const want = "user id=n1\nreply\nreload\nsay\n"
+	// A web message is never empty (R's handle_chat): the simplest text is "{}".
+	const want = "user id=n1 text=\"{}\"\nreply\nreload\nsay\n"
 	for _, found := range []string{
-		"user id=n1\nreply\ndone\nreload\nretry of=n1 id=n2\nreply\nsay",
+		"user id=n1 text=hi\nreply\ndone\nreload\nretry of=n1 id=n2\nreply\nsay",
 		"reload\nmerge cmd=n1 id=n2\nreply\nsay",
-		"reload\nuser id=n1\nreply\nsay",
-		"user id=n1\nreload\nreply\nsay",
+		"reload\nuser id=n1 text=hi\nreply\nsay",
+		"user id=n1 text=hi\nreload\nreply\nsay",
 		"user id=n1 text=hi\nreply\nthink\nreload\nsay\ndone\nuser id=n2\nreply\nsay",
 	} {
 		c := Case{Check: sayAfterReload, Data: harness.OffAny, Script: script(t, found)}

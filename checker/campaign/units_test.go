@@ -79,8 +79,10 @@ func TestReduce(t *testing.T) {
 			t.Fatalf("seed %d: the reduced script does not fail or is not valid:\n%s", seed, ops.String(r))
 		}
 		// A retry needs a user turn before it: user, retry, crash, and the
-		// reply the retry needs when the rerun writes a row.
-		if len(r) > 5 {
+		// reply the retry needs when the rerun writes a row. A retry of an
+		// ask row keeps the runs the ask was asked in (deleting a run takes
+		// what it holds with it).
+		if len(r) > 5 && !strings.Contains(ops.String(r), "\nask ") {
 			t.Errorf("seed %d: reduced to %d ops:\n%s", seed, len(r), ops.String(r))
 		}
 		if !strings.Contains(ops.String(r), "retry") {
