@@ -99,12 +99,12 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if *reduce {
 		return reduceFile(file, o, pos[0], stdout, stderr)
 	}
-	return replayed(stdout, stderr, pos[0], file, o, known, pool)
+	return replayed(stdout, stderr, pos[0], file, o, known, pool, reproduceReplay(args, command != "" && !flagGiven(fs, "impl")))
 }
 
 // replayed plays file with o, prints each finding (a known class's as
 // known) and the verdict line, and returns its exit code.
-func replayed(stdout, stderr io.Writer, path string, file *ops.File, o campaign.ReplayOptions, known *campaign.Known, pool *process.Pool) int {
+func replayed(stdout, stderr io.Writer, path string, file *ops.File, o campaign.ReplayOptions, known *campaign.Known, pool *process.Pool, reproduce string) int {
 	found, scheds, err := campaign.ReplayScheduled(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
 		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", path, pool.About().Name, harness.Why(err)))
@@ -125,7 +125,7 @@ func replayed(stdout, stderr io.Writer, path string, file *ops.File, o campaign.
 			continue
 		}
 		news = append(news, f)
-		fmt.Fprintf(stdout, "%s: %s", path, campaign.Report(c, f, ""))
+		fmt.Fprintf(stdout, "%s: %s", path, campaign.ReportReproduced(c, f, reproduce))
 	}
 	if len(news) > 0 {
 		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", path, len(news)))
@@ -355,4 +355,28 @@ func (r *rolloutFlag) Set(text string) error {
 	}
 	r.on, r.plan = true, p
 	return nil
+}
+
+// reproduceReplay is the command that plays a replay again: its arguments
+// less --out (a directory that now exists) and --reduce, and --run-impl
+// when the file's #! impl line ran because the environment asked.
+func reproduceReplay(args []string, fromLine bool) string {
+	words := []string{"sessiondag", "replay"}
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		switch {
+		case strings.HasPrefix(args[i], "-") && name == "out":
+			if !hasValue {
+				i++
+			}
+			continue
+		case strings.HasPrefix(args[i], "-") && (name == "reduce" || name == "run-impl"):
+			continue
+		}
+		words = append(words, campaign.ShellQuote(args[i]))
+	}
+	if fromLine {
+		words = append(words, "--run-impl")
+	}
+	return strings.Join(words, " ")
 }
