@@ -300,6 +300,9 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	s.answered(u, ShapeForkAnsweredByRerun)
 	if s.isAsk[u] {
 		s.tally.Shape(ShapeAskRerun)
+		if _, inRun := s.parentOf[u]; inRun { // a script's top-level ask has no frame
+			s.tally.Shape(ShapeRunAskRerun)
+		}
 	}
 	if len(s.retryable) > 0 && s.retryable[0] == u {
 		s.tally.Shape(ShapeRetryFirst)

@@ -63,6 +63,7 @@ const (
 	ShapeScriptRun          = "script run in a session context with internals"
 	ShapeTopAsk             = "top-level ask_user answer"
 	ShapeAskRerun           = "retry or edit of an ask row"
+	ShapeRunAskRerun        = "retry or edit of an ask row of a function run"
 	ShapeFollowup           = "internal user of a finished async task (task_followup)"
 	ShapeMerge              = "internal user of /merge (merge_turn)"
 	ShapeCompaction         = "compaction: summary and kept tail"
@@ -114,7 +115,7 @@ var Required = []string{
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
-	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage, ShapeAskRerun,
+	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
 }
 
 // RequiredCache are the shapes a default-sized run of the load's cache
