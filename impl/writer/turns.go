@@ -323,7 +323,9 @@ func (w *Writer) finish(status string) error {
 		md.Set("extra", node.Str(node.Dumps(node.ObjV(extra))))
 	}
 	err := w.S.Update(r.id, func(n *node.Node) {
-		n.Output = node.Str(strings.TrimSpace(strings.Join(r.texts, "")))
+		// The reply's text is its text blocks joined and stripped as
+		// Python strips: U+001C..U+001F too, which strings.TrimSpace keeps.
+		n.Output = node.Str(pyStrip(strings.Join(r.texts, "")))
 		n.Metadata.Update(md)
 	})
 	if err != nil {
