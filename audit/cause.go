@@ -77,14 +77,14 @@ func ruleOf(st *store.Store, preds *lane.Preds, id, pred string) rule {
 		}
 		return r
 	}
-	if v := n.Meta("predecessor"); v.K == node.String && v.S() != "" {
-		return check(ruleStored, v.S())
+	if v := n.Meta("predecessor"); v.K == node.String && v.S != "" {
+		return check(ruleStored, v.S)
 	}
 	if n.Meta("spawn_root").Truthy() {
 		return check(ruleSpawnRoot, node.RootID)
 	}
 	if src := n.Meta("forked_from"); src.K == node.String {
-		if p, ok := preds.Of(src.S()); ok {
+		if p, ok := preds.Of(src.S); ok {
 			return check(ruleRetry, p)
 		}
 	}
@@ -92,7 +92,7 @@ func ruleOf(st *store.Store, preds *lane.Preds, id, pred string) rule {
 		if par.K != node.String {
 			return check(ruleRecorded, node.RootID)
 		}
-		return check(ruleRecorded, lane.Anchor(par.S(), st.Get))
+		return check(ruleRecorded, lane.Anchor(par.S, st.Get))
 	}
 	if n.Meta("function").Str() == "attach" {
 		return check(ruleAttach, lane.Anchor(n.CalledBy, st.Get))

@@ -82,8 +82,8 @@ func navigate(st *store.Store, anc *anchors, fl flags.Set, l *webui.Loaded) *nav
 		leaf: map[string]string{}, entered: map[string]bool{}, reached: map[string]reach{}}
 	n.folded = map[string]string{}
 	for _, m := range l.All {
-		for _, c := range m.Get("tool_calls").A() {
-			if id := c.O().Get("tool_call_id").Str(); id != "" {
+		for _, c := range m.Get("tool_calls").A {
+			if id := c.O.Get("tool_call_id").Str(); id != "" {
 				n.folded[id] = m.ID
 			}
 		}
@@ -271,7 +271,7 @@ func (n *navigation) deepestLeaf(id string) string {
 // and that the session has not merged.
 func (n *navigation) branchList() []string {
 	merged := map[string]bool{}
-	for _, v := range n.st.Meta.Get("merged_heads").A() {
+	for _, v := range n.st.Meta.Get("merged_heads").A {
 		merged[v.Str()] = true
 	}
 	continued := map[string]bool{}

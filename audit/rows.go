@@ -82,7 +82,7 @@ func quote(s string) string {
 func contentText(m *adapter.Message) string {
 	c := m.Get("content")
 	if c.K == node.String {
-		return c.S()
+		return c.S
 	}
 	if !c.IsSet() || c.K == node.Null {
 		return ""

@@ -28,8 +28,8 @@ func (s shown) add(m *adapter.Message, walked map[*node.Obj]bool) {
 	if _, ok := s[m.ID]; !ok {
 		s[m.ID] = m.ID
 	}
-	for _, c := range m.Get("tool_calls").A() {
-		if id := c.O().Get("tool_call_id").Str(); id != "" {
+	for _, c := range m.Get("tool_calls").A {
+		if id := c.O.Get("tool_call_id").Str(); id != "" {
 			if _, ok := s[id]; !ok {
 				s[id] = m.ID
 			}
@@ -53,16 +53,16 @@ func (s shown) tree(card string, root node.Value, walked map[*node.Obj]bool) {
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if v.K != node.Object || v.O() == nil || walked[v.O()] {
+		if v.K != node.Object || v.O == nil || walked[v.O] {
 			continue
 		}
-		walked[v.O()] = true
-		if id := v.O().Get("path").Str(); id != "" {
+		walked[v.O] = true
+		if id := v.O.Get("path").Str(); id != "" {
 			if _, ok := s[id]; !ok {
 				s[id] = card
 			}
 		}
-		stack = append(stack, v.O().Get("children").A()...)
+		stack = append(stack, v.O.Get("children").A...)
 	}
 }
 

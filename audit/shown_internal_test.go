@@ -35,8 +35,8 @@ func TestShownHoldsEveryCardRow(t *testing.T) {
 			if _, ok := want[m.ID]; !ok {
 				want[m.ID] = m.ID
 			}
-			for _, c := range m.Get("tool_calls").A() {
-				if id := c.O().Get("tool_call_id").Str(); id != "" {
+			for _, c := range m.Get("tool_calls").A {
+				if id := c.O.Get("tool_call_id").Str(); id != "" {
 					if _, ok := want[id]; !ok {
 						want[id] = m.ID
 					}
@@ -48,15 +48,15 @@ func TestShownHoldsEveryCardRow(t *testing.T) {
 			cards++
 			var walk func(v node.Value)
 			walk = func(v node.Value) {
-				if v.K != node.Object || v.O() == nil {
+				if v.K != node.Object || v.O == nil {
 					return
 				}
-				if id := v.O().Get("path").Str(); id != "" {
+				if id := v.O.Get("path").Str(); id != "" {
 					if _, ok := want[id]; !ok {
 						want[id] = m.ID
 					}
 				}
-				for _, c := range v.O().Get("children").A() {
+				for _, c := range v.O.Get("children").A {
 					walk(c)
 				}
 			}

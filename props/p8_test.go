@@ -125,7 +125,7 @@ func checkMergedExtra(t *rapid.T, m *node.Obj, back *adapter.Message) {
 	if err != nil || x.K != node.Object {
 		return
 	}
-	for _, kv := range x.O().M {
+	for _, kv := range x.O.M {
 		if m.Has(kv.Key) {
 			continue // the message's own key wins
 		}
@@ -143,7 +143,7 @@ func tuCaller(m *node.Obj) string {
 	if err != nil || p.K != node.Object {
 		return ""
 	}
-	return p.O().Get("tool_use").O().Get("called_by").Str()
+	return p.O.Get("tool_use").O.Get("called_by").Str()
 }
 
 // checkToolExtra: the extra a tool message reads back with is rebuilt, but
@@ -154,12 +154,12 @@ func checkToolExtra(t *rapid.T, m *node.Obj, back *adapter.Message) {
 	if err != nil || g.K != node.Object {
 		t.Fatalf("extra read back is not a JSON object: %q", back.Get("extra").Str())
 	}
-	if a, b := node.Dumps(w.O().Get("tool_use").O().Get("arguments")), node.Dumps(g.O().Get("tool_use").O().Get("arguments")); a != b {
+	if a, b := node.Dumps(w.O.Get("tool_use").O.Get("arguments")), node.Dumps(g.O.Get("tool_use").O.Get("arguments")); a != b {
 		t.Fatalf("tool arguments: wrote %s, read back %s", a, b)
 	}
-	for _, kv := range w.O().M {
-		if kv.Key != "tool_use" && node.Dumps(kv.Val) != node.Dumps(g.O().Get(kv.Key)) {
-			t.Fatalf("extra key %q: wrote %s, read back %s", kv.Key, node.Dumps(kv.Val), node.Dumps(g.O().Get(kv.Key)))
+	for _, kv := range w.O.M {
+		if kv.Key != "tool_use" && node.Dumps(kv.Val) != node.Dumps(g.O.Get(kv.Key)) {
+			t.Fatalf("extra key %q: wrote %s, read back %s", kv.Key, node.Dumps(kv.Val), node.Dumps(g.O.Get(kv.Key)))
 		}
 	}
 }

@@ -208,7 +208,7 @@ func Edits(c Case) ([]harness.Edit, error) {
 	commits := folderHas(c.Folder, FolderCommits)
 	if commits {
 		for _, a := range attachRows(nodes) {
-			head := a.Metadata.Get("attach").O().Get("head_id").Str()
+			head := a.Metadata.Get("attach").O.Get("head_id").Str()
 			if _, ok := run.W.S.Get(head); ok && head != "" {
 				i := slices.Index(nodes, a)
 				nameCommit(change(i), commitID(head))
@@ -254,7 +254,7 @@ func commitID(head string) string { return "cc_" + head }
 // nameCommit makes an attach row name the commit of its head, in its attach
 // and in the copy an async task's row holds in its extra.
 func nameCommit(n *node.Node, id string) {
-	a := n.Metadata.Get("attach").O().Clone()
+	a := n.Metadata.Get("attach").O.Clone()
 	a.Set("source_commit_id", node.Str(id))
 	n.Metadata.Set("attach", node.ObjV(a))
 	if n.Metadata.Get("extra").K == node.String {
@@ -286,7 +286,7 @@ func commitFiles(run *driver.Run, nodes []*node.Node) []harness.Edit {
 		}
 		total := 0
 		for _, it := range items {
-			t, _ := strconv.Atoi(it.O().Get("tokens").S())
+			t, _ := strconv.Atoi(it.O.Get("tokens").S)
 			total += t
 		}
 		c := folderObj("id", node.Str(commitID(n.ID)), "session_id", node.Str(run.W.S.ID), "parent_id", node.NullV(),

@@ -46,7 +46,7 @@ func NewAggregationCheck() *AggregationCheck {
 func (c *AggregationCheck) extraBlocks(m *adapter.Message) node.Value {
 	v := m.Get("extra")
 	if v.K == node.Object {
-		return v.O().Get("blocks")
+		return v.O.Get("blocks")
 	}
 	extra := v.Str()
 	b, ok := c.blocks[extra]
@@ -96,14 +96,14 @@ func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*
 			continue
 		}
 		own := wantKept[i]
-		calls := m.Get("tool_calls").A()
+		calls := m.Get("tool_calls").A
 		mine := ownCalls(own)
 		if len(calls) < len(mine) || !sameImplValue(node.Arr(calls[:len(mine)]), node.Arr(mine)) {
 			return fmt.Errorf("assistant %s: tool_calls do not start with its own %s", m.ID, node.Dumps(node.Arr(mine)))
 		}
 		var got []string
 		for _, call := range calls[len(mine):] {
-			tid := call.O().Get("tool_call_id").Str()
+			tid := call.O.Get("tool_call_id").Str()
 			got = append(got, tid)
 			if c.calls[tid]++; c.calls[tid] == 2 {
 				order = append(order, tid)
@@ -122,8 +122,8 @@ func (c *AggregationCheck) Check(msgs, all []*adapter.Message, reread func() []*
 		if !sameImplValue(b, want) && node.Dumps(b) != node.Dumps(want) {
 			return fmt.Errorf("assistant %s: blocks %s, want %s", m.ID, node.Dumps(b), node.Dumps(want))
 		}
-		if fromExtra && b.K == node.Array && len(b.A()) > 0 {
-			shown = append(shown, shownBlocks{m.ID, b.A()})
+		if fromExtra && b.K == node.Array && len(b.A) > 0 {
+			shown = append(shown, shownBlocks{m.ID, b.A})
 		}
 	}
 	if len(order) > 0 {
@@ -176,7 +176,7 @@ func copiedBlocks(shown []shownBlocks, reread func() []*adapter.Message) error {
 // aggregation (from its node's metadata), nil when it has none.
 func ownCalls(m *adapter.Message) []node.Value {
 	if v := m.Get("tool_calls"); v.K == node.Array {
-		return v.A()
+		return v.A
 	}
 	return nil
 }
@@ -186,5 +186,5 @@ func extraBlocks(extra string) node.Value {
 	if err != nil || p.K != node.Object {
 		return node.Value{}
 	}
-	return p.O().Get("blocks")
+	return p.O.Get("blocks")
 }

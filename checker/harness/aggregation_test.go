@@ -23,14 +23,14 @@ func TestCheckAggregationBlocksAreCopies(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored[id] = p.O().Get("blocks")
+		stored[id] = p.O.Get("blocks")
 	}
 	assistant := func(id string, blocks node.Value) *adapter.Message {
 		v, err := node.ParseString(`{"id": "` + id + `", "role": "assistant", "content": "hi", "extra": ` + node.Dumps(node.Str(extra)) + `}`)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := adapter.New(v.O())
+		m := adapter.New(v.O)
 		m.Set("blocks", blocks)
 		return m
 	}
@@ -74,7 +74,7 @@ func TestCheckAggregationOwnCallsAndBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return adapter.New(v.O())
+		return adapter.New(v.O)
 	}
 	own := `{"id": "a1", "role": "assistant", "content": "hi", "parent_id": "u1",` +
 		` "tool_calls": [{"tool_call_id": "k1", "tool": "bash", "input": "", "result": "ok", "is_error": false}],` +
@@ -88,8 +88,8 @@ func TestCheckAggregationOwnCallsAndBlocks(t *testing.T) {
 	if err := checkAggregationOf(raw, all, nil); err != nil {
 		t.Fatalf("the original's aggregation: %v", err)
 	}
-	calls := all[1].Get("tool_calls").A()
-	if len(calls) != 2 || calls[0].O().Get("tool_call_id").Str() != "k1" || calls[1].O().Get("tool_call_id").Str() != "t1" {
+	calls := all[1].Get("tool_calls").A
+	if len(calls) != 2 || calls[0].O.Get("tool_call_id").Str() != "k1" || calls[1].O.Get("tool_call_id").Str() != "t1" {
 		t.Fatalf("a1's calls: %s", node.Dumps(all[1].Get("tool_calls")))
 	}
 	broken := map[string]func(a1, a2 *adapter.Message){

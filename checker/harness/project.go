@@ -17,8 +17,8 @@ func Project(chain []*adapter.Message) []model.TargetRow {
 		if m.Get("type").Str() == "status" && m.Get("display").Str() == "runtime" && m.Get("context_tree").IsSet() {
 			row.Kind = "card"
 		}
-		for _, c := range m.Get("tool_calls").A() {
-			row.Calls = append(row.Calls, c.O().Get("tool_call_id").Str())
+		for _, c := range m.Get("tool_calls").A {
+			row.Calls = append(row.Calls, c.O.Get("tool_call_id").Str())
 		}
 		out = append(out, row)
 	}

@@ -122,31 +122,31 @@ func sameModelImpl(m any, v node.Value) bool {
 	case bool:
 		return v.K == node.Bool && v.B == x
 	case string:
-		return v.K == node.String && v.S() == x && utf8.ValidString(x)
+		return v.K == node.String && v.S == x && utf8.ValidString(x)
 	case model.Int:
-		return v.K == node.Number && v.S() == string(x)
+		return v.K == node.Number && v.S == string(x)
 	case model.Float:
-		if v.K != node.Number || !strings.ContainsAny(v.S(), ".eE") {
+		if v.K != node.Number || !strings.ContainsAny(v.S, ".eE") {
 			return false // an int literal is written as it stands, not as the float
 		}
-		f, err := strconv.ParseFloat(v.S(), 64)
+		f, err := strconv.ParseFloat(v.S, 64)
 		return err == nil && f == float64(x) && !math.IsInf(f, 0)
 	case []any:
-		if v.K != node.Array || len(x) != len(v.A()) {
+		if v.K != node.Array || len(x) != len(v.A) {
 			return false
 		}
 		for i := range x {
-			if !sameModelImpl(x[i], v.A()[i]) {
+			if !sameModelImpl(x[i], v.A[i]) {
 				return false
 			}
 		}
 		return true
 	case *model.Object:
-		if x == nil || v.K != node.Object || v.O() == nil || len(x.Fields) != len(v.O().M) {
+		if x == nil || v.K != node.Object || v.O == nil || len(x.Fields) != len(v.O.M) {
 			return false
 		}
 		for i, f := range x.Fields {
-			mem := v.O().M[i]
+			mem := v.O.M[i]
 			if f.Key != mem.Key || !utf8.ValidString(f.Key) || !sameModelImpl(f.Val, mem.Val) {
 				return false
 			}
@@ -159,7 +159,7 @@ func sameModelImpl(m any, v node.Value) bool {
 // sameImpl: two implementation values are the same literals in the same
 // shape (so its encoder writes the same bytes for both).
 func sameImpl(a *adapter.Message, b node.Value) bool {
-	if a.F == b.O() { // one message shown by both: equal to itself
+	if a.F == b.O { // one message shown by both: equal to itself
 		return b.K == node.Object
 	}
 	return sameImplValue(node.ObjV(a.F), b)
@@ -181,28 +181,28 @@ func sameImplValue(a, b node.Value) bool {
 	case node.Bool:
 		return a.B == b.B
 	case node.String:
-		return a.S() == b.S()
+		return a.S == b.S
 	case node.Number:
-		return a.S() == b.S() || sameNumber(a, b)
+		return a.S == b.S || sameNumber(a, b)
 	case node.Array:
-		if len(a.A()) != len(b.A()) {
+		if len(a.A) != len(b.A) {
 			return false
 		}
-		for i := range a.A() {
-			if !sameImplValue(a.A()[i], b.A()[i]) {
+		for i := range a.A {
+			if !sameImplValue(a.A[i], b.A[i]) {
 				return false
 			}
 		}
 		return true
 	case node.Object:
-		if a.O() == nil || b.O() == nil {
-			return a.O() == nil && b.O() == nil
+		if a.O == nil || b.O == nil {
+			return a.O == nil && b.O == nil
 		}
-		if len(a.O().M) != len(b.O().M) {
+		if len(a.O.M) != len(b.O.M) {
 			return false
 		}
-		for i, m := range a.O().M {
-			if m.Key != b.O().M[i].Key || !sameImplValue(m.Val, b.O().M[i].Val) {
+		for i, m := range a.O.M {
+			if m.Key != b.O.M[i].Key || !sameImplValue(m.Val, b.O.M[i].Val) {
 				return false
 			}
 		}

@@ -78,10 +78,10 @@ func TestSameValuesIsSound(t *testing.T) {
 		if err != nil {
 			t.Fatalf("node.ParseString(%q): %v", text, err)
 		}
-		if s := v.O().Get("s"); s.K == node.String {
-			v.O().Set("s", node.Str(invalidUTF8(s.S())))
+		if s := v.O.Get("s"); s.K == node.String {
+			v.O.Set("s", node.Str(invalidUTF8(s.S)))
 		}
-		m := adapter.New(v.O())
+		m := adapter.New(v.O)
 		return webui.View{SessionID: "s", HeadID: webui.HeadAt("a"), Messages: []*adapter.Message{m},
 			All: []*adapter.Message{m}, Chain: []*adapter.Message{}, Branch: []*adapter.Message{m}, Render: []string{"a"}}
 	}
@@ -291,7 +291,7 @@ func TestSameValuesComparesEveryList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return adapter.New(v.O())
+		return adapter.New(v.O)
 	}
 	obj := func(text string) *model.Object {
 		v, err := model.ParseJSON([]byte(text))

@@ -301,7 +301,7 @@ func (c *Corrupter) duplicateID(Kind) (Applied, error) {
 	if err != nil {
 		return Applied{}, err
 	}
-	seq, _ := strconv.ParseInt(o.Get("seq").S(), 10, 64)
+	seq, _ := strconv.ParseInt(o.Get("seq").S, 10, 64)
 	if c.src.IntN(2, "same seq") == 1 {
 		m, err := c.maxSeq()
 		if err != nil {
@@ -345,12 +345,12 @@ func (c *Corrupter) duplicateSeq(Kind) (Applied, error) {
 	}
 	oa.Set("seq", ob.Get("seq"))
 	nf, err := c.renumber(a, oa)
-	return Applied{File: nf, Note: fmt.Sprintf("seq of %s → %s (that of %s)", a, ob.Get("seq").S(), b)}, err
+	return Applied{File: nf, Note: fmt.Sprintf("seq of %s → %s (that of %s)", a, ob.Get("seq").S, b)}, err
 }
 
 // renumber writes o under the name its seq gives (if free) and removes f.
 func (c *Corrupter) renumber(f string, o *node.Obj) (string, error) {
-	seq, _ := strconv.ParseInt(o.Get("seq").S(), 10, 64)
+	seq, _ := strconv.ParseInt(o.Get("seq").S, 10, 64)
 	nf := "history/" + fileName(seq, roleLetter(o), o.Get("id").Str())
 	if store.ValidateID(o.Get("id").Str()) != nil || nf != f && c.exists(nf) || len(c.links[f]) > 0 {
 		nf = f // keep the old name: readers go by the contents
@@ -473,7 +473,7 @@ func (c *Corrupter) pickNodeFor(label string) (string, *node.Obj, error) {
 
 func metaObjOf(o *node.Obj) *node.Obj {
 	if m := o.Get("metadata"); m.K == node.Object {
-		return m.O()
+		return m.O
 	}
 	return nil
 }
@@ -488,10 +488,10 @@ func (c *Corrupter) readNode(f string) (*node.Obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.K != node.Object || v.O().Get("seq").K != node.Number || v.O().Get("id").K != node.String {
+	if v.K != node.Object || v.O.Get("seq").K != node.Number || v.O.Get("id").K != node.String {
 		return nil, errors.New("not a node")
 	}
-	return v.O(), nil
+	return v.O, nil
 }
 
 func (c *Corrupter) writeNode(f string, o *node.Obj) error { return c.writeRaw(f, encode(o)) }
@@ -528,7 +528,7 @@ func (c *Corrupter) meta() (*node.Obj, error) {
 	if err != nil || v.K != node.Object {
 		return nil, errNothing
 	}
-	return v.O(), nil
+	return v.O, nil
 }
 
 func (c *Corrupter) writeMeta(o *node.Obj) error { return c.writeRaw("meta.json", encode(o)) }
@@ -549,7 +549,7 @@ func (c *Corrupter) maxSeq() (int64, error) {
 	var m int64 = -1
 	for _, f := range files {
 		if o, err := c.readNode(f); err == nil {
-			if s, err := strconv.ParseInt(o.Get("seq").S(), 10, 64); err == nil && s > m {
+			if s, err := strconv.ParseInt(o.Get("seq").S, 10, 64); err == nil && s > m {
 				m = s
 			}
 		}
@@ -579,7 +579,7 @@ func setPointer(o *node.Obj, parent bool, target string) {
 // metaObj returns the node's metadata object, adding one if needed.
 func metaObj(o *node.Obj) *node.Obj {
 	if m := o.Get("metadata"); m.K == node.Object {
-		return m.O()
+		return m.O
 	}
 	m := &node.Obj{}
 	o.Set("metadata", node.ObjV(m))

@@ -146,7 +146,7 @@ func (c *Corrupter) nonFinite(_ Kind) (Applied, error) {
 		where = "metadata.duration_seconds"
 		metaObj(o).Set("duration_seconds", lit)
 	}
-	return Applied{File: f, Note: where + " " + lit.S()}, c.writeNode(f, o)
+	return Applied{File: f, Note: where + " " + lit.S}, c.writeNode(f, o)
 }
 
 func (c *Corrupter) linkInside(_ Kind) (Applied, error) {

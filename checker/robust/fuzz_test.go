@@ -173,7 +173,7 @@ func FuzzAggregate(f *testing.F) {
 			if err != nil || v.K != node.Object {
 				continue
 			}
-			asMsgs = append(asMsgs, adapter.New(v.O()))
+			asMsgs = append(asMsgs, adapter.New(v.O))
 			if n, err := node.Decode(line); err == nil {
 				asNodes = append(asNodes, adapter.ToMessage("local_fuzz", n, nil))
 			}
@@ -246,17 +246,17 @@ func checkFolding(t *testing.T, r webui.Rules, msgs, all []*adapter.Message) {
 		before := kept[i].Get("tool_calls")
 		n0 := 0
 		if before.K == node.Array {
-			n0 = len(before.A())
+			n0 = len(before.A)
 		}
 		after := m.Get("tool_calls")
 		if len(folded[m.ID]) == 0 {
 			continue
 		}
-		if after.K != node.Array || len(after.A()) != n0+len(folded[m.ID]) {
-			t.Fatalf("flags %s: assistant %q has %d tool calls, want %d + %d", r.Flags, m.ID, len(after.A()), n0, len(folded[m.ID]))
+		if after.K != node.Array || len(after.A) != n0+len(folded[m.ID]) {
+			t.Fatalf("flags %s: assistant %q has %d tool calls, want %d + %d", r.Flags, m.ID, len(after.A), n0, len(folded[m.ID]))
 		}
 		for j, id := range folded[m.ID] {
-			if got := after.A()[n0+j].O().Get("tool_call_id").Str(); got != id {
+			if got := after.A[n0+j].O.Get("tool_call_id").Str(); got != id {
 				t.Fatalf("flags %s: assistant %q call %d is %q, want %q", r.Flags, m.ID, n0+j, got, id)
 			}
 		}

@@ -169,12 +169,12 @@ func TestCardTreesStayLinear(t *testing.T) {
 	if len(cards) != 50 {
 		t.Fatalf("%d cards, want 50", len(cards))
 	}
-	if inner := cards[0].O().Get("children").A()[0]; inner.O() != cards[1].O() {
+	if inner := cards[0].O.Get("children").A[0]; inner.O != cards[1].O {
 		t.Errorf("the tree of the second card is not the one the first card holds")
 	}
 	_, s = buildTree(t, "caller-cycle", 50)
 	for _, m := range webui.Load(s, flags.Off).Chain {
-		if tree := m.Get("context_tree"); tree.K == node.Object && tree.O().Has("children") {
+		if tree := m.Get("context_tree"); tree.K == node.Object && tree.O.Has("children") {
 			t.Fatalf("a card of a cycle row holds the cycle: %s", node.Dumps(tree))
 		}
 	}

@@ -98,14 +98,14 @@ func TestDuplicateIDs(t *testing.T) {
 			var outs []string
 			for _, n := range s.Nodes() {
 				if n.ID == "u1" {
-					outs = append(outs, n.Output.S())
+					outs = append(outs, n.Output.S)
 				}
 			}
 			if strings.Join(outs, ",") != "first,second" {
 				t.Errorf("copies in order %v, want first,second", outs)
 			}
-			if n, _ := s.Get("u1"); n.Output.S() != "second" {
-				t.Errorf("lookup by id gives %q, want the later copy", n.Output.S())
+			if n, _ := s.Get("u1"); n.Output.S != "second" {
+				t.Errorf("lookup by id gives %q, want the later copy", n.Output.S)
 			}
 			for _, fl := range []flags.Set{flags.Off, flags.All} {
 				msgs := webui.Load(s, fl).Messages
@@ -292,7 +292,7 @@ func TestProblemsNameFileAndField(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o.O().Set(c.field, v)
+		o.O.Set(c.field, v)
 		dir := writeDir(t, "")
 		if err := os.WriteFile(filepath.Join(dir, "history", "0003-c-x.json"), node.AppendIndent(nil, o, ""), 0o644); err != nil {
 			t.Fatal(err)

@@ -105,27 +105,27 @@ func transcriptRow(w io.Writer, m *adapter.Message) {
 		who = "sub-agent"
 	}
 	sib := ""
-	if t := m.Get("sibling_total"); t.K != 0 && t.S() != "1" && t.S() != "0" {
-		sib = fmt.Sprintf("  [%s/%s]", termtext.Line(m.Get("sibling_index").S()), termtext.Line(t.S()))
+	if t := m.Get("sibling_total"); t.K != 0 && t.S != "1" && t.S != "0" {
+		sib = fmt.Sprintf("  [%s/%s]", termtext.Line(m.Get("sibling_index").S), termtext.Line(t.S))
 	}
 	fmt.Fprintf(w, "\n%s %s%s\n", who, termtext.Line(m.ID), sib)
 	if text := strings.TrimSpace(contentText(m)); text != "" {
 		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(termtext.Text(text), "\n", "\n  "))
 	}
-	for _, c := range m.Get("tool_calls").A() {
+	for _, c := range m.Get("tool_calls").A {
 		status := "ok"
-		if c.O().Get("is_error").Truthy() {
+		if c.O.Get("is_error").Truthy() {
 			status = "error"
 		}
-		fmt.Fprintf(w, "  · %s %s → %s (%s)\n", termtext.Line(c.O().Get("tool").Str()), termtext.Line(c.O().Get("input").Str()),
-			termtext.Line(oneLine(c.O().Get("result").Str())), status)
+		fmt.Fprintf(w, "  · %s %s → %s (%s)\n", termtext.Line(c.O.Get("tool").Str()), termtext.Line(c.O.Get("input").Str()),
+			termtext.Line(oneLine(c.O.Get("result").Str())), status)
 	}
 }
 
 func contentText(m *adapter.Message) string {
 	c := m.Get("content")
 	if c.K == node.String {
-		return c.S()
+		return c.S
 	}
 	b, _ := c.MarshalJSON()
 	return string(b)

@@ -111,11 +111,11 @@ func TestLoadKeepsLoneSurrogatesApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows []string
-	for _, m := range v.O().Get("chain").A() {
-		rows = append(rows, m.O().Get("id").S()+" ← "+m.O().Get("parent_id").Str())
+	for _, m := range v.O.Get("chain").A {
+		rows = append(rows, m.O.Get("id").S+" ← "+m.O.Get("parent_id").Str())
 	}
 	a, b := `"\ud800"`, `"\ud801"`
-	p := func(s string) string { v, _ := node.ParseString(s); return v.S() }
+	p := func(s string) string { v, _ := node.ParseString(s); return v.S }
 	want := []string{p(a) + " ← ROOT", p(`"\ud800_REPLY"`) + " ← " + p(a), p(b) + " ← " + p(`"\ud800_REPLY"`), p(`"\ud801_REPLY"`) + " ← " + p(b)}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("chain %q, want %q", rows, want)

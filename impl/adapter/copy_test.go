@@ -34,7 +34,7 @@ func TestCopyAllIsCopy(t *testing.T) {
 	}
 	require.Equal(t, 2, ms[0].F.Len(), "the message copied")
 	require.Equal(t, 2, out[1].F.Len(), "the copy beside it")
-	require.Equal(t, "m1", out[1].Get("id").S())
+	require.Equal(t, "m1", out[1].Get("id").S)
 	require.Equal(t, 7, out[0].F.Len())
 	out[3].Set("k", node.Str("v"))
 	require.Nil(t, ms[3].F)

@@ -36,7 +36,7 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 		n.Metadata = without(msg, "id", "role", "content", "timestamp", "function", "extra")
 		var tu *node.Obj
 		if v := extra.Get("tool_use"); v.K == node.Object {
-			tu = v.O()
+			tu = v.O
 		}
 		if extra.Len() > 0 {
 			rest := extra.Clone()
@@ -75,10 +75,10 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 func decodeExtra(v node.Value) *node.Obj {
 	switch v.K {
 	case node.Object:
-		return v.O()
+		return v.O
 	case node.String:
-		if p, err := node.ParseString(v.S()); err == nil && p.K == node.Object {
-			return p.O()
+		if p, err := node.ParseString(v.S); err == nil && p.K == node.Object {
+			return p.O
 		}
 	}
 	return &node.Obj{}

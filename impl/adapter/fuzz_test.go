@@ -67,7 +67,7 @@ func plain(n *node.Node) bool {
 		keys = append(keys, "role")
 	case node.RoleLLM:
 		keys = append(keys, "token_model", "called_by")
-		if role := n.Metadata.Get("role"); role.Truthy() && (role.K != node.String || role.S() != "assistant" && role.S() != "system") {
+		if role := n.Metadata.Get("role"); role.Truthy() && (role.K != node.String || role.S != "assistant" && role.S != "system") {
 			return false
 		}
 	default:
@@ -108,12 +108,12 @@ func checkShape(t *testing.T, n *node.Node, m *adapter.Message) {
 		if extra.K != node.String {
 			t.Fatalf("tool message extra is not a string: %s", dump(m.F))
 		}
-		v, err := node.Parse([]byte(extra.S()))
+		v, err := node.Parse([]byte(extra.S))
 		if err != nil || v.K != node.Object {
-			t.Fatalf("tool message extra %q is not a JSON object: %v", extra.S(), err)
+			t.Fatalf("tool message extra %q is not a JSON object: %v", extra.S, err)
 		}
-		if tu := adapter.CachedToolUse(m); tu != nil && dump1(node.ObjV(tu)) != dump1(v.O().Get("tool_use")) {
-			t.Fatalf("cached tool_use %s, extra says %s", dump(tu), dump1(v.O().Get("tool_use")))
+		if tu := adapter.CachedToolUse(m); tu != nil && dump1(node.ObjV(tu)) != dump1(v.O.Get("tool_use")) {
+			t.Fatalf("cached tool_use %s, extra says %s", dump(tu), dump1(v.O.Get("tool_use")))
 		}
 		if !meta.Has("content") && m.F.Get("content").K != node.String {
 			t.Fatalf("tool content is not text: %s", dump(m.F))
@@ -163,7 +163,7 @@ func FuzzFromMessage(f *testing.F) {
 		if err != nil || v.K != node.Object {
 			return
 		}
-		msg := v.O()
+		msg := v.O
 		before := dump(msg)
 		n := adapter.FromMessage(msg, func() string { return "fresh" }, node.Num("1782000000.0"))
 		if dump(msg) != before {
@@ -195,7 +195,7 @@ func FuzzFromMessage(f *testing.F) {
 			want, got := kv.Val, m.F.Get(kv.Key)
 			switch kv.Key {
 			case "id":
-				if want.K != node.String || want.S() == "" {
+				if want.K != node.String || want.S == "" {
 					continue // a fresh id was minted
 				}
 			case "role":
@@ -236,7 +236,7 @@ func FuzzFromMessage(f *testing.F) {
 					extraKeysReadBack(t, msg, kv.Val, m)
 					continue
 				case "called_by", "token_model":
-					if want.K == node.String && want.S() != "" {
+					if want.K == node.String && want.S != "" {
 						break
 					}
 					continue // only a non-empty string survives as the node field
@@ -258,10 +258,10 @@ func extraKeysReadBack(t *testing.T, msg *node.Obj, extra node.Value, m *adapter
 	var x *node.Obj
 	switch extra.K {
 	case node.Object:
-		x = extra.O()
+		x = extra.O
 	case node.String:
-		if v, err := node.ParseString(extra.S()); err == nil && v.K == node.Object {
-			x = v.O()
+		if v, err := node.ParseString(extra.S); err == nil && v.K == node.Object {
+			x = v.O
 		}
 	}
 	if x == nil {

@@ -106,8 +106,8 @@ func (m *Message) Extra() node.Value {
 	m.extra.once.Do(func() {
 		switch v := m.F.Get("extra"); v.K {
 		case node.String:
-			if v.S() != "" {
-				if p, err := node.ParseString(v.S()); err == nil {
+			if v.S != "" {
+				if p, err := node.ParseString(v.S); err == nil {
 					m.extra.v = p
 				}
 			}
@@ -189,7 +189,7 @@ func (m *Message) Correct(pred string) {
 // copy shares m's keys, which are then the same: like every message a
 // load keeps, it must be copied before it is changed.
 func (m *Message) Corrected(pred string) *Message {
-	if m.Parent.K == node.String && m.Parent.S() == pred {
+	if m.Parent.K == node.String && m.Parent.S == pred {
 		c := *m
 		c.Pred, c.IsConv = pred, true
 		return &c

@@ -125,15 +125,15 @@ func toolExtra(n *node.Node, mcb, tcid, mextra node.Value) (string, *node.Obj) {
 	if tcid.Truthy() {
 		tu.M = append(tu.M, node.Member{Key: "tool_call_id", Val: tcid})
 	}
-	extra := node.NewObj(1 + mextra.O().Len())
+	extra := node.NewObj(1 + mextra.O.Len())
 	extra.M = append(extra.M, node.Member{Key: "tool_use", Val: node.ObjV(tu)})
 	if mextra.K == node.Object {
-		extra.Update(mextra.O())
+		extra.Update(mextra.O)
 	}
 	// metadata.extra may itself carry a tool_use key, which wins.
 	final := tu
 	if v := extra.Get("tool_use"); v.K == node.Object {
-		final = v.O()
+		final = v.O
 	} else {
 		final = nil
 	}

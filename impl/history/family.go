@@ -259,7 +259,7 @@ func (f *Family) ReachableFrom(shown Msgs) func(id string) bool {
 			if parent.K != node.String {
 				break
 			}
-			cur = parent.S()
+			cur = parent.S
 		}
 		for _, p := range path {
 			known[p] = found

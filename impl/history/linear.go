@@ -82,7 +82,7 @@ func keyOf(v node.Value) (siblingKey, bool) {
 	case node.Missing, node.Null:
 		return siblingKey{}, true
 	case node.String:
-		return siblingKey{true, v.S()}, true
+		return siblingKey{true, v.S}, true
 	}
 	return siblingKey{}, false // numbers, lists…: equal only to themselves; left ungrouped
 }

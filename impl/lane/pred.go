@@ -296,8 +296,8 @@ func (c *predsCache) stale(s *store.Store) bool {
 // derive is the predecessor of the conversation-lane node n at position i;
 // prev is the running head, waits whether n is a turn without an answer.
 func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
-	if v := n.Metadata.Get("predecessor"); v.K == node.String && v.S() != "" {
-		return v.S()
+	if v := n.Metadata.Get("predecessor"); v.K == node.String && v.S != "" {
+		return v.S
 	}
 	if n.Metadata.Get("spawn_root").Truthy() {
 		return node.RootID
@@ -307,7 +307,7 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 	// that carries forked_from but records another parent (compaction's
 	// copy of a rerun, chained from the row before it) is not one.
 	if src := n.Metadata.Get("forked_from"); src.K == node.String {
-		if j, ok := p.s.Pos(src.S()); ok && j < i && p.conv[j] && copiesParentOf(n, p.s.Nodes()[j]) {
+		if j, ok := p.s.Pos(src.S); ok && j < i && p.conv[j] && copiesParentOf(n, p.s.Nodes()[j]) {
 			return p.pred[j]
 		}
 	}
@@ -315,7 +315,7 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		if par.K != node.String {
 			return node.RootID
 		}
-		return Anchor(par.S(), p.earlier(i))
+		return Anchor(par.S, p.earlier(i))
 	}
 	if n.Metadata.Get("function").Str() == "attach" {
 		return Anchor(n.CalledBy, p.earlier(i))
@@ -347,7 +347,7 @@ func copiesParentOf(n, src *node.Node) bool {
 	if want.K == node.Missing {
 		want = node.Str(src.CalledBy)
 	}
-	return rec.K == node.Missing || rec.K == want.K && rec.S() == want.S()
+	return rec.K == node.Missing || rec.K == want.K && rec.S == want.S
 }
 
 // earlier is the lookup the derivation of the node at position i climbs

@@ -55,22 +55,22 @@ func appendValue(b []byte, v Value, style Style) []byte {
 		}
 		return append(b, "false"...)
 	case Number:
-		return appendNumber(b, v.S(), style)
+		return appendNumber(b, v.S, style)
 	case String:
-		return appendString(b, v.S(), style)
+		return appendString(b, v.S, style)
 	case Array:
 		b = append(b, '[')
-		for i := range v.A() {
+		for i := range v.A {
 			if i > 0 {
 				b = appendSep(b, ',', style)
 			}
-			b = appendValue(b, v.A()[i], style)
+			b = appendValue(b, v.A[i], style)
 		}
 		return append(b, ']')
 	case Object:
 		b = append(b, '{')
-		if v.O() != nil {
-			for i, m := range v.O().M {
+		if v.O != nil {
+			for i, m := range v.O.M {
 				if i > 0 {
 					b = appendSep(b, ',', style)
 				}
@@ -305,7 +305,7 @@ func AppendPyFloat(b []byte, f float64) []byte {
 // are, containers in repr style ({'error': 'boom'}, True, None).
 func PyStr(v Value) string {
 	if v.K == String {
-		return v.S()
+		return v.S
 	}
 	return string(appendValue(nil, v, repr))
 }

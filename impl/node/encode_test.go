@@ -94,29 +94,29 @@ func TestParseKeepsKeyOrderAndNumberLiterals(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, node.Object, v.K)
 	var keys []string
-	for _, m := range v.O().M {
+	for _, m := range v.O.M {
 		keys = append(keys, m.Key)
 	}
 	require.Equal(t, []string{"z", "a", "m"}, keys)
 	require.Equal(t, `{"z": 1, "a": {"y": 2.0, "b": 2}, "m": [2, 2.0]}`, node.Dumps(v))
-	xs := v.O().Get("m").A()
-	require.Equal(t, "2", xs[0].S())
-	require.Equal(t, "2.0", xs[1].S())
-	require.True(t, node.IsIntLiteral(xs[0].S()))
-	require.False(t, node.IsIntLiteral(xs[1].S()))
+	xs := v.O.Get("m").A
+	require.Equal(t, "2", xs[0].S)
+	require.Equal(t, "2.0", xs[1].S)
+	require.True(t, node.IsIntLiteral(xs[0].S))
+	require.False(t, node.IsIntLiteral(xs[1].S))
 
 	// Missing vs null.
 	v, err = node.Parse([]byte(`{"parent_id": null}`))
 	require.NoError(t, err)
-	require.Equal(t, node.Null, v.O().Get("parent_id").K)
-	require.Equal(t, node.Missing, v.O().Get("other").K)
-	require.True(t, v.O().Has("parent_id"))
-	require.False(t, v.O().Has("other"))
+	require.Equal(t, node.Null, v.O.Get("parent_id").K)
+	require.Equal(t, node.Missing, v.O.Get("other").K)
+	require.True(t, v.O.Has("parent_id"))
+	require.False(t, v.O.Has("other"))
 
 	// Non-ASCII escapes decode to the characters; dumps keeps them raw.
 	v, err = node.Parse([]byte(`"caf\u00e9 \ud83d\ude00"`))
 	require.NoError(t, err)
-	require.Equal(t, "café 😀", v.S())
+	require.Equal(t, "café 😀", v.S)
 	require.Equal(t, `"café 😀"`, node.Dumps(v))
 
 	_, err = node.Parse([]byte(`{"a": 1,}`))
@@ -145,7 +145,7 @@ func TestNodeFileRoundTrip(t *testing.T) {
 	v, err := node.Parse(n.Encode())
 	require.NoError(t, err)
 	var keys []string
-	for _, m := range v.O().M {
+	for _, m := range v.O.M {
 		keys = append(keys, m.Key)
 	}
 	require.Equal(t, []string{"id", "created_at", "seq", "role", "name", "input", "output", "called_by", "reads", "metadata"}, keys)

@@ -49,7 +49,7 @@ func (n *Node) Meta(key string) Value { return n.Metadata.Get(key) }
 func (n *Node) ParentID() string {
 	v := n.Metadata.Get("parent_id")
 	if v.K == String {
-		return v.S()
+		return v.S
 	}
 	return ""
 }
@@ -118,14 +118,14 @@ func DecodeString(data string) (*Node, error) {
 	str := func(f string, m Value) (string, error) {
 		switch m.K {
 		case String:
-			return m.S(), nil
+			return m.S, nil
 		case Null:
 			return "", nil
 		}
 		return "", &FieldError{Field: f, Msg: "not a string"}
 	}
 	var hasID bool
-	for _, m := range v.O().M {
+	for _, m := range v.O.M {
 		var err error
 		switch m.Key {
 		case "id":
@@ -137,11 +137,11 @@ func DecodeString(data string) (*Node, error) {
 			}
 			n.CreatedAt = m.Val
 		case "seq":
-			if m.Val.K != Number || !IsIntLiteral(m.Val.S()) {
+			if m.Val.K != Number || !IsIntLiteral(m.Val.S) {
 				err = &FieldError{Field: "seq", Msg: "not an integer"}
 				break
 			}
-			n.Seq, err = strconv.ParseInt(m.Val.S(), 10, 64)
+			n.Seq, err = strconv.ParseInt(m.Val.S, 10, 64)
 			if err != nil {
 				err = &FieldError{Field: "seq", Msg: "out of range"}
 			}
@@ -160,7 +160,7 @@ func DecodeString(data string) (*Node, error) {
 		case "metadata":
 			switch m.Val.K {
 			case Object:
-				n.Metadata = m.Val.O()
+				n.Metadata = m.Val.O
 			case Null:
 			default:
 				err = &FieldError{Field: "metadata", Msg: "not an object"}
@@ -223,24 +223,24 @@ func appendIndent(b []byte, v Value, indent string, depth int) []byte {
 	}
 	switch v.K {
 	case Array:
-		if len(v.A()) == 0 {
+		if len(v.A) == 0 {
 			return append(b, "[]"...)
 		}
 		b = append(b, '[')
-		for i := range v.A() {
+		for i := range v.A {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = newline(b, depth+1)
-			b = appendIndent(b, v.A()[i], indent, depth+1)
+			b = appendIndent(b, v.A[i], indent, depth+1)
 		}
 		return append(newline(b, depth), ']')
 	case Object:
-		if v.O().Len() == 0 {
+		if v.O.Len() == 0 {
 			return append(b, "{}"...)
 		}
 		b = append(b, '{')
-		for i, m := range v.O().M {
+		for i, m := range v.O.M {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -251,7 +251,7 @@ func appendIndent(b []byte, v Value, indent string, depth int) []byte {
 		}
 		return append(newline(b, depth), '}')
 	case String:
-		return appendSafeString(b, v.S())
+		return appendSafeString(b, v.S)
 	}
 	return AppendJSON(b, v, Python)
 }

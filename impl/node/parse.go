@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -32,18 +31,11 @@ func Parse(data []byte) (Value, error) { return ParseString(string(data)) }
 // ParseString is Parse of a document held in a string. Strings, keys and
 // number literals of the result are substrings of it wherever no escape
 // had to be decoded: one copy of the document instead of one allocation
-// per string. Each array and object is allocated once at its size, counted
-// by a first pass over the document (sizes): no scratch grows while a
-// large one is parsed, so a document costs its values and no more.
+// per string.
 func ParseString(data string) (Value, error) {
 	p := parsers.Get().(*parser)
-	defer p.release()
-	sizes := p.sizes[:0]
-	// At most one size per bracket: sized at once, sizes grow no garbage.
-	if n := strings.Count(data, "[") + strings.Count(data, "{"); n > cap(sizes) {
-		sizes = make([]uint32, 0, n)
-	}
-	*p = parser{b: data, sizes: countSizes(data, sizes)}
+	defer parsers.Put(p)
+	*p = parser{b: data, members: p.members[:0], elems: p.elems[:0]}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -56,89 +48,18 @@ func ParseString(data string) (Value, error) {
 	return v, nil
 }
 
-// parsers keeps the sizes of finished parses for the next one: a cold load
-// parses thousands of small files in a row.
+// parsers keeps the scratch stacks of finished parses for the next one:
+// a cold load parses thousands of small files in a row.
 var parsers = sync.Pool{New: func() any { return new(parser) }}
-
-// release puts the parser back, with its sizes unless a large document
-// grew them (a pooled parser would keep them for nothing).
-func (p *parser) release() {
-	sizes := p.sizes
-	if cap(sizes) > 1<<16 {
-		sizes = nil
-	}
-	*p = parser{sizes: sizes[:0]}
-	parsers.Put(p)
-}
 
 type parser struct {
 	b string
 	i int
-	// sizes are the elements of each array and the members of each object
-	// in the order they open (countSizes); next is the next one's.
-	sizes []uint32
-	next  int
-}
-
-// size is the count of the container opening now: its elements or
-// members (0 when the first pass could not tell: the document is
-// malformed, and the parse says where).
-func (p *parser) size() int {
-	if p.next >= len(p.sizes) {
-		return 0
-	}
-	n := p.sizes[p.next]
-	p.next++
-	return int(n)
-}
-
-// countSizes appends to sizes the count of elements (members) of each
-// array (object) of the JSON text b, in the order they open: the commas
-// at its level plus one, unless nothing but blanks is between its
-// brackets. Strings are skipped whole (an escaped quote does not end one).
-// It checks nothing: the parse does.
-func countSizes(b string, sizes []uint32) []uint32 {
-	type open struct {
-		at      int // index in sizes
-		commas  uint32
-		content bool
-	}
-	var stack []open
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-		case ',':
-			if len(stack) > 0 {
-				stack[len(stack)-1].commas++
-			}
-			continue
-		case ']', '}':
-			if len(stack) > 0 {
-				top := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				if top.content {
-					sizes[top.at] = top.commas + 1
-				}
-			}
-			continue
-		}
-		if len(stack) > 0 {
-			stack[len(stack)-1].content = true
-		}
-		if c == '[' || c == '{' {
-			stack = append(stack, open{at: len(sizes)})
-			sizes = append(sizes, 0)
-		}
-	}
-	return sizes
+	// Members and elements of the objects and arrays being parsed, nested
+	// ones above their parents': each container is copied out at its end,
+	// sized exactly, instead of growing its own slice.
+	members []Member
+	elems   []Value
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -344,19 +265,20 @@ func (p *parser) hex4() (rune, error) {
 
 func (p *parser) array(depth int) (Value, error) {
 	p.i++
-	elems := make([]Value, 0, p.size())
 	p.ws()
 	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
 		return Arr([]Value{}), nil
 	}
+	base := len(p.elems)
+	defer func() { p.elems = p.elems[:base] }()
 	for {
 		p.ws()
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return Value{}, err
 		}
-		elems = append(elems, v)
+		p.elems = append(p.elems, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated array")
@@ -369,7 +291,7 @@ func (p *parser) array(depth int) (Value, error) {
 			// Exactly sized: values are shared once built, and an append
 			// by a reader (aggregation adding a tool call, say) must copy
 			// rather than write into the node's storage.
-			return Arr(slices.Clip(elems)), nil
+			return Arr(slices.Clip(slices.Clone(p.elems[base:]))), nil
 		default:
 			return Value{}, p.errf("expected , or ] in array")
 		}
@@ -378,13 +300,14 @@ func (p *parser) array(depth int) (Value, error) {
 
 func (p *parser) object(depth int) (Value, error) {
 	p.i++
-	members := make([]Member, 0, p.size())
 	p.ws()
 	if p.i < len(p.b) && p.b[p.i] == '}' {
 		p.i++
 		return ObjV(&Obj{}), nil
 	}
-	var keys map[string]int // key → position in members, once the object is large
+	base := len(p.members)
+	defer func() { p.members = p.members[:base] }()
+	var keys map[string]int // key → position in p.members, once the object is large
 	for {
 		p.ws()
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
@@ -404,7 +327,7 @@ func (p *parser) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		members, keys = set(members, keys, k, v)
+		keys = p.set(base, keys, k, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated object")
@@ -414,40 +337,41 @@ func (p *parser) object(depth int) (Value, error) {
 			p.i++
 		case '}':
 			p.i++
-			return ObjV(&Obj{M: slices.Clip(members)}), nil
+			return ObjV(&Obj{M: slices.Clone(p.members[base:])}), nil
 		default:
 			return Value{}, p.errf("expected , or } in object")
 		}
 	}
 }
 
-// set adds a member to an object's members. Python's json keeps the last
-// of duplicate keys, at the first key's position. Small objects are
-// scanned; past smallObject members the keys go into a map, so that an
-// object of n keys costs n, not n²/2.
-func set(members []Member, keys map[string]int, k string, v Value) ([]Member, map[string]int) {
+// set adds a member to the object whose members start at base. Python's
+// json keeps the last of duplicate keys, at the first key's position.
+// Small objects are scanned; past smallObject members the keys go into a
+// map, so that an object of n keys costs n, not n²/2.
+func (p *parser) set(base int, keys map[string]int, k string, v Value) map[string]int {
 	if keys == nil {
-		for i := range members {
-			if members[i].Key == k {
-				members[i].Val = v
-				return members, nil
+		for i := base; i < len(p.members); i++ {
+			if p.members[i].Key == k {
+				p.members[i].Val = v
+				return nil
 			}
 		}
-		members = append(members, Member{k, v})
-		if len(members) > smallObject {
+		p.members = append(p.members, Member{k, v})
+		if len(p.members)-base > smallObject {
 			keys = make(map[string]int, 2*smallObject)
-			for i := range members {
-				keys[members[i].Key] = i
+			for i := base; i < len(p.members); i++ {
+				keys[p.members[i].Key] = i
 			}
 		}
-		return members, keys
+		return keys
 	}
 	if i, ok := keys[k]; ok {
-		members[i].Val = v
-		return members, keys
+		p.members[i].Val = v
+		return keys
 	}
-	keys[k] = len(members)
-	return append(members, Member{k, v}), keys
+	keys[k] = len(p.members)
+	p.members = append(p.members, Member{k, v})
+	return keys
 }
 
 // smallObject is the number of members up to which a key is looked up by

@@ -107,11 +107,11 @@ func FuzzParse(f *testing.F) {
 // depth is the nesting depth of v: 0 for a scalar.
 func depth(v node.Value) int {
 	d := 0
-	for _, x := range v.A() {
+	for _, x := range v.A {
 		d = max(d, depth(x))
 	}
-	if v.O() != nil {
-		for _, m := range v.O().M {
+	if v.O != nil {
+		for _, m := range v.O.M {
 			d = max(d, depth(m.Val))
 		}
 	}
@@ -155,19 +155,19 @@ func withoutNonFinite(data []byte) []byte {
 func hasNonFinite(v node.Value) bool {
 	switch v.K {
 	case node.Number:
-		if node.IsIntLiteral(v.S()) {
+		if node.IsIntLiteral(v.S) {
 			return false
 		}
-		f, _ := strconv.ParseFloat(v.S(), 64) // Python reads 1e400 as inf
+		f, _ := strconv.ParseFloat(v.S, 64) // Python reads 1e400 as inf
 		return math.IsNaN(f) || math.IsInf(f, 0)
 	case node.Array:
-		for _, x := range v.A() {
+		for _, x := range v.A {
 			if hasNonFinite(x) {
 				return true
 			}
 		}
 	case node.Object:
-		for _, m := range v.O().M {
+		for _, m := range v.O.M {
 			if hasNonFinite(m.Val) {
 				return true
 			}
@@ -186,24 +186,24 @@ func equal(a, b node.Value) bool {
 	case node.Bool:
 		return a.B == b.B
 	case node.String:
-		return a.S() == b.S()
+		return a.S == b.S
 	case node.Number:
-		return sameNumber(a.S(), b.S())
+		return sameNumber(a.S, b.S)
 	case node.Array:
-		if len(a.A()) != len(b.A()) {
+		if len(a.A) != len(b.A) {
 			return false
 		}
-		for i := range a.A() {
-			if !equal(a.A()[i], b.A()[i]) {
+		for i := range a.A {
+			if !equal(a.A[i], b.A[i]) {
 				return false
 			}
 		}
 	case node.Object:
-		if a.O().Len() != b.O().Len() {
+		if a.O.Len() != b.O.Len() {
 			return false
 		}
-		for i := range a.O().M {
-			if a.O().M[i].Key != b.O().M[i].Key || !equal(a.O().M[i].Val, b.O().M[i].Val) {
+		for i := range a.O.M {
+			if a.O.M[i].Key != b.O.M[i].Key || !equal(a.O.M[i].Val, b.O.M[i].Val) {
 				return false
 			}
 		}

@@ -15,14 +15,14 @@ func AppendState(b []byte, v Value) []byte {
 		}
 		return append(b, 0)
 	case Number, String:
-		return AppendString(b, v.S())
+		return AppendString(b, v.S)
 	case Array:
-		b = binary.AppendUvarint(b, uint64(len(v.A())))
-		for _, e := range v.A() {
+		b = binary.AppendUvarint(b, uint64(len(v.A)))
+		for _, e := range v.A {
 			b = AppendState(b, e)
 		}
 	case Object:
-		b = appendObj(b, v.O())
+		b = appendObj(b, v.O)
 	}
 	return b
 }

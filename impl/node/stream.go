@@ -27,12 +27,12 @@ func WriteView(w io.Writer, v Value) error {
 		switch v.K {
 		case Array:
 			buf = append(buf, '[')
-			stack = append(stack, frame{arr: v.A()})
+			stack = append(stack, frame{arr: v.A})
 		case Object:
 			buf = append(buf, '{')
 			f := frame{isObj: true}
-			if v.O() != nil {
-				f.obj = v.O().M
+			if v.O != nil {
+				f.obj = v.O.M
 			}
 			stack = append(stack, f)
 		default:

@@ -7,13 +7,7 @@
 // a number's literal, so that 2 and 2.0 stay distinct.
 package node
 
-import (
-	"fmt"
-	"math"
-	"slices"
-	"strings"
-	"unsafe"
-)
+import "slices"
 
 // Kind is the JSON type of a Value. The zero Kind is Missing: a key that is
 // absent, which the original distinguishes from an explicit null.
@@ -29,66 +23,13 @@ const (
 	Object
 )
 
-// Value is one JSON value: its Kind, and what a value of that kind holds —
-// a Bool's B; a String's text or a Number's literal (S); an Array's
-// elements (A); an Object's members (O). It is 16 bytes: one word points
-// at the text's bytes, the first element or the object, and a count says
-// how many bytes or elements; a JSON document of small values then costs
-// a few times its size in memory, not a hundred (a Value of one field per
-// kind was 56 bytes, a Member 72).
+// Value is one JSON value. Exactly the field of its Kind is meaningful.
 type Value struct {
-	p unsafe.Pointer // S's bytes, A's first element, or O
-	n uint32         // len(S) or len(A)
 	K Kind
 	B bool
-}
-
-// S is a String's text or a Number's literal as written; "" for the other
-// kinds.
-func (v Value) S() string {
-	if v.K != String && v.K != Number {
-		return ""
-	}
-	return unsafe.String((*byte)(v.p), int(v.n))
-}
-
-// A is an Array's elements (shared: a change of one shows in v); nil for
-// the other kinds. An empty array's is empty, not nil.
-func (v Value) A() []Value {
-	if v.K != Array {
-		return nil
-	}
-	if v.n == 0 {
-		return []Value{}
-	}
-	return unsafe.Slice((*Value)(v.p), int(v.n))
-}
-
-// O is an Object's members (shared); nil for the other kinds.
-func (v Value) O() *Obj {
-	if v.K != Object {
-		return nil
-	}
-	return (*Obj)(v.p)
-}
-
-// String is v as JSON text, for messages (%v).
-func (v Value) String() string {
-	var b strings.Builder
-	if err := WriteView(&b, v); err != nil {
-		return fmt.Sprintf("<%v>", err)
-	}
-	return b.String()
-}
-
-// text is a String or Number value of s. Its length must fit a uint32:
-// no file the store reads (MaxFileSize) or line a protocol reads holds a
-// longer one.
-func text(k Kind, s string) Value {
-	if uint64(len(s)) > math.MaxUint32 {
-		panic("node: a string of more than 4 GiB")
-	}
-	return Value{K: k, p: unsafe.Pointer(unsafe.StringData(s)), n: uint32(len(s))}
+	S string // String: the text; Number: the literal as written
+	A []Value
+	O *Obj
 }
 
 // Member is one key of an object.
@@ -104,20 +45,13 @@ type Obj struct {
 }
 
 // Constructors for the common kinds.
-func Str(s string) Value       { return text(String, s) }
+func Str(s string) Value       { return Value{K: String, S: s} }
 func BoolV(b bool) Value       { return Value{K: Bool, B: b} }
 func NullV() Value             { return Value{K: Null} }
-func Num(lit string) Value     { return text(Number, lit) }
-func ObjV(o *Obj) Value        { return Value{K: Object, p: unsafe.Pointer(o)} }
+func Num(lit string) Value     { return Value{K: Number, S: lit} }
+func ObjV(o *Obj) Value        { return Value{K: Object, O: o} }
+func Arr(a []Value) Value      { return Value{K: Array, A: a} }
 func NewObj(capacity int) *Obj { return &Obj{M: make([]Member, 0, capacity)} }
-
-// Arr is an Array of a's elements (shared with a).
-func Arr(a []Value) Value {
-	if uint64(len(a)) > math.MaxUint32 {
-		panic("node: an array of more than 2³² elements")
-	}
-	return Value{K: Array, p: unsafe.Pointer(unsafe.SliceData(a)), n: uint32(len(a))}
-}
 
 // IsSet reports whether the value is present (possibly null).
 func (v Value) IsSet() bool { return v.K != Missing }
@@ -125,7 +59,7 @@ func (v Value) IsSet() bool { return v.K != Missing }
 // Str returns the string of a String value and "" otherwise.
 func (v Value) Str() string {
 	if v.K == String {
-		return v.S()
+		return v.S
 	}
 	return ""
 }
@@ -136,13 +70,13 @@ func (v Value) Truthy() bool {
 	case Bool:
 		return v.B
 	case Number:
-		return !isZeroLiteral(v.S())
+		return !isZeroLiteral(v.S)
 	case String:
-		return v.S() != ""
+		return v.S != ""
 	case Array:
-		return len(v.A()) > 0
+		return len(v.A) > 0
 	case Object:
-		return v.O() != nil && len(v.O().M) > 0
+		return v.O != nil && len(v.O.M) > 0
 	}
 	return false
 }
@@ -278,17 +212,17 @@ func (o *Obj) UpdateExcept(src *Obj, skip []string) {
 func (v Value) DeepClone() Value {
 	switch v.K {
 	case Array:
-		a := make([]Value, len(v.A()))
-		for i := range v.A() {
-			a[i] = v.A()[i].DeepClone()
+		a := make([]Value, len(v.A))
+		for i := range v.A {
+			a[i] = v.A[i].DeepClone()
 		}
 		return Arr(a)
 	case Object:
-		if v.O() == nil {
+		if v.O == nil {
 			return v
 		}
-		o := &Obj{M: make([]Member, len(v.O().M))}
-		for i, m := range v.O().M {
+		o := &Obj{M: make([]Member, len(v.O.M))}
+		for i, m := range v.O.M {
 			o.M[i] = Member{m.Key, m.Val.DeepClone()}
 		}
 		return ObjV(o)
@@ -306,14 +240,14 @@ func Equal(a, b Value) bool {
 	case Bool:
 		return a.B == b.B
 	case Number, String:
-		return a.S() == b.S()
+		return a.S == b.S
 	case Array:
-		return slices.EqualFunc(a.A(), b.A(), Equal)
+		return slices.EqualFunc(a.A, b.A, Equal)
 	case Object:
-		if a.O() == nil || b.O() == nil {
-			return a.O().Len() == b.O().Len()
+		if a.O == nil || b.O == nil {
+			return a.O.Len() == b.O.Len()
 		}
-		return slices.EqualFunc(a.O().M, b.O().M, func(x, y Member) bool { return x.Key == y.Key && Equal(x.Val, y.Val) })
+		return slices.EqualFunc(a.O.M, b.O.M, func(x, y Member) bool { return x.Key == y.Key && Equal(x.Val, y.Val) })
 	}
 	return true
 }

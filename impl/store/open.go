@@ -146,7 +146,7 @@ func (o *opener) read() (*snapshot, error) {
 			sn.metaBad = errors.New("not a JSON object")
 		}
 		if sn.metaBad == nil {
-			sn.head, sn.headErr = headOf(sn.meta.O())
+			sn.head, sn.headErr = headOf(sn.meta.O)
 		}
 	}
 	if _, err := statID(filepath.Join(o.dir, "meta.json.tmp"), false); err == nil {

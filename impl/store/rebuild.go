@@ -48,7 +48,7 @@ func (o *opener) build(sn *snapshot) *Store {
 	case sn.metaErr == nil && sn.metaBad != nil:
 		s.Problems = append(s.Problems, Problem{File: "meta.json", Err: sn.metaBad})
 	case sn.metaErr == nil:
-		s.Meta = sn.meta.O()
+		s.Meta = sn.meta.O
 		if sn.headErr != nil {
 			s.Problems = append(s.Problems, Problem{File: "meta.json", Err: sn.headErr})
 			break

@@ -164,21 +164,21 @@ func ToolUse(m *adapter.Message) *node.Obj {
 	if extra.K != node.Object {
 		return nil
 	}
-	tu := extra.O().Get("tool_use")
+	tu := extra.O.Get("tool_use")
 	if tu.K != node.Object {
 		return nil
 	}
-	return tu.O()
+	return tu.O
 }
 
 // parseExtra decodes an extra value: a JSON string, or an object as is.
 func parseExtra(v node.Value) node.Value {
 	switch v.K {
 	case node.String:
-		if v.S() == "" {
+		if v.S == "" {
 			return node.Value{}
 		}
-		p, err := node.ParseString(v.S())
+		p, err := node.ParseString(v.S)
 		if err != nil {
 			return node.Value{}
 		}
@@ -196,8 +196,8 @@ func withCalls(a *adapter.Message, tools []*adapter.Message) {
 	calls := a.Get("tool_calls")
 	var list []node.Value
 	if calls.K == node.Array {
-		list = make([]node.Value, len(calls.A()), len(calls.A())+len(tools))
-		copy(list, calls.A())
+		list = make([]node.Value, len(calls.A), len(calls.A)+len(tools))
+		copy(list, calls.A)
 	}
 	for _, t := range tools {
 		list = append(list, toolCall(t))
@@ -235,9 +235,9 @@ func extraBlocks(m *adapter.Message) node.Value {
 	}
 	// The list is copied; its block objects are values nobody changes
 	// once built, so they are shared.
-	b := p.O().Get("blocks")
+	b := p.O.Get("blocks")
 	if b.K == node.Array {
-		b = node.Arr(slices.Clone(b.A()))
+		b.A = slices.Clone(b.A)
 	}
 	return b
 }

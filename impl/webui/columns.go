@@ -233,10 +233,10 @@ func (r *reader) sibColumn(v node.Value) int32 {
 	case node.Missing, node.Null:
 		return keyNull
 	case node.String:
-		if v.S() == "" {
+		if v.S == "" {
 			return keyEmpty
 		}
-		return r.idColumn(v.S())
+		return r.idColumn(v.S)
 	}
 	return keyNone
 }

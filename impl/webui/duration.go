@@ -24,14 +24,14 @@ func durationMS(d node.Value) (node.Value, bool) {
 	if d.K != node.Number {
 		return node.Value{}, false
 	}
-	if node.IsIntLiteral(d.S()) {
-		v, ok := new(big.Int).SetString(d.S(), 10)
+	if node.IsIntLiteral(d.S) {
+		v, ok := new(big.Int).SetString(d.S, 10)
 		if !ok {
 			return node.Value{}, false
 		}
 		return node.Num(v.Mul(v, big.NewInt(1000)).String()), true
 	}
-	f, err := strconv.ParseFloat(d.S(), 64)
+	f, err := strconv.ParseFloat(d.S, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f*1000, 0) {
 		return node.Value{}, false
 	}

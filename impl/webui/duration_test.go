@@ -26,18 +26,18 @@ func TestDurationMS(t *testing.T) {
 		got, ok := durationMS(node.Num(c.lit))
 		if c.want == "" {
 			if ok {
-				t.Errorf("%s: got %s, want no duration_ms", c.lit, got.S())
+				t.Errorf("%s: got %s, want no duration_ms", c.lit, got.S)
 			}
 			continue
 		}
-		if !ok || got.S() != c.want {
-			t.Errorf("%s: got %q (%v), want %s", c.lit, got.S(), ok, c.want)
+		if !ok || got.S != c.want {
+			t.Errorf("%s: got %q (%v), want %s", c.lit, got.S, ok, c.want)
 		}
 	}
 	// Python's bool is an int: int(True * 1000) is 1000.
 	for b, want := range map[bool]string{true: "1000", false: "0"} {
-		if got, ok := durationMS(node.BoolV(b)); !ok || got.S() != want {
-			t.Errorf("%v: got %q (%v), want %s", b, got.S(), ok, want)
+		if got, ok := durationMS(node.BoolV(b)); !ok || got.S != want {
+			t.Errorf("%v: got %q (%v), want %s", b, got.S, ok, want)
 		}
 	}
 	if _, ok := durationMS(node.Str("2.5")); ok {

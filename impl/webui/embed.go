@@ -33,7 +33,7 @@ func withEmbedStats(s *store.Store, c *adapter.Message) {
 	case !a.Truthy():
 		out = node.NewObj(3)
 	case a.K == node.Object:
-		out = a.O().CloneCap(3)
+		out = a.O.CloneCap(3)
 	default:
 		return
 	}
@@ -55,7 +55,7 @@ func sourceCommit(m *adapter.Message) (string, bool) {
 		raw = m.Get("extra")
 	}
 	if raw.K == node.String {
-		v, err := node.ParseString(raw.S())
+		v, err := node.ParseString(raw.S)
 		if err != nil {
 			return "", false
 		}
@@ -64,14 +64,14 @@ func sourceCommit(m *adapter.Message) (string, bool) {
 	if raw.K != node.Object {
 		return "", false
 	}
-	if inner := raw.O().Get("attach"); inner.K == node.Object {
+	if inner := raw.O.Get("attach"); inner.K == node.Object {
 		raw = inner
 	}
-	id := raw.O().Get("source_commit_id")
+	id := raw.O.Get("source_commit_id")
 	if id.K != node.String {
 		return "", false
 	}
-	src := pyStrip(id.S())
+	src := pyStrip(id.S)
 	return src, src != ""
 }
 
@@ -81,10 +81,10 @@ func sourceCommit(m *adapter.Message) (string, bool) {
 // payload its ContextCommit and ContextItem constructors refuse.
 func embedStats(s *store.Store, id string) (int, *big.Int, bool) {
 	v, ok := s.ContextCommit(id)
-	if !ok || v.K != node.Object || !validCommit(v.O()) {
+	if !ok || v.K != node.Object || !validCommit(v.O) {
 		return 0, nil, false
 	}
-	items := v.O().Get("items")
+	items := v.O.Get("items")
 	if !items.Truthy() {
 		return 0, new(big.Int), true
 	}
@@ -92,17 +92,17 @@ func embedStats(s *store.Store, id string) (int, *big.Int, bool) {
 		return 0, nil, false // a str or dict iterates to non-dicts; anything else is not iterable
 	}
 	n, sum := 0, new(big.Int)
-	for _, it := range items.A() {
-		if it.K != node.Object || !it.O().Has("source_node_id") || !it.O().Has("role") {
+	for _, it := range items.A {
+		if it.K != node.Object || !it.O.Has("source_node_id") || !it.O.Has("role") {
 			return 0, nil, false
 		}
 		tokens := big.NewInt(0)
-		if t := it.O().Get("tokens"); t.IsSet() {
+		if t := it.O.Get("tokens"); t.IsSet() {
 			if tokens, ok = pyInt(t); !ok {
 				return 0, nil, false
 			}
 		}
-		if st := it.O().Get("state"); st.K == node.String && st.S() == "summarized" {
+		if st := it.O.Get("state"); st.K == node.String && st.S == "summarized" {
 			continue
 		}
 		n++
@@ -144,17 +144,17 @@ func pyInt(v node.Value) (*big.Int, bool) {
 		}
 		return big.NewInt(0), true
 	case node.Number:
-		if node.IsIntLiteral(v.S()) {
-			return new(big.Int).SetString(v.S(), 10)
+		if node.IsIntLiteral(v.S) {
+			return new(big.Int).SetString(v.S, 10)
 		}
-		f, err := strconv.ParseFloat(v.S(), 64)
+		f, err := strconv.ParseFloat(v.S, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, false
 		}
 		i, _ := big.NewFloat(math.Trunc(f)).Int(nil)
 		return i, true
 	case node.String:
-		t := pyStrip(v.S())
+		t := pyStrip(v.S)
 		if !pyDigits(trimSign(t), false) {
 			return nil, false
 		}
@@ -171,13 +171,13 @@ func pyFloatOK(v node.Value) bool {
 	case node.Bool:
 		return true
 	case node.Number:
-		if node.IsIntLiteral(v.S()) {
-			_, err := strconv.ParseFloat(v.S(), 64)
+		if node.IsIntLiteral(v.S) {
+			_, err := strconv.ParseFloat(v.S, 64)
 			return err == nil
 		}
 		return true // a float literal parsed already; too large is inf
 	case node.String:
-		return pyFloatSyntax(pyStrip(v.S()))
+		return pyFloatSyntax(pyStrip(v.S))
 	}
 	return false
 }

@@ -59,7 +59,7 @@ func pv(v node.Value) string {
 	case node.Null:
 		return "<null>"
 	case node.String:
-		return v.S()
+		return v.S
 	}
 	return "<other:" + node.Dumps(v) + ">"
 }
@@ -209,7 +209,7 @@ func TestSection4WorkedExample(t *testing.T) {
 			require.Equal(t, "2", node.Dumps(fn.Output))
 			require.Equal(t, "completed", fn.Meta("status").Str())
 			require.Equal(t, "io", fn.Meta("expose").Str())
-			require.Equal(t, "hi", fn.Input.O().Get("text").Str())
+			require.Equal(t, "hi", fn.Input.O.Get("text").Str())
 
 			// Stored head = a3.
 			require.Equal(t, a3, st.PersistedHead())
@@ -241,8 +241,8 @@ func TestSection4WorkedExample(t *testing.T) {
 			agg := byID(t, all, a1)
 			calls := agg.Get("tool_calls")
 			require.Equal(t, node.Array, calls.K)
-			require.Len(t, calls.A(), 1)
-			c := calls.A()[0].O()
+			require.Len(t, calls.A, 1)
+			c := calls.A[0].O
 			require.Equal(t, t1, c.Get("tool_call_id").Str())
 			require.Equal(t, "bash", c.Get("tool").Str())
 			require.Equal(t, `{"cmd": "ls"}`, c.Get("input").Str())
@@ -253,13 +253,13 @@ func TestSection4WorkedExample(t *testing.T) {
 			blocks := agg.Get("blocks")
 			require.Equal(t, node.Array, blocks.K)
 			var kinds []string
-			for _, b := range blocks.A() {
-				kinds = append(kinds, b.O().Get("type").Str())
+			for _, b := range blocks.A {
+				kinds = append(kinds, b.O.Get("type").Str())
 			}
 			require.Equal(t, []string{"thinking", "text", "tool", "text"}, kinds)
 			extra, err := node.Parse([]byte(agg.Get("extra").Str()))
 			require.NoError(t, err)
-			require.Equal(t, node.Dumps(extra.O().Get("blocks")), node.Dumps(blocks))
+			require.Equal(t, node.Dumps(extra.O.Get("blocks")), node.Dumps(blocks))
 			require.NotContains(t, adapter.IDs(all), t1, "t1 is folded and dropped")
 			require.False(t, byID(t, all, a3).Get("tool_calls").IsSet())
 
@@ -315,8 +315,8 @@ func TestSection4WorkedExample(t *testing.T) {
 
 func toolCallIDs(m *adapter.Message) []string {
 	var out []string
-	for _, c := range m.Get("tool_calls").A() {
-		out = append(out, c.O().Get("tool_call_id").Str())
+	for _, c := range m.Get("tool_calls").A {
+		out = append(out, c.O.Get("tool_call_id").Str())
 	}
 	return out
 }
@@ -440,7 +440,7 @@ func TestSection4Continuation(t *testing.T) {
 			an := mustNode(t, st, attA)
 			require.Equal(t, "runtime", an.Meta("display").Str())
 			require.Equal(t, "attach", an.Meta("function").Str())
-			require.Equal(t, subR, an.Meta("attach").O().Get("head_id").Str())
+			require.Equal(t, subR, an.Meta("attach").O.Get("head_id").Str())
 			// No a4_t_… row for the agentic tool: G is the only row for it.
 			for _, n := range st.Nodes() {
 				if n.Name == "analyze" {
@@ -661,7 +661,7 @@ func TestCardTreeErrorIsPythonStr(t *testing.T) {
 	require.Equal(t, []string{"F"}, adapter.IDs(l.Chain))
 	card := l.Chain[0]
 	require.Equal(t, "error", card.Get("status").Str())
-	tree := card.Get("context_tree").O()
+	tree := card.Get("context_tree").O
 	require.Equal(t, "error", tree.Get("status").Str())
 	require.Equal(t, "{'error': 'boom'}", tree.Get("error").Str())
 	require.Equal(t, `{"error": "boom"}`, tree.Get("output").Str())
@@ -690,7 +690,7 @@ func TestLegacyToolFoldsViaExtraEdge(t *testing.T) {
 	require.False(t, tm.Get("called_by").IsSet(), "tool messages carry no top-level called_by at R")
 	extra, err := node.Parse([]byte(tm.Get("extra").Str()))
 	require.NoError(t, err)
-	require.Equal(t, a1, extra.O().Get("tool_use").O().Get("called_by").Str())
+	require.Equal(t, a1, extra.O.Get("tool_use").O.Get("called_by").Str())
 
 	all := webui.Aggregate(msgs)
 	require.Equal(t, []string{u1, a1}, adapter.IDs(all))

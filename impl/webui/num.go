@@ -12,7 +12,7 @@ func numberOf(v node.Value) float64 {
 	if v.K != node.Number {
 		return 0
 	}
-	f, _ := strconv.ParseFloat(v.S(), 64)
+	f, _ := strconv.ParseFloat(v.S, 64)
 	return f
 }
 

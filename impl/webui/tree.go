@@ -178,7 +178,7 @@ func treeNode(n *node.Node, children []node.Value) node.Value {
 	if ms, ok := durationMS(n.Meta("duration_seconds")); ok {
 		add("duration_ms", ms)
 	}
-	if status.K == node.String && status.S() == "error" {
+	if status.K == node.String && status.S == "error" {
 		switch {
 		case n.Output.Truthy():
 			add("error", node.Str(node.PyStr(n.Output)))
@@ -195,7 +195,7 @@ func treeNode(n *node.Node, children []node.Value) node.Value {
 		add("raw_reply", node.Str(asText(n.Output)))
 	} else {
 		if n.Input.K == node.Object {
-			p := n.Input.O().Clone()
+			p := n.Input.O.Clone()
 			p.Delete("runtime")
 			p.Delete("callback")
 			add("params", node.ObjV(p))
@@ -219,7 +219,7 @@ func asText(v node.Value) string {
 	case node.Missing, node.Null:
 		return ""
 	case node.String:
-		return v.S()
+		return v.S
 	case node.Object, node.Array:
 		return node.Dumps(v)
 	}

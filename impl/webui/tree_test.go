@@ -30,10 +30,10 @@ func shape(v node.Value) string {
 	if v.K != node.Object {
 		return node.Dumps(v)
 	}
-	out := v.O().Get("path").Str()
-	if kids := v.O().Get("children"); kids.K == node.Array {
+	out := v.O.Get("path").Str()
+	if kids := v.O.Get("children"); kids.K == node.Array {
 		out += "("
-		for i, k := range kids.A() {
+		for i, k := range kids.A {
 			if i > 0 {
 				out += " "
 			}
@@ -71,7 +71,7 @@ func TestTreesAreShared(t *testing.T) {
 	s := calls(t, "F1", "ROOT", "F2", "F1", "F3", "F2")
 	ti := webui.NewTreeIndex(s)
 	outer, inner := ti.Tree("F1"), ti.Tree("F2")
-	require.Same(t, inner.O(), outer.O().Get("children").A()[0].O())
+	require.Same(t, inner.O, outer.O.Get("children").A[0].O)
 }
 
 // nested is a run n functions deep: F0 called by ROOT, each next one by the

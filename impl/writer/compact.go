@@ -49,9 +49,9 @@ func (w *Writer) Compact(id, keep string) error {
 		}
 	}
 	t := kept[0].Get("timestamp")
-	ts, err := strconv.ParseFloat(t.S(), 64)
+	ts, err := strconv.ParseFloat(t.S, 64)
 	if t.K != node.Number || err != nil {
-		return fmt.Errorf("%w: compact: the first kept row's timestamp %s is not a number", ErrState, t.S())
+		return fmt.Errorf("%w: compact: the first kept row's timestamp %s is not a number", ErrState, t.S)
 	}
 	summary := meta("id", node.Str(id), "role", node.Str("system"),
 		"content", node.Str("[Previous conversation summary]\nsummary"), "parent_id", node.NullV(),

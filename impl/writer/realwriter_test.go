@@ -116,9 +116,9 @@ func TestRowsAsTheOriginalWritesThem(t *testing.T) {
 		require.Equal(t, without(shape(want), "doc"), shape(got), "%s (%s/%s)", tc.what, tc.folder, tc.file)
 	}
 	a, _ := s.Get("a1")
-	wantAttach := realRow(t, "local_0f43f32fab", "0032-l-fd606a950cbc.json").Metadata.Get("attach").O()
+	wantAttach := realRow(t, "local_0f43f32fab", "0032-l-fd606a950cbc.json").Metadata.Get("attach").O
 	var keys, wantKeys []string
-	for _, m := range a.Metadata.Get("attach").O().M {
+	for _, m := range a.Metadata.Get("attach").O.M {
 		keys = append(keys, m.Key)
 	}
 	for _, m := range wantAttach.M {
@@ -127,7 +127,7 @@ func TestRowsAsTheOriginalWritesThem(t *testing.T) {
 	require.Equal(t, wantKeys, keys, "the async attach's keys")
 	again, err := node.ParseString(a.Metadata.Get("extra").Str())
 	require.NoError(t, err)
-	require.Equal(t, node.Dumps(a.Metadata.Get("attach")), node.Dumps(again.O().Get("attach")),
+	require.Equal(t, node.Dumps(a.Metadata.Get("attach")), node.Dumps(again.O.Get("attach")),
 		"the async attach holds its attach again in extra")
 }
 
@@ -158,7 +158,7 @@ func TestCompactionAsTheOriginalWritesIt(t *testing.T) {
 	require.Equal(t, "sm", user.Meta("parent_id").Str())
 	u2, _ := w.S.Get("u2")
 	require.Equal(t, u2.CreatedAt, user.CreatedAt, "a copy keeps its row's created_at")
-	require.Equal(t, "1782000005.999999", summary.CreatedAt.S(), "the summary is 1e-6 s before the first kept row")
+	require.Equal(t, "1782000005.999999", summary.CreatedAt.S, "the summary is 1e-6 s before the first kept row")
 	require.Error(t, w.Compact("sm2", "5"), "a branch not longer than what it keeps is not compacted")
 }
 

@@ -102,7 +102,7 @@ func TaskID(attach string) string { return "t_" + attach }
 func (w *Writer) finishAttach(attach, sub string) error {
 	return w.S.Update(attach, func(n *node.Node) {
 		n.Output = node.Str("sub done")
-		a := n.Metadata.Get("attach").O().Clone()
+		a := n.Metadata.Get("attach").O.Clone()
 		a.Set("head_id", node.Str(sub+"_reply"))
 		a.Set("status", node.Str("completed"))
 		a.Set("task_id", node.Str(TaskID(attach)))

@@ -253,5 +253,5 @@ func parseArgs(what, text string) (*node.Obj, error) {
 	if v.K != node.Object {
 		return nil, fmt.Errorf("%s: not a JSON object", what)
 	}
-	return v.O(), nil
+	return v.O, nil
 }

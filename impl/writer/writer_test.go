@@ -462,7 +462,7 @@ func TestPeerWriters(t *testing.T) {
 	u2 := get(t, w2.S, "u2")
 	require.Equal(t, "u1_reply", u2.Metadata.Get("parent_id").Str(), "R11: w2 makes its conversation from the head it re-read")
 	require.Equal(t, "u1_reply", u2.Metadata.Get("predecessor").Str(), "under A: the store's head")
-	require.Equal(t, "1782000006.0", u2.CreatedAt.S(), "the shared clock: ROOT, u1, its reply, the tool row, then u2")
+	require.Equal(t, "1782000006.0", u2.CreatedAt.S, "the shared clock: ROOT, u1, its reply, the tool row, then u2")
 	w1.TakeOver()
 	require.NoError(t, w1.Done())
 	require.Equal(t, "u1_reply", w1.S.Head())

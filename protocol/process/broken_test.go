@@ -111,14 +111,14 @@ func fake(fault string) int {
 // view reply: the rows of every view are under "view", one level down.
 func stamped(reply []byte) []byte {
 	v, err := node.Parse(reply)
-	if err != nil || v.K != node.Object || v.O().Get("view").K != node.Object {
+	if err != nil || v.K != node.Object || v.O.Get("view").K != node.Object {
 		return reply
 	}
-	view := v.O().Get("view").O()
+	view := v.O.Get("view").O
 	for _, name := range []string{"chain", "messages", "all", "branch", "before_cards"} {
-		for _, m := range view.Get(name).A() {
+		for _, m := range view.Get(name).A {
 			if m.K == node.Object {
-				m.O().Set("pid", node.Str(fmt.Sprint(os.Getpid())))
+				m.O.Set("pid", node.Str(fmt.Sprint(os.Getpid())))
 			}
 		}
 	}

@@ -17,11 +17,11 @@ type renamer map[string]string
 func (r renamer) value(v node.Value) (node.Value, bool) {
 	switch v.K {
 	case node.String:
-		if to, ok := r[v.S()]; ok {
+		if to, ok := r[v.S]; ok {
 			return node.Str(to), true
 		}
-		if len(v.S()) > 1 && (v.S()[0] == '{' || v.S()[0] == '[') && r.mentioned(v.S()) {
-			if inner, err := node.ParseString(v.S()); err == nil {
+		if len(v.S) > 1 && (v.S[0] == '{' || v.S[0] == '[') && r.mentioned(v.S) {
+			if inner, err := node.ParseString(v.S); err == nil {
 				if renamed, changed := r.value(inner); changed {
 					return node.Str(node.Dumps(renamed)), true
 				}
@@ -29,10 +29,10 @@ func (r renamer) value(v node.Value) (node.Value, bool) {
 		}
 	case node.Array:
 		var out []node.Value
-		for i, e := range v.A() {
+		for i, e := range v.A {
 			if e2, changed := r.value(e); changed {
 				if out == nil {
-					out = append([]node.Value(nil), v.A()...)
+					out = append([]node.Value(nil), v.A...)
 				}
 				out[i] = e2
 			}
@@ -41,14 +41,14 @@ func (r renamer) value(v node.Value) (node.Value, bool) {
 			return node.Arr(out), true
 		}
 	case node.Object:
-		if v.O() == nil {
+		if v.O == nil {
 			return v, false
 		}
 		var out *node.Obj
-		for i, m := range v.O().M {
+		for i, m := range v.O.M {
 			if e2, changed := r.value(m.Val); changed {
 				if out == nil {
-					out = v.O().Clone()
+					out = v.O.Clone()
 				}
 				out.M[i].Val = e2
 			}

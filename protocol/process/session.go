@@ -77,31 +77,31 @@ func (s *Session) addIDs(ids node.Value) error {
 	switch {
 	case ids.K == node.Missing:
 		return nil
-	case ids.K != node.Object || ids.O() == nil:
+	case ids.K != node.Object || ids.O == nil:
 		return fmt.Errorf("ids %s: want an object of the script's ids to the implementation's", clipValue(ids))
 	}
-	for _, m := range ids.O().M {
-		if m.Val.K != node.String || m.Val.S() == "" {
+	for _, m := range ids.O.M {
+		if m.Val.K != node.String || m.Val.S == "" {
 			return fmt.Errorf("ids: %q maps to %s, want an id", m.Key, clipValue(m.Val))
 		}
 		// An id reported as itself is a mapping too: recorded, so that
 		// the same id mapped to another later is refused, and another
 		// script id given the same one.
-		if prev, ok := s.owner[m.Val.S()]; ok && prev != m.Key {
-			return fmt.Errorf("ids: %q and %q both map to %q", prev, m.Key, m.Val.S())
+		if prev, ok := s.owner[m.Val.S]; ok && prev != m.Key {
+			return fmt.Errorf("ids: %q and %q both map to %q", prev, m.Key, m.Val.S)
 		}
-		if prev, ok := s.mapped[m.Key]; ok && prev != m.Val.S() {
-			return fmt.Errorf("ids: %q mapped to %q before, now to %q", m.Key, prev, m.Val.S())
+		if prev, ok := s.mapped[m.Key]; ok && prev != m.Val.S {
+			return fmt.Errorf("ids: %q mapped to %q before, now to %q", m.Key, prev, m.Val.S)
 		}
 		if s.mapped == nil {
 			s.owner, s.mapped = map[string]string{}, map[string]string{}
 		}
-		s.owner[m.Val.S()], s.mapped[m.Key] = m.Key, m.Val.S()
-		if m.Val.S() != m.Key {
+		s.owner[m.Val.S], s.mapped[m.Key] = m.Key, m.Val.S
+		if m.Val.S != m.Key {
 			if s.rename == nil {
 				s.rename = renamer{}
 			}
-			s.rename[m.Val.S()] = m.Key
+			s.rename[m.Val.S] = m.Key
 		}
 	}
 	return nil

@@ -20,13 +20,13 @@ type shown struct {
 // implementation returns, and each view it declared, each of the type
 // docs/views.md gives it. ids are renamed to the script's first.
 func readView(v node.Value, a protocol.About, r renamer) (*shown, error) {
-	if v.K != node.Object || v.O() == nil {
+	if v.K != node.Object || v.O == nil {
 		return nil, fmt.Errorf("view %s: want an object", clipValue(v))
 	}
 	if len(r) > 0 {
 		v, _ = r.value(v)
 	}
-	o := v.O()
+	o := v.O
 	var sv webui.View
 	var err error
 	if sv.SessionID, err = str(o, "session_id"); err != nil {
@@ -35,7 +35,7 @@ func readView(v node.Value, a protocol.About, r renamer) (*shown, error) {
 	switch h := o.Get("head_id"); h.K {
 	case node.Null:
 	case node.String:
-		sv.HeadID = webui.HeadAt(h.S())
+		sv.HeadID = webui.HeadAt(h.S)
 	default:
 		return nil, fmt.Errorf("view: head_id %s: want a string or null", clipValue(h))
 	}
@@ -81,7 +81,7 @@ func str(o *node.Obj, key string) (string, error) {
 	if v.K != node.String {
 		return "", fmt.Errorf("view: %s %s: want a string", key, clipValue(v))
 	}
-	return v.S(), nil
+	return v.S, nil
 }
 
 func strs(o *node.Obj, key string) ([]string, error) {
@@ -89,12 +89,12 @@ func strs(o *node.Obj, key string) ([]string, error) {
 	if v.K != node.Array {
 		return nil, fmt.Errorf("view: %s %s: want a list of strings", key, clipValue(v))
 	}
-	out := make([]string, len(v.A()))
-	for i, e := range v.A() {
+	out := make([]string, len(v.A))
+	for i, e := range v.A {
 		if e.K != node.String {
 			return nil, fmt.Errorf("view: %s[%d] %s: want a string", key, i, clipValue(e))
 		}
-		out[i] = e.S()
+		out[i] = e.S
 	}
 	return out, nil
 }
@@ -106,15 +106,15 @@ func messages(o *node.Obj, key string, unmodelled []string) ([]*adapter.Message,
 	if v.K != node.Array {
 		return nil, fmt.Errorf("view: %s %s: want a list of messages", key, clipValue(v))
 	}
-	out := make([]*adapter.Message, len(v.A()))
-	for i, e := range v.A() {
-		if e.K != node.Object || e.O() == nil {
+	out := make([]*adapter.Message, len(v.A))
+	for i, e := range v.A {
+		if e.K != node.Object || e.O == nil {
 			return nil, fmt.Errorf("view: %s[%d] %s: want a message object", key, i, clipValue(e))
 		}
 		for _, k := range unmodelled {
-			e.O().Delete(k)
+			e.O.Delete(k)
 		}
-		out[i] = adapter.New(e.O())
+		out[i] = adapter.New(e.O)
 	}
 	return out, nil
 }
