@@ -29,7 +29,8 @@ func MiB(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 // rounded up as the allocator rounds it, so that Cost is at least what the
 // parse allocates; it is computed in one pass that builds nothing.
 func Cost(data string) int64 {
-	return shape(data, nil, true) + alloc(brackets(data)*sizeBytes)
+	var stack []opening
+	return shape(data, nil, &stack, true) + alloc(brackets(data)*sizeBytes)
 }
 
 // brackets counts the [ and { of b, in strings too: the most containers
@@ -74,8 +75,10 @@ func alloc(n int64) int64 {
 // JSON in its strings too). A count is the commas at the container's level
 // plus one, unless nothing but blanks is between its brackets. It checks
 // nothing: the parse does. Past maxDepth it stops: the parse fails there.
-func shape(b string, sizes *[]uint32, nested bool) int64 {
-	var stack []opening
+// *scratch is room for its stack of open containers, kept by the caller.
+func shape(b string, sizes *[]uint32, scratch *[]opening, nested bool) int64 {
+	stack := (*scratch)[:0]
+	defer func() { *scratch = stack[:0] }()
 	opened, deepest := 0, 0
 	cost := int64(len(b)) + parserBytes
 	for i := 0; i < len(b); i++ {
@@ -123,10 +126,22 @@ func shape(b string, sizes *[]uint32, nested bool) int64 {
 			}
 			cost += stringCost(b, i, end, nested)
 			i = end
+		default: // a number or a literal: skipped whole
+			for i+1 < len(b) && scalar[b[i+1]] {
+				i++
+			}
 		}
 	}
 	return cost + openCost(stack, deepest)
 }
+
+// scalar marks the bytes of numbers and literals (true, null, NaN…).
+var scalar = func() (t [256]bool) {
+	for _, c := range "0123456789+-.eEINaflnrstuy" {
+		t[c] = true
+	}
+	return t
+}()
 
 // opening is an array or object the first pass is in.
 type opening struct {
@@ -211,7 +226,8 @@ func stringCost(b string, open, end int, nested bool) int64 {
 	if escaped {
 		cost *= 2
 	}
-	inner := shape(text, nil, false) + alloc(brackets(text)*sizeBytes)
+	var stack []opening
+	inner := shape(text, nil, &stack, false) + alloc(brackets(text)*sizeBytes)
 	return cost + inner - int64(len(text))
 }
 

@@ -50,11 +50,12 @@ func parse(data string, limit int64) (Value, error) {
 	if n > int64(cap(sizes)) {
 		sizes = make([]uint32, 0, n)
 	}
-	cost := shape(data, &sizes, limit >= 0) + alloc(n*sizeBytes)
+	stack := p.stack
+	cost := shape(data, &sizes, &stack, limit >= 0) + alloc(n*sizeBytes)
 	if limit >= 0 && cost > limit {
 		return Value{}, &CostError{Size: int64(len(data)), Cost: cost, Limit: limit}
 	}
-	*p = parser{b: data, sizes: sizes}
+	*p = parser{b: data, sizes: sizes, stack: stack}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -67,18 +68,21 @@ func parse(data string, limit int64) (Value, error) {
 	return v, nil
 }
 
-// parsers keeps the sizes of finished parses for the next one: a cold load
-// parses thousands of small files in a row.
+// parsers keeps the sizes and stacks of finished parses for the next one:
+// a cold load parses thousands of small files in a row.
 var parsers = sync.Pool{New: func() any { return new(parser) }}
 
-// release puts the parser back, with its sizes unless a large document
-// grew them (a pooled parser would keep them for nothing).
+// release puts the parser back, with its sizes and stack unless a large
+// document grew them (a pooled parser would keep them for nothing).
 func (p *parser) release() {
-	sizes := p.sizes
+	sizes, stack := p.sizes, p.stack
 	if cap(sizes) > pooledSizes {
 		sizes = nil
 	}
-	*p = parser{sizes: sizes[:0]}
+	if cap(stack) > pooledSizes {
+		stack = nil
+	}
+	*p = parser{sizes: sizes[:0], stack: stack}
 	parsers.Put(p)
 }
 
@@ -92,6 +96,8 @@ type parser struct {
 	// in the order they open (shape); next is the next one's.
 	sizes []uint32
 	next  int
+	// stack is the first pass's room for its open containers.
+	stack []opening
 }
 
 // size is the count of the container opening now: its elements or
