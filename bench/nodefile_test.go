@@ -27,7 +27,7 @@ var nodeFileShapes = []struct{ name, value, row string }{
 	{"small-objects", `{"a":1}`, userRow},
 	{"short-strings", `"a"`, userRow},
 	{"numbers", "1782000001.5", userRow},
-	{"records", `{"role": "tool", "content": "ok", "n": 12}`, userRow},
+	{"records", `{"role": "tool", "content": "ok, done", "n": 12}`, userRow},
 	{"words", `"lorem ipsum dolor sit amet"`, userRow},
 	{"numbers-code-output", "1782000001.5", codeRow},
 }

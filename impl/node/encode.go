@@ -29,8 +29,34 @@ const (
 )
 
 // Dumps renders v the way Python's json.dumps(v, ensure_ascii=False) does.
+// Its buffer is made at about the text's length: grown by append, a large
+// document's would be allocated some five times over.
 func Dumps(v Value) string {
-	return string(AppendJSON(nil, v, Python))
+	return string(AppendJSON(make([]byte, 0, textHint(v)), v, Python))
+}
+
+// textHint is about the length of v's text as Dumps writes it: the
+// literals and strings as they are, a float's ".0", the separators.
+func textHint(v Value) int {
+	switch v.K {
+	case Number:
+		return len(v.S) + 2
+	case String:
+		return len(v.S) + 2
+	case Array:
+		n := 2
+		for i := range v.A {
+			n += textHint(v.A[i]) + 2
+		}
+		return n
+	case Object:
+		n := 2
+		for _, m := range v.O.members() {
+			n += len(m.Key) + 4 + textHint(m.Val) + 2
+		}
+		return n
+	}
+	return 5
 }
 
 // AppendJSON appends the JSON text of v in the given style.
