@@ -61,9 +61,6 @@ func identityDiff(n *model.Node, r *Row) (field, stored, written string) {
 			if r.Role != "user" {
 				continue // the readers tell apart only the sources of user rows
 			}
-			if !sok && isRerun(r) {
-				sv, sok = "web", true // the original's rerun records none: the readers take it as the web's
-			}
 			sv, wv = sourceClass(sv), sourceClass(wv)
 		}
 		if sok != wok || jsonText(sv) != jsonText(wv) {
