@@ -107,6 +107,10 @@ func newBuilder(d *Dir) *builder {
 // run explains the rows one op at a time, then ends what the rows leave
 // ended and the stored head.
 func (b *builder) run() {
+	if b.d.MetaErr != nil {
+		b.unexplained(nil, "", "meta.json", b.d.MetaErr.Error())
+		return
+	}
 	b.apply(ops.Session{ID: b.sessionID()})
 	for b.first == nil && b.i < len(b.d.Rows) {
 		r := b.d.Rows[b.i]

@@ -98,15 +98,6 @@ func renumber(w *writes, runs []string) *writes {
 	return out
 }
 
-// folder is the reconstruction's folder edits, as directives of its script.
-func (b *builder) folder() []campaign.FolderEdit {
-	var out []campaign.FolderEdit
-	for _, id := range b.runs {
-		out = append(out, campaign.FolderEdit{Kind: campaign.FolderSubprocess, ID: id})
-	}
-	return out
-}
-
 // replayedDir writes the script and its folder edits into a fresh
 // directory below tmp, as the cold check does, and opens it: the replayed
 // data as a reader of the folder gets it (the subprocess's rows in the

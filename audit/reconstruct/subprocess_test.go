@@ -2,8 +2,6 @@ package reconstruct
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,61 +11,8 @@ import (
 	"sessiondag/checker/gen"
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
-	"sessiondag/impl/store"
 	"sessiondag/ops"
 )
-
-// writeFolder writes what script makes, through the implementation's
-// writers, into a fresh directory named name, then edits the folder as
-// the original leaves it (checker/campaign's edits, the cold check's).
-func writeFolder(t testing.TB, parent, name string, script []ops.Op, folder []campaign.FolderEdit) string {
-	t.Helper()
-	dir := filepath.Join(parent, name)
-	_, err := driver.BuildWith(script, dir, flags.Off, store.WriteOptions{NoSync: true})
-	require.NoError(t, err)
-	edits, err := campaign.Edits(campaign.Case{Script: script, Folder: folder})
-	require.NoError(t, err)
-	for _, e := range edits {
-		p := filepath.Join(dir, filepath.FromSlash(e.Path))
-		if e.Remove {
-			require.NoError(t, os.Remove(p))
-			continue
-		}
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, e.Content, 0o644))
-	}
-	return dir
-}
-
-// tree is every file below dir, by its path, with its bytes.
-func tree(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(b)
-		return err
-	}))
-	return out
-}
-
-// sameTree holds the folder a reconstruction replays to to the folder it
-// was read from: the same files, byte for byte.
-func sameTree(t testing.TB, name, dir, again string) {
-	t.Helper()
-	want, got := tree(t, dir), tree(t, again)
-	for p, b := range want {
-		require.Equal(t, b, got[p], "%s: %s: the reconstruction replays to other bytes", name, p)
-	}
-	for p := range got {
-		_, ok := want[p]
-		require.True(t, ok, "%s: the reconstruction replays to a file the folder does not hold: %s", name, p)
-	}
-}
 
 // modelCalledRuns are the runs a reply called in what script writes: the
 // runs the function subprocess can number.

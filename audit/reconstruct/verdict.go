@@ -2,10 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
-	"os"
 
-	"sessiondag/checker/campaign"
-	"sessiondag/impl/store"
 	"sessiondag/ops"
 )
 
@@ -44,18 +41,23 @@ func (b *builder) result() *Result {
 // flag off), and holds a reconstruction up to gaps to the readers.
 func (b *builder) judge(res *Result) {
 	impl, replayed, disagree := b.implWrites()
-	res.Disagree, res.Folder = disagree, b.folder()
+	res.Disagree, res.Folder = disagree, b.folder(true)
 	w := b.modelWrites()
 	if b.flagged && impl != nil {
 		w = impl
 	}
-	b.judgeWrites(res, renumber(w, b.runs))
-	if b.first != nil || res.Exact || replayed == nil {
+	b.judgeWrites(res, b.edited(w))
+	if b.first != nil || replayed == nil {
+		return
+	}
+	if b.noMeta() {
+		b.metaUnread(replayed)
+	}
+	if b.first != nil || res.Exact {
 		return
 	}
 	if len(res.Folder) > 0 {
-		replayed = b.replayedFolder(res.Folder)
-		if b.first != nil {
+		if replayed = b.replayedFolder(res.Folder); b.first != nil {
 			return
 		}
 	}
@@ -108,23 +110,8 @@ func (b *builder) opOf(id string) string {
 func (b *builder) compareWrites() *writes {
 	if b.flagged {
 		if w, _, _ := b.implWrites(); w != nil {
-			return renumber(w, b.runs)
+			return b.edited(w)
 		}
 	}
-	return renumber(b.modelWrites(), b.runs)
-}
-
-// replayedFolder is the replayed data with the folder edits, as a directory
-// holds it (nil, the build stopped, if it cannot be written).
-func (b *builder) replayedFolder(folder []campaign.FolderEdit) *store.Store {
-	tmp, err := os.MkdirTemp("", "sessiondag-reconstruct-")
-	if err == nil {
-		defer os.RemoveAll(tmp)
-		var s *store.Store
-		if s, err = replayedDir(b.d.ID, b.script, folder, tmp); err == nil {
-			return s
-		}
-	}
-	b.first = &FirstRow{File: "meta.json", Why: fmt.Sprintf("the replayed data with its folder edits cannot be written: %v", err)}
-	return nil
+	return b.edited(b.modelWrites())
 }
