@@ -46,6 +46,8 @@ type builder struct {
 	quiet          bool
 	rowMarks       *rowMarks // built once, when a reading needs them
 
+	runs []string // the model-called runs the function subprocess numbered (subprocess.go)
+
 	stepRows int       // the rows the op being explained writes
 	chAt     string    // the browser's head once what ended before the op did
 	rebuilt  int       // other readings rebuilt (ambiguity.go)
@@ -105,6 +107,10 @@ func newBuilder(d *Dir) *builder {
 // run explains the rows one op at a time, then ends what the rows leave
 // ended and the stored head.
 func (b *builder) run() {
+	if b.d.MetaErr != nil {
+		b.unexplained(nil, "", "meta.json", b.d.MetaErr.Error())
+		return
+	}
 	b.apply(ops.Session{ID: b.sessionID()})
 	for b.first == nil && b.i < len(b.d.Rows) {
 		r := b.d.Rows[b.i]
@@ -154,9 +160,9 @@ func (b *builder) rowError(r *Row) error {
 		return r.Err
 	case b.byID[r.ID] != r:
 		return fmt.Errorf("id %q is stored twice: the writers write each id once", r.ID)
-	case b.i > 0 && b.d.Rows[b.i-1].Err == nil && r.Seq <= b.d.Rows[b.i-1].Seq:
-		if r.Seq == b.d.Rows[b.i-1].Seq {
-			return fmt.Errorf("seq %d is stored twice (a function run in a subprocess counts seqs of its own): no op writes two rows with one seq", r.Seq)
+	case b.i > 0 && b.d.Rows[b.i-1].Err == nil && r.Seq <= b.d.Rows[b.i-1].Seq && !(r.Seq == b.d.Rows[b.i-1].Seq && isRunRow(r)):
+		if r.Seq == b.d.Rows[b.i-1].Seq && !isRunRow(r) {
+			return fmt.Errorf("seq %d is stored twice, and not by a function the model called (whose subprocess may count seqs of its own): no op writes two rows with one seq", r.Seq)
 		}
 		return fmt.Errorf("seq %d does not follow seq %d of the file before it: the writers append in seq order", r.Seq, b.d.Rows[b.i-1].Seq)
 	}

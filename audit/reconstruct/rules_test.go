@@ -32,7 +32,7 @@ func hasLine(script []ops.Op, line string) bool {
 // TestBrowserOps: the browser ops a web row shows are inferred, each the
 // least the row needs: none where the browser is on the row it records, a
 // reload where the server's head is, a checkout elsewhere, another writer
-// where it records none mid-session; a web turn typed in a browser not on
+// where it records none though the store has a head; a web turn typed in a browser not on
 // the server's head is ambiguous, with the checkout reading listed.
 func TestBrowserOps(t *testing.T) {
 	turn := "reply\ndone\n"
@@ -41,7 +41,10 @@ func TestBrowserOps(t *testing.T) {
 	}{
 		{"reload", "user id=u1 text=a\n" + turn + "dispatch id=d1 text=b\n" + turn + "reload\nuser id=u2 text=c\n" + turn, "reload", Reconstructed},
 		{"checkout", "user id=u1 text=a\n" + turn + "user id=u2 text=b\n" + turn + "checkout id=u1_reply\nuser id=u3 text=c\n" + turn, "checkout id=u1_reply", Reconstructed},
-		{"writer", "user id=u1 text=a\n" + turn + "writer name=w2 set=off\nuser id=u2 text=b\n" + turn, "writer name=w2 set=off", Reconstructed},
+		// A writer's conversation starts at the store's head (R11), which a
+		// writer taking over reads from meta.json: after a script's row (no
+		// meta written, R9) that is none, and its web turn records no parent.
+		{"writer", "script what=fn id=s1\nwriter name=w2 set=off\nuser id=u1 text=a\n" + turn, "writer name=w2 set=off", Reconstructed},
 		{"stale", "user id=u1 text=a\n" + turn + "dispatch id=d1 text=b\n" + turn + "user id=u2 text=c\n" + turn, "", Ambiguous},
 	} {
 		t.Run(c.name, func(t *testing.T) {
