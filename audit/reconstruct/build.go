@@ -49,9 +49,27 @@ type builder struct {
 	runs []string // the model-called runs the function subprocess numbered (subprocess.go)
 
 	stepRows int       // the rows the op being explained writes
-	chAt     string    // the browser's head once what ended before the op did
+	chAt     browser   // the browser's head once what ended before the op did
 	rebuilt  int       // other readings rebuilt (ambiguity.go)
 	first    *FirstRow // set when a row is unexplained: the build stops
+}
+
+// browser is the browser's head as the writer keeps it: the head of the
+// server's conversation once made (an op that makes or moves it moves the
+// browser); before, none, whatever the store's head, which the first web op
+// reads (R11), so a checkout could still have made it.
+type browser struct {
+	made, set bool
+	ch        string
+}
+
+// browserNow is the writer's browser now.
+func (b *builder) browserNow() browser {
+	if !b.leg.ConversationMade() {
+		return browser{}
+	}
+	ch, set := b.leg.ClientHead()
+	return browser{made: true, set: set, ch: ch}
 }
 
 // frame is an open function: its row and its last exec.
@@ -134,8 +152,7 @@ func (b *builder) run() {
 		}
 		b.confirm(s, before)
 		b.notePoint(s)
-		after, _ := b.leg.ClientHead()
-		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, after != b.chAt
+		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, b.browserNow() != b.chAt
 		b.i += s.rows
 	}
 	if b.first == nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/ops"
 )
@@ -203,6 +204,26 @@ func TestGapsHeldToReaders(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Unexplained, res.Verdict)
 	require.Equal(t, "reads", res.First.Field)
+}
+
+// TestCheckoutBeforeTheConversation: a server that has made no conversation
+// of the session (after a crash) has no browser head for a turn to move; a
+// checkout that made it may have come before a dispatcher turn that moved
+// only the store's head, and the web turn after both records the checkout's
+// row either way: ambiguous, the earlier place (the script's) listed
+// (generated seed 203 of the 300).
+func TestCheckoutBeforeTheConversation(t *testing.T) {
+	script := parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ncrash\ncheckout id=u1_reply\nfork-root id=d1 text=c\nreply\ndone\nuser id=u3 text=d\nreply\ndone\n")
+	res := checkRoundTrip(t, "s", script, flags.Off)
+	require.Equal(t, Ambiguous, res.Verdict, ops.String(res.Script))
+	var changes []string
+	found := false
+	for _, a := range res.Alternatives {
+		changes = append(changes, a.Change)
+		found = found || harness.SameView(a.View, viewOf(t, script))
+	}
+	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0005-u-d1.json")
+	require.True(t, found, "the script's view is no reading: %v", changes)
 }
 
 // TestCheckoutPlace: a checkout the rows show is placed right before the
