@@ -170,19 +170,26 @@ func report(w io.Writer, all []tracked, v verdict.Verdict) {
 	fmt.Fprintf(w, "props: %s\n", budget)
 	for _, o := range all {
 		if strings.HasPrefix(o.name, "TestCorpusReplay/") && (o.word == wordFail || o.word == wordUndecided) {
-			fmt.Fprintf(w, "  %-9s  %s\n", o.word, o.name+": "+o.why)
+			fmt.Fprintln(w, reportLine(o))
 		}
 	}
 	for _, o := range lines(all) {
-		line := fmt.Sprintf("  %-9s  %s", o.word, o.name)
-		if o.why != "" {
-			line += ": " + o.why
-		} else if o.note != "" {
-			line += ": " + o.note
-		}
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, reportLine(o))
 	}
 	fmt.Fprintln(w, v.Line())
+}
+
+// reportLine is one test's line of the final block: its outcome, its
+// name, and why (not run, undecided) or what it covered (a pass), when
+// there is something to say.
+func reportLine(o tracked) string {
+	line := fmt.Sprintf("  %-9s  %s", o.word, o.name)
+	if o.why != "" {
+		line += ": " + o.why
+	} else if o.note != "" {
+		line += ": " + o.note
+	}
+	return line
 }
 
 // corpusWord is the outcome of the corpus replay as a whole.
