@@ -28,12 +28,21 @@ const exampleBug = "checkout-client"
 // exampleBudget is the suite's budget against it in CI.
 const exampleBudget = "20s"
 
+// exampleKnown is the example's known-findings file (docs/protocol.md,
+// "Known findings"): it accepts the planted bug's class as the hunt
+// reduces it, on data the properties draw. A path relative to the
+// repository's root, as a user gives it.
+const exampleKnown = "examples/legacy-python/known.json"
+
 // TestExampleImplementation: the shipped example, as a user runs it. The
 // property suite through it at a CI budget passes — every test passes or
 // is not run, saying what it needs, every corpus script it takes replays
 // without a finding — and a hunt of a fixed number of iterations finds
 // nothing; with its planted bug the suite fails, the hunt finds it and the
-// replay of the corpus script of a checkout fails.
+// replay of the corpus script of a checkout fails. That run holds the
+// example's known-findings file: P1 meets the bug's known class, goes on
+// and passes, the file saying what it accepted, while the corpus replay,
+// a class the file does not name (data written by a migration), fails.
 func TestExampleImplementation(t *testing.T) {
 	inProcessOnly(t, "the shipped example judged through the suite")
 	if testing.Short() {
@@ -68,9 +77,12 @@ func TestExampleImplementation(t *testing.T) {
 // that the corpus replay caught the planted bug (a fail).
 func exampleSuite(t *testing.T, cmd string, want verdict.Outcome) {
 	t.Helper()
-	out, err := runBinary(t, os.Args[0], []string{ImplEnv + "=" + cmd, BudgetEnv + "=" + exampleBudget,
-		VerdictEnv + "=" + filepath.Join(t.TempDir(), "verdict.txt"), "SESSIONDAG_MUTANT=planted"},
-		"-rapid.shrinktime=3s", "-rapid.nofailfile")
+	env := []string{ImplEnv + "=" + cmd, BudgetEnv + "=" + exampleBudget,
+		VerdictEnv + "=" + filepath.Join(t.TempDir(), "verdict.txt"), "SESSIONDAG_MUTANT=planted"}
+	if want == verdict.Fail {
+		env = append(env, KnownEnv+"="+exampleKnown)
+	}
+	out, err := runBinary(t, os.Args[0], env, "-rapid.shrinktime=3s", "-rapid.nofailfile")
 	code := 0
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		code = ee.ExitCode()
@@ -106,6 +118,10 @@ func exampleSuite(t *testing.T, cmd string, want verdict.Outcome) {
 		if code != verdict.ExitFail || !regexp.MustCompile(`\nverdict: FAIL: .*TestCorpusReplay`).Match(block) ||
 			!bytes.Contains(block, []byte("\n  fail       TestCorpusReplay/14-checkout-branch.ops\n")) {
 			t.Fatalf("the example with its bug through the suite: exit %d, want a failure of the corpus replay:\n%s", code, tailOf(out, 60))
+		}
+		if !regexp.MustCompile(`(?m)^  pass +TestChecks/P1-legacy/off-any: `).Match(block) ||
+			!regexp.MustCompile(`(?m)^props: known: checkout-client\.ops accepted [1-9]\d* findings: `).Match(out) {
+			t.Errorf("with the known file, P1 does not go on past the bug's known class to a pass, the file saying what it accepted:\n%s", tailOf(out, 80))
 		}
 		// The bug is in checkout: a script without one cannot show it.
 		for _, m := range regexp.MustCompile(`(?m)^  fail +TestCorpusReplay/(\S+)$`).FindAllSubmatch(block, -1) {

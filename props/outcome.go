@@ -239,7 +239,8 @@ func corpusLine(corpus []tracked) string {
 }
 
 // VerdictEnv names the file the suite against another implementation also
-// writes its final block to; bin/props-verdict.txt of the repository by
+// writes its final block to (a relative path is relative to the
+// repository's root); bin/props-verdict.txt of the repository by
 // default (go test shows a passing package's output only with -v). The
 // default file is read back: go test's cache then leaves the run out (the
 // file is newer than the cache trusts), so the next run runs again, as it
@@ -252,9 +253,9 @@ const defaultVerdictFile = "../bin/props-verdict.txt"
 // saveVerdict writes the block to its file and reads it back, saying
 // where.
 func saveVerdict(block string) (string, error) {
-	path := os.Getenv(VerdictEnv)
-	if path == "" {
-		path = defaultVerdictFile
+	path := defaultVerdictFile
+	if v := os.Getenv(VerdictEnv); v != "" {
+		path = fromRoot(v)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return path, err
