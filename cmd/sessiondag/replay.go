@@ -129,6 +129,7 @@ func replayed(stdout, stderr io.Writer, path string, file *ops.File, o campaign.
 	}
 	if len(news) > 0 {
 		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", path, len(news)))
+		knownLines(stdout, path, known)
 		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
@@ -152,8 +153,17 @@ func replayed(stdout, stderr io.Writer, path string, file *ops.File, o campaign.
 	if n := len(found); n > 0 {
 		v = verdict.PassBecause(fmt.Sprintf("%d findings of known classes (%s), nothing new", n, known.File))
 	}
+	knownLines(stdout, path, known)
 	fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 	return verdict.ExitPass
+}
+
+// knownLines says what each entry of the known file accepted, and which
+// matched nothing (stale once their class is fixed), as every driver does.
+func knownLines(w io.Writer, path string, known *campaign.Known) {
+	for _, l := range known.Lines() {
+		fmt.Fprintf(w, "%s: %s\n", path, l)
+	}
 }
 
 // leftOut is v saying what the comparisons left out for the implementation
