@@ -1070,7 +1070,10 @@ class Driver:
                     raise RuntimeError(f"no result for tool call {call_id}")
                 if err:
                     raise RuntimeError(result)
-                return A.AgentToolResult(content=[P.TextContent(text=result)], details={})
+                # as the original's own tools return: its wrapper
+                # (functions/_runtime.py, _normalize_result) makes a str
+                # one text block and details None when it has none
+                return A.AgentToolResult(content=[P.TextContent(text=result)], details=None)
             out.append(A.AgentTool(name=name, description=f"{name} (stand-in)",
                                    parameters={"type": "object", "properties": {}}, label=name,
                                    execute=execute))
