@@ -803,8 +803,10 @@ class Driver:
         self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         self._need(":" not in label, "a /spawn label cannot hold a colon")
-        flag = " --clean" if mode == "clean" else ""
-        line = f"/spawn{flag} {label}: {text}"
+        # the user's command as R parses it (webui/_chat_helpers.py): the
+        # label before the first colon; async is /task --async
+        line = {"clean": f"/spawn --clean {label}: {text}", "async": f"/task --async {label}: {text}"}.get(
+            mode, f"/spawn {label}: {text}")
         ws = FakeWS()
         mark = self.conductor.mark()
         self._run(self.m.ws_chat.handle_chat(ws, {"text": line, "session_id": self.sid, "permission_mode": "bypass"}))
