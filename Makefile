@@ -75,18 +75,21 @@ IMPL_OUT          ?= corpus/ops/failures
 IMPL              ?= ./bin/sessiondag serve --mint
 IMPL_KNOWN        ?=
 IMPL_KNOWN_ABS     = $(if $(IMPL_KNOWN),$(abspath $(IMPL_KNOWN)))
+# the deadline of each request, in seconds (a process that starts slowly
+# on a loaded machine needs more than the default 10)
+IMPL_TIMEOUT      ?= 10
 check-impl: build
 	@status=0; \
 	if [ -n "$(IMPL_KNOWN)" ] && [ ! -f "$(IMPL_KNOWN)" ]; then echo "check-impl: IMPL_KNOWN=$(IMPL_KNOWN): no such file"; exit 2; fi; \
 	echo "== go test ./props against $(IMPL)$(if $(IMPL_KNOWN), (known: $(IMPL_KNOWN)))"; \
 	mkdir -p bin; \
-	SESSIONDAG_IMPL='$(IMPL)' SESSIONDAG_KNOWN='$(IMPL_KNOWN_ABS)' $(GO) test -count=1 -timeout 12h ./props -v > bin/check-impl-props.log 2>&1 || status=1; \
+	SESSIONDAG_IMPL='$(IMPL)' SESSIONDAG_IMPL_TIMEOUT='$(IMPL_TIMEOUT)s' SESSIONDAG_KNOWN='$(IMPL_KNOWN_ABS)' $(GO) test -count=1 -timeout 12h ./props -v > bin/check-impl-props.log 2>&1 || status=1; \
 	grep -E '^(--- |    --- |ok|FAIL)|reproduce:|not run:|^props: known' bin/check-impl-props.log; \
 	echo "(the whole output: bin/check-impl-props.log)"; \
 	echo "== hunt --minutes $(IMPL_HUNT_MINUTES) against $(IMPL)"; \
-	./bin/sessiondag hunt --minutes $(IMPL_HUNT_MINUTES) --out $(IMPL_OUT) --impl '$(IMPL)' $(if $(IMPL_KNOWN),--known '$(IMPL_KNOWN)') || status=1; \
+	./bin/sessiondag hunt --minutes $(IMPL_HUNT_MINUTES) --out $(IMPL_OUT) --impl '$(IMPL)' --impl-timeout $(IMPL_TIMEOUT) $(if $(IMPL_KNOWN),--known '$(IMPL_KNOWN)') || status=1; \
 	echo "== exhaust --max-ops $(IMPL_EXHAUST_OPS) against $(IMPL)"; \
-	./bin/sessiondag exhaust --max-ops $(IMPL_EXHAUST_OPS) --out $(IMPL_OUT) --impl '$(IMPL)' $(if $(IMPL_KNOWN),--known '$(IMPL_KNOWN)') || status=1; \
+	./bin/sessiondag exhaust --max-ops $(IMPL_EXHAUST_OPS) --out $(IMPL_OUT) --impl '$(IMPL)' --impl-timeout $(IMPL_TIMEOUT) $(if $(IMPL_KNOWN),--known '$(IMPL_KNOWN)') || status=1; \
 	exit $$status
 
 # The original system (OpenProgram, Python) at a commit, through its adapter
@@ -104,13 +107,14 @@ check-impl: build
 OPENPROGRAM      ?= r
 OPENPROGRAM_IMPL ?= python3 adapters/openprogram/$(OPENPROGRAM).py
 OPENPROGRAM_KNOWN ?= $(wildcard adapters/openprogram/$(OPENPROGRAM)-known.json)
+OPENPROGRAM_TIMEOUT ?= 60
 check-openprogram: build
 	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names a source tree of the original (docs/openprogram.md)"; exit 2; }
 	@test -d "$(OPENPROGRAM_SRC)/openprogram" || { echo "check-openprogram: OPENPROGRAM_SRC=$(OPENPROGRAM_SRC): no openprogram/ package there (not a source tree of the original)"; exit 2; }
 	@status=0; \
 	echo "== the op corpus against $(OPENPROGRAM_IMPL)"; \
-	KNOWN='$(OPENPROGRAM_KNOWN)' scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
-	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' IMPL_KNOWN='$(OPENPROGRAM_KNOWN)' || status=1; \
+	KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
+	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' IMPL_KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' || status=1; \
 	exit $$status
 
 # The main job: the rollout-readiness audit over the bundled corpus.

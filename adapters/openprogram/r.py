@@ -1194,7 +1194,10 @@ class Driver:
         }
         if "branch" in self.VIEWS:
             view["branch"] = db.get_branch(sid)
-        return _json_safe(json.loads(json.dumps(view, default=str)))
+        text = json.dumps(view, default=str)
+        if "NaN" not in text and "Infinity" not in text:
+            return json.loads(text)  # nothing JSON cannot hold: no walk over every value
+        return _json_safe(json.loads(text))
 
 
 def make_driver(src):
