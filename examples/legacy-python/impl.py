@@ -18,6 +18,9 @@ import sys
 
 OPS = ["user", "reply", "say", "think", "tool", "done", "checkout", "reload"]
 WITHOUT = ["user-form", "tool-legacy"]  # variants of those kinds it does not write
+# What the original stores for a tool result with no text (docs/legacy.md): the quoted str() of the result
+# object, whose details are None for a tool that returned "" and {} for one that raised.
+EMPTY_RESULT = "\"content=[TextContent(type='text', text='', text_signature=None, cache_control=None)] details="
 VIEWS = ["load", "stored_head", "messages", "all", "branch"]
 BUGS = ["checkout-client"]
 BUG = os.environ.get("SESSIONDAG_EXAMPLE_BUG", "")
@@ -153,13 +156,14 @@ class Session:
         if kind in ("say", "think", "tool", "done") and not self.reply:
             raise ValueError("no open reply")
         if kind == "user":
-            if self.node(f["id"]) or "form" in f:
-                raise ValueError("id %s exists, or a form (without: user-form)" % f["id"])
+            text = f.get("text", "").strip()  # the web chat strips a message and sends no empty one
+            if self.node(f["id"]) or "form" in f or not text:
+                raise ValueError("id %s exists, a form (without: user-form) or no text" % f["id"])
             self.append("ROOT", "user", "", None, "", "", {"display": "root"})
             meta = {"source": "web"}
             if self.client is not None:
                 meta["parent_id"] = self.client
-            self.append(f["id"], "user", "", None, f.get("text", ""), "ROOT", meta)
+            self.append(f["id"], "user", "", None, text, "ROOT", meta)
             self.set_head(f["id"])
             self.client, self.pending, self.source = f["id"], f["id"], "web"
         elif kind == "reply":
@@ -192,6 +196,8 @@ class Session:
         if self.node(tid):
             raise ValueError("id %s exists" % tid)
         args, name, result, err = json.loads(f["args"]), f.get("name", ""), f.get("result", ""), "error" in f
+        if not result:  # a result with no text is stored as the quoted str() of the tool's result object
+            result = EMPTY_RESULT + ("{}" if err else "None") + '"'
         text = dumps(args)
         self.append(tid, "code", name, args if "object" in f else text, result, self.reply,
                     {"tool_call_id": f["call"], "is_error": err})
