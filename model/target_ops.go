@@ -192,8 +192,11 @@ func (t *targetOps) Task(op ops.Task) error {
 	return nil
 }
 
+// Script: an answered top-level ask_user is a user's message in the chat
+// (role user), so a rerun that climbs to it reruns it, as R's climb stops at
+// it.
 func (t *targetOps) Script(op ops.Script) error {
-	t.r.add(&tRow{id: op.ID, ip: t.aH, card: op.What == "fn"})
+	t.r.add(&tRow{id: op.ID, ip: t.aH, card: op.What == "fn", user: op.What == "ask"})
 	return nil
 }
 
