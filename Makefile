@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report bench-replay fuzz mutants mutants-exhaust regen throughput hostile check-impl check-openprogram clean
+.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report bench-replay fuzz mutants mutants-exhaust regen throughput hostile check-impl check-example check-openprogram clean
 
 all: build test
 
@@ -91,6 +91,14 @@ check-impl: build
 	echo "== exhaust --max-ops $(IMPL_EXHAUST_OPS) against $(IMPL)"; \
 	./bin/sessiondag exhaust --max-ops $(IMPL_EXHAUST_OPS) --out $(IMPL_OUT) --impl '$(IMPL)' --impl-timeout $(IMPL_TIMEOUT) $(if $(IMPL_KNOWN),--known '$(IMPL_KNOWN)') || status=1; \
 	exit $$status
+
+# The shipped example (examples/legacy-python) as docs/protocol.md walks
+# through it, every command of the document run, the property suite
+# through the example at its default budget included (some ten minutes on
+# 2 cores; make test runs the rest of the document, and
+# props.TestExampleImplementation the suite at a CI budget).
+check-example:
+	SESSIONDAG_DOC_SUITE=1 $(GO) test -count=1 -timeout 30m -run 'TestProtocolDocShowsWhatRuns' -v ./cmd/sessiondag
 
 # The original system (OpenProgram, Python) at a commit, through its adapter
 # in adapters/openprogram/ (docs/openprogram.md):

@@ -62,25 +62,52 @@ func (b *suiteBudget) begin(t testing.TB) *drawing {
 	if !slices.Contains(b.planned, t.Name()) {
 		t.Errorf("budget: %s draws cases but is not one of the tests the budget is shared among (plannedUnits)", t.Name())
 	}
-	// The tests not ended yet run in waves of -test.parallel: each gets
-	// what is left over the waves still to come.
-	left := max(0, time.Until(b.end))
-	waves := (max(1, len(b.planned)-b.finished) + b.parallel - 1) / b.parallel
-	share := left / time.Duration(waves)
+	share := b.shareLocked()
 	t.Cleanup(func() {
 		b.mu.Lock()
 		b.finished++
 		b.mu.Unlock()
 	})
-	return &drawing{until: time.Now().Add(share), share: share, started: time.Now()}
+	return &drawing{until: time.Now().Add(share), share: share, started: time.Now(), budget: b}
+}
+
+// shareLocked is a share of what is left: the tests not ended yet run in
+// waves of -test.parallel, and each gets what is left over the waves
+// still to come. b.mu is held.
+func (b *suiteBudget) shareLocked() time.Duration {
+	left := max(0, time.Until(b.end))
+	waves := (max(1, len(b.planned)-b.finished) + b.parallel - 1) / b.parallel
+	return left / time.Duration(waves)
+}
+
+// minExtension is the least time worth granting a drawing whose share ran
+// out: less would cut it again within a case.
+const minExtension = time.Second
+
+// extension is more time for a drawing whose share ran out while tests
+// that ended early left some of the budget unused: a share of what is
+// left, as begin gives it now; zero when that is too little.
+func (b *suiteBudget) extension() time.Duration {
+	if b == nil {
+		return 0
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if more := b.shareLocked(); more >= minExtension {
+		return more
+	}
+	return 0
 }
 
 // A drawing is one test's cases and its share of the budget: it stops
-// drawing when the share is spent (not while a failure is shrunk).
+// drawing when the share is spent (not while a failure is shrunk) and no
+// more of the budget is left to it (extension: tests that ended early
+// leave their time to those still drawing).
 type drawing struct {
 	until   time.Time // zero: no limit
 	share   time.Duration
 	started time.Time
+	budget  *suiteBudget
 
 	mu      sync.Mutex
 	cases   int
@@ -96,8 +123,12 @@ func (d *drawing) more() bool {
 	case d.failing:
 		return true // rapid shrinks a failure: every replay runs
 	case !d.until.IsZero() && time.Now().After(d.until):
-		d.cut = true
-		return false
+		more := d.budget.extension()
+		if more == 0 {
+			d.cut = true
+			return false
+		}
+		d.until, d.share = time.Now().Add(more), time.Since(d.started)+more
 	}
 	d.cases++
 	return true
@@ -110,8 +141,14 @@ func (d *drawing) count() int {
 	return d.cases
 }
 
-// left reports whether the share has time left.
-func (d *drawing) left() bool { return d.until.IsZero() || time.Now().Before(d.until) }
+// left reports whether the share has time left, or the budget more to
+// give it.
+func (d *drawing) left() bool {
+	d.mu.Lock()
+	until := d.until
+	d.mu.Unlock()
+	return until.IsZero() || time.Now().Before(until) || d.budget.extension() > 0
+}
 
 // fail marks a failure found: from then on every case runs.
 func (d *drawing) fail() {

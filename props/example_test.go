@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+	"time"
 
 	"sessiondag/checker/gen"
 	"sessiondag/checker/hunt"
@@ -82,7 +83,11 @@ func exampleSuite(t *testing.T, cmd string, want verdict.Outcome) {
 	if want == verdict.Fail {
 		env = append(env, KnownEnv+"="+exampleKnown)
 	}
-	out, err := runBinary(t, os.Args[0], env, "-rapid.shrinktime=3s", "-rapid.nofailfile")
+	// The inputs go test would record of the run (-test.testlogfile is how
+	// it asks for them).
+	testlog := filepath.Join(t.TempDir(), "testlog.txt")
+	out, err := runBinary(t, os.Args[0], env, "-rapid.shrinktime=3s", "-rapid.nofailfile", "-test.testlogfile="+testlog)
+	notCached(t, testlog)
 	code := 0
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		code = ee.ExitCode()
@@ -129,6 +134,24 @@ func exampleSuite(t *testing.T, cmd string, want verdict.Outcome) {
 				t.Errorf("corpus script %s fails through the example with its checkout bug, but holds no checkout", m[1])
 			}
 		}
+	}
+}
+
+// notCached fails unless go test would cache nothing of a run against an
+// implementation (uncachedMark): the run recorded the variable that names
+// the implementation and the mark as its inputs, and left the mark dated
+// ahead, so that go test finds it too new to trust as the run ends.
+func notCached(t *testing.T, testlog string) {
+	t.Helper()
+	log, err := os.ReadFile(testlog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(log, []byte("\ngetenv "+ImplEnv+"\n")) || !bytes.Contains(log, []byte("\nopen "+uncachedMark+"\n")) {
+		t.Errorf("the run's recorded inputs lack %s or %s: go test could give a cached result for another implementation:\n%s", ImplEnv, uncachedMark, log)
+	}
+	if fi, err := os.Stat(uncachedMark); err != nil || !fi.ModTime().After(time.Now()) {
+		t.Errorf("%s is not dated ahead as the run ends (%v): go test could cache the run", uncachedMark, err)
 	}
 }
 

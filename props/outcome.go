@@ -44,6 +44,9 @@ var outcomes = struct {
 // failed, else what it said (notRun, undecided), else pass. Every test of
 // the package calls it, through judges, inProcessOnly or directly.
 func track(t testing.TB) *tracked {
+	if underTest != nil {
+		openMark()
+	}
 	outcomes.Lock()
 	defer outcomes.Unlock()
 	if tr := outcomes.m[t.Name()]; tr != nil {
@@ -241,17 +244,13 @@ func corpusLine(corpus []tracked) string {
 // VerdictEnv names the file the suite against another implementation also
 // writes its final block to (a relative path is relative to the
 // repository's root); bin/props-verdict.txt of the repository by
-// default (go test shows a passing package's output only with -v). The
-// default file is read back: go test's cache then leaves the run out (the
-// file is newer than the cache trusts), so the next run runs again, as it
-// must, the implementation being outside what go test sees.
+// default (go test shows a passing package's output only with -v).
 const VerdictEnv = "SESSIONDAG_VERDICT_FILE"
 
 // defaultVerdictFile is VerdictEnv's default, from this package.
 const defaultVerdictFile = "../bin/props-verdict.txt"
 
-// saveVerdict writes the block to its file and reads it back, saying
-// where.
+// saveVerdict writes the block to its file, saying where.
 func saveVerdict(block string) (string, error) {
 	path := defaultVerdictFile
 	if v := os.Getenv(VerdictEnv); v != "" {
@@ -260,12 +259,5 @@ func saveVerdict(block string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return path, err
 	}
-	if err := os.WriteFile(path, []byte(block), 0o644); err != nil {
-		return path, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return path, err
-	}
-	return path, f.Close()
+	return path, os.WriteFile(path, []byte(block), 0o644)
 }

@@ -108,8 +108,9 @@ func TestSelected(t *testing.T) {
 
 // TestShares: the tests that draw cases share what is left of the budget
 // in waves of -test.parallel, a test that ends early leaving its time to
-// those after it; a drawing stops when its share is spent, but not while
-// a failure is shrunk.
+// those after it and to those still drawing; a drawing stops when its
+// share is spent and the budget has no more for it, but not while a
+// failure is shrunk.
 func TestShares(t *testing.T) {
 	inProcessOnly(t, "a test of the suite itself")
 	b := &suiteBudget{end: time.Now().Add(60 * time.Second), parallel: 2,
@@ -126,8 +127,21 @@ func TestShares(t *testing.T) {
 		t.Errorf("shares %v, want about 30s, 60s, 60s", shares)
 	}
 	d := &drawing{until: time.Now().Add(-time.Millisecond)}
-	if d.more() || !d.cut || d.count() != 0 {
+	if d.more() || !d.cut || d.count() != 0 || d.left() {
 		t.Error("a spent share draws a case")
+	}
+	// A spent share gets what tests that ended early left: here one test
+	// of two is still drawing (itself), so all that is left of the
+	// budget; with the budget spent, nothing.
+	late := &suiteBudget{end: time.Now().Add(40 * time.Second), parallel: 1, planned: []string{"x", "y"}, finished: 1}
+	d = &drawing{until: time.Now().Add(-time.Millisecond), started: time.Now(), budget: late}
+	if !d.left() || !d.more() || d.cut || !near(time.Until(d.until), 40*time.Second) {
+		t.Errorf("a spent share is not given the time an early end left: until in %s", time.Until(d.until))
+	}
+	late.end = time.Now().Add(-time.Second)
+	d.until = time.Now().Add(-time.Millisecond)
+	if d.more() || !d.cut {
+		t.Error("a spent share is given time past the budget's end")
 	}
 	d.fail()
 	if !d.more() {

@@ -174,7 +174,7 @@ func (r *hygieneRun) ended(code int) {
 // starts — a background child in its process group, one that left the
 // group but kept the session — end, and the session directories the
 // harness made are removed, whichever way replay, hunt and exhaust end:
-// a normal end (bye), a deadline, a refused handshake, Ctrl-C (SIGINT to
+// a normal end (bye; each of the three), a deadline, a refused handshake, Ctrl-C (SIGINT to
 // the tool, exit 130) or SIGTERM (exit 130 too).
 func TestNothingOutlivesTheHarness(t *testing.T) {
 	shape := filepath.Join("..", "..", "corpus", "ops", "shapes", "01-plain-web-chat.ops")
@@ -191,6 +191,7 @@ func TestNothingOutlivesTheHarness(t *testing.T) {
 		{"replay, Ctrl-C", []string{"replay", shape, "--impl", spawning(hangsAfter(5)), "--impl-timeout", "600"}, os.Interrupt, 130},
 		{"hunt, normal end", []string{"hunt", "--seed", "1", "--iterations", "3", "--max-ops", "10", "--check", "legacy", "--out", "", "--impl", spawning(served(""))}, nil, 0},
 		{"hunt, Ctrl-C", []string{"hunt", "--seed", "1", "--minutes", "10", "--max-ops", "20", "--check", "legacy", "--out", "", "--impl", spawning(served(""))}, os.Interrupt, 130},
+		{"exhaust, normal end", []string{"exhaust", "--max-ops", "1", "--workers", "2", "--check", "legacy", "--quiet", "--out", "", "--impl", spawning(served(""))}, nil, 0},
 		{"exhaust, Ctrl-C", []string{"exhaust", "--max-ops", "4", "--workers", "2", "--check", "legacy", "--out", "", "--impl", spawning(served(""))}, os.Interrupt, 130},
 		{"exhaust, SIGTERM", []string{"exhaust", "--max-ops", "4", "--workers", "2", "--check", "legacy", "--out", "", "--impl", spawning(served(""))}, syscall.SIGTERM, 130},
 	} {
