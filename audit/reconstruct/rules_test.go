@@ -240,3 +240,23 @@ func TestCheckoutPlace(t *testing.T) {
 	}
 	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0005-c-f1.json")
 }
+
+// TestMetaKeysAreAGap: meta.json's own keys, which no op writes (a title the
+// user gave the session, a project, as the original's meta.json holds), are
+// a gap of their class: the session is reconstructed up to it, not exactly,
+// the field named.
+func TestMetaKeysAreAGap(t *testing.T) {
+	dir := writeSession(t, "s", parse(t, "session id=s\nuser id=u1 text=a\nreply\ndone\n"), flags.Off)
+	p := filepath.Join(dir, "meta.json")
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	text := strings.Replace(string(b), `"title": "generated"`, `"title": "renamed by the user"`, 1)
+	text = strings.Replace(text, `"head_id"`, `"project_id": "default",`+"\n  "+`"head_id"`, 1)
+	require.NotEqual(t, string(b), text)
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	res, err := Path(dir)
+	require.NoError(t, err)
+	require.Equal(t, Reconstructed, res.Verdict, "%+v", res.First)
+	require.False(t, res.Exact)
+	require.Equal(t, []Gap{{Class: gapMeta, Count: 2, First: "meta.json title"}}, res.Gaps)
+}

@@ -73,7 +73,8 @@ const (
 	ShapeImage              = "web user with an image attachment"
 	ShapeTextStripped       = "text Python's str.strip trims of a character beyond ASCII whitespace"
 	ShapeTextKept           = "text at whose end a character next to Python's whitespace stays"
-	ShapeTextControl        = "text with a control character json.dumps escapes"
+	ShapeTextControl        = "text with a control character json.dumps writes as \\u00XX"
+	ShapeTextShortEscape    = "text with a character json.dumps writes as a short escape besides \\n and \""
 	ShapeTextLineSep        = "text with a line boundary only Python's splitlines knows"
 )
 
@@ -120,7 +121,7 @@ var Required = []string{
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
 	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
-	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextLineSep,
+	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextShortEscape, ShapeTextLineSep,
 }
 
 // RequiredCache are the shapes a default-sized run of the load's cache

@@ -14,16 +14,45 @@ import (
 // is its repr (1e+16, 1e-05, -0.0, 5e-324), ints have any size, and a
 // literal beyond a double (1e400) is read as inf and written as Infinity.
 var (
-	texts = []string{"hello", "list files", "thanks", "café ☕", "why?", "line one\nline two", `say "hi"`,
-		pythonTexts[0], pythonTexts[1], pythonTexts[2], pythonTexts[3], pythonTexts[4], pythonTexts[5]}
-	// pythonTexts hold the characters Python's text rules treat specially,
-	// and their neighbours: str.strip trims U+001C–U+001F and every Unicode
-	// space (U+0085, U+00A0, U+2029, U+3000), not U+200B or U+180E;
-	// str.splitlines splits at U+001C–U+001E, U+0085 and U+2028 too;
-	// json.dumps escapes the control characters below U+0020 (U+0001 as
-	// \u0001) and keeps U+007F and U+2028 as they are.
-	pythonTexts = []string{"\x1fpadded\u3000", "\u0085nel and nbsp\u00a0", "kept\u200b",
-		"\u180emongolian vowel separator", "ctl \x01 del \x7f", "groups\x1c\x1d\x1e\u2028sep\u2029"}
+	texts = append([]string{"hello", "list files", "thanks", "café ☕", "why?", "line one\nline two", `say "hi"`},
+		pythonTexts...)
+	// pythonTexts hold every character Python's text rules treat specially
+	// (pytext.go), and the ones next to them:
+	//   - str.strip trims U+001C–U+001F and every Unicode space: each such
+	//     character sits in a run at an edge, so that a rule that forgets
+	//     one stops there;
+	//   - the characters next to that set (U+0008 and U+000E, U+001B and
+	//     "!", U+0084 and U+0086, …, U+2FFF and U+3001; nearSpace) and
+	//     U+180E, U+FEFF stay: each is the first character an edge keeps,
+	//     so that a rule that trims one trims it;
+	//   - str.splitlines splits at \v \f \r \r\n U+001C–U+001E U+0085
+	//     U+2028 U+2029 besides \n, each inside a text;
+	//   - json.dumps writes \b \t \n \f \r \" \\ as short escapes, the
+	//     other characters below U+0020 as \u00XX, and U+007F and every
+	//     character beyond ASCII as they are (ensure_ascii=False).
+	// Lone surrogates are not drawn: the op language cannot carry one (its
+	// quoted strings are Go's, where \ud800 is no escape); a stored file's
+	// are checker/robust's hostile sessions'.
+	pythonTexts = []string{
+		"\x1f\x1e\x1d\x1cinformation separators\u3000\u205f\u202f",
+		"\u0085\u00a0\u1680nel, nbsp and ogham\u2028\u2029",
+		"\u2000\u2001\u2002\u2003\u2004\u2005en to hair\u2006\u2007\u2008\u2009\u200a",
+		"\v\f\r\t ascii whitespace \n",
+		"\x1bescape, zero width space\u200b",
+		"\u0085\u0084c1 neighbours\u0086\u00a0",
+		"\u009fnbsp neighbours\u00a1",
+		"\u167fogham neighbours\u1681",
+		"\u2027line separator neighbours\u202a",
+		"\u3000\u2060word joiner, mmsp neighbour\u205e",
+		"\u180emongolian vowel separator, bom\ufeff",
+		"\bbackspace, shift out\x0e",
+		"!exclamation, en quad neighbour\u1fff",
+		"\u202eoverride, per mille\u2030",
+		"\u2fffideographic space neighbours\u3001",
+		"tab\tcrlf\r\ncr\rbs\bff\fback\\slash",
+		"fs\x1cgs\x1drs\x1els\u2028ps\u2029nel\u0085vt\vend",
+		"ctl \x01 esc \x1b us \x1f del \x7f",
+	}
 	toolNames = []string{"bash", "read_file", "web_search", "grep"}
 	toolArgs  = []string{`{"cmd": "ls"}`, `{"q": "café"}`, `{"path": "/tmp/a", "n": 2}`, `{}`, `{"x": [1, 2.5, null, true]}`,
 		`{"id": 9007199254740993, "n": 12345678901234567890}`,
