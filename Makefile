@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report bench-replay fuzz mutants mutants-exhaust regen throughput hostile check-impl check-example check-openprogram clean
+.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report bench-replay bench-memory fuzz mutants mutants-exhaust regen throughput hostile check-impl check-example check-openprogram clean
 
 all: build test
 
@@ -143,6 +143,16 @@ bench-replay:
 	mkdir -p bin
 	$(GO) test -run '^$$' -bench 'ReplayScript' -benchtime 1x -benchmem -timeout 60m ./bench | tee bin/bench-replay.txt
 	$(GO) run ./scripts/growth -gate cpu-ns/op,B/op < bin/bench-replay.txt
+
+# load of a session of one node file, doubled from 1 to 16 MiB, for values
+# the store refuses for what they would cost in memory (over ten times the
+# file's bytes and 1 MiB) and values it loads: what the load allocates and
+# keeps over the file's bytes, and the growth per doubling of what it
+# allocates, at most 2.2× (bench/memory.md has a run; a few minutes).
+bench-memory:
+	mkdir -p bin
+	$(GO) test -run '^$$' -bench 'NodeFileMemory' -benchtime 3x -benchmem -timeout 60m ./bench | tee bin/bench-memory.txt
+	$(GO) run ./scripts/growth -gate B/op < bin/bench-memory.txt
 
 # bench/report.md and bench/scaling.svg: every benchmark COUNT (default 5)
 # times, the targets of docs/rollout.md §7, profiles at 100k nodes.

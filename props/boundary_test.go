@@ -26,7 +26,8 @@ var (
 		"TestRolloutTable", "FuzzSessionOps"}
 	inProcessTests = []string{"TestConformanceThroughBothReaders", "TestCorpusSessions", "TestConcurrentLoads",
 		"TestLargeSessions", "TestDerivationRules", "TestDriversSaveOneScript", "TestP8AdapterRoundTrip",
-		"FuzzAdapterRoundTrip", "TestSuiteVerdict", "TestCorpusLine", "TestSelected", "TestShares", "TestExampleImplementation", "TestGeneratorReachesEveryShape"}
+		"FuzzAdapterRoundTrip", "TestSuiteVerdict", "TestCorpusLine", "TestSelected", "TestShares", "TestExampleImplementation",
+		"TestGeneratorReachesEveryShape", "TestFilesCostBoundedMemory"}
 	// fuzzOnly run across the protocol under go test -fuzz alone: they
 	// have no seed inputs of their own.
 	fuzzOnly = []string{"FuzzSessionOps"}

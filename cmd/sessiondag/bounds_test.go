@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,5 +50,60 @@ func TestReplyBound(t *testing.T) {
 	}
 	if code, out := runCmd(t, "replay", big, "--check", "legacy", "--impl", served("--flags off"), "--impl-max-reply", "16", "--impl-timeout", "60"); code != 0 {
 		t.Fatalf("within the bound: exit %d\n%.2000s", code, out)
+	}
+}
+
+// alterEnv makes this test binary a filter of an implementation's replies:
+// in each line that holds the mark, every string ending in "aaaa" ends in
+// "aaab" instead; other lines pass as they are, each flushed at once.
+const alterEnv = "SESSIONDAG_TEST_ALTER"
+
+func alterReplies(mark string, in io.Reader, out io.Writer) int {
+	r, w := bufio.NewReaderSize(in, 1<<20), bufio.NewWriter(out)
+	for {
+		line, err := r.ReadString('\n')
+		if strings.Contains(line, mark) {
+			line = strings.ReplaceAll(line, `aaaa"`, `aaab"`)
+		}
+		if _, werr := w.WriteString(line); werr != nil || w.Flush() != nil {
+			return 1
+		}
+		if err != nil {
+			return 0
+		}
+	}
+}
+
+// TestLargeViewDiffIsBounded: an implementation whose view of a long
+// conversation differs from the model's in every message (each of a dozen
+// long texts cut differently at its end) is a finding whose diff is the
+// first differences, each cut around where it differs, then the count of
+// the rest: a few kilobytes for views of a hundred, never the views.
+func TestLargeViewDiffIsBounded(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "long.ops")
+	var b strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&b, "user id=u%d text=%s\nreply\nsay text=%s\ndone\n", i, strings.Repeat("a", 12<<10), strings.Repeat("a", 6<<10))
+	}
+	b.WriteString("user id=last text=MARK\nreply\nsay text=ok\ndone\n")
+	if err := os.WriteFile(script, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	impl := served("--flags off") + " | " + alterEnv + "=MARK exec '" + os.Args[0] + "'"
+	code, out := runCmd(t, "replay", script, "--check", "legacy", "--impl", impl, "--impl-timeout", "60")
+	want := []string{
+		"differs from model.Legacy in view messages, after op 25",
+		"12 differences (-want +got), the first 5:\n[0].content: ",
+		`(12288 and 12288 bytes, first different at byte 12287)`,
+		"… and 7 more\n",
+	}
+	for _, w := range want {
+		if code != 1 || !strings.Contains(out, w) {
+			t.Fatalf("exit %d, want 1 and %q in:\n%.3000s", code, w, out)
+		}
+	}
+	// The script (cut op by op) and the diff; not a view of 110 KB.
+	if len(out) > 8<<10 {
+		t.Errorf("the finding takes %d bytes to print:\n%.3000s", len(out), out)
 	}
 }

@@ -28,10 +28,14 @@ const engineMutant = "fold-in-place"
 // merge into what one process gives, byte for byte: the merged summary
 // (without the time and work it took) and the failures (each part's
 // reduced failures and their files; the audit's session records; the
-// hunt's distinct failures and their files' scripts). SESSIONDAG_ENGINE_SCHEDULES
-// plants more schedules per number of pods (default 5 for the walk, 1 for
-// the audit and the hunt); SESSIONDAG_ENGINE_OPS and SESSIONDAG_ENGINE_KINDS
-// size the walk (default 3 ops of 7 kinds: 93 scripts, 10 failing).
+// hunt's distinct failures and their files' scripts). Each of the three
+// runs under 5 schedules per number of pods, 20 in all
+// (SESSIONDAG_ENGINE_SCHEDULES sets another number per number of pods);
+// SESSIONDAG_ENGINE_OPS and SESSIONDAG_ENGINE_KINDS size the walk (default
+// 3 ops of 7 kinds: 93 scripts, 10 failing), SESSIONDAG_ENGINE_AUDIT the
+// audited tree (default corpus/sessions: 66 sessions, 18 regressions) and
+// SESSIONDAG_ENGINE_HUNT the hunt's iterations (default 34 of at most 10
+// ops: 3 distinct failures).
 func TestEngineSplitChangesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command with a mutant and runs it some 300 times")
@@ -214,14 +218,14 @@ func filesOf(t *testing.T, dir string, scriptOnly bool) string {
 	return b.String()
 }
 
-// engineAudit: the audit of the corpus in shards (deploy/README.md,
+// engineAudit: the audit of a tree of the corpus in shards (deploy/README.md,
 // "Auditing session directories"), each index's output its newest pod's.
 func engineAudit(t *testing.T, bin string, seed uint64) {
-	corpus, err := filepath.Abs(filepath.Join("..", "..", "corpus"))
+	corpus, err := filepath.Abs(filepath.Join("..", "..", envOr("SESSIONDAG_ENGINE_AUDIT", filepath.Join("corpus", "sessions"))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	splitUnderKills(t, bin, seed, engineSchedules(t, 1), splitCase{
+	splitUnderKills(t, bin, seed, engineSchedules(t, 5), splitCase{
 		pod: func(_ string, i, n int) []string {
 			return []string{"audit", corpus, "--json", "--shard", fmt.Sprintf("%d/%d", i, n)}
 		},
@@ -248,9 +252,12 @@ func engineAudit(t *testing.T, bin string, seed uint64) {
 // i writes its failures to a folder of its own), a fixed number of
 // iterations, each index's output its newest pod's.
 func engineHunt(t *testing.T, bin string, seed uint64) {
-	splitUnderKills(t, bin, seed, engineSchedules(t, 1), splitCase{
+	// At least as many iterations as the most completions (33 for 16
+	// pods): a shard given none is undecided (exit 3), a failed pod.
+	iterations := envOr("SESSIONDAG_ENGINE_HUNT", "34")
+	splitUnderKills(t, bin, seed, engineSchedules(t, 5), splitCase{
 		pod: func(dir string, i, n int) []string {
-			return []string{"hunt", "--seed", "3", "--iterations", "40", "--max-ops", "20", "--check", "retire-d,fields", "--json",
+			return []string{"hunt", "--seed", "3", "--iterations", iterations, "--max-ops", "10", "--check", "retire-d,fields", "--json",
 				"--shard", fmt.Sprintf("%d/%d", i, n), "--out", filepath.Join(dir, fmt.Sprint("shard-", i))}
 		},
 		result: func(t *testing.T, dir string, outs [][]byte) string {

@@ -136,21 +136,36 @@ func TestExhaustDefaultClaimantsApart(t *testing.T) {
 		wg.Go(func() { codes[i] = run(args, &outs[i], &errs[i]) })
 	}
 	wg.Wait()
-	names := map[string]bool{}
-	for i := range 2 {
-		if codes[i] != 0 {
-			t.Fatalf("claimant %d: exit %d\n%s", i, codes[i], errs[i].String())
-		}
+	lastOf := func(out string) exhaust.Record {
 		var last exhaust.Record
-		for line := range strings.Lines(outs[i].String()) {
+		for line := range strings.Lines(out) {
 			if err := json.Unmarshal([]byte(line), &last); err != nil {
 				t.Fatal(err)
 			}
 		}
+		return last
+	}
+	names := map[string]bool{}
+	var walked int64
+	for i := range 2 {
+		if codes[i] != 0 {
+			t.Fatalf("claimant %d: exit %d\n%s", i, codes[i], errs[i].String())
+		}
+		last := lastOf(outs[i].String())
 		names[last.Summary.Claimant] = true
+		walked += last.Summary.Scripts
 	}
 	if len(names) != 2 {
 		t.Fatalf("two default claimants took one name: %v", names)
+	}
+	// Each part walked by one of them: together they checked the scripts
+	// one process checks, no part twice.
+	var whole, stderr0 bytes.Buffer
+	if code := run(args[:len(args)-2], &whole, &stderr0); code != 0 {
+		t.Fatalf("one process: exit %d\n%s", code, stderr0.String())
+	}
+	if one := lastOf(whole.String()).Summary.Scripts; walked != one {
+		t.Errorf("the two claimants checked %d scripts, one process %d: a part walked twice or not at all", walked, one)
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "parts", "*.jsonl"))
 	if err != nil {

@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	if _, ok := os.LookupEnv(toolEnv); ok {
 		os.Exit(runMain(os.Args[1:]))
 	}
+	if mark, ok := os.LookupEnv(alterEnv); ok {
+		os.Exit(alterReplies(mark, os.Stdin, os.Stdout))
+	}
 	if err := relationChecks(); err != nil {
 		fmt.Fprintln(os.Stderr, "cmd/sessiondag:", err)
 		os.Exit(2)

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -28,8 +29,34 @@ const (
 )
 
 // Dumps renders v the way Python's json.dumps(v, ensure_ascii=False) does.
+// Its buffer is made at about the text's length: grown by append, a large
+// document's would be allocated some five times over.
 func Dumps(v Value) string {
-	return string(AppendJSON(nil, v, Python))
+	return string(AppendJSON(make([]byte, 0, textHint(v)), v, Python))
+}
+
+// textHint is about the length of v's text as Dumps writes it: the
+// literals and strings as they are, a float's ".0", the separators.
+func textHint(v Value) int {
+	switch v.K {
+	case Number:
+		return len(v.S) + 2
+	case String:
+		return len(v.S) + 2
+	case Array:
+		n := 2
+		for i := range v.A {
+			n += textHint(v.A[i]) + 2
+		}
+		return n
+	case Object:
+		n := 2
+		for _, m := range v.O.members() {
+			n += len(m.Key) + 4 + textHint(m.Val) + 2
+		}
+		return n
+	}
+	return 5
 }
 
 // AppendJSON appends the JSON text of v in the given style.
@@ -242,6 +269,18 @@ func AppendPyNumber(b []byte, lit string) []byte {
 	return AppendPyFloat(b, f)
 }
 
+// exponent reads the exponent AppendFloat writes: a sign and digits.
+func exponent(e []byte) int {
+	x := 0
+	for _, c := range e[1:] {
+		x = 10*x + int(c-'0')
+	}
+	if e[0] == '-' {
+		return -x
+	}
+	return x
+}
+
 // AppendPyFloat writes f as Python's float repr (which json.dumps uses).
 func AppendPyFloat(b []byte, f float64) []byte {
 	switch {
@@ -254,14 +293,20 @@ func AppendPyFloat(b []byte, f float64) []byte {
 	}
 	// Shortest round-trip digits, then Python's layout rule: exponent form
 	// when the decimal point falls outside -4 < decpt <= 16.
-	e := strconv.AppendFloat(nil, f, 'e', -1, 64)
+	// Worked in buffers of its own: a view of many numbers writes each
+	// without allocating.
+	var ebuf, dbuf [32]byte
+	e := strconv.AppendFloat(ebuf[:0], f, 'e', -1, 64)
 	neg := e[0] == '-'
 	if neg {
 		e = e[1:]
 	}
-	mant, exp, _ := strings.Cut(string(e), "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
+	mant, exp, _ := bytes.Cut(e, []byte{'e'})
+	digits := append(dbuf[:0], mant...)
+	if i := bytes.IndexByte(digits, '.'); i >= 0 {
+		digits = append(digits[:i], digits[i+1:]...)
+	}
+	x := exponent(exp)
 	decpt := x + 1
 	if neg {
 		b = append(b, '-')

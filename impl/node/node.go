@@ -106,8 +106,12 @@ func Decode(data []byte) (*Node, error) { return DecodeString(string(data)) }
 
 // DecodeString is Decode of a file's contents held in a string; the node's
 // strings share its storage.
-func DecodeString(data string) (*Node, error) {
-	v, err := ParseString(data)
+func DecodeString(data string) (*Node, error) { return DecodeStringLimit(data, -1) }
+
+// DecodeStringLimit is DecodeString of a file that may cost at most limit
+// bytes of memory (ParseStringLimit); a negative limit is none.
+func DecodeStringLimit(data string, limit int64) (*Node, error) {
+	v, err := parse(data, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -31,11 +31,31 @@ func Parse(data []byte) (Value, error) { return ParseString(string(data)) }
 // ParseString is Parse of a document held in a string. Strings, keys and
 // number literals of the result are substrings of it wherever no escape
 // had to be decoded: one copy of the document instead of one allocation
-// per string.
-func ParseString(data string) (Value, error) {
+// per string. A first pass (shape) counts each array's elements and each
+// object's members, so that each is allocated once, at its size: a
+// document costs its values, and no scratch that grows while it is parsed.
+func ParseString(data string) (Value, error) { return parse(data, -1) }
+
+// ParseStringLimit is ParseString of a document that may cost at most
+// limit bytes of memory (Cost): one that would cost more is refused with a
+// *CostError by the first pass, before any of its values is built.
+func ParseStringLimit(data string, limit int64) (Value, error) { return parse(data, limit) }
+
+func parse(data string, limit int64) (Value, error) {
 	p := parsers.Get().(*parser)
-	defer parsers.Put(p)
-	*p = parser{b: data, members: p.members[:0], elems: p.elems[:0]}
+	defer p.release()
+	sizes := p.sizes[:0]
+	// One size per bracket at most: room made once, none grown.
+	n := brackets(data)
+	if n > int64(cap(sizes)) {
+		sizes = make([]uint32, 0, n)
+	}
+	stack := p.stack
+	cost := shape(data, &sizes, &stack, limit >= 0) + alloc(n*sizeBytes)
+	if limit >= 0 && cost > limit {
+		return Value{}, &CostError{Size: int64(len(data)), Cost: cost, Limit: limit}
+	}
+	*p = parser{b: data, sizes: sizes, stack: stack}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -48,18 +68,49 @@ func ParseString(data string) (Value, error) {
 	return v, nil
 }
 
-// parsers keeps the scratch stacks of finished parses for the next one:
+// parsers keeps the sizes and stacks of finished parses for the next one:
 // a cold load parses thousands of small files in a row.
 var parsers = sync.Pool{New: func() any { return new(parser) }}
+
+// release puts the parser back, with its sizes and stack unless a large
+// document grew them (a pooled parser would keep them for nothing).
+func (p *parser) release() {
+	sizes, stack := p.sizes, p.stack
+	if cap(sizes) > pooledSizes {
+		sizes = nil
+	}
+	if cap(stack) > pooledSizes {
+		stack = nil
+	}
+	*p = parser{sizes: sizes[:0], stack: stack}
+	parsers.Put(p)
+}
+
+// pooledSizes is the most sizes a pooled parser keeps.
+const pooledSizes = 1 << 12
 
 type parser struct {
 	b string
 	i int
-	// Members and elements of the objects and arrays being parsed, nested
-	// ones above their parents': each container is copied out at its end,
-	// sized exactly, instead of growing its own slice.
-	members []Member
-	elems   []Value
+	// sizes are the elements of each array and the members of each object
+	// in the order they open (shape); next is the next one's.
+	sizes []uint32
+	next  int
+	// stack is the first pass's room for its open containers.
+	stack []opening
+}
+
+// size is the count of the container opening now: its elements or
+// members (0 when the first pass could not tell: the document is
+// malformed, and the parse says where). It only sizes an allocation: a
+// wrong count costs a reallocation, never a wrong value.
+func (p *parser) size() int {
+	if p.next >= len(p.sizes) {
+		return 0
+	}
+	n := p.sizes[p.next]
+	p.next++
+	return int(n)
 }
 
 func (p *parser) errf(format string, args ...any) error {
@@ -179,7 +230,13 @@ func (p *parser) str() (string, error) {
 		}
 		p.i++
 	}
-	buf := make([]byte, 0, p.i-start+16)
+	// The decoded text is never longer than the raw one: room for it made
+	// once (Cost counts this buffer and the string copied out of it).
+	room := p.i - start + 16 // unterminated: the parse fails below
+	if end := stringEnd(p.b, start); end >= 0 {
+		room = end - start
+	}
+	buf := make([]byte, 0, room)
 	buf = append(buf, p.b[start:p.i]...)
 	for p.i < len(p.b) {
 		c := p.b[p.i]
@@ -265,20 +322,19 @@ func (p *parser) hex4() (rune, error) {
 
 func (p *parser) array(depth int) (Value, error) {
 	p.i++
+	elems := make([]Value, 0, p.size())
 	p.ws()
 	if p.i < len(p.b) && p.b[p.i] == ']' {
 		p.i++
 		return Arr([]Value{}), nil
 	}
-	base := len(p.elems)
-	defer func() { p.elems = p.elems[:base] }()
 	for {
 		p.ws()
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return Value{}, err
 		}
-		p.elems = append(p.elems, v)
+		elems = append(elems, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated array")
@@ -291,7 +347,7 @@ func (p *parser) array(depth int) (Value, error) {
 			// Exactly sized: values are shared once built, and an append
 			// by a reader (aggregation adding a tool call, say) must copy
 			// rather than write into the node's storage.
-			return Arr(slices.Clip(slices.Clone(p.elems[base:]))), nil
+			return Arr(slices.Clip(elems)), nil
 		default:
 			return Value{}, p.errf("expected , or ] in array")
 		}
@@ -300,14 +356,13 @@ func (p *parser) array(depth int) (Value, error) {
 
 func (p *parser) object(depth int) (Value, error) {
 	p.i++
+	members := make([]Member, 0, p.size())
 	p.ws()
 	if p.i < len(p.b) && p.b[p.i] == '}' {
 		p.i++
 		return ObjV(&Obj{}), nil
 	}
-	base := len(p.members)
-	defer func() { p.members = p.members[:base] }()
-	var keys map[string]int // key → position in p.members, once the object is large
+	var keys map[string]int // key → position in members, once the object is large
 	for {
 		p.ws()
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
@@ -327,7 +382,7 @@ func (p *parser) object(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		keys = p.set(base, keys, k, v)
+		members, keys = set(members, keys, k, v)
 		p.ws()
 		if p.i >= len(p.b) {
 			return Value{}, p.errf("unterminated object")
@@ -337,41 +392,40 @@ func (p *parser) object(depth int) (Value, error) {
 			p.i++
 		case '}':
 			p.i++
-			return ObjV(&Obj{M: slices.Clone(p.members[base:])}), nil
+			return ObjV(&Obj{M: slices.Clip(members)}), nil
 		default:
 			return Value{}, p.errf("expected , or } in object")
 		}
 	}
 }
 
-// set adds a member to the object whose members start at base. Python's
-// json keeps the last of duplicate keys, at the first key's position.
-// Small objects are scanned; past smallObject members the keys go into a
-// map, so that an object of n keys costs n, not n²/2.
-func (p *parser) set(base int, keys map[string]int, k string, v Value) map[string]int {
+// set adds a member to an object's members. Python's json keeps the last
+// of duplicate keys, at the first key's position. Small objects are
+// scanned; past smallObject members the keys go into a map, so that an
+// object of n keys costs n, not n²/2.
+func set(members []Member, keys map[string]int, k string, v Value) ([]Member, map[string]int) {
 	if keys == nil {
-		for i := base; i < len(p.members); i++ {
-			if p.members[i].Key == k {
-				p.members[i].Val = v
-				return nil
+		for i := range members {
+			if members[i].Key == k {
+				members[i].Val = v
+				return members, nil
 			}
 		}
-		p.members = append(p.members, Member{k, v})
-		if len(p.members)-base > smallObject {
+		members = append(members, Member{k, v})
+		if len(members) > smallObject {
 			keys = make(map[string]int, 2*smallObject)
-			for i := base; i < len(p.members); i++ {
-				keys[p.members[i].Key] = i
+			for i := range members {
+				keys[members[i].Key] = i
 			}
 		}
-		return keys
+		return members, keys
 	}
 	if i, ok := keys[k]; ok {
-		p.members[i].Val = v
-		return keys
+		members[i].Val = v
+		return members, keys
 	}
-	keys[k] = len(p.members)
-	p.members = append(p.members, Member{k, v})
-	return keys
+	keys[k] = len(members)
+	return append(members, Member{k, v}), keys
 }
 
 // smallObject is the number of members up to which a key is looked up by

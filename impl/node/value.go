@@ -145,6 +145,14 @@ func (o *Obj) Delete(key string) Value {
 	return Value{}
 }
 
+// members is o's members (none for a nil o).
+func (o *Obj) members() []Member {
+	if o == nil {
+		return nil
+	}
+	return o.M
+}
+
 // Len is the number of members.
 func (o *Obj) Len() int {
 	if o == nil {

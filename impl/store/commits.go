@@ -22,8 +22,9 @@ type commitCache struct {
 // context/commits/<id>.json (legacy §2.1). ok is false when the session
 // has no directory, the id is not a plain file name (the original would
 // look in other directories; this reader stays inside context/commits/),
-// or the file is missing, a link out of the session, too large, not UTF-8
-// or not JSON: the cases where the original finds no commit. It never
+// or the file is missing, a link out of the session, too large (its bytes
+// or what they would cost in memory), not UTF-8 or not JSON: the cases
+// where the original finds no commit. It never
 // writes.
 func (s *Store) ContextCommit(id string) (node.Value, bool) {
 	if s.Dir == "" || ValidateID(id) != nil {
@@ -46,7 +47,7 @@ func (s *Store) ContextCommit(id string) (node.Value, bool) {
 	if err != nil {
 		return node.Value{}, false
 	}
-	v, err = node.ParseString(text)
+	v, err = node.ParseStringLimit(text, memoryLimit(len(text)))
 	if err != nil {
 		return node.Value{}, false
 	}

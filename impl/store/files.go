@@ -6,11 +6,50 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"sessiondag/impl/node"
 )
 
 // MaxFileSize bounds one history or meta file. Larger files are refused with
 // an error rather than read into memory.
 var MaxFileSize int64 = 256 << 20
+
+// MemoryPerByte and MemorySlack bound the memory one history, meta or
+// commit file may cost once parsed (node.Cost): MemoryPerByte times its
+// bytes and MemorySlack more. Text costs about its bytes, but a file of
+// small values costs up to some thirty times them (a value is 56 bytes, an
+// object member 72: "0," is two); such a file over the bound is refused by
+// the parse's first pass, with an error naming its size, its cost and the
+// limit, before any of it is built.
+var (
+	MemoryPerByte int64 = 10
+	MemorySlack   int64 = 1 << 20
+)
+
+// quiet wraps an error for errors.Is without adding to the message.
+type quiet struct{ error }
+
+func (quiet) Error() string   { return "" }
+func (q quiet) Unwrap() error { return q.error }
+
+// memoryLimit is the memory a file of size bytes may cost once parsed.
+func memoryLimit(size int) int64 { return MemoryPerByte*int64(size) + MemorySlack }
+
+// errCostly marks a file refused for what it would cost once parsed.
+var errCostly = errors.New("too costly")
+
+func tooCostly(err error) bool { return errors.Is(err, errCostly) }
+
+// costly says which bound a file's parse refused it by, in the store's
+// terms; other errors are returned as they are.
+func costly(err error) error {
+	var c *node.CostError
+	if !errors.As(err, &c) {
+		return err
+	}
+	return fmt.Errorf("file of %d bytes would take %s in memory once parsed, over the limit of %s (%d× its bytes + %s): not read%w",
+		c.Size, node.MiB(c.Cost), node.MiB(c.Limit), MemoryPerByte, node.MiB(MemorySlack), quiet{errCostly})
+}
 
 // fileID is which file a name led to, and which version of it: device,
 // inode, type, size and the modification and change times. Two reads of a

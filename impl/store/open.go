@@ -141,7 +141,8 @@ func (o *opener) read() (*snapshot, error) {
 		return nil, fmt.Errorf("open session %s: no meta.json, history/ or context/commits/: not a session directory", o.dir)
 	}
 	if sn.metaErr == nil {
-		sn.meta, sn.metaBad = node.ParseString(text)
+		sn.meta, sn.metaBad = node.ParseStringLimit(text, memoryLimit(len(text)))
+		sn.metaBad = costly(sn.metaBad)
 		if sn.metaBad == nil && sn.meta.K != node.Object {
 			sn.metaBad = errors.New("not a JSON object")
 		}
@@ -196,7 +197,10 @@ func (o *opener) list(names []os.DirEntry) []entry {
 			// type, never opened.
 			e.err = fmt.Errorf("not a regular file (%s): not opened", typeName(t))
 		}
-		if c, ok := o.earlier(e.name); ok && e.json && e.err == nil && !e.link && c.n != nil && !c.link {
+		// What the attempt before read is kept while the file is the same:
+		// a node, or a file refused for what it would cost (the same bytes
+		// cost the same).
+		if c, ok := o.earlier(e.name); ok && e.json && e.err == nil && !e.link && (c.n != nil || tooCostly(c.err)) && !c.link {
 			if id, err := statID(filepath.Join(o.dir, "history", e.name), false); err == nil && id == c.id {
 				e = c
 			}
@@ -236,7 +240,8 @@ func (o *opener) readEntries(entries []entry) {
 			data, id, err := readFile(o.dir, "history/"+e.name, &buf)
 			e.id = id
 			if err == nil {
-				e.n, err = node.DecodeString(data)
+				e.n, err = node.DecodeStringLimit(data, memoryLimit(len(data)))
+				err = costly(err)
 			}
 			e.err = err
 		}
