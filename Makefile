@@ -60,6 +60,10 @@ hunt: build
 # IMPL_HUNT_MINUTES minutes and every script of at most IMPL_EXHAUST_OPS
 # ops, each against the command IMPL (run with sh -c in this directory).
 # All three run whatever the others find; exit 1 if any found a failure.
+# IMPL_KNOWN names the implementation's known-findings file (campaign.Known,
+# docs/protocol.md "Known findings"), given to all three (SESSIONDAG_KNOWN
+# for the suite, --known for hunt and exhaust): they go on past a finding of
+# a class it accepts and fail only on what is new.
 # Failures land in IMPL_OUT with their replay commands; the suite's whole
 # output in bin/check-impl-props.log. Without IMPL it is impl/ itself behind
 # the protocol (sessiondag serve --mint, ids of its own): every property that
@@ -69,17 +73,23 @@ IMPL_HUNT_MINUTES ?= 10
 IMPL_EXHAUST_OPS  ?= 3
 IMPL_OUT          ?= corpus/ops/failures
 IMPL              ?= ./bin/sessiondag serve --mint
+IMPL_KNOWN        ?=
+IMPL_KNOWN_ABS     = $(if $(IMPL_KNOWN),$(abspath $(IMPL_KNOWN)))
+# the deadline of each request, in seconds (a process that starts slowly
+# on a loaded machine needs more than the default 10)
+IMPL_TIMEOUT      ?= 10
 check-impl: build
 	@status=0; \
-	echo "== go test ./props against $(IMPL)"; \
+	if [ -n "$(IMPL_KNOWN)" ] && [ ! -f "$(IMPL_KNOWN)" ]; then echo "check-impl: IMPL_KNOWN=$(IMPL_KNOWN): no such file"; exit 2; fi; \
+	echo "== go test ./props against $(IMPL)$(if $(IMPL_KNOWN), (known: $(IMPL_KNOWN)))"; \
 	mkdir -p bin; \
-	SESSIONDAG_IMPL='$(IMPL)' $(GO) test -count=1 -timeout 12h ./props -v > bin/check-impl-props.log 2>&1 || status=1; \
-	grep -E '^(--- |    --- |ok|FAIL)|reproduce:|not run:' bin/check-impl-props.log; \
+	SESSIONDAG_IMPL='$(IMPL)' SESSIONDAG_IMPL_TIMEOUT='$(IMPL_TIMEOUT)s' SESSIONDAG_KNOWN='$(IMPL_KNOWN_ABS)' $(GO) test -count=1 -timeout 12h ./props -v > bin/check-impl-props.log 2>&1 || status=1; \
+	grep -E '^(--- |    --- |ok|FAIL)|reproduce:|not run:|^props: known' bin/check-impl-props.log; \
 	echo "(the whole output: bin/check-impl-props.log)"; \
 	echo "== hunt --minutes $(IMPL_HUNT_MINUTES) against $(IMPL)"; \
-	./bin/sessiondag hunt --minutes $(IMPL_HUNT_MINUTES) --out $(IMPL_OUT) --impl '$(IMPL)' || status=1; \
+	./bin/sessiondag hunt --minutes $(IMPL_HUNT_MINUTES) --out $(IMPL_OUT) --impl '$(IMPL)' --impl-timeout $(IMPL_TIMEOUT) $(if $(IMPL_KNOWN),--known '$(IMPL_KNOWN)') || status=1; \
 	echo "== exhaust --max-ops $(IMPL_EXHAUST_OPS) against $(IMPL)"; \
-	./bin/sessiondag exhaust --max-ops $(IMPL_EXHAUST_OPS) --out $(IMPL_OUT) --impl '$(IMPL)' || status=1; \
+	./bin/sessiondag exhaust --max-ops $(IMPL_EXHAUST_OPS) --out $(IMPL_OUT) --impl '$(IMPL)' --impl-timeout $(IMPL_TIMEOUT) $(if $(IMPL_KNOWN),--known '$(IMPL_KNOWN)') || status=1; \
 	exit $$status
 
 # The original system (OpenProgram, Python) at a commit, through its adapter
@@ -89,16 +99,22 @@ check-impl: build
 # (f27be0ee2); DIR is a source tree of the original at that commit
 # (docs/openprogram.md). First the bundled op corpus, script by script
 # (scripts/openprogram-corpus.sh), then check-impl against the adapter.
+# The commit's known findings (OPENPROGRAM_KNOWN, by default
+# adapters/openprogram/$(OPENPROGRAM)-known.json when there is one: R's
+# contradictions of itself, each argued from its code) go to every driver:
+# the corpus replay, the suite, the hunt and exhaust.
 # Not part of make test: the original is not in this repository.
 OPENPROGRAM      ?= r
 OPENPROGRAM_IMPL ?= python3 adapters/openprogram/$(OPENPROGRAM).py
+OPENPROGRAM_KNOWN ?= $(wildcard adapters/openprogram/$(OPENPROGRAM)-known.json)
+OPENPROGRAM_TIMEOUT ?= 60
 check-openprogram: build
 	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names a source tree of the original (docs/openprogram.md)"; exit 2; }
 	@test -d "$(OPENPROGRAM_SRC)/openprogram" || { echo "check-openprogram: OPENPROGRAM_SRC=$(OPENPROGRAM_SRC): no openprogram/ package there (not a source tree of the original)"; exit 2; }
 	@status=0; \
 	echo "== the op corpus against $(OPENPROGRAM_IMPL)"; \
-	scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
-	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' || status=1; \
+	KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
+	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' IMPL_KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' || status=1; \
 	exit $$status
 
 # The main job: the rollout-readiness audit over the bundled corpus.

@@ -150,14 +150,22 @@ func TestWalkedUserMovedIsNamed(t *testing.T) {
 }
 
 // TestStepListsAddedRows: the design note's case (two ROOT-parented users,
-// legacy §5.1 L4): R shows the second turn only; A,B adds the first turn,
-// its user message and its reply, whether or not the audit has the script.
+// legacy §5.1 L4): R shows the second turn only; A,B adds what comes before
+// it, whether or not the audit has the script. At R the session starts with
+// a run from the fn-form route (R11: the web turn records no parent because
+// the server made its conversation before anything was stored), and the
+// first turn inherits the run as its parent: the intended chain
+// (model.Target, corpus/expected/10-two-root-users-L4.json) is the run's
+// card, the first turn's user and reply, then the second turn; the card is
+// the run's row as legacy §3.6 copies it (role assistant, its content, an
+// output null as "null", its function).
 func TestStepListsAddedRows(t *testing.T) {
 	src := filepath.Join("..", "corpus", "sessions", "10-two-root-users-L4")
 	bare := filepath.Join(t.TempDir(), "l4")
 	copyTree(t, src, bare)
 	require.NoError(t, os.Remove(filepath.Join(bare, audit.ScriptName)))
 	want := []audit.Row{
+		{ID: "f00000000010", Role: "assistant", Text: "null", Card: true, Function: "prepare"},
 		{ID: "0a0b0c0d0e01", Role: "user", Text: "hello"},
 		{ID: "0a0b0c0d0e01_reply", Role: "assistant", Text: "hi"},
 	}

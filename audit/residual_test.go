@@ -22,20 +22,32 @@ func residue(t *testing.T, s *audit.Session, id string) audit.Residue {
 }
 
 // TestResidualWithScript: the intended rows the last config misses, with
-// the cause the walk finds. Both expectations are legacy §6 #14 and §4
-// variant B read by hand: the data is migration data (written with the
-// flags off), which flag A reads as recorded.
+// the cause the walk finds. The expectations are read by hand from the op
+// scripts, ops/README.md and legacy §4 variant B: the data is migration data
+// (written with the flags off), which flag A reads as recorded.
 func TestResidualWithScript(t *testing.T) {
-	// u6 was typed without a reload after u5's reply failed: the web path
-	// leaves the browser's head on u5, so u6 records u5 as its parent and
-	// the failed reply is a sibling, not on the chain — at R too.
-	s := audit.One(filepath.Join("..", "corpus", "sessions", "18-errors"))
+	// A web turn whose provider failed (a standalone error row) leaves the
+	// server's conversation on its user row u5 and the store's head on the
+	// error row: u6 records u5 as its parent, and means to continue where
+	// the server is (model.Target: the store's head), so the error row is
+	// intended and no config shows it — R neither.
+	dir := filepath.Join(t.TempDir(), "s")
+	build(t, dir, "session id=local_standalone01\nuser id=u5 text=boom\nerror-standalone id=e1 type=ProviderError msg=down\nuser id=u6 text=again\nreply\ndone\n", true)
+	s := audit.One(dir)
+	require.True(t, s.Intended)
 	require.Len(t, s.Residual, 1)
-	r := residue(t, s, "u5_reply")
+	r := residue(t, s, "e1")
 	require.Equal(t, "after-failed-reply", r.Cause)
 	require.Equal(t, "u6", r.By)
 	require.False(t, r.AtR)
-	require.Equal(t, audit.Row{ID: "u5_reply", Role: "assistant", Text: "[error] RuntimeError: boom"}, r.Row)
+	require.Equal(t, audit.Row{ID: "e1", Role: "system", Text: "[error] ProviderError: down"}, r.Row)
+
+	// legacy §6 #14: a folded error of a web turn puts the store's head back
+	// on its user row, where the server's conversation stands (R12): the
+	// next turn records u5 and means it, so nothing is left behind.
+	s = audit.One(filepath.Join("..", "corpus", "sessions", "18-errors"))
+	require.True(t, s.Intended)
+	require.Empty(t, s.Residual)
 
 	// Variant B: u3 was typed in a browser still on u1's reply, so the
 	// manual run between is off the chain.
@@ -112,14 +124,31 @@ func TestResidualTotals(t *testing.T) {
 			}
 		}
 	}
-	var failed *audit.CauseTotal
-	for i, c := range sum.Residual.Intended {
-		if c.Cause == "after-failed-reply" {
-			failed = &sum.Residual.Intended[i]
+	// With a script, the stale browsers of legacy §4 variant B (07, one
+	// card) and of shape 27 (a CLI turn and its reply): their target chains
+	// (corpus/expected) hold rows the recorded conversation leaves out, R's
+	// chain too; the example is the first session in sorted order.
+	stale := total(t, sum.Residual.Intended, "stale-parent")
+	require.Equal(t, 3, stale.Rows)
+	require.Equal(t, 2, stale.Sessions)
+	require.Equal(t, filepath.Join("..", "corpus", "sessions", "07-manual-variant-B"), stale.Example)
+	require.Equal(t, "f00000000001", stale.ExampleRow)
+	require.Equal(t, stale.Rows, stale.MissingAtR, "R does not show a row a stale browser's turn skips either")
+	// Without one, the failed turn TestResidualWithoutScript reads by hand,
+	// in the first session of the corpus in sorted order.
+	failed := total(t, sum.Residual.Unshown, "after-failed-reply")
+	require.Equal(t, filepath.Join("..", "corpus", "conformance", "sessions", "local_0011000000"), failed.Example)
+	require.Equal(t, "2eb14ab2f2d0", failed.ExampleRow)
+}
+
+// total is the cause's line of a residual summary.
+func total(t *testing.T, list []audit.CauseTotal, cause string) audit.CauseTotal {
+	t.Helper()
+	for _, c := range list {
+		if c.Cause == cause {
+			return c
 		}
 	}
-	require.NotNil(t, failed)
-	require.Equal(t, filepath.Join("..", "corpus", "sessions", "18-errors"), failed.Example)
-	require.Equal(t, "u5_reply", failed.ExampleRow)
-	require.Equal(t, failed.Rows, failed.MissingAtR, "R does not show a failed reply the next turn skips either")
+	t.Fatalf("no %s in %+v", cause, list)
+	return audit.CauseTotal{}
 }

@@ -116,6 +116,11 @@ func (r *LegacyRun) ClientHead() (string, bool) {
 	return r.ch, r.chSet
 }
 
+// ConversationMade reports whether the writer's server has made its
+// conversation of the session (README: conversation): until it has, CH is
+// the store's head as the next web op would read it, and no op moves it.
+func (r *LegacyRun) ConversationMade() bool { return r.chMade }
+
 // Rooted reports whether the session holds ROOT: until it does, the
 // writers' ensureRoot creates it on the next web turn, /spawn or run, and
 // the head moves to it before the row is written.

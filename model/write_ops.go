@@ -179,9 +179,29 @@ func (o *legacyOps) Tool(op ops.Tool) error {
 	if op.Object {
 		input = args
 	}
-	r.appendNode(id, "code", op.Name, input, op.Result, calledBy, meta)
-	r.addToolCall(op.CallID, op.Name, args, op.Result, op.Error)
+	out := toolText(op.Result, op.Error)
+	r.appendNode(id, "code", op.Name, input, out, calledBy, meta)
+	r.addToolCall(op.CallID, op.Name, args, out, op.Error)
 	return nil
+}
+
+// toolText is the text R stores of a tool's result (its row's content and
+// its call's and block's result). R's dispatcher stringifies the
+// AgentToolResult (agent/_event_parsing.py, stringify_tool_result): the
+// text of its blocks when one has text, else json.dumps(result,
+// default=str), the quoted str() of the pydantic object. An empty result
+// is such an object: a tool that returns "" gets content=[TextContent(text="")]
+// and details=None (functions/_runtime.py, _normalize_result); one that
+// raises gets details={} (agent/agent_loop.py).
+func toolText(result string, isError bool) string {
+	if result != "" {
+		return result
+	}
+	details := "None"
+	if isError {
+		details = "{}"
+	}
+	return `"content=[TextContent(type='text', text='', text_signature=None, cache_control=None)] details=` + details + `"`
 }
 
 func (o *legacyOps) Task(op ops.Task) error {

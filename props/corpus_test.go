@@ -35,16 +35,7 @@ const corpusDir = "../corpus"
 // run, saying what it needs.
 func TestCorpusReplay(t *testing.T) {
 	t.Parallel()
-	var scripts []string
-	err := filepath.WalkDir(filepath.Join(corpusDir, "ops"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ops") {
-			scripts = append(scripts, p)
-		}
-		return err
-	})
-	require.NoError(t, err)
-	require.NotEmpty(t, scripts)
-	for _, p := range scripts {
+	for _, p := range corpusScripts(t) {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			t.Parallel()
 			track(t)
@@ -66,6 +57,22 @@ func TestCorpusReplay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// corpusScripts are the op scripts of the corpus, in the order of their
+// paths.
+func corpusScripts(t testing.TB) []string {
+	t.Helper()
+	var scripts []string
+	err := filepath.WalkDir(filepath.Join(corpusDir, "ops"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".ops") {
+			scripts = append(scripts, p)
+		}
+		return err
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, scripts)
+	return scripts
 }
 
 // lacking is what a script the implementation cannot be judged on needs,

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"sessiondag/checker/gen"
@@ -27,12 +28,21 @@ const exampleBug = "checkout-client"
 // exampleBudget is the suite's budget against it in CI.
 const exampleBudget = "20s"
 
+// exampleKnown is the example's known-findings file (docs/protocol.md,
+// "Known findings"): it accepts the planted bug's class as the hunt
+// reduces it, on data the properties draw. A path relative to the
+// repository's root, as a user gives it.
+const exampleKnown = "examples/legacy-python/known.json"
+
 // TestExampleImplementation: the shipped example, as a user runs it. The
 // property suite through it at a CI budget passes — every test passes or
 // is not run, saying what it needs, every corpus script it takes replays
 // without a finding — and a hunt of a fixed number of iterations finds
 // nothing; with its planted bug the suite fails, the hunt finds it and the
-// replay of the corpus script of a checkout fails.
+// replay of the corpus script of a checkout fails. That run holds the
+// example's known-findings file: P1 meets the bug's known class, goes on
+// and passes, the file saying what it accepted, while the corpus replay,
+// a class the file does not name (data written by a migration), fails.
 func TestExampleImplementation(t *testing.T) {
 	inProcessOnly(t, "the shipped example judged through the suite")
 	if testing.Short() {
@@ -67,16 +77,24 @@ func TestExampleImplementation(t *testing.T) {
 // that the corpus replay caught the planted bug (a fail).
 func exampleSuite(t *testing.T, cmd string, want verdict.Outcome) {
 	t.Helper()
-	out, err := runBinary(t, os.Args[0], []string{ImplEnv + "=" + cmd, BudgetEnv + "=" + exampleBudget,
-		VerdictEnv + "=" + filepath.Join(t.TempDir(), "verdict.txt"), "SESSIONDAG_MUTANT=planted"},
-		"-rapid.shrinktime=3s", "-rapid.nofailfile")
+	env := []string{ImplEnv + "=" + cmd, BudgetEnv + "=" + exampleBudget,
+		VerdictEnv + "=" + filepath.Join(t.TempDir(), "verdict.txt"), "SESSIONDAG_MUTANT=planted"}
+	if want == verdict.Fail {
+		env = append(env, KnownEnv+"="+exampleKnown)
+	}
+	out, err := runBinary(t, os.Args[0], env, "-rapid.shrinktime=3s", "-rapid.nofailfile")
 	code := 0
 	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	block := out[bytes.LastIndex(out, []byte("props: the suite against ")):]
+	at := bytes.LastIndex(out, []byte("props: the suite against "))
+	if at < 0 {
+		t.Fatalf("the example through the suite: exit %d, no final block:\n%s", code, tailOf(out, 60))
+	}
+	block := out[at:]
+	t.Logf("the suite through %s:\n%s", cmd, block)
 	switch want {
 	case verdict.Pass:
 		if code != verdict.ExitPass || !bytes.Contains(block, []byte("\nverdict: PASS: ")) {
@@ -88,16 +106,53 @@ func exampleSuite(t *testing.T, cmd string, want verdict.Outcome) {
 				t.Errorf("%s: %s, want pass or not run", l[2], w)
 			}
 		}
-		if !regexp.MustCompile(`(?m)^  pass +TestCorpusReplay: \d+ scripts? of \d+ pass, \d+ not run`).Match(block) ||
+		// Every script of the corpus was replayed: each passed or was not
+		// run, saying what it needs (the word pass means none failed and
+		// none was undecided).
+		corpus := regexp.MustCompile(`(?m)^  pass +TestCorpusReplay: \d+ scripts? of (\d+) pass, \d+ not run \(scripts that need: `).FindSubmatch(block)
+		if corpus == nil || string(corpus[1]) != strconv.Itoa(len(corpusScripts(t))) ||
 			!regexp.MustCompile(`(?m)^  pass +TestChecks/P1-legacy/off-any: `).Match(block) || len(lines) < 10 {
-			t.Errorf("the block does not show the corpus replay and P1 passing:\n%s", block)
+			t.Errorf("the block does not show every corpus script (%d) replayed and P1 passing:\n%s", len(corpusScripts(t)), block)
 		}
 	case verdict.Fail:
 		if code != verdict.ExitFail || !regexp.MustCompile(`\nverdict: FAIL: .*TestCorpusReplay`).Match(block) ||
-			!bytes.Contains(block, []byte("fail       TestCorpusReplay/14-checkout-branch.ops")) {
+			!bytes.Contains(block, []byte("\n  fail       TestCorpusReplay/14-checkout-branch.ops\n")) {
 			t.Fatalf("the example with its bug through the suite: exit %d, want a failure of the corpus replay:\n%s", code, tailOf(out, 60))
 		}
+		if !regexp.MustCompile(`(?m)^  pass +TestChecks/P1-legacy/off-any: `).Match(block) ||
+			!regexp.MustCompile(`(?m)^props: known: checkout-client\.ops accepted [1-9]\d* findings: `).Match(out) {
+			t.Errorf("with the known file, P1 does not go on past the bug's known class to a pass, the file saying what it accepted:\n%s", tailOf(out, 80))
+		}
+		// The bug is in checkout: a script without one cannot show it.
+		for _, m := range regexp.MustCompile(`(?m)^  fail +TestCorpusReplay/(\S+)$`).FindAllSubmatch(block, -1) {
+			if !holdsCheckout(t, corpusScript(t, string(m[1]))) {
+				t.Errorf("corpus script %s fails through the example with its checkout bug, but holds no checkout", m[1])
+			}
+		}
 	}
+}
+
+// holdsCheckout reports whether the script file at path holds a checkout.
+func holdsCheckout(t *testing.T, path string) bool {
+	t.Helper()
+	for _, op := range parseFile(t, path) {
+		if op.Kind() == "checkout" {
+			return true
+		}
+	}
+	return false
+}
+
+// corpusScript is the path of the corpus script of that name.
+func corpusScript(t *testing.T, name string) string {
+	t.Helper()
+	for _, p := range corpusScripts(t) {
+		if filepath.Base(p) == name {
+			return p
+		}
+	}
+	t.Fatalf("no corpus script %s", name)
+	return ""
 }
 
 // exampleHunt hunts through cmd for a fixed number of iterations: nothing
@@ -120,5 +175,13 @@ func exampleHunt(t *testing.T, cmd string, want verdict.Outcome) {
 		t.Errorf("the hunt through the example found %d failures; the first: %s [%s]: %s", len(r.Failures), r.Failures[0].Check, r.Failures[0].Data, r.Failures[0].What)
 	case want == verdict.Fail && len(r.Failures) == 0:
 		t.Errorf("the hunt through the example with its bug found nothing in %d scripts", r.Scripts)
+	case want == verdict.Fail:
+		// What it found is the bug: reproduced, and its reduced script
+		// holds the checkout that shows it.
+		for _, f := range r.Failures {
+			if !f.Reproduced || f.File == "" || !holdsCheckout(t, f.File) {
+				t.Errorf("the hunt's finding %s [%s] (%s) is not the checkout bug, reproduced and saved: %s", f.Check, f.Data, f.File, f.What)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"sessiondag/checker/campaign"
@@ -14,8 +15,19 @@ import (
 // failure of the implementation under test that a review accepted. A
 // property that meets one goes on to its next case instead of failing,
 // and only what is new fails; the suite says at its end what each entry
-// accepted and which matched nothing.
+// accepted and which matched nothing. A relative path is relative to the
+// repository's root, as SESSIONDAG_IMPL's command runs there.
 const KnownEnv = "SESSIONDAG_KNOWN"
+
+// fromRoot is a path a user gives the suite (KnownEnv, VerdictEnv) as the
+// test binary opens it: relative to the repository's root, not to props/,
+// where go test runs it.
+func fromRoot(path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join("..", path)
+}
 
 // known is the file SESSIONDAG_KNOWN names, nil without one.
 var known *campaign.Known
@@ -26,7 +38,7 @@ func openKnown() error {
 	if path == "" {
 		return nil
 	}
-	k, err := campaign.ReadKnown(path, time.Now())
+	k, err := campaign.ReadKnown(fromRoot(path), time.Now())
 	if err != nil {
 		return fmt.Errorf("%s: %w", KnownEnv, err)
 	}

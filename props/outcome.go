@@ -170,19 +170,26 @@ func report(w io.Writer, all []tracked, v verdict.Verdict) {
 	fmt.Fprintf(w, "props: %s\n", budget)
 	for _, o := range all {
 		if strings.HasPrefix(o.name, "TestCorpusReplay/") && (o.word == wordFail || o.word == wordUndecided) {
-			fmt.Fprintf(w, "  %-9s  %s\n", o.word, o.name+": "+o.why)
+			fmt.Fprintln(w, reportLine(o))
 		}
 	}
 	for _, o := range lines(all) {
-		line := fmt.Sprintf("  %-9s  %s", o.word, o.name)
-		if o.why != "" {
-			line += ": " + o.why
-		} else if o.note != "" {
-			line += ": " + o.note
-		}
-		fmt.Fprintln(w, line)
+		fmt.Fprintln(w, reportLine(o))
 	}
 	fmt.Fprintln(w, v.Line())
+}
+
+// reportLine is one test's line of the final block: its outcome, its
+// name, and why (not run, undecided) or what it covered (a pass), when
+// there is something to say.
+func reportLine(o tracked) string {
+	line := fmt.Sprintf("  %-9s  %s", o.word, o.name)
+	if o.why != "" {
+		line += ": " + o.why
+	} else if o.note != "" {
+		line += ": " + o.note
+	}
+	return line
 }
 
 // corpusWord is the outcome of the corpus replay as a whole.
@@ -232,7 +239,8 @@ func corpusLine(corpus []tracked) string {
 }
 
 // VerdictEnv names the file the suite against another implementation also
-// writes its final block to; bin/props-verdict.txt of the repository by
+// writes its final block to (a relative path is relative to the
+// repository's root); bin/props-verdict.txt of the repository by
 // default (go test shows a passing package's output only with -v). The
 // default file is read back: go test's cache then leaves the run out (the
 // file is newer than the cache trusts), so the next run runs again, as it
@@ -245,9 +253,9 @@ const defaultVerdictFile = "../bin/props-verdict.txt"
 // saveVerdict writes the block to its file and reads it back, saying
 // where.
 func saveVerdict(block string) (string, error) {
-	path := os.Getenv(VerdictEnv)
-	if path == "" {
-		path = defaultVerdictFile
+	path := defaultVerdictFile
+	if v := os.Getenv(VerdictEnv); v != "" {
+		path = fromRoot(v)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return path, err

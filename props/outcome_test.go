@@ -68,6 +68,14 @@ func TestCorpusLine(t *testing.T) {
 	if corpusWord(corpus[1:]) != wordNotRun || corpusWord(append(corpus, tracked{word: wordFail})) != wordFail {
 		t.Error("corpusWord: no script run is not run; a failing script fails the replay")
 	}
+	// The final block names a failing script on a line of its own, with
+	// nothing after its name (a failure's evidence is in the output above).
+	var b strings.Builder
+	failing := append(corpus, tracked{name: "TestCorpusReplay/e.ops", word: wordFail})
+	report(&b, failing, suiteVerdict(failing, 1))
+	if !strings.Contains(b.String(), "\n  fail       TestCorpusReplay/e.ops\n") {
+		t.Errorf("the final block does not name the failing script alone on its line:\n%s", b.String())
+	}
 }
 
 // TestSelected: which tests a run's -test.run and -test.skip select, as

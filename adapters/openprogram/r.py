@@ -803,8 +803,10 @@ class Driver:
         self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         self._need(":" not in label, "a /spawn label cannot hold a colon")
-        flag = " --clean" if mode == "clean" else ""
-        line = f"/spawn{flag} {label}: {text}"
+        # the user's command as R parses it (webui/_chat_helpers.py): the
+        # label before the first colon; async is /task --async
+        line = {"clean": f"/spawn --clean {label}: {text}", "async": f"/task --async {label}: {text}"}.get(
+            mode, f"/spawn {label}: {text}")
         ws = FakeWS()
         mark = self.conductor.mark()
         self._run(self.m.ws_chat.handle_chat(ws, {"text": line, "session_id": self.sid, "permission_mode": "bypass"}))
@@ -1070,7 +1072,10 @@ class Driver:
                     raise RuntimeError(f"no result for tool call {call_id}")
                 if err:
                     raise RuntimeError(result)
-                return A.AgentToolResult(content=[P.TextContent(text=result)], details={})
+                # as the original's own tools return: its wrapper
+                # (functions/_runtime.py, _normalize_result) makes a str
+                # one text block and details None when it has none
+                return A.AgentToolResult(content=[P.TextContent(text=result)], details=None)
             out.append(A.AgentTool(name=name, description=f"{name} (stand-in)",
                                    parameters={"type": "object", "properties": {}}, label=name,
                                    execute=execute))
@@ -1189,7 +1194,10 @@ class Driver:
         }
         if "branch" in self.VIEWS:
             view["branch"] = db.get_branch(sid)
-        return _json_safe(json.loads(json.dumps(view, default=str)))
+        text = json.dumps(view, default=str)
+        if "NaN" not in text and "Infinity" not in text:
+            return json.loads(text)  # nothing JSON cannot hold: no walk over every value
+        return _json_safe(json.loads(text))
 
 
 def make_driver(src):

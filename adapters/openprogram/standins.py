@@ -255,6 +255,12 @@ class BaseModel(metaclass=_ModelMeta):
         inner = ", ".join(f"{n}={getattr(self, n, None)!r}" for n in type(self).__op_fields__)
         return f"{type(self).__name__}({inner})"
 
+    def __str__(self):
+        # pydantic 2's str() of a model: its fields, space-separated, no
+        # class name (the original stores it where a tool result has no
+        # text: json.dumps(result, default=str)).
+        return " ".join(f"{n}={getattr(self, n, None)!r}" for n in type(self).__op_fields__)
+
 
 def _declared(hint):
     """The model class a field is declared as, when it names one (pydantic

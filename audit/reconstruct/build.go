@@ -46,10 +46,30 @@ type builder struct {
 	quiet          bool
 	rowMarks       *rowMarks // built once, when a reading needs them
 
+	runs []string // the model-called runs the function subprocess numbered (subprocess.go)
+
 	stepRows int       // the rows the op being explained writes
-	chAt     string    // the browser's head once what ended before the op did
+	chAt     browser   // the browser's head once what ended before the op did
 	rebuilt  int       // other readings rebuilt (ambiguity.go)
 	first    *FirstRow // set when a row is unexplained: the build stops
+}
+
+// browser is the browser's head as the writer keeps it: the head of the
+// server's conversation once made (an op that makes or moves it moves the
+// browser); before, none, whatever the store's head, which the first web op
+// reads (R11), so a checkout could still have made it.
+type browser struct {
+	made, set bool
+	ch        string
+}
+
+// browserNow is the writer's browser now.
+func (b *builder) browserNow() browser {
+	if !b.leg.ConversationMade() {
+		return browser{}
+	}
+	ch, set := b.leg.ClientHead()
+	return browser{made: true, set: set, ch: ch}
 }
 
 // frame is an open function: its row and its last exec.
@@ -105,6 +125,10 @@ func newBuilder(d *Dir) *builder {
 // run explains the rows one op at a time, then ends what the rows leave
 // ended and the stored head.
 func (b *builder) run() {
+	if b.d.MetaErr != nil {
+		b.unexplained(nil, "", "meta.json", b.d.MetaErr.Error())
+		return
+	}
 	b.apply(ops.Session{ID: b.sessionID()})
 	for b.first == nil && b.i < len(b.d.Rows) {
 		r := b.d.Rows[b.i]
@@ -128,8 +152,7 @@ func (b *builder) run() {
 		}
 		b.confirm(s, before)
 		b.notePoint(s)
-		after, _ := b.leg.ClientHead()
-		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, after != b.chAt
+		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, b.browserNow() != b.chAt
 		b.i += s.rows
 	}
 	if b.first == nil {
@@ -154,9 +177,9 @@ func (b *builder) rowError(r *Row) error {
 		return r.Err
 	case b.byID[r.ID] != r:
 		return fmt.Errorf("id %q is stored twice: the writers write each id once", r.ID)
-	case b.i > 0 && b.d.Rows[b.i-1].Err == nil && r.Seq <= b.d.Rows[b.i-1].Seq:
-		if r.Seq == b.d.Rows[b.i-1].Seq {
-			return fmt.Errorf("seq %d is stored twice (a function run in a subprocess counts seqs of its own): no op writes two rows with one seq", r.Seq)
+	case b.i > 0 && b.d.Rows[b.i-1].Err == nil && r.Seq <= b.d.Rows[b.i-1].Seq && !(r.Seq == b.d.Rows[b.i-1].Seq && isRunRow(r)):
+		if r.Seq == b.d.Rows[b.i-1].Seq && !isRunRow(r) {
+			return fmt.Errorf("seq %d is stored twice, and not by a function the model called (whose subprocess may count seqs of its own): no op writes two rows with one seq", r.Seq)
 		}
 		return fmt.Errorf("seq %d does not follow seq %d of the file before it: the writers append in seq order", r.Seq, b.d.Rows[b.i-1].Seq)
 	}

@@ -163,7 +163,10 @@ func keyList(o *model.Object) string {
 // metaDiffs compares meta.json with the one the writers wrote: head_id
 // first (what the load starts from), then every other key.
 func metaDiffs(stored, written *model.Object) []diff {
-	if stored == nil {
+	switch {
+	case stored == nil && written == nil:
+		return nil // the folder holds none, and a folder edit says so (folder.go)
+	case stored == nil:
 		return []diff{{file: "meta.json", field: "meta.json", stored: "(absent)", written: "(a file)",
 			class: ""}}
 	}

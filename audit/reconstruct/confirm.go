@@ -33,7 +33,10 @@ func (b *builder) confirm(s step, before int) {
 			return
 		}
 		n := b.leg.Node(wrote[j])
-		if field, stored, written := identityDiff(n, r); field != "" {
+		if j == 0 {
+			b.subprocess(s.op, n, r)
+		}
+		if field, stored, written := identityDiff(n, r, b.shift()); field != "" {
 			b.first = &FirstRow{File: r.File, ID: r.ID, Op: line, Field: field, Stored: stored, Written: written,
 				Why: "the op that writes a row of this shape writes this field otherwise"}
 			return
@@ -43,10 +46,11 @@ func (b *builder) confirm(s step, before int) {
 
 // identityDiff is the first field that places a row (its seq, role, caller
 // and the metadata a reader follows to place it) in which the written node
-// and the stored row differ, with both values.
-func identityDiff(n *model.Node, r *Row) (field, stored, written string) {
-	if n.Seq != r.Seq {
-		return "seq", fmt.Sprint(r.Seq), fmt.Sprint(n.Seq)
+// and the stored row differ, with both values; the rows are stored lower
+// seqs lower than the writers count (subprocess.go).
+func identityDiff(n *model.Node, r *Row, lower int) (field, stored, written string) {
+	if n.Seq-lower != r.Seq {
+		return "seq", fmt.Sprint(r.Seq), fmt.Sprint(n.Seq - lower)
 	}
 	if n.Role != r.Role {
 		return "role", r.Role, n.Role
@@ -60,9 +64,6 @@ func identityDiff(n *model.Node, r *Row) (field, stored, written string) {
 		if k == "source" {
 			if r.Role != "user" {
 				continue // the readers tell apart only the sources of user rows
-			}
-			if !sok && isRerun(r) {
-				sv, sok = "web", true // the original's rerun records none: the readers take it as the web's
 			}
 			sv, wv = sourceClass(sv), sourceClass(wv)
 		}

@@ -20,8 +20,13 @@ func TestCorpora(t *testing.T) {
 		explained int // reconstructed or ambiguous, at least
 	}{
 		{"../../corpus/sessions/*", 66},
-		{"../../corpus/realwriter/sessions/*", 64},
-		{"../../corpus/conformance/sessions/*", 17},
+		{"../../corpus/realwriter/sessions/*", 74},
+		// corpus/conformance was written the way the project's writers wrote
+		// before they were made the original at R: 7 of its sessions hold a
+		// rerun with source "web", which R's rerun does not write (R5), and 2
+		// a web turn after a run that records no parent, where R's server
+		// records the store's head (R11).
+		{"../../corpus/conformance/sessions/*", 8},
 	} {
 		dirs, err := filepath.Glob(c.glob)
 		require.NoError(t, err)

@@ -30,7 +30,8 @@ type Row struct {
 }
 
 // Dir is a session directory as stored: its rows in file-name order (the
-// original's order) and meta.json.
+// original's order; a function subprocess's run after the row whose seq it
+// shares, which it was written after: subprocess.go) and meta.json.
 type Dir struct {
 	Path    string
 	ID      string // the session id: the directory's name
@@ -71,6 +72,7 @@ func Read(dir string) (*Dir, error) {
 		}
 		d.Rows = append(d.Rows, readRow(dir, file))
 	}
+	writeOrder(d.Rows)
 	return d, nil
 }
 

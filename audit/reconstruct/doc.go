@@ -25,5 +25,11 @@
 // the first row no script explains and why: the op that would have written
 // it and the field that differs.
 //
+// Where the original leaves the folder otherwise than its writes alone
+// would (a run the model called numbered by its function subprocess, no
+// meta.json before a turn ended), the reconstruction names the folder edits
+// the project's cold check writes for it (checker/campaign) beside the
+// script (folder.go, subprocess.go).
+//
 // It never writes to the directory it reads.
 package reconstruct

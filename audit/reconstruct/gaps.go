@@ -53,8 +53,8 @@ func gapClass(r *Row, field, stored, written string) string {
 	}
 	switch {
 	case key == "source":
-		if sourceClass(value(stored)) == sourceClass(value(written)) || isRerun(r) || r.Role != "user" {
-			return gapChannel // a channel's name, a rerun's web source the original leaves out, a row's that is no user's
+		if sourceClass(value(stored)) == sourceClass(value(written)) || r.Role != "user" {
+			return gapChannel // a channel's name, a row's that is no user's
 		}
 	case r.Role == "llm" && (field == "name" || field == "input" && has(r.Meta, "prompt_text")):
 		return gapProcess // a model's name; a function's model call's system prompt
@@ -82,9 +82,6 @@ func value(text string) any {
 	}
 	return v
 }
-
-// isRerun: a retry's or edit's row.
-func isRerun(r *Row) bool { return has(r.Meta, "forked_from") }
 
 // sameJSONText reports whether two string fields hold JSON texts of one
 // value (the original escapes what the writers write as it is).

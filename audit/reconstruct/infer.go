@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"sessiondag/model"
@@ -293,11 +294,58 @@ func errorParts(out string) (string, string) {
 	return typ, msg
 }
 
-// jsonText is v as JSON text (keys in order, numbers as Python writes them).
+// jsonText is v as JSON text (keys in order, numbers as Python writes them,
+// NaN and the infinities too: json.dumps writes them, and an op's value
+// that holds one is written so).
 func jsonText(v any) string {
-	b, err := model.AppendJSON(nil, v)
+	b, err := appendText(nil, v)
 	if err != nil {
 		return ""
 	}
 	return string(b)
+}
+
+func appendText(b []byte, v any) ([]byte, error) {
+	var err error
+	switch x := v.(type) {
+	case model.Float:
+		switch f := float64(x); {
+		case math.IsNaN(f):
+			return append(b, "NaN"...), nil
+		case math.IsInf(f, 1):
+			return append(b, "Infinity"...), nil
+		case math.IsInf(f, -1):
+			return append(b, "-Infinity"...), nil
+		}
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendText(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case *model.Object:
+		if x == nil {
+			break
+		}
+		b = append(b, '{')
+		for i, f := range x.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = model.AppendJSON(b, f.Key); err != nil {
+				return nil, err
+			}
+			b = append(b, ':')
+			if b, err = appendText(b, f.Val); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	}
+	return model.AppendJSON(b, v)
 }

@@ -34,7 +34,7 @@ func (b *builder) prepare(s *step) {
 	if b.first != nil {
 		return
 	}
-	b.chAt, _ = b.leg.ClientHead() // a checkout before the row's op comes after what ended above
+	b.chAt = b.browserNow() // a checkout before the row's op comes after what ended above
 	b.flags(s)
 	h := b.hints[b.i]
 	for _, op := range h.before {

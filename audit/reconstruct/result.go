@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"sessiondag/checker/campaign"
 	"sessiondag/model"
 	"sessiondag/ops"
 )
@@ -48,6 +49,10 @@ type Result struct {
 	// Open are the ops where the data does not hold the intent and no
 	// alternative was built (Verdict Undecided), each with the rule's reason.
 	Open []string
+	// Folder are the edits of the folder beside the script's writes: the
+	// model-called runs the function subprocess numbered (subprocess.go).
+	// A script file holds them as `#! folder` lines (checker/campaign).
+	Folder []campaign.FolderEdit
 	// Disagree names a row the implementation's writers (impl/writer,
 	// through checker/driver) write otherwise than model.Legacy: a
 	// finding about the writers, not about the data.

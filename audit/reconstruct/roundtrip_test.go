@@ -37,9 +37,10 @@ func viewOf(t testing.TB, script []ops.Op) model.TargetView {
 }
 
 // checkRoundTrip reconstructs the session script writes and holds the
-// result to the rules: explained byte for byte, and where the reading is
-// the only one, meaning what script means; where it is not, the
-// alternatives are other views. It returns the result.
+// result to the rules: explained byte for byte (the reconstructed script,
+// written again, writes every file as it is), and where the reading is the
+// only one, meaning what script means; where it is not, the alternatives
+// are other views. It returns the result.
 func checkRoundTrip(t *testing.T, name string, script []ops.Op, fl flags.Set) *Result {
 	t.Helper()
 	dir := writeSession(t, name, script, fl)
@@ -48,6 +49,7 @@ func checkRoundTrip(t *testing.T, name string, script []ops.Op, fl flags.Set) *R
 	require.NotEqual(t, Unexplained, res.Verdict, "%s: %+v\n%s", name, res.First, ops.String(script))
 	require.True(t, res.Exact, "%s: gaps %v", name, res.Gaps)
 	require.Empty(t, res.Disagree, name)
+	sameTree(t, name, dir, writeFolder(t, t.TempDir(), name, res.Script, res.Folder))
 	switch res.Verdict {
 	case Reconstructed:
 		require.True(t, harness.SameView(viewOf(t, script), res.View),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
 	"sessiondag/ops"
 )
@@ -32,7 +33,7 @@ func hasLine(script []ops.Op, line string) bool {
 // TestBrowserOps: the browser ops a web row shows are inferred, each the
 // least the row needs: none where the browser is on the row it records, a
 // reload where the server's head is, a checkout elsewhere, another writer
-// where it records none mid-session; a web turn typed in a browser not on
+// where it records none though the store has a head; a web turn typed in a browser not on
 // the server's head is ambiguous, with the checkout reading listed.
 func TestBrowserOps(t *testing.T) {
 	turn := "reply\ndone\n"
@@ -41,7 +42,10 @@ func TestBrowserOps(t *testing.T) {
 	}{
 		{"reload", "user id=u1 text=a\n" + turn + "dispatch id=d1 text=b\n" + turn + "reload\nuser id=u2 text=c\n" + turn, "reload", Reconstructed},
 		{"checkout", "user id=u1 text=a\n" + turn + "user id=u2 text=b\n" + turn + "checkout id=u1_reply\nuser id=u3 text=c\n" + turn, "checkout id=u1_reply", Reconstructed},
-		{"writer", "user id=u1 text=a\n" + turn + "writer name=w2 set=off\nuser id=u2 text=b\n" + turn, "writer name=w2 set=off", Reconstructed},
+		// A writer's conversation starts at the store's head (R11), which a
+		// writer taking over reads from meta.json: after a script's row (no
+		// meta written, R9) that is none, and its web turn records no parent.
+		{"writer", "script what=fn id=s1\nwriter name=w2 set=off\nuser id=u1 text=a\n" + turn, "writer name=w2 set=off", Reconstructed},
 		{"stale", "user id=u1 text=a\n" + turn + "dispatch id=d1 text=b\n" + turn + "user id=u2 text=c\n" + turn, "", Ambiguous},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -200,6 +204,26 @@ func TestGapsHeldToReaders(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Unexplained, res.Verdict)
 	require.Equal(t, "reads", res.First.Field)
+}
+
+// TestCheckoutBeforeTheConversation: a server that has made no conversation
+// of the session (after a crash) has no browser head for a turn to move; a
+// checkout that made it may have come before a dispatcher turn that moved
+// only the store's head, and the web turn after both records the checkout's
+// row either way: ambiguous, the earlier place (the script's) listed
+// (generated seed 203 of the 300).
+func TestCheckoutBeforeTheConversation(t *testing.T) {
+	script := parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ncrash\ncheckout id=u1_reply\nfork-root id=d1 text=c\nreply\ndone\nuser id=u3 text=d\nreply\ndone\n")
+	res := checkRoundTrip(t, "s", script, flags.Off)
+	require.Equal(t, Ambiguous, res.Verdict, ops.String(res.Script))
+	var changes []string
+	found := false
+	for _, a := range res.Alternatives {
+		changes = append(changes, a.Change)
+		found = found || harness.SameView(a.View, viewOf(t, script))
+	}
+	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0005-u-d1.json")
+	require.True(t, found, "the script's view is no reading: %v", changes)
 }
 
 // TestCheckoutPlace: a checkout the rows show is placed right before the

@@ -41,14 +41,25 @@ func (b *builder) result() *Result {
 // flag off), and holds a reconstruction up to gaps to the readers.
 func (b *builder) judge(res *Result) {
 	impl, replayed, disagree := b.implWrites()
-	res.Disagree = disagree
+	res.Disagree, res.Folder = disagree, b.folder(true)
 	w := b.modelWrites()
 	if b.flagged && impl != nil {
 		w = impl
 	}
-	b.judgeWrites(res, w)
-	if b.first != nil || res.Exact || replayed == nil {
+	b.judgeWrites(res, b.edited(w))
+	if b.first != nil || replayed == nil {
 		return
+	}
+	if b.noMeta() {
+		b.metaUnread(replayed)
+	}
+	if b.first != nil || res.Exact {
+		return
+	}
+	if len(res.Folder) > 0 {
+		if replayed = b.replayedFolder(res.Folder); b.first != nil {
+			return
+		}
 	}
 	why, err := confirmLoads(b.d.Path, replayed)
 	if err != nil {
@@ -99,8 +110,8 @@ func (b *builder) opOf(id string) string {
 func (b *builder) compareWrites() *writes {
 	if b.flagged {
 		if w, _, _ := b.implWrites(); w != nil {
-			return w
+			return b.edited(w)
 		}
 	}
-	return b.modelWrites()
+	return b.edited(b.modelWrites())
 }

@@ -106,14 +106,24 @@ func ShellQuote(s string) string {
 // Report is the failure message: what failed, the script, the evidence and
 // the command that reproduces it (when the file was saved).
 func Report(c Case, f *harness.Finding, savedAs string) string {
+	command := ""
+	if savedAs != "" {
+		command = c.ReplayCommand(savedAs)
+	}
+	return ReportReproduced(c, f, command)
+}
+
+// ReportReproduced is Report with the command that reproduces the failure
+// given ("": none, the script was not saved).
+func ReportReproduced(c Case, f *harness.Finding, command string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[%s] %s: %s, after op %d\n", c.Data.Name, c.Check.Name, termtext.Text(f.What), f.Step)
 	fmt.Fprintf(&b, "script (%d ops):\n%s\n", len(c.Script), indent(clipLines(ops.String(c.Script))))
 	if f.Diff != "" {
 		fmt.Fprintf(&b, "%s\n", termtext.Text(f.Diff))
 	}
-	if savedAs != "" {
-		fmt.Fprintf(&b, "reproduce: %s\n", termtext.Line(c.ReplayCommand(savedAs)))
+	if command != "" {
+		fmt.Fprintf(&b, "reproduce: %s\n", termtext.Line(command))
 	} else {
 		b.WriteString("reproduce: (the script was not saved)\n")
 	}

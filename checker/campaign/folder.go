@@ -151,9 +151,14 @@ func attachRows(nodes []*node.Node) []*node.Node {
 }
 
 // implRun is the implementation's writers after script, flags off, history
-// numbered from firstSeq (what harness.Cold writes).
+// numbered from firstSeq (what harness.Cold writes): the session its
+// session op names, whose id a compaction's copies record.
 func implRun(script []ops.Op, firstSeq int64) (*driver.Run, error) {
-	run, err := driver.Start(nil, "", flags.Off)
+	var first ops.Op
+	if len(script) > 0 {
+		first = script[0]
+	}
+	run, err := driver.Start(first, "", flags.Off)
 	if err != nil {
 		return nil, fmt.Errorf("cold folder: start: %w", err)
 	}

@@ -100,6 +100,28 @@ func TestFolderEdits(t *testing.T) {
 	}
 }
 
+// A node the subprocess numbering rewrites is the one the script wrote:
+// a compaction's copy after the run records the session the script names.
+func TestFolderEditsOfTheScriptsSession(t *testing.T) {
+	s := script(t, "session id=local_5e55100001\n"+folderScript+"done\nuser id=u4 text=c\nreply\ndone\ncompact id=k keep=1\n")
+	edits, err := Edits(Case{Script: s, Folder: []FolderEdit{{Kind: FolderSubprocess, ID: "f1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := false
+	for _, e := range edits {
+		if strings.Contains(e.Path, "-k_k1.json") && !e.Remove {
+			copied = true
+			if !strings.Contains(string(e.Content), `"session_id": "local_5e55100001"`) {
+				t.Errorf("%s: %s", e.Path, e.Content)
+			}
+		}
+	}
+	if !copied {
+		t.Errorf("no edit of the compaction's copy: %+v", edits)
+	}
+}
+
 // A subprocess numbering of a run the reduced script no longer writes, and
 // a meta edit of a script that writes none, are left out; no-meta is drawn
 // only where history holds a node.

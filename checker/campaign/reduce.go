@@ -187,6 +187,13 @@ func simpler(op ops.Op, i int) []ops.Op {
 	if _, w := op.(ops.Writer); w && f.Name == "Name" {
 		return nil // who writes, not what: another name is another writer
 	}
+	if calls(op) && f.Name == "Name" {
+		// which tool or function is called, not a value: an original's
+		// registries hold none without a name (each is a named Python
+		// function), so a reduction that empties it makes an op the
+		// original refuses, a validity finding of the reduction's own
+		return nil
+	}
 	var out []ops.Op
 	set := func(x any) {
 		v := reflect.New(reflect.TypeOf(op)).Elem()
@@ -237,4 +244,13 @@ func canonical(c Case) Case {
 		out.Folder = append(out.Folder, FolderEdit{Kind: e.Kind, ID: r.String(e.ID)})
 	}
 	return out
+}
+
+// calls reports whether op calls a tool or function by its name.
+func calls(op ops.Op) bool {
+	switch op.(type) {
+	case ops.Tool, ops.Fn, ops.Manual:
+		return true
+	}
+	return false
 }

@@ -140,14 +140,17 @@ func ReplayScheduled(f *ops.File, o ReplayOptions) ([]*harness.Finding, []harnes
 		return nil, nil, err
 	}
 	if o.Impl != nil {
+		// What the script holds that the implementation does not write
+		// first, then what the plan's checks and data need of it: either
+		// way the error says "needs …" (Lacking), as go test ./props does.
 		a := o.Impl.About()
+		if err := Takes(a, f.Ops); err != nil {
+			return nil, nil, err
+		}
 		var skipped []string
 		groups, skipped = applicable(a, groups)
 		if len(groups) == 0 {
-			return nil, nil, fmt.Errorf("%w: %s", harness.ErrNotApplicable, strings.Join(skipped, "; "))
-		}
-		if err := Takes(a, f.Ops); err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("%w: needs %s: %s", harness.ErrNotApplicable, strings.Join(Lacking(f, o), ", "), strings.Join(skipped, "; "))
 		}
 	}
 	var out []*harness.Finding

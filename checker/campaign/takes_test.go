@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -62,4 +63,23 @@ func TestReplayOfAVariantDeclaredWithout(t *testing.T) {
 	_, err := Replay(f, ReplayOptions{Impl: refusing{t, fourKinds}})
 	require.True(t, errors.Is(err, harness.ErrNotApplicable), "%v", err)
 	require.Contains(t, err.Error(), "needs user-form")
+}
+
+// TestReplayNothingApplicableSaysWhatItNeeds: a script the implementation
+// writes, but that no check or kind of data of its plan can judge on it (a
+// check that needs the implementation in-process, data written with the
+// flags on for a legacy one), is not applicable and says what it needs, in
+// the words of "not run: needs …" — what replay prints before it exits 3.
+func TestReplayNothingApplicableSaysWhatItNeeds(t *testing.T) {
+	body := "session id=s\nuser id=u1 text=a\nreply\nsay text=b\ndone"
+	for _, c := range []struct{ check, needs string }{
+		{"#! check name=cold data=off-any\n", "needs the implementation in-process: check cold reads the implementation's internals"},
+		{"#! check name=target data=flags-on\n", "needs data written with the flags on: four claims the legacy"},
+	} {
+		f, err := ops.ParseFile(strings.NewReader(c.check+body), "t.ops")
+		require.NoError(t, err)
+		_, err = Replay(f, ReplayOptions{Impl: refusing{t, fourKinds}})
+		require.True(t, errors.Is(err, harness.ErrNotApplicable), "%v", err)
+		require.True(t, strings.HasPrefix(harness.Why(err), c.needs), "%s: %v", c.check, err)
+	}
 }

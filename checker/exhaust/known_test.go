@@ -70,13 +70,14 @@ func TestFindsKnownCutoffs(t *testing.T) {
 	t.Run("two ROOT-parented users", func(t *testing.T) {
 		kinds := []string{"user", "reply", "done", "reload", "dispatch", "manual", "end"}
 		found := cutoffs(t, 6, kinds)
-		requireFound(t, found, "manual id=n1 args=\"{}\"\nend\ndispatch id=n2\nreply\ndone\nuser id=n3\n")
+		requireFound(t, found, "manual id=n1 args=\"{}\"\nend\ndispatch id=n2\nreply\ndone\nuser id=n3 text=\"{}\"\n")
 	})
 	t.Run("manual function after chat", func(t *testing.T) {
 		kinds := []string{"user", "reply", "done", "reload", "manual", "end", "exec", "say"}
 		found := cutoffs(t, 5, kinds)
-		// Reduced with its values at their simplest (campaign.Passes).
-		requireFound(t, found, "user id=n1\nreply\ndone\n"+`manual id=n2 args="{}"`+"\nend\n")
+		// Reduced with its values at their simplest (campaign.Passes): a
+		// web message is never empty, "{}" is the simplest text.
+		requireFound(t, found, "user id=n1 text=\"{}\"\nreply\ndone\n"+`manual id=n2 args="{}"`+"\nend\n")
 		// At 4 ops only a web turn typed after a run the browser reloaded
 		// during (a stale client head) is cut off: no chat before the run.
 		for _, s := range cutoffs(t, 4, kinds) {

@@ -15,6 +15,7 @@ var _ ops.Interpreter = (*shadow)(nil)
 func (s *shadow) Session(ops.Session) error { return nil }
 
 func (s *shadow) UserWeb(o ops.UserWeb) error {
+	s.text(o.Text)
 	switch o.Form {
 	case "image":
 		s.tally.Shape(ShapeImage)
@@ -36,6 +37,7 @@ func (s *shadow) UserWeb(o ops.UserWeb) error {
 }
 
 func (s *shadow) UserDispatch(o ops.UserDispatch) error {
+	s.text(o.Text)
 	s.ensureRoot()
 	parent := o.Parent
 	if parent != "none" {
@@ -78,6 +80,7 @@ func (s *shadow) dispatched(id, parent string, fork, rooted bool) {
 }
 
 func (s *shadow) ForkRoot(o ops.ForkRoot) error {
+	s.text(o.Text)
 	s.ensureRoot()
 	if s.turns > 0 && o.Rooted {
 		s.tally.Shape(ShapeRootUsers)
@@ -111,7 +114,7 @@ func (s *shadow) Reply(ops.Reply) error {
 }
 
 func (s *shadow) Think(ops.Think) error { return nil }
-func (s *shadow) Say(ops.Say) error     { return nil }
+func (s *shadow) Say(o ops.Say) error   { s.text(o.Text); return nil }
 
 func (s *shadow) Tool(o ops.Tool) error {
 	id := s.reply + "_t_" + o.CallID
@@ -288,7 +291,7 @@ func (s *shadow) End(o ops.End) error {
 }
 
 func (s *shadow) Retry(o ops.Retry) error { return s.rerun(o.Of, o.ID, false) }
-func (s *shadow) Edit(o ops.Edit) error   { return s.rerun(o.Of, o.ID, true) }
+func (s *shadow) Edit(o ops.Edit) error   { s.text(o.Text); return s.rerun(o.Of, o.ID, true) }
 
 // rerun is retry and edit: a new user row beside the turn's user, or (a
 // retry of a turn with no reply) the head moved back to that user.
@@ -300,6 +303,9 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 	s.answered(u, ShapeForkAnsweredByRerun)
 	if s.isAsk[u] {
 		s.tally.Shape(ShapeAskRerun)
+		if _, inRun := s.parentOf[u]; inRun { // a script's top-level ask has no frame
+			s.tally.Shape(ShapeRunAskRerun)
+		}
 	}
 	if len(s.retryable) > 0 && s.retryable[0] == u {
 		s.tally.Shape(ShapeRetryFirst)
@@ -383,6 +389,7 @@ func (s *shadow) Script(o ops.Script) error {
 }
 
 func (s *shadow) LegacyUser(o ops.LegacyUser) error {
+	s.text(o.Text)
 	if o.Parent != "null" {
 		s.await(o.Parent, ShapeAdapterLater)
 		s.answered(o.Parent, ShapeForkAnsweredByChild)

@@ -63,6 +63,7 @@ const (
 	ShapeScriptRun          = "script run in a session context with internals"
 	ShapeTopAsk             = "top-level ask_user answer"
 	ShapeAskRerun           = "retry or edit of an ask row"
+	ShapeRunAskRerun        = "retry or edit of an ask row of a function run"
 	ShapeFollowup           = "internal user of a finished async task (task_followup)"
 	ShapeMerge              = "internal user of /merge (merge_turn)"
 	ShapeCompaction         = "compaction: summary and kept tail"
@@ -70,6 +71,10 @@ const (
 	ShapeAsyncTask          = "async /task attach with its extra copy"
 	ShapeFunctionForm       = "function-form web user"
 	ShapeImage              = "web user with an image attachment"
+	ShapeTextStripped       = "text Python's str.strip trims of a character beyond ASCII whitespace"
+	ShapeTextKept           = "text at whose end a character next to Python's whitespace stays"
+	ShapeTextControl        = "text with a control character json.dumps escapes"
+	ShapeTextLineSep        = "text with a line boundary only Python's splitlines knows"
 )
 
 // Shapes of folders as the original leaves them (docs/legacy.md §2.1, §6
@@ -114,7 +119,8 @@ var Required = []string{
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
-	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage, ShapeAskRerun,
+	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
+	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextLineSep,
 }
 
 // RequiredCache are the shapes a default-sized run of the load's cache

@@ -14,7 +14,16 @@ import (
 // is its repr (1e+16, 1e-05, -0.0, 5e-324), ints have any size, and a
 // literal beyond a double (1e400) is read as inf and written as Infinity.
 var (
-	texts     = []string{"hello", "list files", "thanks", "café ☕", "why?", "line one\nline two", `say "hi"`}
+	texts = []string{"hello", "list files", "thanks", "café ☕", "why?", "line one\nline two", `say "hi"`,
+		pythonTexts[0], pythonTexts[1], pythonTexts[2], pythonTexts[3], pythonTexts[4], pythonTexts[5]}
+	// pythonTexts hold the characters Python's text rules treat specially,
+	// and their neighbours: str.strip trims U+001C–U+001F and every Unicode
+	// space (U+0085, U+00A0, U+2029, U+3000), not U+200B or U+180E;
+	// str.splitlines splits at U+001C–U+001E, U+0085 and U+2028 too;
+	// json.dumps escapes the control characters below U+0020 (U+0001 as
+	// \u0001) and keeps U+007F and U+2028 as they are.
+	pythonTexts = []string{"\x1fpadded\u3000", "\u0085nel and nbsp\u00a0", "kept\u200b",
+		"\u180emongolian vowel separator", "ctl \x01 del \x7f", "groups\x1c\x1d\x1e\u2028sep\u2029"}
 	toolNames = []string{"bash", "read_file", "web_search", "grep"}
 	toolArgs  = []string{`{"cmd": "ls"}`, `{"q": "café"}`, `{"path": "/tmp/a", "n": 2}`, `{}`, `{"x": [1, 2.5, null, true]}`,
 		`{"id": 9007199254740993, "n": 12345678901234567890}`,

@@ -64,7 +64,7 @@ func rowsAtLeast(n int) Check {
 func TestScheduledPlayFindsTheFirstFailingOp(t *testing.T) {
 	var script []ops.Op
 	for i := range 60 {
-		script = append(script, ops.UserWeb{ID: fmt.Sprint("u", i)}, ops.Reply{}, ops.Done{})
+		script = append(script, ops.UserWeb{ID: fmt.Sprint("u", i), Text: "hi"}, ops.Reply{}, ops.Done{})
 	}
 	for _, n := range []int{5, 23, 61, 120} {
 		c := rowsAtLeast(n)

@@ -147,8 +147,18 @@ func reconstructText(dir string, res *reconstruct.Result) string {
 	for _, o := range res.Open {
 		fmt.Fprintf(&b, "# open: %s\n", termtext.Line(o))
 	}
-	b.WriteString(ops.String(res.Script))
+	b.WriteString(scriptText(res))
 	return b.String()
+}
+
+// scriptText is the script as a file: the folder's edits as `#! folder`
+// lines (how the original left the folder besides the writes), then the ops.
+func scriptText(res *reconstruct.Result) string {
+	f := &ops.File{Ops: res.Script}
+	for _, e := range res.Folder {
+		f.Directives = append(f.Directives, e.Directive())
+	}
+	return f.String()
 }
 
 // cut shortens a value for a line.
@@ -176,7 +186,7 @@ func reconstructDoc(res *reconstruct.Result) any {
 		gaps = append(gaps, map[string]any{"class": g.Class, "count": g.Count, "first": g.First})
 	}
 	doc := map[string]any{"dir": res.Dir, "session_id": res.ID, "rows": res.Rows, "verdict": res.Verdict,
-		"exact": res.Exact, "gaps": gaps, "ops": len(res.Script), "script": ops.String(res.Script),
+		"exact": res.Exact, "gaps": gaps, "ops": len(res.Script), "script": scriptText(res),
 		"alternatives": alts, "open": append([]string{}, res.Open...)}
 	if res.First != nil {
 		doc["first"] = res.First

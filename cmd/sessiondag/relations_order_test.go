@@ -167,16 +167,39 @@ func withoutExamples(sum audit.Summary) audit.Summary {
 			(*l)[i].Example, (*l)[i].ExampleRow, (*l)[i].ExampleBy = "", "", ""
 		}
 	}
+	// The sessions outside the proof are named by their directories: by
+	// their leaves here, which every layout keeps, in the leaves' order.
+	sum.Proof.Outside = slices.Clone(sum.Proof.Outside)
+	for i := range sum.Proof.Outside {
+		sum.Proof.Outside[i].Dir = filepath.Base(sum.Proof.Outside[i].Dir)
+	}
+	slices.SortFunc(sum.Proof.Outside, func(a, b audit.Outside) int { return strings.Compare(a.Dir, b.Dir) })
 	return sum
 }
 
-// withoutExampleLines is a text summary without its "e.g." lines.
+// withoutExampleLines is a text summary without its "e.g." lines, and
+// the sessions outside the proof named by their leaves (which every layout
+// keeps), in the leaves' order.
 func withoutExampleLines(text string) []string {
 	var out []string
+	outside := -1 // where the outside list starts in out, while in it
 	for _, l := range lines(text) {
-		if !strings.HasPrefix(strings.TrimSpace(l), "e.g. ") {
-			out = append(out, l)
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(l), "e.g. "):
+			continue
+		case strings.HasPrefix(l, "outside: "):
+			outside = len(out) + 1
+		case outside >= 0 && strings.HasPrefix(l, "  /"):
+			dir, why, _ := strings.Cut(strings.TrimSpace(l), ": ")
+			l = "  " + filepath.Base(dir) + ": " + why
+		case outside >= 0:
+			slices.Sort(out[outside:])
+			outside = -1
 		}
+		out = append(out, l)
+	}
+	if outside >= 0 {
+		slices.Sort(out[outside:])
 	}
 	return out
 }

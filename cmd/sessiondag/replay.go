@@ -99,30 +99,37 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	if *reduce {
 		return reduceFile(file, o, pos[0], stdout, stderr)
 	}
+	return replayed(stdout, stderr, pos[0], file, o, known, pool, reproduceReplay(args, command != "" && !flagGiven(fs, "impl")))
+}
+
+// replayed plays file with o, prints each finding (a known class's as
+// known) and the verdict line, and returns its exit code.
+func replayed(stdout, stderr io.Writer, path string, file *ops.File, o campaign.ReplayOptions, known *campaign.Known, pool *process.Pool, reproduce string) int {
 	found, scheds, err := campaign.ReplayScheduled(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
-		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", pos[0], pool.About().Name, harness.Why(err)))
+		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", path, pool.About().Name, harness.Why(err)))
 		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
 	if err != nil {
-		return fail(stderr, "replay", fmt.Errorf("%s: %w", pos[0], err))
+		return fail(stderr, "replay", fmt.Errorf("%s: %w", path, err))
 	}
 	for _, why := range campaign.NotRun(file, o) {
-		fmt.Fprintf(stdout, "%s: not run: %s\n", pos[0], why)
+		fmt.Fprintf(stdout, "%s: not run: %s\n", path, why)
 	}
 	var news []*harness.Finding
 	for _, f := range found {
 		c := campaign.Case{Check: mustCheck(f.Check), Data: f.Data, Script: file.Ops, Impl: o.Impl}.Of(f)
 		if e, _ := known.Accepts(c, f, o.Tmp); e != nil {
-			fmt.Fprintf(stdout, "%s: known finding (%s): %s [%s], after op %d: %s\n", pos[0], e.Name(), f.Check, f.Data.Name, f.Step, e.Reason)
+			fmt.Fprintf(stdout, "%s: known finding (%s): %s [%s], after op %d: %s\n", path, e.Name(), f.Check, f.Data.Name, f.Step, e.Reason)
 			continue
 		}
 		news = append(news, f)
-		fmt.Fprintf(stdout, "%s: %s", pos[0], campaign.Report(c, f, ""))
+		fmt.Fprintf(stdout, "%s: %s", path, campaign.ReportReproduced(c, f, reproduce))
 	}
 	if len(news) > 0 {
-		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", pos[0], len(news)))
+		v := verdict.FailBecause(fmt.Sprintf("%s: %d findings", path, len(news)))
+		knownLines(stdout, path, known)
 		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
@@ -136,18 +143,27 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		if spread != "" {
 			after = "after each op checked"
 		}
-		fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", pos[0], len(file.Ops), against, planned(file, o, after))
+		fmt.Fprintf(stdout, "%s: %d ops%s; %s\n", path, len(file.Ops), against, planned(file, o, after))
 	}
 	v := verdict.PassBecause()
 	if spread != "" {
-		fmt.Fprintf(stdout, "%s: %s\n", pos[0], spread)
+		fmt.Fprintf(stdout, "%s: %s\n", path, spread)
 		v = verdict.PassBecause(fmt.Sprintf("checked after %d of the %d ops (--every-op: after every one)", scheds[0].Checked, scheds[0].Ops))
 	}
 	if n := len(found); n > 0 {
 		v = verdict.PassBecause(fmt.Sprintf("%d findings of known classes (%s), nothing new", n, known.File))
 	}
+	knownLines(stdout, path, known)
 	fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 	return verdict.ExitPass
+}
+
+// knownLines says what each entry of the known file accepted, and which
+// matched nothing (stale once their class is fixed), as every driver does.
+func knownLines(w io.Writer, path string, known *campaign.Known) {
+	for _, l := range known.Lines() {
+		fmt.Fprintf(w, "%s: %s\n", path, l)
+	}
 }
 
 // leftOut is v saying what the comparisons left out for the implementation
@@ -349,4 +365,28 @@ func (r *rolloutFlag) Set(text string) error {
 	}
 	r.on, r.plan = true, p
 	return nil
+}
+
+// reproduceReplay is the command that plays a replay again: its arguments
+// less --out (a directory that now exists) and --reduce, and --run-impl
+// when the file's #! impl line ran because the environment asked.
+func reproduceReplay(args []string, fromLine bool) string {
+	words := []string{"sessiondag", "replay"}
+	for i := 0; i < len(args); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		switch {
+		case strings.HasPrefix(args[i], "-") && name == "out":
+			if !hasValue {
+				i++
+			}
+			continue
+		case strings.HasPrefix(args[i], "-") && (name == "reduce" || name == "run-impl"):
+			continue
+		}
+		words = append(words, campaign.ShellQuote(args[i]))
+	}
+	if fromLine {
+		words = append(words, "--run-impl")
+	}
+	return strings.Join(words, " ")
 }

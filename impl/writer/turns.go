@@ -287,11 +287,30 @@ func (w *Writer) Tool(callID, name, args, result string, isErr, legacy, object b
 	if object {
 		in = node.ObjV(input)
 	}
-	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: name, Input: in, Output: node.Str(result), CalledBy: caller, Metadata: md}); err != nil {
+	out := resultText(result, isErr)
+	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: name, Input: in, Output: node.Str(out), CalledBy: caller, Metadata: md}); err != nil {
 		return err
 	}
-	w.recordCall(callID, name, text, result, isErr)
+	w.recordCall(callID, name, text, out, isErr)
 	return nil
+}
+
+// emptyResult is what R stores of a tool result with no text: its
+// dispatcher falls back from the result's text blocks to the quoted str()
+// of the pydantic AgentToolResult (agent/_event_parsing.py,
+// stringify_tool_result), whose details are None for a tool that returned
+// "" (functions/_runtime.py) and {} for one that raised (agent/agent_loop.py).
+const emptyResult = `"content=[TextContent(type='text', text='', text_signature=None, cache_control=None)] details=`
+
+// resultText is the text R stores of a tool's result.
+func resultText(result string, isErr bool) string {
+	switch {
+	case result != "":
+		return result
+	case isErr:
+		return emptyResult + `{}"`
+	}
+	return emptyResult + `None"`
 }
 
 func (w *Writer) recordCall(callID, name, input, result string, isErr bool) {
@@ -323,7 +342,9 @@ func (w *Writer) finish(status string) error {
 		md.Set("extra", node.Str(node.Dumps(node.ObjV(extra))))
 	}
 	err := w.S.Update(r.id, func(n *node.Node) {
-		n.Output = node.Str(strings.TrimSpace(strings.Join(r.texts, "")))
+		// The reply's text is its text blocks joined and stripped as
+		// Python strips: U+001C..U+001F too, which strings.TrimSpace keeps.
+		n.Output = node.Str(pyStrip(strings.Join(r.texts, "")))
 		n.Metadata.Update(md)
 	})
 	if err != nil {
