@@ -1,7 +1,6 @@
 package props
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
@@ -57,7 +56,7 @@ func TestGeneratorReachesEveryShape(t *testing.T) {
 				if len(missing) > 0 {
 					t.Fatalf("%d seeded scripts reach none of %q", reachCases, missing)
 				}
-				t.Log(fmt.Sprintf("every required shape within %d scripts; the slowest: %q", at, slowest))
+				t.Logf("every required shape within %d scripts; the slowest: %q", at, slowest)
 			})
 		}
 	}
