@@ -55,6 +55,7 @@ const (
 	// it held.
 	openingBytes = int64(unsafe.Sizeof(opening{}))
 	stackGrowth  = 4
+	minStack     = 8 // the room the stack is first given
 	parserBytes  = int64(unsafe.Sizeof(parser{})) + 16
 )
 
@@ -130,7 +131,7 @@ func shape(b string, sizes *[]uint32, scratch *[]opening, nested bool) int64 {
 			if len(stack) == cap(stack) {
 				// Doubled: what the stack allocated on the way is at most
 				// twice its last room (stackGrowth).
-				stack = slices.Grow(stack, max(len(stack), 8))
+				stack = slices.Grow(stack, max(len(stack), minStack))
 			}
 			stack = append(stack, opening{at: uint32(opened), object: c == '{'})
 			opened, deepest = opened+1, max(deepest, len(stack))
@@ -171,7 +172,7 @@ type opening struct {
 // containers never closed (a malformed document) as far as they went: the
 // parse may build them before it fails.
 func openCost(stack []opening, deepest int) int64 {
-	c := stackGrowth * alloc(int64(deepest)*openingBytes)
+	c := stackGrowth * alloc(int64(max(deepest, minStack))*openingBytes)
 	for _, top := range stack {
 		c += containerCost(top.object, int64(top.commas)+1)
 	}
