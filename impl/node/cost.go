@@ -2,6 +2,7 @@ package node
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -49,25 +50,38 @@ const (
 	// per member, its growth included: a slot of a string and an int, a
 	// control byte, tables at most 8/7 full, and the tables it grew out of.
 	keyBytes = 128
-	// The first pass's stack of open containers grows by append: what it
-	// allocated on the way is at most stackGrowth times its last size.
+	// The first pass's stack of open containers is doubled as it grows:
+	// what it allocated on the way is at most stackGrowth times the most
+	// it held.
 	openingBytes = int64(unsafe.Sizeof(opening{}))
-	stackGrowth  = 6
+	stackGrowth  = 4
+	minStack     = 8 // the room the stack is first given
 	parserBytes  = int64(unsafe.Sizeof(parser{})) + 16
 )
 
-// alloc is n bytes as the allocator hands them out, or more: rounded up
-// to a size class (at most a fifth more, or 16 bytes) or, past 32 KiB, to
-// a page.
+// alloc is n bytes as the allocator hands them out: rounded up to its size
+// class (sizeClasses; past 512 bytes with the 8-byte header an object of
+// pointers carries) or, past 32 KiB, to whole pages.
 func alloc(n int64) int64 {
-	if n <= 0 {
+	switch {
+	case n <= 0:
 		return 0
+	case n > 512:
+		n += 8
 	}
-	if n <= 32<<10 {
-		return n + n/4 + 16
+	if n > sizeClasses[len(sizeClasses)-1] {
+		return (n + 8<<10 - 1) &^ (8<<10 - 1)
 	}
-	return n + 8<<10
+	i, _ := slices.BinarySearch(sizeClasses, n)
+	return sizeClasses[i]
 }
+
+// sizeClasses are the Go runtime's sizes of small objects
+// (runtime/sizeclasses.go).
+var sizeClasses = []int64{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792,
+	2048, 2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144, 6528, 6784, 6912, 8192, 9472, 9728, 10240,
+	10880, 12288, 13568, 14336, 16384, 18432, 19072, 20480, 21760, 24576, 27264, 28672, 32768}
 
 // shape is the first pass over a JSON text: it appends to *sizes (unless
 // sizes is nil) the count of elements (members) of each array (object) of
@@ -97,7 +111,7 @@ func shape(b string, sizes *[]uint32, scratch *[]opening, nested bool) int64 {
 				stack = stack[:len(stack)-1]
 				n := int64(0)
 				if top.content {
-					n = top.commas + 1
+					n = int64(top.commas) + 1
 				}
 				if sizes != nil {
 					(*sizes)[top.at] = uint32(min(n, 1<<32-1))
@@ -114,7 +128,12 @@ func shape(b string, sizes *[]uint32, scratch *[]opening, nested bool) int64 {
 			if len(stack) >= maxDepth {
 				return cost + openCost(stack, deepest)
 			}
-			stack = append(stack, opening{at: opened, object: c == '{'})
+			if len(stack) == cap(stack) {
+				// Doubled: what the stack allocated on the way is at most
+				// twice its last room (stackGrowth).
+				stack = slices.Grow(stack, max(len(stack), minStack))
+			}
+			stack = append(stack, opening{at: uint32(opened), object: c == '{'})
 			opened, deepest = opened+1, max(deepest, len(stack))
 			if sizes != nil {
 				*sizes = append(*sizes, 0)
@@ -145,19 +164,17 @@ var scalar = func() (t [256]bool) {
 
 // opening is an array or object the first pass is in.
 type opening struct {
-	at      int // its index in sizes
-	object  bool
-	commas  int64
-	content bool
+	at, commas      uint32 // its index in sizes; its commas so far
+	object, content bool
 }
 
 // openCost counts the first pass's own stack, grown to deepest, and the
 // containers never closed (a malformed document) as far as they went: the
 // parse may build them before it fails.
 func openCost(stack []opening, deepest int) int64 {
-	c := stackGrowth * alloc(int64(deepest)*openingBytes)
+	c := stackGrowth * alloc(int64(max(deepest, minStack))*openingBytes)
 	for _, top := range stack {
-		c += containerCost(top.object, top.commas+1)
+		c += containerCost(top.object, int64(top.commas)+1)
 	}
 	return c
 }

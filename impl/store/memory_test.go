@@ -17,7 +17,9 @@ import (
 // error naming the file, its size, its cost and the limit: a list of small
 // numbers, of small objects, or one held as JSON in a string (a reader
 // parses a message's extra); the other nodes load. A file of as many bytes
-// of text, or of numbers written out, loads. meta.json and a context commit
+// of text, or of numbers written out, loads, and so does one nested 5,000
+// deep (an earlier count of the first pass's stack refused it: found by
+// checker/robust's TestCorruptedLoad). meta.json and a context commit
 // are bounded alike (the commit is then not found, as one too large).
 func TestFileMemoryBound(t *testing.T) {
 	dir := writeSession(t, t.TempDir(), 5, 12)
@@ -33,6 +35,13 @@ func TestFileMemoryBound(t *testing.T) {
 		}
 		return lv
 	}
+	deep := func(n int) node.Value {
+		v, err := node.ParseString(strings.Repeat("[", n) + "0" + strings.Repeat("]", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
 	files := []struct {
 		name    string
 		output  node.Value
@@ -44,6 +53,9 @@ func TestFileMemoryBound(t *testing.T) {
 		{"0502-c-extra.json", node.Str("done"), node.Str(node.Dumps(list("0"))), true},
 		{"0503-c-text.json", node.Str(strings.Repeat("some text ", size/10)), node.Value{}, false},
 		{"0504-c-floats.json", list("1782000001.5"), node.Value{}, false},
+		// Nested as deep as checker/robust nests an output (its arrays,
+		// the first pass's stack: some 0.7 MiB for 10 KB), within the slack.
+		{"0505-c-deep.json", deep(5000), node.Value{}, false},
 	}
 	for i, f := range files {
 		md := &node.Obj{}
