@@ -26,6 +26,9 @@ func (w *Writer) Fn(id, name, args, expose string, viaExec bool) error {
 		if viaExec {
 			return fmt.Errorf("%w: fn via-exec needs a running function", ErrState)
 		}
+		if err := w.needLiveStream("fn"); err != nil {
+			return err
+		}
 		caller = w.reply.id
 	default:
 		return fmt.Errorf("%w: fn needs an open reply or a running function", ErrState)
@@ -143,6 +146,9 @@ func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
 		return err
 	}
 	w.frames = w.frames[:len(w.frames)-1]
+	if f.manual {
+		*w.stop = false // the forced-tool path clears the cancel flag as the run ends
+	}
 	// R moves the head to a manual run only when it returned: its
 	// subprocess reports no row for a run that raised.
 	if f.manual && errMsg == "" {

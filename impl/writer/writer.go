@@ -38,6 +38,17 @@ type Writer struct {
 	reply      *reply
 	frames     []*frame
 	clock      *clock // shared by every writer of the session
+
+	// stop is the server's cancel flag of the session (R's _cancel_flags,
+	// webui/_pause_stop.py): set by the stop button, cleared only by a
+	// manual run's end, an async task's start or the process's end. It is
+	// kept for the session, shared by its writers as the clock is: R runs
+	// one server, and a rollout that hands turns to other writers keeps
+	// the script's meaning. aborted: the open reply is a web turn's that
+	// started with it set, whose stream R ends, cancelled, at the model's
+	// first tool call or its end.
+	stop    *bool
+	aborted bool
 }
 
 // clock is the wall clock as the session's nodes see it: the next new node
@@ -93,7 +104,7 @@ func NewWith(sessionID, dir string, fl flags.Set, wo store.WriteOptions) (*Write
 		{Key: "branches", Val: node.ObjV(&node.Obj{})},
 		{Key: "merged_heads", Val: node.Arr([]node.Value{})},
 	}}
-	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}}
+	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}, stop: new(bool)}
 	if dir != "" {
 		if err := s.WriteMeta(); err != nil {
 			return nil, err
@@ -109,7 +120,7 @@ func (w *Writer) Peer(fl flags.Set) (*Writer, error) {
 	if err := fl.Validate(); err != nil {
 		return nil, err
 	}
-	return &Writer{S: w.S, Flags: fl, clock: w.clock}, nil
+	return &Writer{S: w.S, Flags: fl, clock: w.clock, stop: w.stop}, nil
 }
 
 // TakeOver makes w the writer that performs the next writes after another
