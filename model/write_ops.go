@@ -355,7 +355,9 @@ func (o *legacyOps) Exec(op ops.Exec) error {
 		return err
 	}
 	f := &r.frames[len(r.frames)-1]
-	r.appendNode(op.ID, "llm", "model-x", newObject("system", "be brief"), op.Reply, f.id,
+	// R's runtime.exec writes the call with no input (its prompt is in
+	// prompt_text), as the real writer's sessions hold.
+	r.appendNode(op.ID, "llm", "model-x", nil, op.Reply, f.id,
 		newObject("status", "completed", "prompt_text", op.Prompt))
 	f.lastExec = op.ID
 	return nil

@@ -90,7 +90,7 @@ func (w *Writer) Exec(id, prompt, reply string) error {
 		return err
 	}
 	md := meta("status", node.Str("completed"), "prompt_text", node.Str(prompt))
-	in := node.ObjV(meta("system", node.Str("be brief")))
+	in := node.NullV() // R's runtime.exec stores no input: the prompt is in prompt_text
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Name: "model-x", Input: in, Output: node.Str(reply), CalledBy: f.id, Metadata: md}); err != nil {
 		return err
 	}
