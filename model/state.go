@@ -48,6 +48,7 @@ func (w *writerState) appendState(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(w.frames)))
 	for _, f := range w.frames {
 		b = appendString(appendBool(appendString(b, f.id), f.manual), f.lastExec)
+		b = appendString(appendString(b, f.call), f.input)
 	}
 	return appendStrings(b, w.compacted)
 }

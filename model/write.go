@@ -20,6 +20,9 @@ type frame struct {
 	id       string
 	manual   bool   // pushed by `manual`: its `end` does set_head(F)
 	lastExec string // the frame's last `exec` id (for `fn via-exec`)
+	// A function the open reply's model called: its name and arguments
+	// (dumps), for the tool block R records of the call when it ends.
+	call, input string
 }
 
 // LegacyRun is the writer state of ops/README.md for one session.

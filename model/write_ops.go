@@ -317,7 +317,11 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 		calledBy = r.frames[len(r.frames)-1].lastExec
 	}
 	r.appendFn(op.ID, op.Name, args, op.Expose, calledBy)
-	r.frames = append(r.frames, frame{id: op.ID})
+	f := frame{id: op.ID}
+	if calledBy == r.reply {
+		f.call, f.input = op.Name, pyDumps(args)
+	}
+	r.frames = append(r.frames, f)
 	return nil
 }
 
@@ -414,7 +418,31 @@ func (o *legacyOps) End(op ops.End) error {
 	if f.manual {
 		r.stopped = false // the forced-tool path clears the flag as the run ends
 	}
+	if f.call != "" {
+		// R's dispatcher keeps a function the model called among the
+		// reply's blocks (not its slim tool_calls): its call id is the
+		// adapter's "call_" + the function's id, its result the text of
+		// what the function returned (agentic_programming/function.py,
+		// _normalize_result), an error as "Type: message", never is_error.
+		r.blocks = append(r.blocks, newObject("type", "tool", "tool", f.call, "tool_call_id", "call_"+f.id,
+			"input", f.input, "result", fnResult(output, op.Error), "is_error", false))
+	}
 	return nil
+}
+
+// fnResult is the text of what a function the model called returned, as
+// R records it in the reply's tool block.
+func fnResult(out any, errMsg string) string {
+	if errMsg != "" {
+		return "RuntimeError: " + errMsg // the adapter's function raises RuntimeError(M)
+	}
+	switch v := out.(type) {
+	case nil:
+		return toolText("", false)
+	case string:
+		return toolText(v, false)
+	}
+	return pyDumps(out)
 }
 
 func (o *legacyOps) Retry(op ops.Retry) error { return o.run().retry(op.Of, op.ID, nil, false) }

@@ -48,6 +48,7 @@ func (w *Writer) AppendState(b []byte) []byte {
 			b = append(b, 0)
 		}
 		b = node.AppendString(b, f.lastExec)
+		b = node.AppendString(node.AppendString(b, f.call), f.input)
 	}
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w.clock.base))
 	return binary.AppendVarint(b, int64(w.clock.ticks))

@@ -74,6 +74,9 @@ type frame struct {
 	id       string
 	manual   bool
 	lastExec string
+	// A function the open reply's model called: its name and arguments
+	// (dumps), for the tool block R records of the call when it ends.
+	call, input string
 }
 
 // ErrState is returned when an operation does not apply in the current state.
