@@ -26,7 +26,7 @@ func (r *LegacyRun) AppendState(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.clock))
 	b = binary.AppendVarint(b, int64(r.ticks))
 	b = binary.AppendVarint(b, int64(r.nextSeq))
-	b = appendBool(b, r.applied > 0)
+	b = appendBool(appendBool(b, r.applied > 0), r.stopped)
 	b = r.writerState.appendState(b)
 	b = binary.AppendUvarint(b, uint64(len(r.parked)))
 	for _, w := range r.parked {
@@ -42,12 +42,13 @@ func (w *writerState) appendState(b []byte) []byte {
 	b = appendString(b, w.writer)
 	b = appendBool(appendBool(appendString(b, w.ch), w.chSet), w.chMade)
 	b = appendString(appendString(b, w.pending), w.pendingSrc)
-	b = appendString(b, w.reply)
+	b = appendBool(appendString(b, w.reply), w.aborted)
 	b = appendValue(b, w.blocks)
 	b = appendValue(b, w.toolCalls)
 	b = binary.AppendUvarint(b, uint64(len(w.frames)))
 	for _, f := range w.frames {
 		b = appendString(appendBool(appendString(b, f.id), f.manual), f.lastExec)
+		b = appendString(appendString(b, f.call), f.input)
 	}
 	return appendStrings(b, w.compacted)
 }

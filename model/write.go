@@ -20,6 +20,9 @@ type frame struct {
 	id       string
 	manual   bool   // pushed by `manual`: its `end` does set_head(F)
 	lastExec string // the frame's last `exec` id (for `fn via-exec`)
+	// A function the open reply's model called: its name and arguments
+	// (dumps), for the tool block R records of the call when it ends.
+	call, input string
 }
 
 // LegacyRun is the writer state of ops/README.md for one session.
@@ -37,6 +40,14 @@ type LegacyRun struct {
 	nextSeq int     // the seq of the next new node (a /merge skips one)
 	meta    *Object // meta.json as last written: head_id is the persisted head
 	applied int     // ops applied so far (`session` must be the first)
+	// stopped is the server's cancel flag of the session (R's
+	// _cancel_flags, webui/_pause_stop.py): the stop button sets it, and
+	// only a manual run's end (forced_tool.py), an async task's start
+	// (agent/task/runner.py) or the process's end clear it; a stop that
+	// ends its turn without an exception leaves it set. Kept for the
+	// session, as the clock is: R runs one server, and a rollout that hands
+	// turns to other writers keeps the script's meaning.
+	stopped bool
 
 	writerState               // the writer performing the ops now
 	parked      []writerState // every other writer named so far, by name
@@ -60,6 +71,12 @@ type writerState struct {
 	toolCalls  []any  // R's tool calls
 	frames     []frame
 	compacted  []string // the rows the last compact op copied, in order
+
+	// aborted: the open reply is a web turn's that started with the
+	// session's cancel flag set (LegacyRun.stopped; webui/_execute/chat.py
+	// sets the turn's cancel event), whose stream R ends, cancelled, at the
+	// model's first tool call or its end.
+	aborted bool
 }
 
 // NewLegacy starts an empty session (no nodes, meta written, CH null).
@@ -128,6 +145,10 @@ func (r *LegacyRun) Rooted() bool { return r.byID["ROOT"] != nil }
 
 // InMemoryHead is the store's in-memory head ("" before any).
 func (r *LegacyRun) InMemoryHead() string { return r.memHead }
+
+// Stopped reports whether a stop left the session's cancel flag set, so
+// that the next web turn's stream is aborted.
+func (r *LegacyRun) Stopped() bool { return r.stopped }
 
 // CallerPending reports whether the node id names a caller that is not
 // written yet (an orphan whose caller a later op writes).
@@ -340,6 +361,16 @@ func (r *LegacyRun) conversation() {
 // endTurn: no pending turn, no open reply.
 func (r *LegacyRun) endTurn() {
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls = "", "", "", nil, nil
+	r.aborted = false
+}
+
+// needLiveStream refuses a tool call of a reply whose stream R aborted:
+// the turn ended, cancelled, and ran no tool.
+func (r *LegacyRun) needLiveStream() error {
+	if r.aborted {
+		return fmt.Errorf("the web turn started with the session's cancel flag set (a stop before it): R ended it, cancelled, at the model's first tool call")
+	}
+	return nil
 }
 
 // ------------------------------------------------------ validity checks

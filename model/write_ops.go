@@ -125,6 +125,7 @@ func (o *legacyOps) Reply(ops.Reply) error {
 		"source", r.pendingSrc, "status", "running", "worker_id", "w1"))
 	r.setHead(id)
 	r.reply = id
+	r.aborted = r.pendingSrc == "web" && r.stopped
 	return nil
 }
 
@@ -161,7 +162,7 @@ func (r *LegacyRun) needReplyNoFrame() error {
 
 func (o *legacyOps) Tool(op ops.Tool) error {
 	r := o.run()
-	if err := r.needReplyNoFrame(); err != nil {
+	if err := firstErr(r.needReplyNoFrame(), r.needLiveStream()); err != nil {
 		return err
 	}
 	id := r.reply + "_t_" + op.CallID
@@ -206,8 +207,11 @@ func toolText(result string, isError bool) string {
 
 func (o *legacyOps) Task(op ops.Task) error {
 	r := o.run()
-	if err := r.needReplyNoFrame(); err != nil {
+	if err := firstErr(r.needReplyNoFrame(), r.needLiveStream()); err != nil {
 		return err
+	}
+	if op.Async {
+		r.stopped = false // the task runner clears the flag as the task starts
 	}
 	toolID := r.reply + "_t_" + op.CallID
 	if err := r.newIDs(op.ID, op.ID+"_reply", op.Attach, toolID); err != nil {
@@ -229,15 +233,21 @@ func (o *legacyOps) Task(op ops.Task) error {
 	return nil
 }
 
-func (o *legacyOps) Done(ops.Done) error     { return o.finish("completed") }
-func (o *legacyOps) Cancel(ops.Cancel) error { return o.finish("cancelled") }
+func (o *legacyOps) Done(ops.Done) error     { return o.finish("completed", false) }
+func (o *legacyOps) Cancel(ops.Cancel) error { return o.finish("cancelled", true) }
 
-func (o *legacyOps) finish(status string) error {
+func (o *legacyOps) finish(status string, stop bool) error {
 	r := o.run()
 	if err := r.needReplyNoFrame(); err != nil {
 		return err
 	}
+	if r.aborted {
+		status = "cancelled" // the stream R aborted ends cancelled
+	}
 	r.finish(status)
+	if stop {
+		r.stopped = true // handle_stop's hard stage marks the session cancelled
+	}
 	return nil
 }
 
@@ -281,6 +291,7 @@ func (o *legacyOps) Crash(ops.Crash) error {
 	r.endTurn()
 	r.frames = nil
 	r.chMade = false // the server's conversations die with it
+	r.stopped = false
 	return nil
 }
 
@@ -296,6 +307,8 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 	calledBy := r.reply
 	if len(r.frames) > 0 {
 		calledBy = r.frames[len(r.frames)-1].id
+	} else if err := r.needLiveStream(); err != nil {
+		return err
 	}
 	if op.ViaExec {
 		if !r.frameHasExec() {
@@ -304,7 +317,11 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 		calledBy = r.frames[len(r.frames)-1].lastExec
 	}
 	r.appendFn(op.ID, op.Name, args, op.Expose, calledBy)
-	r.frames = append(r.frames, frame{id: op.ID})
+	f := frame{id: op.ID}
+	if calledBy == r.reply {
+		f.call, f.input = op.Name, pyDumps(args)
+	}
+	r.frames = append(r.frames, f)
 	return nil
 }
 
@@ -342,7 +359,9 @@ func (o *legacyOps) Exec(op ops.Exec) error {
 		return err
 	}
 	f := &r.frames[len(r.frames)-1]
-	r.appendNode(op.ID, "llm", "model-x", newObject("system", "be brief"), op.Reply, f.id,
+	// R's runtime.exec writes the call with no input (its prompt is in
+	// prompt_text), as the real writer's sessions hold.
+	r.appendNode(op.ID, "llm", "model-x", nil, op.Reply, f.id,
 		newObject("status", "completed", "prompt_text", op.Prompt))
 	f.lastExec = op.ID
 	return nil
@@ -396,7 +415,34 @@ func (o *legacyOps) End(op ops.End) error {
 	if f.manual && op.Error == "" {
 		r.setHead(f.id)
 	}
+	if f.manual {
+		r.stopped = false // the forced-tool path clears the flag as the run ends
+	}
+	if f.call != "" {
+		// R's dispatcher keeps a function the model called among the
+		// reply's blocks (not its slim tool_calls): its call id is the
+		// adapter's "call_" + the function's id, its result the text of
+		// what the function returned (agentic_programming/function.py,
+		// _normalize_result), an error as "Type: message", never is_error.
+		r.blocks = append(r.blocks, newObject("type", "tool", "tool", f.call, "tool_call_id", "call_"+f.id,
+			"input", f.input, "result", fnResult(output, op.Error), "is_error", false))
+	}
 	return nil
+}
+
+// fnResult is the text of what a function the model called returned, as
+// R records it in the reply's tool block.
+func fnResult(out any, errMsg string) string {
+	if errMsg != "" {
+		return "RuntimeError: " + errMsg // the adapter's function raises RuntimeError(M)
+	}
+	switch v := out.(type) {
+	case nil:
+		return toolText("", false)
+	case string:
+		return toolText(v, false)
+	}
+	return pyDumps(out)
 }
 
 func (o *legacyOps) Retry(op ops.Retry) error { return o.run().retry(op.Of, op.ID, nil, false) }
@@ -448,6 +494,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		attachCaller = p
 	}
 	if op.Mode == "async" { // the attach pointer first, running; the head back on the command row
+		r.stopped = false // the task runner clears the cancel flag as the task starts
 		r.appendNode(op.Attach, "llm", "", nil, "(running)", attachCaller, newObject(
 			"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main",
 			"attach", newObject("session_id", r.sid, "head_id", nil, "label", op.Label, "prompt", op.Text,

@@ -194,7 +194,7 @@ func TestWriteWorkedExampleTurnOne(t *testing.T) {
 	assert.Equal(t, Int("2"), f.Output)
 	assert.Equal(t, `{"expose": "io", "status": "completed", "duration_seconds": 0.5}`, pyDumps(f.Metadata))
 	x := wNode(t, r, fx)
-	assert.Equal(t, `{"system": "be brief"}`, pyDumps(x.Input))
+	assert.Equal(t, `null`, pyDumps(x.Input))
 	assert.Equal(t, `{"status": "completed", "prompt_text": "count the words"}`, pyDumps(x.Metadata))
 }
 

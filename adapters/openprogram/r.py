@@ -708,7 +708,9 @@ class Driver:
 
     def op_error_folded(self, **f):
         import builtins
-        name, msg = f.get("type", "RuntimeError"), f.get("msg", "")
+        # the op's type, even none: Python makes a class of any name, and the
+        # original stores type(e).__name__ as it is
+        name, msg = f.get("type", ""), f.get("msg", "")
         cls = getattr(builtins, name, None)
         if not (isinstance(cls, type) and issubclass(cls, Exception)):
             cls = type(name, (Exception,), {})

@@ -13,6 +13,7 @@ type builder struct {
 	d      *Dir
 	byID   map[string]*Row // the stored rows by id (the final state of every row)
 	byTime map[string]int  // the first row stored at each created_at (its JSON): its index + 1
+	called map[string]bool // the ids some row names as its caller (called_by, or a legacy tool row's metadata.called_by)
 	t      *model.TargetRun
 	leg    *model.LegacyRun // t's writer state: read, never applied to
 	script []ops.Op
@@ -102,12 +103,15 @@ func Session(d *Dir) *Result {
 }
 
 func newBuilder(d *Dir) *builder {
-	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), t: model.NewTarget(d.ID), clock: 1782000000.0,
+	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), t: model.NewTarget(d.ID), clock: 1782000000.0,
 		wroteAt: make(map[string]int, len(d.Rows)), rowIdle: make([]bool, len(d.Rows)), rowCH: make([]bool, len(d.Rows))}
 	b.leg = b.t.Legacy()
 	for k, r := range d.Rows {
 		if r.Err == nil && b.byID[r.ID] == nil {
 			b.byID[r.ID] = r
+		}
+		if r.Err == nil {
+			b.called[r.CalledBy], b.called[str(r.Meta, "called_by")] = true, true
 		}
 		if t := ""; r.Err == nil {
 			if t = jsonText(r.Obj.Val("created_at")); b.byTime[t] == 0 {

@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"fmt"
+	"strings"
 
 	"sessiondag/model"
 	"sessiondag/ops"
@@ -123,10 +124,10 @@ func (b *builder) blocksUntil(call string) {
 		bl := b.reply.blocks[0]
 		if str(bl, "type") == "tool" {
 			c := str(bl, "tool_call_id")
-			if c != call && b.byID[b.reply.id+"_t_"+c] != nil {
+			if c != call && b.ownsBlock(c) {
 				return // its own op writes it later
 			}
-			b.reply.blocks = b.reply.blocks[1:] // this call's, or one no op records (a function the model called)
+			b.reply.blocks = b.reply.blocks[1:] // this call's, or one no op records
 			if c == call {
 				return
 			}
@@ -135,6 +136,17 @@ func (b *builder) blocksUntil(call string) {
 		b.reply.blocks = b.reply.blocks[1:]
 		b.streamBlock(bl)
 	}
+}
+
+// ownsBlock reports whether an op of a row below the open reply writes the
+// tool block of call: its tool row's, or a function's its model called.
+func (b *builder) ownsBlock(call string) bool {
+	if b.byID[b.reply.id+"_t_"+call] != nil {
+		return true
+	}
+	id, ok := strings.CutPrefix(call, "call_")
+	r := b.byID[id]
+	return ok && r != nil && r.Role == "code" && r.CalledBy == b.reply.id
 }
 
 // flushBlocks streams the blocks left before the reply ends (a tool block

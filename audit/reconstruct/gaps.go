@@ -65,7 +65,7 @@ func gapClass(r *Row, field, stored, written string) string {
 			return gapEncoding
 		}
 		if key == "extra" && sameCalls(stored, written) {
-			return gapContent // the blocks: the original records a block for a function the model called
+			return gapContent // the blocks: their texts (what a function the model called returned, an error)
 		}
 	case field == "output" && (r.Role == "llm" && has(r.Meta, "status") && !has(r.Meta, "prompt_text") || isCommand(r) ||
 		str(r.Meta, "role") == "system"):

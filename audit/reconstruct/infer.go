@@ -252,8 +252,16 @@ func (b *builder) inferFunction(r *Row, in *model.Object) step {
 	case "":
 		return step{op: ops.Run{ID: r.ID, Name: r.Name, Args: text, Expose: expose}, rows: 1, need: needIdle, clock: r}
 	}
-	return step{op: ops.Fn{ID: r.ID, Name: r.Name, Args: text, Expose: expose}, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
+	s := step{op: ops.Fn{ID: r.ID, Name: r.Name, Args: text, Expose: expose}, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
+	if b.reply != nil && r.CalledBy == b.reply.id {
+		s.call = fnCall(r.ID) // the reply's blocks record it when it ends: those before it come first
+	}
+	return s
 }
+
+// fnCall is the tool call id of the block a reply records for a function
+// its model called (R's dispatcher names the call after the function's row).
+func fnCall(id string) string { return "call_" + id }
 
 // inferTool: a tool row of the reply caller.
 func (b *builder) inferTool(r *Row, reply, call string) step {

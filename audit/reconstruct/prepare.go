@@ -15,9 +15,13 @@ func (b *builder) prepare(s *step) {
 	switch s.need {
 	case needIdle:
 		b.closeAll()
+		if turn := webTurn(s.op); turn != "" {
+			b.clearStop(turn)
+		}
 	case needTurn:
 		if b.pending != s.caller || b.reply != nil || len(b.frames) > 0 || !b.sameSource(s) {
 			b.closeAll()
+			b.clearStop(s.caller)
 			if b.first == nil {
 				b.apply(ops.Retry{Of: s.caller}) // the turn again: a rerun that writes no row
 			}
@@ -269,4 +273,33 @@ func recordsNoParent(op ops.Op) bool {
 		return op.Caller == ""
 	}
 	return false
+}
+
+// webTurn is the user row of the web turn op starts, if it starts one.
+func webTurn(op ops.Op) string {
+	switch o := op.(type) {
+	case ops.UserWeb:
+		return o.ID
+	case ops.Retry:
+		return o.ID
+	case ops.Edit:
+		return o.ID
+	}
+	return ""
+}
+
+// clearStop ends the process before the web turn of user row turn when a
+// stop left the session's cancel flag set and the turn ran anyway: R
+// aborts such a turn's stream (it ends cancelled, before any tool call),
+// so its reply's completing, or a row its reply called, says the flag was
+// cleared. A manual run's end and an async task's start clear it with rows
+// of their own; a new process is the one way that leaves none.
+func (b *builder) clearStop(turn string) {
+	if b.first != nil || turn == "" || !b.leg.Stopped() {
+		return
+	}
+	reply := turn + "_reply"
+	if b.byID[reply] != nil && (b.status(reply) == "completed" || b.called[reply]) {
+		b.apply(ops.Crash{})
+	}
 }

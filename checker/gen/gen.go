@@ -253,6 +253,10 @@ func (g *Gen) inReply() []choice {
 	if g.opt.Legacy && g.st.lastLegacyTool {
 		c = append(c, choice{kCrash, w.crashAfterLegacyTool}) // a crash right after a legacy tool leaves the head on it
 	}
+	if g.st.aborted { // a web turn after a stop: R ends it at the model's first tool call
+		return append(c, choice{kDone, w.done}, choice{kSay, w.say}, choice{kThink, w.think},
+			choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded}, choice{kCrash, w.crash})
+	}
 	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
 		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
 	if g.opt.Legacy {

@@ -34,6 +34,7 @@ type shadow struct {
 	unansweredForks []string
 	asyncCmds       []string        // async /task command rows whose follow-up turn has not come
 	finished        map[string]bool // replies whose extra records their calls (done, cancel)
+	stopped         bool            // the server's cancel flag: a stop sets it; a manual run's end, an async task or a crash clears it
 	tally           *Tally
 
 	// Ids minted for rows that name them before they are written, oldest
@@ -65,6 +66,10 @@ type swriter struct {
 	lastLegacyTool bool
 	step           int    // its flags: a position on the rollout path
 	forkPending    string // the pending turn, when it is a root fork (forks.go)
+	// Whether the open reply is a web turn's that started with the
+	// session's cancel flag set (shadow.stopped): no tool call of it
+	// applies (ops/README.md, cancel).
+	aborted bool
 }
 
 // Busy reports whether the writer has a turn, reply or run in progress.
@@ -235,7 +240,7 @@ func (s *shadow) endTurn() {
 		s.chatDone = true
 	}
 	s.pending, s.reply, s.source = "", "", ""
-	s.lastLegacyTool = false
+	s.lastLegacyTool, s.aborted = false, false
 }
 
 // compactable reports whether a compaction at the head writes, keeping one

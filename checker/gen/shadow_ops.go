@@ -110,6 +110,7 @@ func (s *shadow) Reply(ops.Reply) error {
 	s.parentOf[id] = s.pending
 	s.reply = id
 	s.setHead(id)
+	s.aborted = s.source == "web" && s.stopped
 	return nil
 }
 
@@ -138,6 +139,9 @@ func (s *shadow) numbers(text string) {
 }
 
 func (s *shadow) Task(o ops.Task) error {
+	if o.Async {
+		s.stopped = false
+	}
 	s.write(o.ID, false)
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)
@@ -153,8 +157,11 @@ func (s *shadow) Task(o ops.Task) error {
 	return nil
 }
 
-func (s *shadow) Done(ops.Done) error     { return s.finish() }
-func (s *shadow) Cancel(ops.Cancel) error { return s.finish() }
+func (s *shadow) Done(ops.Done) error { return s.finish() }
+func (s *shadow) Cancel(ops.Cancel) error {
+	s.stopped = true
+	return s.finish()
+}
 
 func (s *shadow) finish() error {
 	s.finishedCalls()
@@ -210,6 +217,7 @@ func (s *shadow) Crash(ops.Crash) error {
 	s.writeMeta()
 	s.endTurn()
 	s.made = false // the server's conversations die with it
+	s.stopped = false
 	return nil
 }
 
@@ -281,6 +289,9 @@ func (s *shadow) End(o ops.End) error {
 		s.tally.Shape(ShapeRealDuration)
 	}
 	s.numbers(o.Output)
+	if f.manual {
+		s.stopped = false
+	}
 	if f.manual && o.Error == "" { // R13: a run that raised leaves the head
 		s.setHead(f.id)
 		if s.chatDone {
@@ -345,6 +356,9 @@ func (s *shadow) Reload(ops.Reload) error {
 }
 
 func (s *shadow) Spawn(o ops.Spawn) error {
+	if o.Mode == "async" {
+		s.stopped = false
+	}
 	s.conversation()
 	s.ensureRoot()
 	s.write(o.Cmd, false)

@@ -288,12 +288,13 @@ func TestSection4WorkedExample(t *testing.T) {
 				tree := card.Get("context_tree")
 				require.Equal(t, node.Object, tree.K)
 				// §2.5: keys in order; F's input without "runtime"; an int
-				// output JSON-encoded; Fx an exec node with its input as text.
+				// output JSON-encoded; Fx an exec node with its input as text
+				// (R's runtime.exec stores none: empty).
 				require.Equal(t,
 					`{"path": "F", "name": "word_count", "status": "completed", "duration_ms": 500, `+
 						`"params": {"text": "hi"}, "output": "2", "children": [`+
 						`{"path": "Fx", "name": "model-x", "status": "completed", "node_type": "exec", `+
-						`"params": {"_content": "{\"system\": \"be brief\"}"}, "raw_reply": "2"}]}`,
+						`"params": {"_content": ""}, "raw_reply": "2"}]}`,
 					node.Dumps(tree))
 				// u3 and a3 survive the card pass (the §5.2 fix); Fx is absorbed.
 				require.NotContains(t, adapter.IDs(l.Chain), fnFx)

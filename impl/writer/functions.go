@@ -26,7 +26,16 @@ func (w *Writer) Fn(id, name, args, expose string, viaExec bool) error {
 		if viaExec {
 			return fmt.Errorf("%w: fn via-exec needs a running function", ErrState)
 		}
-		caller = w.reply.id
+		if err := w.needLiveStream("fn"); err != nil {
+			return err
+		}
+		if err := w.enter(id, name, args, expose, w.reply.id, false); err != nil {
+			return err
+		}
+		in, _ := parseArgs("function args", args) // enter parsed it
+		f := w.frames[len(w.frames)-1]
+		f.call, f.input = name, node.Dumps(node.ObjV(in))
+		return nil
 	default:
 		return fmt.Errorf("%w: fn needs an open reply or a running function", ErrState)
 	}
@@ -87,7 +96,7 @@ func (w *Writer) Exec(id, prompt, reply string) error {
 		return err
 	}
 	md := meta("status", node.Str("completed"), "prompt_text", node.Str(prompt))
-	in := node.ObjV(meta("system", node.Str("be brief")))
+	in := node.NullV() // R's runtime.exec stores no input: the prompt is in prompt_text
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Name: "model-x", Input: in, Output: node.Str(reply), CalledBy: f.id, Metadata: md}); err != nil {
 		return err
 	}
@@ -143,10 +152,38 @@ func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
 		return err
 	}
 	w.frames = w.frames[:len(w.frames)-1]
+	if f.manual {
+		*w.stop = false // the forced-tool path clears the cancel flag as the run ends
+	}
+	if f.call != "" {
+		// R keeps a function the model called among the reply's blocks,
+		// not its slim tool_calls: call id "call_" + its id, its result the
+		// text of what it returned, an error as "Type: message".
+		w.reply.blocks = append(w.reply.blocks, node.ObjV(meta("type", node.Str("tool"), "tool", node.Str(f.call),
+			"tool_call_id", node.Str("call_"+f.id), "input", node.Str(f.input), "result", node.Str(fnResult(out, errMsg)),
+			"is_error", node.BoolV(false))))
+	}
 	// R moves the head to a manual run only when it returned: its
 	// subprocess reports no row for a run that raised.
 	if f.manual && errMsg == "" {
 		return w.S.SetHead(f.id)
 	}
 	return nil
+}
+
+// fnResult is the text of what a function the model called returned, as R
+// records it in the reply's tool block (agentic_programming/function.py,
+// _normalize_result): a string as it is, nothing as an empty tool result,
+// anything else as its JSON text; an error as the adapter's function
+// raised it, RuntimeError(message).
+func fnResult(out node.Value, errMsg string) string {
+	switch {
+	case errMsg != "":
+		return "RuntimeError: " + errMsg
+	case out.K == node.Null:
+		return resultText("", false)
+	case out.K == node.String:
+		return resultText(out.S, false)
+	}
+	return node.Dumps(out)
 }

@@ -48,6 +48,7 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 		from = cmd // a spawn that starts the conversation hangs off its command row
 	}
 	if mode == "async" {
+		*w.stop = false // the task runner clears the cancel flag as the task starts
 		amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
 			"agent_id", node.Str("main"), "attach", node.ObjV(meta("session_id", node.Str(w.S.ID), "head_id", node.NullV(),
 				"label", node.Str(label), "prompt", node.Str(text), "source_commit_id", node.NullV(), "status", node.Str("running"))))
@@ -152,6 +153,12 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 	}
 	if len(w.frames) > 0 {
 		return fmt.Errorf("%w: task while a function is running", ErrState)
+	}
+	if err := w.needLiveStream("task"); err != nil {
+		return err
+	}
+	if async {
+		*w.stop = false // the task runner clears the cancel flag as the task starts
 	}
 	r := w.reply.id
 	smd := w.subMeta(node.Str(r), rooted)

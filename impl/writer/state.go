@@ -27,6 +27,7 @@ func (w *Writer) AppendState(b []byte) []byte {
 	} else {
 		b = node.AppendString(node.AppendString(append(b, 1), w.pending.user), w.pending.source)
 	}
+	b = append(b, boolByte(*w.stop), boolByte(w.aborted))
 	if w.reply == nil {
 		b = append(b, 0)
 	} else {
@@ -47,6 +48,7 @@ func (w *Writer) AppendState(b []byte) []byte {
 			b = append(b, 0)
 		}
 		b = node.AppendString(b, f.lastExec)
+		b = node.AppendString(node.AppendString(b, f.call), f.input)
 	}
 	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(w.clock.base))
 	return binary.AppendVarint(b, int64(w.clock.ticks))
@@ -58,4 +60,11 @@ func appendValues(b []byte, vs []node.Value) []byte {
 		b = node.AppendState(b, v)
 	}
 	return b
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
 }

@@ -240,6 +240,17 @@ func (w *Writer) Reply() error {
 		return err
 	}
 	w.reply = &reply{id: id}
+	w.aborted = w.pending.source == "web" && *w.stop
+	return nil
+}
+
+// needLiveStream refuses a tool call of a reply whose stream R aborted
+// (the web turn started with the cancel flag set): the turn ended,
+// cancelled, and ran no tool.
+func (w *Writer) needLiveStream(what string) error {
+	if w.aborted {
+		return fmt.Errorf("%w: %s: the web turn started with the session's cancel flag set; R ended it at the model's first tool call", ErrState, what)
+	}
 	return nil
 }
 
@@ -266,6 +277,9 @@ func (w *Writer) block(kind, text string) error {
 // call edge only into metadata.called_by.
 func (w *Writer) Tool(callID, name, args, result string, isErr, legacy, object bool) error {
 	if err := w.needReply("tool"); err != nil {
+		return err
+	}
+	if err := w.needLiveStream("tool"); err != nil {
 		return err
 	}
 	if len(w.frames) > 0 {
@@ -323,8 +337,17 @@ func (w *Writer) recordCall(callID, name, input, result string, isErr bool) {
 }
 
 // Done finalizes the open reply; Cancel does the same with status cancelled.
-func (w *Writer) Done() error   { return w.finish("completed") }
-func (w *Writer) Cancel() error { return w.finish("cancelled") }
+func (w *Writer) Done() error { return w.finish("completed") }
+
+// Cancel is the stop button: the reply ends cancelled, and the session's
+// cancel flag stays set (handle_stop's hard stage; no exception clears it).
+func (w *Writer) Cancel() error {
+	if err := w.finish("cancelled"); err != nil {
+		return err
+	}
+	*w.stop = true
+	return nil
+}
 
 func (w *Writer) finish(status string) error {
 	if err := w.needReply(status); err != nil {
@@ -332,6 +355,9 @@ func (w *Writer) finish(status string) error {
 	}
 	if len(w.frames) > 0 {
 		return fmt.Errorf("%w: the reply cannot end while a function is running", ErrState)
+	}
+	if w.aborted {
+		status = "cancelled"
 	}
 	r := w.reply
 	md := meta("status", node.Str(status), "model", node.Str("model-x"), "provider", node.Str("p"),
@@ -356,7 +382,7 @@ func (w *Writer) finish(status string) error {
 	if w.pending.source == "web" {
 		w.setClient(r.id)
 	}
-	w.pending, w.reply = nil, nil
+	w.pending, w.reply, w.aborted = nil, nil, false
 	return nil
 }
 
@@ -390,7 +416,7 @@ func (w *Writer) ErrorFolded(typ, msg string) error {
 	if err := w.webActionSaved(); err != nil {
 		return err
 	}
-	w.pending, w.reply = nil, nil
+	w.pending, w.reply, w.aborted = nil, nil, false
 	return nil
 }
 
@@ -434,6 +460,7 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 func (w *Writer) Crash() error {
 	w.pending, w.reply, w.frames = nil, nil, nil
 	w.conv = false // the server's conversations die with it
+	*w.stop, w.aborted = false, false
 	return w.S.WriteMeta()
 }
 

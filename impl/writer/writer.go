@@ -38,6 +38,17 @@ type Writer struct {
 	reply      *reply
 	frames     []*frame
 	clock      *clock // shared by every writer of the session
+
+	// stop is the server's cancel flag of the session (R's _cancel_flags,
+	// webui/_pause_stop.py): set by the stop button, cleared only by a
+	// manual run's end, an async task's start or the process's end. It is
+	// kept for the session, shared by its writers as the clock is: R runs
+	// one server, and a rollout that hands turns to other writers keeps
+	// the script's meaning. aborted: the open reply is a web turn's that
+	// started with it set, whose stream R ends, cancelled, at the model's
+	// first tool call or its end.
+	stop    *bool
+	aborted bool
 }
 
 // clock is the wall clock as the session's nodes see it: the next new node
@@ -63,6 +74,9 @@ type frame struct {
 	id       string
 	manual   bool
 	lastExec string
+	// A function the open reply's model called: its name and arguments
+	// (dumps), for the tool block R records of the call when it ends.
+	call, input string
 }
 
 // ErrState is returned when an operation does not apply in the current state.
@@ -93,7 +107,7 @@ func NewWith(sessionID, dir string, fl flags.Set, wo store.WriteOptions) (*Write
 		{Key: "branches", Val: node.ObjV(&node.Obj{})},
 		{Key: "merged_heads", Val: node.Arr([]node.Value{})},
 	}}
-	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}}
+	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}, stop: new(bool)}
 	if dir != "" {
 		if err := s.WriteMeta(); err != nil {
 			return nil, err
@@ -109,7 +123,7 @@ func (w *Writer) Peer(fl flags.Set) (*Writer, error) {
 	if err := fl.Validate(); err != nil {
 		return nil, err
 	}
-	return &Writer{S: w.S, Flags: fl, clock: w.clock}, nil
+	return &Writer{S: w.S, Flags: fl, clock: w.clock, stop: w.stop}, nil
 }
 
 // TakeOver makes w the writer that performs the next writes after another

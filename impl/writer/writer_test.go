@@ -77,7 +77,7 @@ func TestExecInsideFunctionCalledByFrame(t *testing.T) {
 	x := get(t, w.S, "Fx")
 	require.Equal(t, node.RoleLLM, x.Role)
 	require.Equal(t, "F", x.CalledBy)
-	require.Equal(t, `{"system": "be brief"}`, node.Dumps(x.Input))
+	require.Equal(t, `null`, node.Dumps(x.Input))
 	require.Equal(t, "2", x.Output.Str())
 	require.Equal(t, "completed", x.Meta("status").Str())
 	require.Equal(t, "count: hi", x.Meta("prompt_text").Str())
