@@ -32,7 +32,7 @@ func TestFilesCostBoundedMemory(t *testing.T) {
 		refused    bool
 	}{
 		{"numbers", strings.Replace(user, "OUTPUT", list("0"), 1), true},
-		{"objects", strings.Replace(user, "OUTPUT", list(`{"a": 0, "b": 0, "c": 0}`), 1), true},
+		{"objects", strings.Replace(user, "OUTPUT", list(`{"a": 0}`), 1), true},
 		{"json in extra", strings.Replace(code, "EXTRA", `"`+list("0")+`"`, 1), true},
 		{"text", strings.Replace(user, "OUTPUT", `"`+strings.Repeat("some words ", (256<<10)/11)+`"`, 1), false},
 	} {

@@ -65,7 +65,10 @@ type turn struct {
 //     a trace. Where the data cannot tell, a step keeps the message the
 //     user wrote visible (model/README.md, "Legacy derivation", rule 6);
 //     once an answer arrives it is a fork again;
-//   - attach pointers hang off their caller (the fork anchor).
+//   - a web turn's reply that failed leaves the head on its user's message
+//     (headAfter);
+//   - attach pointers hang off their caller (the fork anchor), a /spawn's
+//     whose caller is ROOT off its command row (spawnCommand).
 //
 // All but the answer rule read only the nodes before a node; that one reads
 // the store's indexes (see answered), and the cache derives again from a
@@ -105,7 +108,7 @@ func (p *Preds) extend(s *store.Store) *Preds {
 			}
 			pred, conv = q.derive(i, n, q.prev, waits), true
 			if waits || movesHead(n) {
-				q.prev = n.ID
+				q.prev = headAfter(n)
 			}
 		}
 		q.pred = append(q.pred, pred)
@@ -265,7 +268,8 @@ var laneKeys = []string{"display", "function", "role", "called_by", "predecessor
 // sameLane reports whether two versions of a node agree on everything the
 // derivation reads.
 func sameLane(a, b *node.Node) bool {
-	if a.ID != b.ID || a.Role != b.Role || a.CalledBy != b.CalledBy || absent(a.Input) != absent(b.Input) {
+	if a.ID != b.ID || a.Role != b.Role || a.CalledBy != b.CalledBy || absent(a.Input) != absent(b.Input) ||
+		headAfter(a) != headAfter(b) {
 		return false
 	}
 	for _, k := range laneKeys {
@@ -318,6 +322,9 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		return Anchor(par.S, p.earlier(i))
 	}
 	if n.Metadata.Get("function").Str() == "attach" {
+		if n.CalledBy == node.RootID {
+			return p.spawnCommand(i)
+		}
 		return Anchor(n.CalledBy, p.earlier(i))
 	}
 	if n.Role == node.RoleUser {
@@ -337,6 +344,21 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		return node.RootID
 	}
 	return prev
+}
+
+// spawnCommand is the anchor of a /spawn's attach pointer at position i
+// that records ROOT as its caller: the command's parent when the browser
+// stood on ROOT, which the intent leaves out (a root is no conversation
+// row), so the pointer follows the command row itself — written at most
+// three rows before it (C, S, S_reply, A; async: C, A).
+func (p *Preds) spawnCommand(i int) string {
+	nodes := p.s.Nodes()
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if c := nodes[j]; c.Role == node.RoleUser && c.CalledBy == node.RootID && c.Metadata.Get("function").Str() == "task" {
+			return c.ID
+		}
+	}
+	return node.RootID
 }
 
 // copiesParentOf reports whether n records the parent a rerun of src
@@ -376,6 +398,21 @@ func (p *Preds) earlier(i int) Lookup {
 // dispatcher or a sub-agent writes under ROOT do not (their reply does; for
 // an unanswered dispatcher root fork see waits), nor do attach pointers (the
 // spawn restores the head).
+// headAfter is where the head stands once n, a node that moves it, is
+// written and its turn over: n, but for a web turn's reply that failed —
+// the web action ends by setting the head back to the browser's, which
+// its turn had put on the user's message (ops/README.md, error-folded) —
+// that message, which the reply records as its parent.
+func headAfter(n *node.Node) string {
+	md := n.Metadata
+	if n.Role == node.RoleLLM && md.Get("status").Str() == "error" && md.Get("source").Str() == "web" {
+		if u := md.Get("parent_id").Str(); u != "" {
+			return u
+		}
+	}
+	return n.ID
+}
+
 func movesHead(n *node.Node) bool {
 	if n.Metadata.Get("function").Str() == "attach" {
 		return false

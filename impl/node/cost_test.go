@@ -44,8 +44,24 @@ func TestCostBoundsTheParse(t *testing.T) {
 }
 
 // allocatedBy is what parsing doc, and each string of it that holds a JSON
-// array or object, allocates.
+// array or object, allocates: the least of three cold parses, since the
+// runtime's count is the process's and a goroutine left by another test may
+// allocate meanwhile.
 func allocatedBy(doc string) (uint64, error) {
+	least := uint64(0)
+	for k := range 3 {
+		n, err := allocatedOnce(doc)
+		if err != nil {
+			return 0, err
+		}
+		if k == 0 || n < least {
+			least = n
+		}
+	}
+	return least, nil
+}
+
+func allocatedOnce(doc string) (uint64, error) {
 	runtime.GC() // the pool of parsers is emptied: a cold parse,
 	runtime.GC()
 	node.ParseString("0") // but for the pool's own bookkeeping, made once

@@ -6,6 +6,10 @@ import (
 	"sessiondag/impl/node"
 )
 
+// fnCallPrefix makes a function's row id the call id of the block a reply
+// records for it.
+const fnCallPrefix = "call_"
+
 // renamer maps the implementation's ids back to the script's.
 type renamer map[string]string
 
@@ -19,6 +23,13 @@ func (r renamer) value(v node.Value) (node.Value, bool) {
 	case node.String:
 		if to, ok := r[v.S]; ok {
 			return node.Str(to), true
+		}
+		// A reply's block for a function its model called names the call
+		// after the function's row (docs/protocol.md, "Ids").
+		if id, ok := strings.CutPrefix(v.S, fnCallPrefix); ok {
+			if to, ok := r[id]; ok {
+				return node.Str(fnCallPrefix + to), true
+			}
 		}
 		if len(v.S) > 1 && (v.S[0] == '{' || v.S[0] == '[') && r.mentioned(v.S) {
 			if inner, err := node.ParseString(v.S); err == nil {

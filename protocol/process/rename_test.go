@@ -9,15 +9,18 @@ import (
 // TestRenameInsideViews: an implementation's ids become the script's
 // wherever a view holds them as a whole string — an id, a parent, a head,
 // a list of ids — and inside the JSON text a tool row's extra carries,
-// which is written again as Python's json.dumps writes it; text that merely
-// contains an id, object keys, and a view without any of the ids are left
-// as they are.
+// which is written again as Python's json.dumps writes it, and the call id
+// a reply's block gives a function its model called (call_ and the
+// function's id); text that merely contains an id, object keys, and a view
+// without any of the ids are left as they are.
 func TestRenameInsideViews(t *testing.T) {
-	r := renamer{"9f2c": "u1", "9f2c_reply": "u1_reply"}
+	r := renamer{"9f2c": "u1", "9f2c_reply": "u1_reply", "7a1b": "f1"}
 	in := `{"id":"9f2c_reply","parent_id":"9f2c","content":"see 9f2c","render":["ROOT","9f2c"],` +
-		`"extra":"{\"tool_use\": {\"called_by\": \"9f2c_reply\", \"n\": 2.0}}","9f2c":1,"other":"{not json 9f2c"}`
+		`"extra":"{\"tool_use\": {\"called_by\": \"9f2c_reply\", \"n\": 2.0}}","9f2c":1,"other":"{not json 9f2c",` +
+		`"blocks":[{"tool_call_id":"call_7a1b"},{"tool_call_id":"call_9f2c_x"}]}`
 	want := `{"id":"u1_reply","parent_id":"u1","content":"see 9f2c","render":["ROOT","u1"],` +
-		`"extra":"{\"tool_use\": {\"called_by\": \"u1_reply\", \"n\": 2.0}}","9f2c":1,"other":"{not json 9f2c"}`
+		`"extra":"{\"tool_use\": {\"called_by\": \"u1_reply\", \"n\": 2.0}}","9f2c":1,"other":"{not json 9f2c",` +
+		`"blocks":[{"tool_call_id":"call_f1"},{"tool_call_id":"call_9f2c_x"}]}`
 	v, err := node.ParseString(in)
 	if err != nil {
 		t.Fatal(err)
