@@ -64,7 +64,7 @@ func TestAcrossTheBoundary(t *testing.T) {
 	}
 	// -short: rapid runs a fifth of the checks, the rollout table 30
 	// sessions a kind.
-	out, err := runSuite(t, quote(bin)+" serve --mint", "", "-test.short", "-rapid.checks=40", "-test.run=.")
+	out, err := runSuite(t, quote(bin)+" serve --mint", "", "-test.short", "-rapid.checks=40", "-rapid.nofailfile", "-test.run=.")
 	results := testResults(out)
 	want := map[string]string{}
 	for _, n := range acrossTests {
