@@ -144,7 +144,7 @@ func (b *builder) ownsBlock(call string) bool {
 	if b.byID[b.reply.id+"_t_"+call] != nil {
 		return true
 	}
-	id, ok := strings.CutPrefix(call, "call_")
+	id, ok := strings.CutPrefix(call, fnCallPrefix)
 	r := b.byID[id]
 	return ok && r != nil && r.Role == "code" && r.CalledBy == b.reply.id
 }

@@ -259,9 +259,12 @@ func (b *builder) inferFunction(r *Row, in *model.Object) step {
 	return s
 }
 
-// fnCall is the tool call id of the block a reply records for a function
-// its model called (R's dispatcher names the call after the function's row).
-func fnCall(id string) string { return "call_" + id }
+// fnCallPrefix makes a function's row id the tool call id of the block a
+// reply records for a function its model called (R's dispatcher names the
+// call after the function's row).
+const fnCallPrefix = "call_"
+
+func fnCall(id string) string { return fnCallPrefix + id }
 
 // inferTool: a tool row of the reply caller.
 func (b *builder) inferTool(r *Row, reply, call string) step {
