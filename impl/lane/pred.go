@@ -402,13 +402,14 @@ func (p *Preds) earlier(i int) Lookup {
 // written and its turn over: n, but for a web turn's reply that failed —
 // the web action ends by setting the head back to the browser's, which
 // its turn had put on the user's message (ops/README.md, error-folded) —
-// that message, which the reply records as its parent.
+// that message, which the reply records as its parent and its caller. A
+// compaction's copy of such a reply records the row before it as its
+// parent, not its caller, and the compaction sets the head itself.
 func headAfter(n *node.Node) string {
 	md := n.Metadata
-	if n.Role == node.RoleLLM && md.Get("status").Str() == "error" && md.Get("source").Str() == "web" {
-		if u := md.Get("parent_id").Str(); u != "" {
-			return u
-		}
+	if n.Role == node.RoleLLM && md.Get("status").Str() == "error" && md.Get("source").Str() == "web" &&
+		n.CalledBy != "" && n.CalledBy != node.RootID && md.Get("parent_id").Str() == n.CalledBy {
+		return n.CalledBy
 	}
 	return n.ID
 }
