@@ -35,6 +35,7 @@ type suiteBudget struct {
 	planned    []string // the tests of this run that draw cases
 
 	mu       sync.Mutex
+	begun    int
 	finished int
 }
 
@@ -63,6 +64,7 @@ func (b *suiteBudget) begin(t testing.TB) *drawing {
 		t.Errorf("budget: %s draws cases but is not one of the tests the budget is shared among (plannedUnits)", t.Name())
 	}
 	share := b.shareLocked()
+	b.begun++
 	t.Cleanup(func() {
 		b.mu.Lock()
 		b.finished++
@@ -86,13 +88,17 @@ const minExtension = time.Second
 
 // extension is more time for a drawing whose share ran out while tests
 // that ended early left some of the budget unused: a share of what is
-// left, as begin gives it now; zero when that is too little.
+// left, as begin gives it now; zero when that is too little, and while a
+// test has yet to begin: what is left is its share too.
 func (b *suiteBudget) extension() time.Duration {
 	if b == nil {
 		return 0
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.begun < len(b.planned) {
+		return 0
+	}
 	if more := b.shareLocked(); more >= minExtension {
 		return more
 	}

@@ -133,7 +133,14 @@ func TestShares(t *testing.T) {
 	// A spent share gets what tests that ended early left: here one test
 	// of two is still drawing (itself), so all that is left of the
 	// budget; with the budget spent, nothing.
-	late := &suiteBudget{end: time.Now().Add(40 * time.Second), parallel: 1, planned: []string{"x", "y"}, finished: 1}
+	// While a test has yet to begin, what is left is its share too: no
+	// extension.
+	waiting := &suiteBudget{end: time.Now().Add(40 * time.Second), parallel: 2, planned: []string{"x", "y", "z"}, begun: 2, finished: 1}
+	d = &drawing{until: time.Now().Add(-time.Millisecond), started: time.Now(), budget: waiting}
+	if d.more() || !d.cut {
+		t.Error("a spent share is given the time of a test that has not begun")
+	}
+	late := &suiteBudget{end: time.Now().Add(40 * time.Second), parallel: 1, planned: []string{"x", "y"}, begun: 2, finished: 1}
 	d = &drawing{until: time.Now().Add(-time.Millisecond), started: time.Now(), budget: late}
 	if !d.left() || !d.more() || d.cut || !near(time.Until(d.until), 40*time.Second) {
 		t.Errorf("a spent share is not given the time an early end left: until in %s", time.Until(d.until))

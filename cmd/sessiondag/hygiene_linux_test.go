@@ -186,7 +186,7 @@ func TestNothingOutlivesTheHarness(t *testing.T) {
 		code   int
 	}{
 		{"replay, normal end", []string{"replay", shape, "--impl", spawning(served(""))}, nil, 0},
-		{"replay, deadline", []string{"replay", shape, "--check", "legacy", "--impl", spawning(hangsAfter(5)), "--impl-timeout", "0.5"}, nil, 1},
+		{"replay, deadline", []string{"replay", shape, "--check", "legacy", "--impl", spawning(hangsAfter(5)), "--impl-timeout", "2"}, nil, 1},
 		{"replay, handshake refused", []string{"replay", shape, "--impl", spawning(`echo '{"type":"hello","protocol":9}'; sleep 1000`)}, nil, 2},
 		{"replay, Ctrl-C", []string{"replay", shape, "--impl", spawning(hangsAfter(5)), "--impl-timeout", "600"}, os.Interrupt, 130},
 		{"hunt, normal end", []string{"hunt", "--seed", "1", "--iterations", "3", "--max-ops", "10", "--check", "legacy", "--out", "", "--impl", spawning(served(""))}, nil, 0},
