@@ -518,6 +518,41 @@ func pyDumps(v any) string {
 	return b.String()
 }
 
+// pyDumpsASCII is Python's json.dumps(v) with its defaults, ensure_ascii
+// included: what R's dispatcher stores as a tool call's input and a reply's
+// extra, and its task runner as an attach's. Every character outside
+// ' '..'~' that pyDumps keeps (those are only inside strings) is written as
+// \uXXXX, one outside the BMP as its surrogate pair.
+func pyDumpsASCII(v any) string {
+	s := pyDumps(v)
+	if isPrintableASCII(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x7f {
+			b.WriteRune(r)
+			continue
+		}
+		if r > 0xffff {
+			r -= 0x10000
+			fmt.Fprintf(&b, `\u%04x\u%04x`, 0xd800+(r>>10), 0xdc00+(r&0x3ff))
+			continue
+		}
+		fmt.Fprintf(&b, `\u%04x`, r)
+	}
+	return b.String()
+}
+
+func isPrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 // pyJSONString quotes s as json.dumps does with ensure_ascii=False: only '"',
 // '\\' and the control characters U+0000..U+001F are escaped. A byte that is
 // not UTF-8 becomes U+FFFD (Go reads such a string rune by rune that way).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
@@ -116,4 +117,13 @@ func TestFloatEncoderAgreesWithLayout(t *testing.T) {
 			t.Fatalf("PyFloatRepr(%v) = %s, want %s", f, got, want)
 		}
 	})
+}
+
+// pyDumpsASCII against Python's json.dumps with its defaults (ensure_ascii):
+// everything outside ' '..'~' escaped, DEL included, a character outside
+// the BMP as its surrogate pair.
+func TestDumpsASCII(t *testing.T) {
+	v := newObject("a", "é\x7f𝄞", "b", []any{Float(1), Float(1e16), "\t"})
+	require.Equal(t, `{"a": "\u00e9\u007f\ud834\udd1e", "b": [1.0, 1e+16, "\t"]}`, pyDumpsASCII(v))
+	require.Equal(t, `{"q": "plain"}`, pyDumpsASCII(newObject("q", "plain")))
 }

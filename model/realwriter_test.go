@@ -150,3 +150,28 @@ compact id=sm keep=2
 	require.Equal(t, Float(1782000005.999999), wNode(t, r, "sm").CreatedAt)
 	require.Equal(t, "sm_k2", r.Session().HeadID)
 }
+
+// A reply's tool calls outside ASCII, as the original stored them
+// (local_70050c82f7, c5920f99_reply): each call's input and the reply's
+// extra are json.dumps with its defaults, non-ASCII as \uXXXX.
+func TestWriterEscapesAsTheOriginal(t *testing.T) {
+	r, _ := wRun(t, `
+user id=c5920f99 text="list the files"
+reply
+tool call=call_x_2 name=probe_read args="{\"path\": \"src/main.go\", \"limit\": 16}" result="src/main.go: 16 lines — “ok”"
+tool call=call_toolu_3 name=probe_search args="{\"q\": \"café “quotes”\"}" result="{\"q\": \"caf\\u00e9 \\u201cquotes\\u201d\", \"hits\": [1, 2, 3]}"
+say text="Done — all good."
+done
+`)
+	const folder = "local_70050c82f7"
+	for id, file := range map[string]string{
+		"c5920f99_reply_t_call_x_2":     "0014-c-c5920f99_reply_t_call_x_2.json",
+		"c5920f99_reply_t_call_toolu_3": "0015-c-c5920f99_reply_t_call_toolu_3.json",
+	} {
+		want := realNode(t, folder, file)
+		require.Equal(t, want.Val("input"), wNode(t, r, id).Input, id)
+		require.Equal(t, want.Val("output"), wNode(t, r, id).Output, id)
+	}
+	want := realNode(t, folder, "0013-l-c5920f99_reply.json").Val("metadata").(*Object).Str("extra")
+	require.Equal(t, want, wNode(t, r, "c5920f99_reply").meta().Str("extra"))
+}

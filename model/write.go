@@ -538,11 +538,11 @@ func (r *LegacyRun) rootedDispatch(id, text, parent, source string) {
 // block.
 func (r *LegacyRun) addToolCall(callID, name string, args *Object, result string, isError bool) {
 	r.toolCalls = append(r.toolCalls, newObject("id", callID, "tool_call_id", callID, "tool", name,
-		"input", pyDumps(args), "result", result, "is_error", isError))
+		"input", pyDumpsASCII(args), "result", result, "is_error", isError))
 	// R's dispatcher builds a tool block of its own keys, type first and
 	// no id (agent/dispatcher/persistence.py).
 	r.blocks = append(r.blocks, newObject("type", "tool", "tool", name, "tool_call_id", callID,
-		"input", pyDumps(args), "result", result, "is_error", isError))
+		"input", pyDumpsASCII(args), "result", result, "is_error", isError))
 }
 
 // finish is `done` / `cancel`: fill R, set_head(R), CH := R for a web turn.
@@ -571,7 +571,7 @@ func (r *LegacyRun) finish(status string) {
 	// R writes extra only when the reply has a tool call or a block
 	// (agent/dispatcher/persistence.py: `if tool_calls or _ordered_blocks`).
 	if len(r.toolCalls) > 0 || len(r.blocks) > 0 {
-		m.Set("extra", pyDumps(newObject("tool_calls", calls, "blocks", blocks)))
+		m.Set("extra", pyDumpsASCII(newObject("tool_calls", calls, "blocks", blocks)))
 	}
 	r.setHead(r.reply)
 	if r.pendingSrc == "web" {

@@ -50,7 +50,7 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 		meta = newObject("source", "web")
 	case "image": // one image attached: its manifest, as a JSON string
 		image := newObject("type", "image", "media_type", "image/png", "size_b64", Int("96"))
-		meta = newObject("source", "web", "extra", pyDumps(newObject("attachments", []any{image})))
+		meta = newObject("source", "web", "extra", pyDumpsASCII(newObject("attachments", []any{image})))
 	case "function": // a function-form run typed in the chat
 		meta = newObject("original_content", text, "display", "runtime")
 	default:
@@ -176,7 +176,7 @@ func (o *legacyOps) Tool(op ops.Tool) error {
 		calledBy = ""
 		meta.Set("called_by", r.reply)
 	}
-	var input any = pyDumps(args) // the JSON text the model sent
+	var input any = pyDumpsASCII(args) // json.dumps of the arguments the model sent
 	if op.Object {
 		input = args
 	}
@@ -319,7 +319,7 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 	r.appendFn(op.ID, op.Name, args, op.Expose, calledBy)
 	f := frame{id: op.ID}
 	if calledBy == r.reply {
-		f.call, f.input = op.Name, pyDumps(args)
+		f.call, f.input = op.Name, pyDumpsASCII(args)
 	}
 	r.frames = append(r.frames, f)
 	return nil
@@ -520,7 +520,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		a.Set("status", "completed")
 		a.Set("task_id", "t_"+op.Attach)
 		n.meta().Set("attach", a)
-		n.meta().Set("extra", pyDumps(newObject("attach", a)))
+		n.meta().Set("extra", pyDumpsASCII(newObject("attach", a)))
 		return nil
 	}
 	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, newObject(

@@ -35,6 +35,45 @@ func Dumps(v Value) string {
 	return string(AppendJSON(make([]byte, 0, textHint(v)), v, Python))
 }
 
+// DumpsASCII renders v as Python's json.dumps(v) does with its defaults,
+// ensure_ascii included: every character outside ' '..'~' as \uXXXX (one
+// outside the BMP as its surrogate pair, a lone surrogate as itself). The
+// original stores so what its dispatcher serializes: a tool call's input, a
+// reply's extra, an attach's extra.
+func DumpsASCII(v Value) string {
+	s := Dumps(v)
+	i := 0
+	for i < len(s) && s[i] < 0x7f {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := append(make([]byte, 0, len(s)+len(s)/2), s[:i]...)
+	for i < len(s) {
+		c := s[i]
+		if c < 0x7f {
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			var n int
+			b, n = appendUndecodable(b, s[i:])
+			size = n
+		case r > 0xffff:
+			r -= 0x10000
+			b = appendU(appendU(b, 0xd800+r>>10), 0xdc00+r&0x3ff)
+		default:
+			b = appendU(b, r)
+		}
+		i += size
+	}
+	return string(b)
+}
+
 // textHint is about the length of v's text as Dumps writes it: the
 // literals and strings as they are, a float's ".0", the separators.
 func textHint(v Value) int {

@@ -44,6 +44,19 @@ func TestDumpsStrings(t *testing.T) {
 	}
 }
 
+// DumpsASCII against Python's json.dumps with its defaults (ensure_ascii):
+// everything outside ' '..'~' escaped, DEL included, a character outside the
+// BMP as its surrogate pair, a lone surrogate (kept as WTF-8 by Parse) as
+// itself.
+func TestDumpsASCII(t *testing.T) {
+	v := obj("a", node.Str("é\x7f𝄞"), "b", node.Arr([]node.Value{node.Num("1.0"), node.Num("1e16"), node.Str("\t")}))
+	require.Equal(t, `{"a": "\u00e9\u007f\ud834\udd1e", "b": [1.0, 1e+16, "\t"]}`, node.DumpsASCII(v))
+	require.Equal(t, `{"q": "plain"}`, node.DumpsASCII(obj("q", node.Str("plain"))))
+	p, err := node.Parse([]byte(`"x\udc80y"`))
+	require.NoError(t, err)
+	require.Equal(t, `"x\udc80y"`, node.DumpsASCII(p))
+}
+
 func TestDumpsNumbers(t *testing.T) {
 	for _, tc := range []struct{ lit, want string }{
 		{"1.0", "1.0"},

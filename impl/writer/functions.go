@@ -34,7 +34,7 @@ func (w *Writer) Fn(id, name, args, expose string, viaExec bool) error {
 		}
 		in, _ := parseArgs("function args", args) // enter parsed it
 		f := w.frames[len(w.frames)-1]
-		f.call, f.input = name, node.Dumps(node.ObjV(in))
+		f.call, f.input = name, node.DumpsASCII(node.ObjV(in))
 		return nil
 	default:
 		return fmt.Errorf("%w: fn needs an open reply or a running function", ErrState)

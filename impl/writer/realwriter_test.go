@@ -178,3 +178,27 @@ func TestMergeAsTheOriginalWritesIt(t *testing.T) {
 	require.Equal(t, "m1", turn.Meta("parent_id").Str())
 	require.Equal(t, "mt1", w.S.Head())
 }
+
+// A reply's tool calls outside ASCII, as the original stored them
+// (local_70050c82f7, c5920f99_reply): each call's input and the reply's
+// extra are json.dumps with its defaults, non-ASCII as \uXXXX.
+func TestEscapesAsTheOriginal(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.WebUser("c5920f99", "list the files", ""))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Tool("call_x_2", "probe_read", `{"path": "src/main.go", "limit": 16}`, "src/main.go: 16 lines — “ok”", false, false, false))
+	require.NoError(t, w.Tool("call_toolu_3", "probe_search", `{"q": "café “quotes”"}`, `{"q": "caf\u00e9 \u201cquotes\u201d", "hits": [1, 2, 3]}`, false, false, false))
+	require.NoError(t, w.Say("Done — all good."))
+	require.NoError(t, w.Done())
+	const folder = "local_70050c82f7"
+	for _, tc := range []struct{ id, file string }{
+		{"c5920f99_reply_t_call_x_2", "0014-c-c5920f99_reply_t_call_x_2.json"},
+		{"c5920f99_reply_t_call_toolu_3", "0015-c-c5920f99_reply_t_call_toolu_3.json"},
+	} {
+		want, got := realRow(t, folder, tc.file), get(t, w.S, tc.id)
+		require.Equal(t, node.Dumps(want.Input), node.Dumps(got.Input), tc.id)
+		require.Equal(t, node.Dumps(want.Output), node.Dumps(got.Output), tc.id)
+	}
+	want := realRow(t, folder, "0013-l-c5920f99_reply.json").Metadata.Get("extra")
+	require.Equal(t, node.Dumps(want), node.Dumps(get(t, w.S, "c5920f99_reply").Metadata.Get("extra")))
+}

@@ -108,7 +108,7 @@ func (w *Writer) finishAttach(attach, sub string) error {
 		a.Set("status", node.Str("completed"))
 		a.Set("task_id", node.Str(TaskID(attach)))
 		n.Metadata.Set("attach", node.ObjV(a))
-		n.Metadata.Set("extra", node.Str(node.Dumps(node.ObjV(meta("attach", node.ObjV(a))))))
+		n.Metadata.Set("extra", node.Str(node.DumpsASCII(node.ObjV(meta("attach", node.ObjV(a))))))
 	})
 }
 
@@ -185,6 +185,6 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: "task", Input: node.ObjV(in), Output: node.Str(out), CalledBy: r, Metadata: md}); err != nil {
 		return err
 	}
-	w.recordCall(callID, "task", node.Dumps(node.ObjV(in)), out, false)
+	w.recordCall(callID, "task", node.DumpsASCII(node.ObjV(in)), out, false)
 	return nil
 }

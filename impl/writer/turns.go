@@ -296,8 +296,8 @@ func (w *Writer) Tool(callID, name, args, result string, isErr, legacy, object b
 		caller = ""
 		md.Set("called_by", node.Str(r))
 	}
-	text := node.Dumps(node.ObjV(input))
-	in := node.Str(text) // the arguments as the model sent them (R)
+	text := node.DumpsASCII(node.ObjV(input))
+	in := node.Str(text) // json.dumps of the arguments the model sent (R)
 	if object {
 		in = node.ObjV(input)
 	}
@@ -365,7 +365,7 @@ func (w *Writer) finish(status string) error {
 	// R writes extra only when the reply has a tool call or a block.
 	if len(r.calls) > 0 || len(r.blocks) > 0 {
 		extra := meta("tool_calls", node.Arr(nonNil(r.calls)), "blocks", node.Arr(nonNil(r.blocks)))
-		md.Set("extra", node.Str(node.Dumps(node.ObjV(extra))))
+		md.Set("extra", node.Str(node.DumpsASCII(node.ObjV(extra))))
 	}
 	err := w.S.Update(r.id, func(n *node.Node) {
 		// The reply's text is its text blocks joined and stripped as
