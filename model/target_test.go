@@ -269,10 +269,11 @@ user id=u2 text=next
 		assertIP(t, r, "u2", "S_reply")
 	})
 	t.Run("fresh session", func(t *testing.T) {
-		// C has no parent: A is spliced right after C.
+		// C has no parent: A is spliced right after C. R's /spawn leaves
+		// the head on C, so the user stays where the command was typed, the
+		// card showing the answer.
 		_, views := tRun(t, `spawn mode=inherit cmd=C id=S attach=A text=go label=L`)
-		assert.Equal(t, TargetView{HeadID: "S_reply",
-			Chain: chain(tr("C"), tr("A"), tr("S"), tr("S_reply"))}, views[0])
+		assert.Equal(t, TargetView{HeadID: "C", Chain: chain(tr("C"), tr("A"))}, views[0])
 	})
 	t.Run("head on the attach row", func(t *testing.T) {
 		r, views := tRun(t, `

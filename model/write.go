@@ -48,6 +48,13 @@ type LegacyRun struct {
 	// session, as the clock is: R runs one server, and a rollout that hands
 	// turns to other writers keeps the script's meaning.
 	stopped bool
+	// modelSaved: meta.json records the session's model. R's web server
+	// saves its conversation (webui/server.py, _save_conversation: "model"
+	// from the chat runtime) as a web action ends, and a sub-agent's reply
+	// names a model only once the session has one
+	// (agent/dispatcher/persistence.py: session.get("model")). Kept on disk:
+	// a crash does not clear it.
+	modelSaved bool
 
 	writerState               // the writer performing the ops now
 	parked      []writerState // every other writer named so far, by name
@@ -359,6 +366,14 @@ func (r *LegacyRun) conversation() {
 }
 
 // endTurn: no pending turn, no open reply.
+// webActionEnded is the end of a web action in R's _execute_in_context:
+// the server saves its conversation, the session's model with it.
+func (r *LegacyRun) webActionEnded() {
+	if r.pendingSrc == "web" {
+		r.modelSaved = true
+	}
+}
+
 func (r *LegacyRun) endTurn() {
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls = "", "", "", nil, nil
 	r.aborted = false
@@ -577,6 +592,7 @@ func (r *LegacyRun) finish(status string) {
 	if r.pendingSrc == "web" {
 		r.setCH(r.reply)
 	}
+	r.webActionEnded()
 	r.endTurn()
 }
 
@@ -601,8 +617,26 @@ func (r *LegacyRun) subAgent(id, text string, meta *Object, rooted bool) {
 		r.appendNode(id, "user", "", nil, text, "", meta)
 		r.setHead(id)
 	}
-	r.appendNode(id+"_reply", "llm", "", nil, "sub done", id, newObject("parent_id", id, "status", "completed"))
+	m := newObject("parent_id", id, "status", "completed") // the older writers' sub-agent reply
+	if !rooted {
+		m = r.subReplyMeta(id)
+	}
+	r.appendNode(id+"_reply", "llm", "", nil, "sub done", id, m)
 	r.setHead(id + "_reply")
+}
+
+// subReplyMeta is a sub-agent's reply as R's persistence writes every
+// agent turn's (agent/dispatcher/persistence.py): its source, the model
+// once the session records one, and the extra of its one text block.
+func (r *LegacyRun) subReplyMeta(sub string) *Object {
+	m := newObject("parent_id", sub, "source", "agent_spawn", "status", "completed", "worker_id", "w1")
+	if r.modelSaved {
+		m.Set("model", "model-x")
+		m.Set("token_model", "model-x")
+	}
+	text := newObject("type", "text", "text", "sub done")
+	m.Set("extra", pyDumpsASCII(newObject("tool_calls", []any{}, "blocks", []any{text})))
+	return m
 }
 
 // subMeta is a sub-agent user's metadata under parent (nil: null): the

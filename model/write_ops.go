@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"sessiondag/ops"
 )
@@ -222,6 +223,9 @@ func (o *legacyOps) Task(op ops.Task) error {
 		result = "(running)"
 	}
 	r.subAgent(op.ID, op.Text, subMeta(r.reply, op.Rooted), op.Rooted)
+	if !op.Rooted && !op.Async {
+		return r.taskAsR(op, toolID)
+	}
 	r.appendNode(op.Attach, "llm", "", nil, result, "", newObject("parent_id", r.reply,
 		"display", "runtime", "function", "attach", "is_error", false,
 		"attach", r.attachInfo(op.ID, op.Label, op.Text, op.Async)))
@@ -231,6 +235,50 @@ func (o *legacyOps) Task(op ops.Task) error {
 		newObject("tool_call_id", op.CallID, "is_error", false))
 	r.addToolCall(op.CallID, "task", args, result, false)
 	return nil
+}
+
+// taskAsR is the model's task tool as R runs it (functions/tools/task/task.py,
+// _task_impl, and agent/sub_agent_run.py, write_attach_pointer_for_spawn):
+// after the sub-agent's turn, an attach pointer that is the reply's
+// conversation child, showing the sub-agent's final text, the head set
+// back to where it was before the pointer's append; then the tool's row:
+// the arguments the model passed, json.dumps'd, and the final text with
+// the branch it landed on.
+func (r *LegacyRun) taskAsR(op ops.Task, toolID string) error {
+	label := taskLabel(op.Label)
+	a := newObject("session_id", r.sid, "head_id", op.ID+"_reply", "label", label, "prompt", prefix(op.Text, 500),
+		"source_commit_id", nil, "status", "completed")
+	r.appendNode(op.Attach, "llm", "", nil, "sub done", "", newObject("display", "runtime", "function", "attach",
+		"parent_id", r.reply, "is_error", false, "agent_id", "main", "attach", a))
+	r.setHead(op.ID + "_reply")
+	input := pyDumpsASCII(newObject("prompt", op.Text, "description", op.Label, "context", "inherit"))
+	out := "sub done\n\n[spawned agent branch=" + r.sid + ":" + op.ID + "_reply]"
+	r.appendNode(toolID, "code", "task", input, out, r.reply, newObject("tool_call_id", op.CallID, "is_error", false))
+	args, err := jsonObject(input)
+	if err != nil {
+		return err
+	}
+	r.addToolCall(op.CallID, "task", args, out, false)
+	return nil
+}
+
+// taskLabel is the branch label R's task tool makes of a description:
+// stripped, every character but a letter, a digit, '-' and '_' made '_',
+// the first 24 kept.
+func taskLabel(description string) string {
+	var b strings.Builder
+	n := 0
+	for _, c := range pyStrip(description) {
+		if n == 24 {
+			break
+		}
+		if !unicode.IsLetter(c) && !unicode.IsNumber(c) && c != '-' && c != '_' {
+			c = '_'
+		}
+		b.WriteRune(c)
+		n++
+	}
+	return b.String()
 }
 
 func (o *legacyOps) Done(ops.Done) error     { return o.finish("completed", false) }
@@ -265,6 +313,7 @@ func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
 	r.meta.Set("status", "failed")
 	r.setHead(r.reply)
 	r.webActionSaved()
+	r.webActionEnded()
 	r.endTurn()
 	return nil
 }
@@ -281,6 +330,7 @@ func (o *legacyOps) ErrorStandalone(op ops.ErrorStandalone) error {
 		newObject("role", "system", "parent_id", r.pending, "trace", "Traceback ..."))
 	r.meta.Set("status", "failed")
 	r.setHead(op.ID)
+	r.webActionEnded()
 	r.endTurn()
 	return nil
 }
@@ -417,6 +467,7 @@ func (o *legacyOps) End(op ops.End) error {
 	}
 	if f.manual {
 		r.stopped = false // the forced-tool path clears the flag as the run ends
+		r.modelSaved = true
 	}
 	if f.call != "" {
 		// R's dispatcher keeps a function the model called among the
@@ -477,12 +528,25 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
 		return err
 	}
+	prompt, label := pyStrip(op.Text), pyStrip(op.Label)
+	if prompt == "" {
+		return fmt.Errorf("spawn needs a text: R's /spawn refuses an empty prompt")
+	}
 	r.conversation()
 	r.ensureRoot()
-	cmdMeta, text := newObject("source", "web", "function", "task"), "/spawn "+op.Text
-	if op.Mode == "async" {
-		cmdMeta, text = newObject("source", "web"), "/task --async "+op.Text
+	// The command as the user typed it (R's _chat_helpers parses the label
+	// before the first colon), stripped as the web chat strips a message.
+	cmdMeta, text := newObject("source", "web", "function", "task"), "/spawn "+op.Label+": "+op.Text
+	switch op.Mode {
+	case "clean":
+		text = "/spawn --clean " + op.Label + ": " + op.Text
+	case "async":
+		cmdMeta, text = newObject("source", "web"), "/task --async "+op.Label+": "+op.Text
 	}
+	if op.Rooted && op.Mode != "async" { // the older writers' command row
+		text = "/spawn " + op.Text
+	}
+	text = pyStrip(text)
 	if r.chSet {
 		cmdMeta.Set("parent_id", r.ch)
 	}
@@ -497,7 +561,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		r.stopped = false // the task runner clears the cancel flag as the task starts
 		r.appendNode(op.Attach, "llm", "", nil, "(running)", attachCaller, newObject(
 			"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main",
-			"attach", newObject("session_id", r.sid, "head_id", nil, "label", op.Label, "prompt", op.Text,
+			"attach", newObject("session_id", r.sid, "head_id", nil, "label", label, "prompt", prefix(prompt, 500),
 				"source_commit_id", nil, "status", "running")))
 		r.setHead(op.Cmd)
 	}
@@ -510,7 +574,11 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	default:
 		sub = subMeta(nil, false)
 	}
-	r.subAgent(op.ID, op.Text, sub, op.Rooted)
+	subText := prompt
+	if op.Rooted {
+		subText = op.Text
+	}
+	r.subAgent(op.ID, subText, sub, op.Rooted)
 	if op.Mode == "async" { // the task ended: its card shows the answer
 		n := r.node(op.Attach)
 		r.changed(n)
@@ -523,10 +591,33 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		n.meta().Set("extra", pyDumpsASCII(newObject("attach", a)))
 		return nil
 	}
-	r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, newObject(
-		"display", "runtime", "function", "attach", "is_error", false,
-		"attach", r.attachInfo(op.ID, op.Label, op.Text, false)))
+	if op.Rooted { // the older writers: a done card, the head left on the sub-agent's reply
+		r.appendNode(op.Attach, "llm", "", nil, "(done)", attachCaller, newObject(
+			"display", "runtime", "function", "attach", "is_error", false,
+			"attach", r.attachInfo(op.ID, op.Label, op.Text, false)))
+		return nil
+	}
+	// R's _run_spawn: the attach pointer shows the sub-agent's final text,
+	// and the head goes back to where it was before the pointer's append:
+	// the command row (the sub-agent's rows do not move the stored head).
+	a := newObject("session_id", r.sid, "head_id", op.ID+"_reply", "label", label, "prompt", prefix(prompt, 500),
+		"source_commit_id", nil)
+	r.appendNode(op.Attach, "llm", "", nil, "sub done", attachCaller, newObject(
+		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
+	r.setHead(op.Cmd)
+	r.modelSaved = true // the web action ends: the server saves its conversation
 	return nil
+}
+
+// prefix is Python's s[:n]: the first n code points.
+func prefix(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
 
 func (o *legacyOps) Script(op ops.Script) error {

@@ -666,6 +666,43 @@ spawn mode=inherit cmd=C id=S attach=A text="do it" label=L rooted
 	assert.Equal(t, "C", wNode(t, r, "A").CalledBy, "no parent: C itself")
 }
 
+// R's /spawn (the adapter's run of this script through the original at R:
+// webui/_execute/__init__.py, _run_spawn): the command as typed, the
+// sub-agent's reply as every agent turn's (its model once the session
+// records one: a web turn saved it), the attach pointer with the final
+// text, and the head back on the command row.
+func TestWriteSpawnAsR(t *testing.T) {
+	r, _ := wRun(t, `
+session id=local_0000000001
+user id=u1 text=hello
+reply
+done
+spawn mode=inherit cmd=C id=S attach=A text="look around" label=scout
+spawn mode=clean cmd=C2 id=S2 attach=A2 text=" again "
+`)
+	assert.Equal(t, "/spawn scout: look around", wNode(t, r, "C").Output)
+	assert.Equal(t, `{"source": "web", "function": "task", "parent_id": "u1_reply"}`, pyDumps(wNode(t, r, "C").Metadata))
+	assert.Equal(t, `{"parent_id": "C", "source": "agent_spawn", "peer_display": null, "peer_id": null, "agent_id": "main"}`,
+		pyDumps(wNode(t, r, "S").Metadata))
+	assert.Equal(t, `{"parent_id": "S", "source": "agent_spawn", "status": "completed", "worker_id": "w1", "model": "model-x", "token_model": "model-x", "extra": "{\"tool_calls\": [], \"blocks\": [{\"type\": \"text\", \"text\": \"sub done\"}]}"}`,
+		pyDumps(wNode(t, r, "S_reply").Metadata))
+	a := wNode(t, r, "A")
+	assert.Equal(t, "u1_reply", a.CalledBy)
+	assert.Equal(t, "sub done", a.Output)
+	assert.Equal(t, `{"display": "runtime", "function": "attach", "is_error": false, "agent_id": "main", "attach": {"session_id": "local_0000000001", "head_id": "S_reply", "label": "scout", "prompt": "look around", "source_commit_id": null}}`,
+		pyDumps(a.Metadata))
+	assert.Equal(t, "/spawn --clean :  again", wNode(t, r, "C2").Output, "the line typed, stripped at its ends")
+	assert.Equal(t, "again", wNode(t, r, "S2").Output)
+	assert.Equal(t, "C", wNode(t, r, "A2").CalledBy, "C2's parent")
+	assert.Equal(t, "C2", r.Session().HeadID)
+
+	// First in a session: no model saved yet, the head on the command row.
+	r, _ = wRun(t, `spawn mode=inherit cmd=C id=S attach=A text="look around" label=scout`)
+	assert.False(t, wNode(t, r, "S_reply").meta().Has("model"))
+	assert.Equal(t, "C", r.Session().HeadID)
+	assert.Equal(t, "C", wNode(t, r, "A").CalledBy)
+}
+
 func TestWriteTask(t *testing.T) {
 	r, views := wRun(t, `
 user id=u1 text=hi

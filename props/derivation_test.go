@@ -36,7 +36,7 @@ func TestDerivationRules(t *testing.T) {
 			[]string{"u1", "u1_reply", "m1"}},
 		{"3: a failed web reply leaves the head on its user's message", turn + "user id=u2 text=b\nreply\nerror-folded type=RuntimeError msg=boom\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
 			[]string{"u1", "u1_reply", "u2", "m1"}},
-		{"5: a /spawn's pointer whose caller is ROOT follows the command row", "manual id=m0 name=word_count args=\"{}\"\nend error=boom\nreload\nspawn mode=inherit cmd=c1 id=s1 attach=a1\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
+		{"5: a /spawn's pointer whose caller is ROOT follows the command row", "manual id=m0 name=word_count args=\"{}\"\nend error=boom\nreload\nspawn mode=inherit cmd=c1 id=s1 attach=a1 text=go\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
 			[]string{"c1", "a1", "s1", "s1_reply", "m1"}},
 		{"4: an adapter user with an explicit null parent is a fork", turn + "legacy-user id=x1 text=a parent=null\n",
 			[]string{"x1"}},

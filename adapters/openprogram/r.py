@@ -805,6 +805,9 @@ class Driver:
         self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         self._need(":" not in label, "a /spawn label cannot hold a colon")
+        # R's _run_spawn answers an empty prompt with an error and runs no
+        # sub-agent: not the op (ops/README.md refuses it too)
+        self._need(text.strip(), "/spawn needs a prompt")
         # the user's command as R parses it (webui/_chat_helpers.py): the
         # label before the first colon; async is /task --async
         line = {"clean": f"/spawn --clean {label}: {text}", "async": f"/task --async {label}: {text}"}.get(

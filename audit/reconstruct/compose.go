@@ -37,7 +37,27 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 	at, _ := attach.Meta.Val("attach").(*model.Object)
 	op := ops.Spawn{Mode: mode, Cmd: c.ID, ID: sub.ID, Attach: attach.ID, Text: outputText(sub),
 		Label: str(at, "label"), Rooted: sub.CalledBy == "ROOT"}
+	if !op.Rooted {
+		// R stores the command as typed: its label and text as the user
+		// gave them (the sub-agent and the pointer hold them stripped).
+		op.Label, op.Text = typedSpawn(outputText(c), op.Label, op.Text)
+	}
 	return step{op: op, rows: 4, need: needIdle, web: c, clock: c}
+}
+
+// typedSpawn reads the label and text of a command row typed as
+// "/spawn L: T", "/spawn --clean L: T" or "/task --async L: T" (the label
+// holds no colon); a row of another form gives label and text back.
+func typedSpawn(cmd, label, text string) (string, string) {
+	for _, p := range []string{"/spawn --clean ", "/task --async ", "/spawn "} {
+		if rest, ok := strings.CutPrefix(cmd, p); ok {
+			if l, t, ok := strings.Cut(rest, ": "); ok && !strings.Contains(l, ":") {
+				return l, t
+			}
+			return label, text
+		}
+	}
+	return label, text
 }
 
 // inferMerge: /merge: its command row and, a seq later, the merge turn.
@@ -64,5 +84,12 @@ func (b *builder) inferTask(k int, s *Row) step {
 	call := strings.TrimPrefix(tool.ID, reply+"_t_")
 	op := ops.Task{CallID: call, ID: s.ID, Attach: attach.ID, Text: outputText(s), Label: str(at, "label"),
 		Async: outputText(tool) == "(running)", Rooted: s.CalledBy == "ROOT"}
+	if in, ok := tool.Obj.Val("input").(string); ok { // R's task tool: the arguments the model passed
+		if v, err := model.ParseJSON([]byte(in)); err == nil {
+			if args, ok := v.(*model.Object); ok {
+				op.Text, op.Label = str(args, "prompt"), str(args, "description")
+			}
+		}
+	}
 	return step{op: op, rows: 4, need: needReply, caller: reply, clock: s, call: call}
 }

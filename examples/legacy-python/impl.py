@@ -198,7 +198,7 @@ class Session:
         args, name, result, err = json.loads(f["args"]), f.get("name", ""), f.get("result", ""), "error" in f
         if not result:  # a result with no text is stored as the quoted str() of the tool's result object
             result = EMPTY_RESULT + ("{}" if err else "None") + '"'
-        text = dumps(args)
+        text = json.dumps(args)  # as the original's dispatcher: its defaults, non-ASCII as \uXXXX
         self.append(tid, "code", name, args if "object" in f else text, result, self.reply,
                     {"tool_call_id": f["call"], "is_error": err})
         self.calls.append({"id": f["call"], "tool_call_id": f["call"], "tool": name, "input": text,
@@ -212,7 +212,7 @@ class Session:
         m = n["metadata"]
         m.update({"status": "completed", "model": "model-x", "provider": "p", "token_model": "model-x"})
         if self.calls or self.blocks:  # the original writes extra only then
-            m["extra"] = dumps({"tool_calls": self.calls, "blocks": self.blocks})
+            m["extra"] = json.dumps({"tool_calls": self.calls, "blocks": self.blocks})  # ensure_ascii, as the original
         self.save_node(n)
         self.set_head(self.reply)
         if self.source == "web":

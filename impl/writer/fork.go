@@ -17,14 +17,14 @@ func Fork(ws ...*Writer) ([]*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
-	clk, stop := *ws[0].clock, *ws[0].stop
+	clk, stop, saved := *ws[0].clock, *ws[0].stop, *ws[0].saved
 	out := make([]*Writer, len(ws))
 	for i, w := range ws {
 		if w.S != ws[0].S || w.clock != ws[0].clock {
 			return nil, fmt.Errorf("writer: fork of writers of two sessions (%s, %s)", ws[0].S.ID, w.S.ID)
 		}
 		c := *w
-		c.S, c.clock, c.stop = s, &clk, &stop
+		c.S, c.clock, c.stop, c.saved = s, &clk, &stop, &saved
 		if w.clientHead != nil {
 			h := *w.clientHead
 			c.clientHead = &h

@@ -154,6 +154,7 @@ func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
 	w.frames = w.frames[:len(w.frames)-1]
 	if f.manual {
 		*w.stop = false // the forced-tool path clears the cancel flag as the run ends
+		*w.saved = true // and the web action that ran it ends
 	}
 	if f.call != "" {
 		// R keeps a function the model called among the reply's blocks,

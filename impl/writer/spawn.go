@@ -2,6 +2,7 @@ package writer
 
 import (
 	"fmt"
+	"unicode"
 
 	"sessiondag/impl/flags"
 	"sessiondag/impl/node"
@@ -11,8 +12,11 @@ import (
 // sub-agent turn (inherit and async: parented to the command row; clean: a
 // new chain root) and an attach pointer under the fork anchor (async: the
 // pointer first, running, finished once the sub-agent has answered). The
-// head ends on the sub-agent's reply. The sub-agent's user is written as
-// the dispatcher writes it (Dispatch; rooted: called by ROOT).
+// sub-agent's user is written as the dispatcher writes it (Dispatch). R's
+// _run_spawn (webui/_execute) stores the command as typed, shows the
+// sub-agent's final text on the pointer and sets the head back to the
+// command row; the older writers (rooted: the sub-agent's user called by
+// ROOT) left it on the sub-agent's reply.
 func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) error {
 	if err := w.needIdle("spawn"); err != nil {
 		return err
@@ -20,13 +24,19 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 	if mode != "inherit" && mode != "clean" && mode != "async" {
 		return fmt.Errorf("spawn mode %q: want inherit, clean or async", mode)
 	}
+	prompt, lbl := pyStrip(text), pyStrip(label)
+	if prompt == "" {
+		return fmt.Errorf("%w: spawn needs a text (R's /spawn refuses an empty prompt)", ErrState)
+	}
 	w.conversation()
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}
-	md, out := meta("source", node.Str("web"), "function", node.Str("task")), "/spawn "+text
+	md, out := meta("source", node.Str("web"), "function", node.Str("task")), pyStrip(typed(mode, label, text))
 	if mode == "async" {
-		md, out = meta("source", node.Str("web")), "/task --async "+text
+		md = meta("source", node.Str("web"))
+	} else if rooted {
+		out = "/spawn " + text // the older writers' command row
 	}
 	if ch, ok := w.ClientHead(); ok {
 		md.Set("parent_id", node.Str(ch))
@@ -51,7 +61,7 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 		*w.stop = false // the task runner clears the cancel flag as the task starts
 		amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
 			"agent_id", node.Str("main"), "attach", node.ObjV(meta("session_id", node.Str(w.S.ID), "head_id", node.NullV(),
-				"label", node.Str(label), "prompt", node.Str(text), "source_commit_id", node.NullV(), "status", node.Str("running"))))
+				"label", node.Str(lbl), "prompt", node.Str(prefix(prompt, 500)), "source_commit_id", node.NullV(), "status", node.Str("running"))))
 		w.predecessor(amd, from)
 		if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("(running)"), CalledBy: anchor, Metadata: amd}); err != nil {
 			return err
@@ -73,15 +83,53 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 	if mode == "clean" && w.Flags.Has(flags.A) { // a clean spawn is a marked spawn root
 		smd.Set("spawn_root", node.BoolV(true))
 	}
-	if err := w.subTurn(sub, text, smd, rooted); err != nil {
+	subText := prompt
+	if rooted {
+		subText = text
+	}
+	if err := w.subTurn(sub, subText, smd, rooted); err != nil {
 		return err
 	}
 	if mode == "async" {
 		return w.finishAttach(attach, sub)
 	}
-	amd := w.attachMeta(sub, text, label, false)
+	if rooted { // the older writers: a done card, the head left on the sub-agent's reply
+		amd := w.attachMeta(sub, text, label, false)
+		w.predecessor(amd, from)
+		return w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("(done)"), CalledBy: anchor, Metadata: amd})
+	}
+	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
+		"agent_id", node.Str("main"), "attach", node.ObjV(meta("session_id", node.Str(w.S.ID), "head_id", node.Str(sub+"_reply"),
+			"label", node.Str(lbl), "prompt", node.Str(prefix(prompt, 500)), "source_commit_id", node.NullV())))
 	w.predecessor(amd, from)
-	return w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("(done)"), CalledBy: anchor, Metadata: amd})
+	if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("sub done"), CalledBy: anchor, Metadata: amd}); err != nil {
+		return err
+	}
+	*w.saved = true // the web action ends: the server saves its conversation
+	return w.S.SetHead(cmd)
+}
+
+// typed is the command line the user typed for a spawn (R's _chat_helpers
+// parses the label before the first colon; async is /task --async).
+func typed(mode, label, text string) string {
+	switch mode {
+	case "clean":
+		return "/spawn --clean " + label + ": " + text
+	case "async":
+		return "/task --async " + label + ": " + text
+	}
+	return "/spawn " + label + ": " + text
+}
+
+// prefix is Python's s[:n]: the first n code points.
+func prefix(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }
 
 // subMeta is a sub-agent user's metadata under parent: as the dispatcher
@@ -128,7 +176,17 @@ func (w *Writer) subTurn(sub, text string, md *node.Obj, rooted bool) error {
 			return err
 		}
 	}
-	rmd := meta("parent_id", node.Str(sub), "status", node.Str("completed"))
+	rmd := meta("parent_id", node.Str(sub), "status", node.Str("completed")) // the older writers'
+	if !rooted {                                                             // as R's persistence writes every agent turn
+		rmd = meta("parent_id", node.Str(sub), "source", node.Str("agent_spawn"), "status", node.Str("completed"),
+			"worker_id", node.Str("w1"))
+		if *w.saved {
+			rmd.Set("model", node.Str("model-x"))
+			rmd.Set("token_model", node.Str("model-x"))
+		}
+		blocks := node.Arr([]node.Value{node.ObjV(meta("type", node.Str("text"), "text", node.Str("sub done")))})
+		rmd.Set("extra", node.Str(node.DumpsASCII(node.ObjV(meta("tool_calls", node.Arr([]node.Value{}), "blocks", blocks)))))
+	}
 	w.predecessor(rmd, sub)
 	if err := w.add(&node.Node{ID: sub + "_reply", Role: node.RoleLLM, Output: node.Str("sub done"), CalledBy: sub, Metadata: rmd}); err != nil {
 		return err
@@ -166,6 +224,9 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 	if err := w.subTurn(sub, text, smd, rooted); err != nil {
 		return err
 	}
+	if !rooted && !async {
+		return w.taskAsR(callID, sub, attach, text, label)
+	}
 	pre := w.S.Head()
 	out := "(done)"
 	if async {
@@ -187,4 +248,50 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 	}
 	w.recordCall(callID, "task", node.DumpsASCII(node.ObjV(in)), out, false)
 	return nil
+}
+
+// taskAsR is the model's task tool as R runs it (functions/tools/task/task.py
+// and agent/sub_agent_run.py, write_attach_pointer_for_spawn): an attach
+// pointer that is the reply's conversation child, with the sub-agent's
+// final text, the head set back to where it was before its append; then
+// the tool's row: the arguments the model passed, json.dumps'd, and the
+// final text with the branch it landed on.
+func (w *Writer) taskAsR(callID, sub, attach, text, label string) error {
+	r := w.reply.id
+	pre := w.S.Head()
+	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "parent_id", node.Str(r),
+		"is_error", node.BoolV(false), "agent_id", node.Str("main"), "attach", node.ObjV(meta(
+			"session_id", node.Str(w.S.ID), "head_id", node.Str(sub+"_reply"), "label", node.Str(taskLabel(label)),
+			"prompt", node.Str(prefix(text, 500)), "source_commit_id", node.NullV(), "status", node.Str("completed"))))
+	w.predecessor(amd, r)
+	if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("sub done"), Metadata: amd}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(pre); err != nil {
+		return err
+	}
+	in := node.DumpsASCII(node.ObjV(meta("prompt", node.Str(text), "description", node.Str(label), "context", node.Str("inherit"))))
+	out := "sub done\n\n[spawned agent branch=" + w.S.ID + ":" + sub + "_reply]"
+	md := meta("tool_call_id", node.Str(callID), "is_error", node.BoolV(false))
+	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: "task", Input: node.Str(in), Output: node.Str(out), CalledBy: r, Metadata: md}); err != nil {
+		return err
+	}
+	w.recordCall(callID, "task", in, out, false)
+	return nil
+}
+
+// taskLabel is the branch label R's task tool makes of a description:
+// stripped, every character but a letter, a digit, '-' and '_' made '_',
+// the first 24 kept.
+func taskLabel(description string) string {
+	out := []rune(pyStrip(description))
+	if len(out) > 24 {
+		out = out[:24]
+	}
+	for i, c := range out {
+		if !unicode.IsLetter(c) && !unicode.IsNumber(c) && c != '-' && c != '_' {
+			out[i] = '_'
+		}
+	}
+	return string(out)
 }

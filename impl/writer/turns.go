@@ -382,8 +382,17 @@ func (w *Writer) finish(status string) error {
 	if w.pending.source == "web" {
 		w.setClient(r.id)
 	}
+	w.webActionEnded()
 	w.pending, w.reply, w.aborted = nil, nil, false
 	return nil
+}
+
+// webActionEnded: a web action's end saves the conversation, the session's
+// model with it (R's _save_conversation).
+func (w *Writer) webActionEnded() {
+	if w.pending != nil && w.pending.source == "web" {
+		*w.saved = true
+	}
 }
 
 func nonNil(v []node.Value) []node.Value {
@@ -416,6 +425,7 @@ func (w *Writer) ErrorFolded(typ, msg string) error {
 	if err := w.webActionSaved(); err != nil {
 		return err
 	}
+	w.webActionEnded()
 	w.pending, w.reply, w.aborted = nil, nil, false
 	return nil
 }
@@ -450,6 +460,7 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 	if err := w.S.SetHead(id); err != nil {
 		return err
 	}
+	w.webActionEnded()
 	w.pending = nil
 	return nil
 }

@@ -49,6 +49,11 @@ type Writer struct {
 	// first tool call or its end.
 	stop    *bool
 	aborted bool
+	// saved: meta.json records the session's model. R's web server saves
+	// its conversation (the chat runtime's model with it) as a web action
+	// ends, and a sub-agent's reply names a model only once the session has
+	// one (agent/dispatcher/persistence.py). On disk: a crash keeps it.
+	saved *bool
 }
 
 // clock is the wall clock as the session's nodes see it: the next new node
@@ -107,7 +112,7 @@ func NewWith(sessionID, dir string, fl flags.Set, wo store.WriteOptions) (*Write
 		{Key: "branches", Val: node.ObjV(&node.Obj{})},
 		{Key: "merged_heads", Val: node.Arr([]node.Value{})},
 	}}
-	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}, stop: new(bool)}
+	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}, stop: new(bool), saved: new(bool)}
 	if dir != "" {
 		if err := s.WriteMeta(); err != nil {
 			return nil, err
@@ -123,7 +128,7 @@ func (w *Writer) Peer(fl flags.Set) (*Writer, error) {
 	if err := fl.Validate(); err != nil {
 		return nil, err
 	}
-	return &Writer{S: w.S, Flags: fl, clock: w.clock, stop: w.stop}, nil
+	return &Writer{S: w.S, Flags: fl, clock: w.clock, stop: w.stop, saved: w.saved}, nil
 }
 
 // TakeOver makes w the writer that performs the next writes after another

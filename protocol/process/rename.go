@@ -31,10 +31,13 @@ func (r renamer) value(v node.Value) (node.Value, bool) {
 				return node.Str(fnCallPrefix + to), true
 			}
 		}
+		if to, ok := r.branchTail(v.S); ok {
+			return node.Str(to), true
+		}
 		if len(v.S) > 1 && (v.S[0] == '{' || v.S[0] == '[') && r.mentioned(v.S) {
 			if inner, err := node.ParseString(v.S); err == nil {
 				if renamed, changed := r.value(inner); changed {
-					return node.Str(node.Dumps(renamed)), true
+					return node.Str(dumpsLike(v.S, renamed)), true
 				}
 			}
 		}
@@ -69,6 +72,38 @@ func (r renamer) value(v node.Value) (node.Value, bool) {
 		}
 	}
 	return v, false
+}
+
+// branchTail renames the sub-agent's reply a task tool's result names at
+// its end, "[spawned agent branch=SESSION:ID]" (docs/protocol.md, "Ids").
+func (r renamer) branchTail(text string) (string, bool) {
+	const open = "[spawned agent branch="
+	i := strings.LastIndex(text, open)
+	if i < 0 || !strings.HasSuffix(text, "]") {
+		return "", false
+	}
+	tail := text[i+len(open) : len(text)-1]
+	j := strings.LastIndexByte(tail, ':')
+	if j < 0 {
+		return "", false
+	}
+	to, ok := r[tail[j+1:]]
+	if !ok {
+		return "", false
+	}
+	return text[:i+len(open)] + tail[:j+1] + to + "]", true
+}
+
+// dumpsLike writes v again as the JSON text it was read from was written:
+// with its defaults (ensure_ascii) when that text is all ASCII, as the
+// original stores a reply's extra, else with non-ASCII kept.
+func dumpsLike(text string, v node.Value) string {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x7f {
+			return node.Dumps(v)
+		}
+	}
+	return node.DumpsASCII(v)
 }
 
 // mentioned reports whether text holds one of the ids at all, which is

@@ -37,3 +37,29 @@ func TestRenameInsideViews(t *testing.T) {
 		t.Fatal("a view without the implementation's ids changed")
 	}
 }
+
+// TestRenameTaskResultAndEscapes: a task tool's result names the
+// sub-agent's reply at its end ("[spawned agent branch=SESSION:ID]"), which
+// is renamed there and nowhere else in the text; JSON text written with
+// json.dumps's defaults (all ASCII, \u escapes) is written again so, and
+// text that keeps non-ASCII as it is again so.
+func TestRenameTaskResultAndEscapes(t *testing.T) {
+	r := renamer{"80d0_reply": "n7_reply", "9f2c": "u1"}
+	for _, tc := range []struct{ in, want string }{
+		{"sub done\n\n[spawned agent branch=local_1:80d0_reply]", "sub done\n\n[spawned agent branch=local_1:n7_reply]"},
+		{"80d0_reply\n\n[spawned agent branch=local_1:other]", ""},
+		{`{"called_by": "9f2c", "t": "caf\u00e9"}`, `{"called_by": "u1", "t": "caf\u00e9"}`},
+		{`{"called_by": "9f2c", "t": "café"}`, `{"called_by": "u1", "t": "café"}`},
+	} {
+		got, changed := r.value(node.Str(tc.in))
+		if tc.want == "" {
+			if changed {
+				t.Errorf("%q: renamed to %q", tc.in, got.S)
+			}
+			continue
+		}
+		if !changed || got.S != tc.want {
+			t.Errorf("%q: got %q (changed %v), want %q", tc.in, got.S, changed, tc.want)
+		}
+	}
+}
