@@ -54,11 +54,13 @@ DECLARATION = {
     # end-duration: R measures a run's duration as the difference of two clock readings.
     # rooted, object: the older writers' forms of a dispatcher or sub-agent user row and of a tool
     # input (Driver.ROOTED, Driver.OBJECT_INPUT).
+    # orphan-later, later: a row naming an id a later op writes (an orphan's caller, a legacy row's
+    # parent): the original mints its own ids, so an id it has not minted yet has no name here.
     # followup, user-form, reply-blocks: writers of R this adapter does not drive yet (a finished async
     # task's follow-up turn, a web turn with an image or in function form, an adapter's reply with its
     # own blocks); it refuses them.
     "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "followup", "user-form",
-                "reply-blocks"],
+                "reply-blocks", "orphan-later", "later"],
     "configs": ["off"],
     "views": ["load", "stored_head", "messages", "all", "branch", "before_cards"],
     "restart": True,

@@ -55,8 +55,13 @@ func candidates(f *frontier, kinds map[string]bool, without []string) []cand {
 	turnOps(add, mint, parents, f.live(f.turns), live)
 	replyOps(add, mint)
 	functionOps(add, mint)
-	// ahead is the name the next op to mint one gives it: an id a later op writes.
+	// ahead is the name the next op to mint one gives it: an id a later op
+	// writes, which an implementation that mints its own ids has no name
+	// for yet (without "later").
 	ahead := func() string { return fmt.Sprintf("n%d", next+1) }
+	if slices.Contains(without, "later") {
+		ahead = nil
+	}
 	rowOps(add, mint, ahead, parents, live)
 	writerOps(add, f)
 	slices.SortFunc(out, func(a, b cand) int { return strings.Compare(a.line, b.line) })
@@ -159,10 +164,12 @@ func rowOps(add adder, mint, ahead func() string, parents, live []string) {
 	for _, caller := range []string{"", dangling} {
 		add(func() ops.Op { return ops.Orphan{ID: mint(), Name: "bash", Caller: caller} })
 	}
-	add(func() ops.Op {
-		id := mint()
-		return ops.Orphan{ID: id, Name: "bash", Caller: ahead() + "_reply"}
-	})
+	if ahead != nil {
+		add(func() ops.Op {
+			id := mint()
+			return ops.Orphan{ID: id, Name: "bash", Caller: ahead() + "_reply"}
+		})
+	}
 	for _, x := range live {
 		add(func() ops.Op { return ops.Rewind{ID: x} })
 	}

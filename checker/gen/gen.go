@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 
 	"sessiondag/ops"
 )
@@ -377,9 +378,21 @@ func (g *Gen) drawParent(src Source, root string) string {
 			return s.nodes[src.IntN(len(s.nodes), "parent id")]
 		}
 	case 3, 4:
-		return s.laterID(src)
+		return g.laterRef(src)
 	}
 	return ""
+}
+
+// laterRef is a parent naming an id a later op writes, or, for an
+// implementation that cannot write one (Options.Without "later": it mints
+// its own ids, so an id it has not minted yet has no name), a parent that
+// dangles for good. The same draws either way.
+func (g *Gen) laterRef(src Source) string {
+	id := g.st.laterID(src)
+	if slices.Contains(g.opt.Without, "later") {
+		return "gone_" + id
+	}
+	return id
 }
 
 // draw makes an op of the given draw kind, valid in the current state.
@@ -512,7 +525,7 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 		if fork, ok := s.waitingFork(src); ok {
 			parent = fork
 		} else if src.IntN(2, "parent later") == 1 {
-			parent = s.laterID(src)
+			parent = g.laterRef(src)
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent, Blocks: oneIn(src, written.blocksIn, "reply blocks")}
 	case kCompact:

@@ -20,6 +20,7 @@ var variantOps = map[string][]string{
 	"object":       {"tool"},
 	"user-form":    {"user"},
 	"reply-blocks": {"legacy-reply"},
+	"later":        {"legacy-user", "legacy-reply", "dispatch"},
 }
 
 // Followed is what walking a script through the generator's shadow found:
@@ -47,6 +48,7 @@ func Follow(script []ops.Op, start int) Followed {
 	sh := &s
 	held := map[string]bool{}
 	var callers []string // the callers orphans named before they were written
+	var parents []string // the parents rows named before they were written
 	var err error
 	for i, op := range script {
 		kind, variants := nameOf(op)
@@ -58,6 +60,10 @@ func Follow(script []ops.Op, start int) Followed {
 			if err == nil && o.Caller != "" && !s.written[o.Caller] {
 				callers = append(callers, o.Caller)
 				kind = "" // an orphan or an orphan-later: told at the end
+			}
+		case ops.LegacyUser, ops.LegacyReply, ops.UserDispatch:
+			if p := parentOf(o); err == nil && p != "" && p != "none" && p != "null" && !s.written[p] {
+				parents = append(parents, p)
 			}
 		case ops.Rewind:
 			if cached := sh.cachedKindsOf(o.ID); err == nil && slices.Contains(cached[:], true) {
@@ -82,6 +88,11 @@ func Follow(script []ops.Op, start int) Followed {
 			held["orphan"] = true
 		}
 	}
+	for _, p := range parents {
+		if s.written[p] {
+			held["later"] = true
+		}
+	}
 	f := Followed{Tally: t, Err: err}
 	for _, n := range append(slices.Clone(DrawKinds), Variants...) {
 		if held[n] {
@@ -89,6 +100,19 @@ func Follow(script []ops.Op, start int) Followed {
 		}
 	}
 	return f
+}
+
+// parentOf is the explicit parent a row op names.
+func parentOf(op ops.Op) string {
+	switch o := op.(type) {
+	case ops.LegacyUser:
+		return o.Parent
+	case ops.LegacyReply:
+		return o.Parent
+	case ops.UserDispatch:
+		return o.Parent
+	}
+	return ""
 }
 
 // shadowApply applies one op to the shadow, turning its panic on an op it

@@ -17,6 +17,7 @@ var Variants = []string{
 	"object",       // a tool's input stored as an object
 	"user-form",    // a web turn with an image or in function form
 	"reply-blocks", // a legacy reply carrying its own blocks
+	"later",        // a parent naming an id a later op writes (legacy-user, legacy-reply, dispatch): one an implementation that mints its own ids has no name for yet
 }
 
 // Without is what an implementation cannot write, as Options.Without

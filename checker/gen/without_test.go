@@ -55,16 +55,24 @@ func TestWithout(t *testing.T) {
 	seen := map[string]int{}
 	for seed := range uint64(200) {
 		plain := New(Options{Legacy: true})
-		for _, op := range plain.Script(NewSeeded(seed), 60) {
+		script := plain.Script(NewSeeded(seed), 60)
+		for _, op := range script {
 			for _, v := range variantsOf(op) {
 				seen[v]++
 			}
 		}
+		if slices.Contains(Holds(script), "later") { // told by the script, not by one op
+			seen["later"]++
+		}
 		g := New(Options{Legacy: true, Only: kinds, Without: variants})
-		for _, op := range g.Script(NewSeeded(seed), 60) {
+		script = g.Script(NewSeeded(seed), 60)
+		for _, op := range script {
 			if v := variantsOf(op); len(v) > 0 {
 				t.Fatalf("seed %d: drew %s, which holds %v", seed, ops.Format(op), v)
 			}
+		}
+		if slices.Contains(Holds(script), "later") {
+			t.Fatalf("seed %d: a parent names an id a later op writes:\n%s", seed, ops.String(script))
 		}
 	}
 	for _, n := range names {
