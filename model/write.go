@@ -48,13 +48,15 @@ type LegacyRun struct {
 	// session, as the clock is: R runs one server, and a rollout that hands
 	// turns to other writers keeps the script's meaning.
 	stopped bool
-	// modelSaved: meta.json records the session's model. R's web server
-	// saves its conversation (webui/server.py, _save_conversation: "model"
-	// from the chat runtime) as a web action ends, and a sub-agent's reply
-	// names a model only once the session has one
-	// (agent/dispatcher/persistence.py: session.get("model")). Kept on disk:
-	// a crash does not clear it.
-	modelSaved bool
+	// savedModel is the model meta.json records for the session, which a
+	// sub-agent's reply names (agent/dispatcher/persistence.py:
+	// session.get("model")): "" none yet; "provider" once a turn's
+	// finalize saved the request's "p/model-x" (agent/dispatcher/finalize.py),
+	// which the reply splits into model and provider; "plain" once the web
+	// server saved its conversation as a web action ended (webui/server.py,
+	// _save_conversation: the chat runtime's model alone). Kept on disk: a
+	// crash does not clear it.
+	savedModel string
 
 	writerState               // the writer performing the ops now
 	parked      []writerState // every other writer named so far, by name
@@ -365,15 +367,15 @@ func (r *LegacyRun) conversation() {
 	}
 }
 
-// endTurn: no pending turn, no open reply.
 // webActionEnded is the end of a web action in R's _execute_in_context:
 // the server saves its conversation, the session's model with it.
 func (r *LegacyRun) webActionEnded() {
 	if r.pendingSrc == "web" {
-		r.modelSaved = true
+		r.savedModel = "plain"
 	}
 }
 
+// endTurn: no pending turn, no open reply.
 func (r *LegacyRun) endTurn() {
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls = "", "", "", nil, nil
 	r.aborted = false
@@ -592,6 +594,7 @@ func (r *LegacyRun) finish(status string) {
 	if r.pendingSrc == "web" {
 		r.setCH(r.reply)
 	}
+	r.savedModel = "provider" // the turn's finalize
 	r.webActionEnded()
 	r.endTurn()
 }
@@ -630,8 +633,11 @@ func (r *LegacyRun) subAgent(id, text string, meta *Object, rooted bool) {
 // once the session records one, and the extra of its one text block.
 func (r *LegacyRun) subReplyMeta(sub string) *Object {
 	m := newObject("parent_id", sub, "source", "agent_spawn", "status", "completed", "worker_id", "w1")
-	if r.modelSaved {
+	if r.savedModel != "" {
 		m.Set("model", "model-x")
+		if r.savedModel == "provider" {
+			m.Set("provider", "p")
+		}
 		m.Set("token_model", "model-x")
 	}
 	text := newObject("type", "text", "text", "sub done")

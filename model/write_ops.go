@@ -466,8 +466,8 @@ func (o *legacyOps) End(op ops.End) error {
 		r.setHead(f.id)
 	}
 	if f.manual {
-		r.stopped = false // the forced-tool path clears the flag as the run ends
-		r.modelSaved = true
+		r.stopped = false      // the forced-tool path clears the flag as the run ends
+		r.savedModel = "plain" // and the web action that ran it ends
 	}
 	if f.call != "" {
 		// R's dispatcher keeps a function the model called among the
@@ -605,7 +605,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	r.appendNode(op.Attach, "llm", "", nil, "sub done", attachCaller, newObject(
 		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
 	r.setHead(op.Cmd)
-	r.modelSaved = true // the web action ends: the server saves its conversation
+	r.savedModel = "plain" // the web action ends: the server saves its conversation
 	return nil
 }
 

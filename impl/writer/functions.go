@@ -154,7 +154,8 @@ func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
 	w.frames = w.frames[:len(w.frames)-1]
 	if f.manual {
 		*w.stop = false // the forced-tool path clears the cancel flag as the run ends
-		*w.saved = true // and the web action that ran it ends
+		// and the web action that ran it ends: the server saves its conversation
+		*w.saved = modelPlain
 	}
 	if f.call != "" {
 		// R keeps a function the model called among the reply's blocks,

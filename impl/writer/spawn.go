@@ -105,7 +105,7 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 	if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("sub done"), CalledBy: anchor, Metadata: amd}); err != nil {
 		return err
 	}
-	*w.saved = true // the web action ends: the server saves its conversation
+	*w.saved = modelPlain // the web action ends: the server saves its conversation
 	return w.S.SetHead(cmd)
 }
 
@@ -180,8 +180,11 @@ func (w *Writer) subTurn(sub, text string, md *node.Obj, rooted bool) error {
 	if !rooted {                                                             // as R's persistence writes every agent turn
 		rmd = meta("parent_id", node.Str(sub), "source", node.Str("agent_spawn"), "status", node.Str("completed"),
 			"worker_id", node.Str("w1"))
-		if *w.saved {
+		if *w.saved != noModel {
 			rmd.Set("model", node.Str("model-x"))
+			if *w.saved == modelProvider {
+				rmd.Set("provider", node.Str("p"))
+			}
 			rmd.Set("token_model", node.Str("model-x"))
 		}
 		blocks := node.Arr([]node.Value{node.ObjV(meta("type", node.Str("text"), "text", node.Str("sub done")))})

@@ -382,6 +382,7 @@ func (w *Writer) finish(status string) error {
 	if w.pending.source == "web" {
 		w.setClient(r.id)
 	}
+	*w.saved = modelProvider // the turn's finalize
 	w.webActionEnded()
 	w.pending, w.reply, w.aborted = nil, nil, false
 	return nil
@@ -391,7 +392,7 @@ func (w *Writer) finish(status string) error {
 // model with it (R's _save_conversation).
 func (w *Writer) webActionEnded() {
 	if w.pending != nil && w.pending.source == "web" {
-		*w.saved = true
+		*w.saved = modelPlain
 	}
 }
 

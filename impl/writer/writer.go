@@ -49,11 +49,13 @@ type Writer struct {
 	// first tool call or its end.
 	stop    *bool
 	aborted bool
-	// saved: meta.json records the session's model. R's web server saves
-	// its conversation (the chat runtime's model with it) as a web action
-	// ends, and a sub-agent's reply names a model only once the session has
-	// one (agent/dispatcher/persistence.py). On disk: a crash keeps it.
-	saved *bool
+	// saved is the model meta.json records for the session, which a
+	// sub-agent's reply names (agent/dispatcher/persistence.py): none yet,
+	// the request's provider/model a turn's finalize saved
+	// (agent/dispatcher/finalize.py), or the chat runtime's model alone the
+	// web server saved as a web action ended (webui/server.py,
+	// _save_conversation). On disk: a crash keeps it.
+	saved *savedModel
 }
 
 // clock is the wall clock as the session's nodes see it: the next new node
@@ -112,7 +114,7 @@ func NewWith(sessionID, dir string, fl flags.Set, wo store.WriteOptions) (*Write
 		{Key: "branches", Val: node.ObjV(&node.Obj{})},
 		{Key: "merged_heads", Val: node.Arr([]node.Value{})},
 	}}
-	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}, stop: new(bool), saved: new(bool)}
+	w := &Writer{S: s, Flags: fl, clock: &clock{base: BaseTime}, stop: new(bool), saved: new(savedModel)}
 	if dir != "" {
 		if err := s.WriteMeta(); err != nil {
 			return nil, err
@@ -274,3 +276,12 @@ func parseArgs(what, text string) (*node.Obj, error) {
 	}
 	return v.O, nil
 }
+
+// savedModel is what meta.json records as the session's model.
+type savedModel uint8
+
+const (
+	noModel       savedModel = iota
+	modelProvider            // "p/model-x": a reply names model and provider
+	modelPlain               // "model-x": a reply names the model alone
+)
