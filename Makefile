@@ -4,7 +4,7 @@ FUZZTIME  ?= 60s
 HUNT_MINUTES ?= 30
 PKGS      := ./...
 
-.PHONY: all build test vet race props props-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report bench-replay bench-memory fuzz mutants mutants-exhaust regen throughput hostile check-impl check-example check-openprogram clean
+.PHONY: all build test vet race props props-long engine-long hunt exhaust exhaust-dedup demo bench benchcmp bench-report bench-replay bench-memory fuzz mutants mutants-exhaust regen throughput hostile check-impl check-example check-openprogram clean
 
 all: build test
 
@@ -36,6 +36,11 @@ props:
 # Five times the default checks (props.DefaultChecks), for nightly runs.
 props-long:
 	$(GO) test -count=1 -timeout 60m ./props -rapid.checks=5000
+
+# The engine-split tests with ten kill schedules per number of pods (make
+# test plants two).
+engine-long:
+	SESSIONDAG_ENGINE_SCHEDULES=10 $(GO) test -count=1 -timeout 30m -run 'TestEngine' ./cmd/sessiondag
 
 # Every valid op script of at most EXHAUST_OPS ops, each checked after its
 # last op with every check that needs no directory, after the writers'

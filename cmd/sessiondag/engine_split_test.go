@@ -117,7 +117,7 @@ func envOr(name, def string) string {
 func engineExhaust(t *testing.T, bin string, seed uint64) {
 	ops := envOr("SESSIONDAG_ENGINE_OPS", "3")
 	kinds := envOr("SESSIONDAG_ENGINE_KINDS", "user,reply,fn,dispatch,checkout,rewind,clock")
-	splitUnderKills(t, bin, seed, engineSchedules(t, 5), splitCase{
+	splitUnderKills(t, bin, seed, engineSchedules(t, 2), splitCase{
 		pod: func(dir string, i, n int) []string {
 			return []string{"exhaust", "--json", "--quiet", "--workers", "1", "--max-ops", ops, "--kinds", kinds,
 				"--claim", dir, "--claimant", fmt.Sprint("pod-", i), "--claim-start", fmt.Sprintf("%d/%d", i, n)}
@@ -225,7 +225,7 @@ func engineAudit(t *testing.T, bin string, seed uint64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	splitUnderKills(t, bin, seed, engineSchedules(t, 5), splitCase{
+	splitUnderKills(t, bin, seed, engineSchedules(t, 2), splitCase{
 		pod: func(_ string, i, n int) []string {
 			return []string{"audit", corpus, "--json", "--shard", fmt.Sprintf("%d/%d", i, n)}
 		},
@@ -255,7 +255,7 @@ func engineHunt(t *testing.T, bin string, seed uint64) {
 	// At least as many iterations as the most completions (33 for 16
 	// pods): a shard given none is undecided (exit 3), a failed pod.
 	iterations := envOr("SESSIONDAG_ENGINE_HUNT", "34")
-	splitUnderKills(t, bin, seed, engineSchedules(t, 5), splitCase{
+	splitUnderKills(t, bin, seed, engineSchedules(t, 2), splitCase{
 		pod: func(dir string, i, n int) []string {
 			return []string{"hunt", "--seed", "3", "--iterations", iterations, "--max-ops", "10", "--check", "retire-d,fields", "--json",
 				"--shard", fmt.Sprintf("%d/%d", i, n), "--out", filepath.Join(dir, fmt.Sprint("shard-", i))}

@@ -157,7 +157,9 @@ func exitCode(err error) int {
 }
 
 // engineSchedules is how many schedules each engine test plants per
-// parallelism: SESSIONDAG_ENGINE_SCHEDULES, else def.
+// parallelism: SESSIONDAG_ENGINE_SCHEDULES, else def (make test's few,
+// each number of pods and a kill hitting one every time; make engine-long
+// plants more).
 func engineSchedules(t *testing.T, def int) int {
 	if s := os.Getenv("SESSIONDAG_ENGINE_SCHEDULES"); s != "" {
 		n, err := strconv.Atoi(s)
