@@ -50,7 +50,12 @@ func (w *writerState) appendState(b []byte) []byte {
 		b = appendString(appendBool(appendString(b, f.id), f.manual), f.lastExec)
 		b = appendString(appendString(b, f.call), f.input)
 	}
-	return appendStrings(b, w.compacted)
+	b = appendStrings(b, w.compacted)
+	if w.spawn == nil {
+		return appendBool(b, false)
+	}
+	sp := w.spawn
+	return appendStrings(appendBool(b, true), []string{sp.cmd, sp.attach, sp.caller, sp.label, sp.prompt})
 }
 
 // AppendData appends an unambiguous binary encoding of what View reads to
@@ -89,6 +94,7 @@ func (r *TargetRun) AppendState(b []byte) []byte {
 	b = appendMap(b, r.recorded, appendStrings)
 	b = appendMap(b, r.finished, appendBool)
 	b = appendMap(b, r.viaExec, appendString)
+	b = appendMap(b, r.spawnAt, appendString)
 	return appendMap(b, r.callers, appendString)
 }
 

@@ -173,13 +173,29 @@ func (t *targetOps) Spawn(op ops.Spawn) error {
 		sub.ip, sub.spawnRoot = "", true
 	}
 	r.add(sub)
-	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	at := t.aH // C's parent if C had one, else C
 	if at == "" {
 		at = op.Cmd
 	}
+	if op.Turn { // the reply is the next ops'; the attach pointer comes with its done
+		r.spawnAt[op.ID] = at
+		return nil
+	}
+	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	r.add(&tRow{id: op.Attach, ip: at, attach: true})
 	return nil
+}
+
+// spawnDone: the done of a spawn turn wrote its attach pointer.
+func (t *targetOps) spawnDone() {
+	at, ok := t.r.spawnAt[t.pending]
+	if !ok {
+		return
+	}
+	delete(t.r.spawnAt, t.pending)
+	if n := t.r.leg.nodes; len(n) > t.written && n[len(n)-1].meta().Val("function") == "attach" {
+		t.r.add(&tRow{id: n[len(n)-1].ID, ip: at, attach: true})
+	}
 }
 
 func (t *targetOps) Task(op ops.Task) error {
@@ -245,7 +261,7 @@ func (t *targetOps) Think(ops.Think) error     { return nil }
 func (t *targetOps) Say(ops.Say) error         { return nil }
 
 // Done and Cancel write the reply's extra, which records its calls.
-func (t *targetOps) Done(ops.Done) error     { t.r.finished[t.reply] = true; return nil }
+func (t *targetOps) Done(ops.Done) error     { t.r.finished[t.reply] = true; t.spawnDone(); return nil }
 func (t *targetOps) Cancel(ops.Cancel) error { t.r.finished[t.reply] = true; return nil }
 
 func (t *targetOps) ErrorFolded(ops.ErrorFolded) error { return nil }

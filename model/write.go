@@ -71,6 +71,7 @@ type writerState struct {
 	toolCalls  []any  // R's tool calls
 	frames     []frame
 	compacted  []string // the rows the last compact op copied, in order
+	spawn      *spawnTurn // the pending turn is a /spawn's sub-agent turn (spawn turn)
 
 	// aborted: the open reply is a web turn's that started with the
 	// session's cancel flag set (LegacyRun.stopped; webui/_execute/chat.py
@@ -361,7 +362,15 @@ func (r *LegacyRun) conversation() {
 // endTurn: no pending turn, no open reply.
 func (r *LegacyRun) endTurn() {
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls = "", "", "", nil, nil
-	r.aborted = false
+	r.aborted, r.spawn = false, nil
+}
+
+// spawnTurn is what a /spawn whose sub-agent's turn is pending (spawn turn)
+// writes once that turn is done: the attach pointer, under the fork anchor,
+// and the head back on the command row (R's _run_spawn restores
+// head_before).
+type spawnTurn struct {
+	cmd, attach, caller, label, prompt string
 }
 
 // needLiveStream refuses a tool call of a reply whose stream R aborted:
@@ -687,4 +696,38 @@ func firstErr(errs ...error) error {
 // pyStrip is Python's str.strip(): Unicode whitespace plus U+001C..U+001F.
 func pyStrip(s string) string {
 	return strings.TrimFunc(s, func(c rune) bool { return unicode.IsSpace(c) || c >= 0x1c && c <= 0x1f })
+}
+
+// spawnSub writes the sub-agent's user of a spawn turn as the dispatcher
+// writes it (the append moves the head; set_head(S)) and leaves its turn
+// pending, source agent_spawn.
+func (r *LegacyRun) spawnSub(op ops.Spawn, caller string) {
+	var parent any = op.Cmd
+	if op.Mode == "clean" {
+		parent = nil
+	}
+	r.appendNode(op.ID, "user", "", nil, op.Text, "", subMeta(parent, false))
+	r.setHead(op.ID)
+	r.pending, r.pendingSrc = op.ID, "agent_spawn"
+	r.spawn = &spawnTurn{cmd: op.Cmd, attach: op.Attach, caller: caller, label: op.Label, prompt: op.Text}
+}
+
+// needNoSpawnTurn refuses an end of a spawn turn other than done: what R's
+// /task writes when the sub-agent's turn is stopped or fails is not known
+// to the op language.
+func (r *LegacyRun) needNoSpawnTurn(refuse bool) error {
+	if refuse && r.spawn != nil {
+		return fmt.Errorf("the pending turn is a spawn's sub-agent turn (%s): it ends with done", r.pending)
+	}
+	return nil
+}
+
+// spawnAttach is a spawn turn's end after the sub-agent's reply is done:
+// the attach pointer with the sub-agent's answer, then the head back on the
+// command row.
+func (r *LegacyRun) spawnAttach(sp *spawnTurn, reply string) {
+	a := newObject("session_id", r.sid, "head_id", reply, "label", sp.label, "prompt", sp.prompt, "source_commit_id", nil)
+	r.appendNode(sp.attach, "llm", "", nil, r.node(reply).Output, sp.caller, newObject(
+		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
+	r.setHead(sp.cmd)
 }

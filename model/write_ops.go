@@ -241,19 +241,27 @@ func (o *legacyOps) finish(status string, stop bool) error {
 	if err := r.needReplyNoFrame(); err != nil {
 		return err
 	}
+	if err := r.needNoSpawnTurn(stop); err != nil {
+		return err
+	}
+	sp := r.spawn
 	if r.aborted {
 		status = "cancelled" // the stream R aborted ends cancelled
 	}
+	reply := r.reply
 	r.finish(status)
 	if stop {
 		r.stopped = true // handle_stop's hard stage marks the session cancelled
+	}
+	if sp != nil {
+		r.spawnAttach(sp, reply)
 	}
 	return nil
 }
 
 func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
 	r := o.run()
-	if err := r.needReplyNoFrame(); err != nil {
+	if err := firstErr(r.needReplyNoFrame(), r.needNoSpawnTurn(true)); err != nil {
 		return err
 	}
 	n := r.node(r.reply)
@@ -273,6 +281,9 @@ func (o *legacyOps) ErrorStandalone(op ops.ErrorStandalone) error {
 	r := o.run()
 	if r.pending == "" || r.reply != "" {
 		return fmt.Errorf("needs a pending turn without a reply")
+	}
+	if err := r.needNoSpawnTurn(true); err != nil {
+		return err
 	}
 	if err := r.newIDs(op.ID); err != nil {
 		return err
@@ -477,6 +488,9 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
 		return err
 	}
+	if op.Turn && (op.Mode == "async" || op.Rooted) {
+		return fmt.Errorf("spawn turn is an inherit or clean spawn written as R's /task writes it: not async, not rooted")
+	}
 	r.conversation()
 	r.ensureRoot()
 	cmdMeta, text := newObject("source", "web", "function", "task"), "/spawn "+op.Text
@@ -500,6 +514,10 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 			"attach", newObject("session_id", r.sid, "head_id", nil, "label", op.Label, "prompt", op.Text,
 				"source_commit_id", nil, "status", "running")))
 		r.setHead(op.Cmd)
+	}
+	if op.Turn { // the sub-agent's turn goes on in the ops that follow
+		r.spawnSub(op, attachCaller)
+		return nil
 	}
 	var sub *Object
 	switch {

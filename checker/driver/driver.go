@@ -132,7 +132,7 @@ func (r *Run) End(o ops.End) error {
 }
 
 func (r *Run) Spawn(o ops.Spawn) error {
-	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted)
+	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted, o.Turn)
 }
 
 func (r *Run) Script(o ops.Script) error { return r.W.Script(o.What, o.ID, o.Name) }

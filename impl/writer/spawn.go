@@ -13,12 +13,19 @@ import (
 // pointer first, running, finished once the sub-agent has answered). The
 // head ends on the sub-agent's reply. The sub-agent's user is written as
 // the dispatcher writes it (Dispatch; rooted: called by ROOT).
-func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) error {
+//
+// With turn (inherit and clean, not rooted) the sub-agent's turn is left
+// pending, as R's /task writes it: the ops that follow write its reply, and
+// its Done the attach pointer (spawnEnd).
+func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn bool) error {
 	if err := w.needIdle("spawn"); err != nil {
 		return err
 	}
 	if mode != "inherit" && mode != "clean" && mode != "async" {
 		return fmt.Errorf("spawn mode %q: want inherit, clean or async", mode)
+	}
+	if turn && (mode == "async" || rooted) {
+		return fmt.Errorf("%w: spawn turn: an inherit or clean spawn, not rooted", ErrState)
 	}
 	w.conversation()
 	if err := w.ensureRoot(); err != nil {
@@ -72,6 +79,9 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 	}
 	if mode == "clean" && w.Flags.Has(flags.A) { // a clean spawn is a marked spawn root
 		smd.Set("spawn_root", node.BoolV(true))
+	}
+	if turn {
+		return w.spawnTurn(sub, text, smd, &spawnEnd{cmd: cmd, attach: attach, anchor: anchor, from: from, label: label, prompt: text})
 	}
 	if err := w.subTurn(sub, text, smd, rooted); err != nil {
 		return err
@@ -186,5 +196,50 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 		return err
 	}
 	w.recordCall(callID, "task", node.Dumps(node.ObjV(in)), out, false)
+	return nil
+}
+
+// spawnEnd is what a spawn turn writes once its sub-agent's reply is done:
+// the attach pointer under the fork anchor, with the sub-agent's answer,
+// then the head back on the command row (R's _run_spawn restores
+// head_before).
+type spawnEnd struct {
+	cmd, attach, anchor, from, label, prompt string
+}
+
+// spawnTurn writes a spawn turn's sub-agent user as the dispatcher writes
+// it (its append moves the head, then set to it) and leaves its turn
+// pending.
+func (w *Writer) spawnTurn(sub, text string, md *node.Obj, end *spawnEnd) error {
+	if err := w.add(&node.Node{ID: sub, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(sub); err != nil {
+		return err
+	}
+	w.pending = &turn{user: sub, source: "agent_spawn", spawn: end}
+	return nil
+}
+
+// endSpawn writes the attach pointer of a spawn turn whose reply (its
+// answer out) is done, and sets the head back on the command row.
+func (w *Writer) endSpawn(end *spawnEnd, reply string, out node.Value) error {
+	a := meta("session_id", node.Str(w.S.ID), "head_id", node.Str(reply), "label", node.Str(end.label),
+		"prompt", node.Str(end.prompt), "source_commit_id", node.NullV())
+	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
+		"agent_id", node.Str("main"), "attach", node.ObjV(a))
+	w.predecessor(amd, end.from)
+	if err := w.add(&node.Node{ID: end.attach, Role: node.RoleLLM, Output: out, CalledBy: end.anchor, Metadata: amd}); err != nil {
+		return err
+	}
+	return w.S.SetHead(end.cmd)
+}
+
+// needNoSpawnTurn refuses an end of a spawn turn other than Done: what R's
+// /task writes when the sub-agent's turn is stopped or fails is not known.
+func (w *Writer) needNoSpawnTurn(what string) error {
+	if w.pending != nil && w.pending.spawn != nil {
+		return fmt.Errorf("%w: %s: the pending turn is a spawn's sub-agent turn, which ends with done", ErrState, what)
+	}
 	return nil
 }

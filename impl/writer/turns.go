@@ -353,6 +353,11 @@ func (w *Writer) finish(status string) error {
 	if err := w.needReply(status); err != nil {
 		return err
 	}
+	if status != "completed" {
+		if err := w.needNoSpawnTurn(status); err != nil {
+			return err
+		}
+	}
 	if len(w.frames) > 0 {
 		return fmt.Errorf("%w: the reply cannot end while a function is running", ErrState)
 	}
@@ -382,7 +387,12 @@ func (w *Writer) finish(status string) error {
 	if w.pending.source == "web" {
 		w.setClient(r.id)
 	}
+	end := w.pending.spawn
 	w.pending, w.reply, w.aborted = nil, nil, false
+	if end != nil {
+		n, _ := w.S.Get(r.id)
+		return w.endSpawn(end, r.id, n.Output)
+	}
 	return nil
 }
 
@@ -396,6 +406,9 @@ func nonNil(v []node.Value) []node.Value {
 // ErrorFolded fails the turn into its placeholder (legacy §6 #14).
 func (w *Writer) ErrorFolded(typ, msg string) error {
 	if err := w.needReply("error-folded"); err != nil {
+		return err
+	}
+	if err := w.needNoSpawnTurn("error-folded"); err != nil {
 		return err
 	}
 	if len(w.frames) > 0 {
@@ -439,6 +452,9 @@ func (w *Writer) webActionSaved() error {
 func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 	if w.pending == nil || w.reply != nil || len(w.frames) > 0 {
 		return fmt.Errorf("%w: error-standalone needs a pending turn without a reply", ErrState)
+	}
+	if err := w.needNoSpawnTurn("error-standalone"); err != nil {
+		return err
 	}
 	u := w.pending.user
 	md := meta("role", node.Str("system"), "parent_id", node.Str(u), "trace", node.Str("Traceback ..."))
