@@ -14,10 +14,13 @@ type builder struct {
 	byID   map[string]*Row // the stored rows by id (the final state of every row)
 	byTime map[string]int  // the first row stored at each created_at (its JSON): its index + 1
 	called map[string]bool // the ids some row names as its caller (called_by, or a legacy tool row's metadata.called_by)
-	t      *model.TargetRun
-	leg    *model.LegacyRun // t's writer state: read, never applied to
-	script []ops.Op
-	i      int // the next row to explain
+	// attachOf: the first attach pointer naming each row as its attach's
+	// head_id (a spawn turn's, whose done writes it, is named at the spawn).
+	attachOf map[string]*Row
+	t        *model.TargetRun
+	leg      *model.LegacyRun // t's writer state: read, never applied to
+	script   []ops.Op
+	i        int // the next row to explain
 
 	// What the writer performing the ops has in progress, as the ops
 	// applied left it (mirror.go).
@@ -25,6 +28,7 @@ type builder struct {
 	pendingSrc string  // its source: web, cli or an internal turn's
 	frames     []frame // the open functions, outermost first
 	reply      *openReply
+	spawn      string // the sub-agent user of the spawn turn pending ("" = none)
 
 	clock  float64 // the clock's time and the node count when it was set
 	clockN int
@@ -103,7 +107,7 @@ func Session(d *Dir) *Result {
 }
 
 func newBuilder(d *Dir) *builder {
-	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), t: model.NewTarget(d.ID), clock: 1782000000.0,
+	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), attachOf: make(map[string]*Row), t: model.NewTarget(d.ID), clock: 1782000000.0,
 		wroteAt: make(map[string]int, len(d.Rows)), rowIdle: make([]bool, len(d.Rows)), rowCH: make([]bool, len(d.Rows))}
 	b.leg = b.t.Legacy()
 	for k, r := range d.Rows {
@@ -112,6 +116,9 @@ func newBuilder(d *Dir) *builder {
 		}
 		if r.Err == nil {
 			b.called[r.CalledBy], b.called[str(r.Meta, "called_by")] = true, true
+			if at, ok := r.Meta.Val("attach").(*model.Object); ok && str(at, "head_id") != "" && b.attachOf[str(at, "head_id")] == nil {
+				b.attachOf[str(at, "head_id")] = r
+			}
 		}
 		if t := ""; r.Err == nil {
 			if t = jsonText(r.Obj.Val("created_at")); b.byTime[t] == 0 {
@@ -165,10 +172,19 @@ func (b *builder) run() {
 }
 
 // sessionID is the id the writers wrote the session under: meta.json's,
-// else the directory's name (which is what a reader names it by).
+// else the one an attach pointer records (the writers write the session's
+// id there: a copy of a live session has a folder of another name), else
+// the directory's name (which is what a reader names it by).
 func (b *builder) sessionID() string {
 	if id := str(b.d.Meta, "id"); id != "" {
 		return id
+	}
+	for _, r := range b.d.Rows {
+		if at, ok := r.Meta.Val("attach").(*model.Object); r.Err == nil && ok {
+			if id := str(at, "session_id"); id != "" {
+				return id
+			}
+		}
 	}
 	return b.d.ID
 }

@@ -24,15 +24,25 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 		b.unexplained(c, "", "", "a /spawn or /task --async command row is followed by its sub-agent's user and reply and its attach pointer; the rows end before them")
 		return step{}
 	}
-	if !has(attach.Meta, "attach") {
-		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's turn writes rows of its own (%s) before the attach pointer: the op language's sub-agent answers at once, and no op writes them", attach.ID))
-		return step{}
-	}
 	if mode == "sync" {
 		mode = "inherit"
 		if p, ok := sub.Meta.Get("parent_id"); !ok || p == nil {
 			mode = "clean"
 		}
+		if reply := b.row(k + 2); sub.CalledBy == "" && reply.ID == sub.ID+"_reply" && has(reply.Meta, "source") {
+			// R's /task: the sub-agent's reply is a dispatcher turn's,
+			// written by the ops that follow; its done writes the attach.
+			op := ops.Spawn{Mode: mode, Cmd: c.ID, ID: sub.ID, Attach: sub.ID + "_attach", Text: outputText(sub), Turn: true}
+			if a := b.attachOf[sub.ID+"_reply"]; a != nil { // none: the turn never ended (a crash)
+				at, _ := a.Meta.Val("attach").(*model.Object)
+				op.Attach, op.Label = a.ID, str(at, "label")
+			}
+			return step{op: op, rows: 2, need: needIdle, web: c, clock: c}
+		}
+	}
+	if !has(attach.Meta, "attach") {
+		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's turn writes rows of its own (%s) before the attach pointer, and its reply is no dispatcher turn's (no source) that `spawn … turn` writes", attach.ID))
+		return step{}
 	}
 	at, _ := attach.Meta.Val("attach").(*model.Object)
 	op := ops.Spawn{Mode: mode, Cmd: c.ID, ID: sub.ID, Attach: attach.ID, Text: outputText(sub),
@@ -65,4 +75,10 @@ func (b *builder) inferTask(k int, s *Row) step {
 	op := ops.Task{CallID: call, ID: s.ID, Attach: attach.ID, Text: outputText(s), Label: str(at, "label"),
 		Async: outputText(tool) == "(running)", Rooted: s.CalledBy == "ROOT"}
 	return step{op: op, rows: 4, need: needReply, caller: reply, clock: s, call: call}
+}
+
+// inferSpawnEnd: the attach pointer of the spawn turn in progress, which
+// its reply's done writes.
+func (b *builder) inferSpawnEnd(r *Row) step {
+	return step{op: ops.Done{}, rows: 1, need: needSpawnEnd, caller: b.spawn + "_reply", clock: r}
 }

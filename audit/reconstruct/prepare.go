@@ -34,6 +34,8 @@ func (b *builder) prepare(s *step) {
 		}
 	case needFrame:
 		b.toCaller(s)
+	case needSpawnEnd:
+		b.spawnEnd(s)
 	}
 	if b.first != nil {
 		return
@@ -302,4 +304,19 @@ func (b *builder) clearStop(turn string) {
 	if b.byID[reply] != nil && (b.status(reply) == "completed" || b.called[reply]) {
 		b.apply(ops.Crash{})
 	}
+}
+
+// spawnEnd ends the spawn turn's reply, whose done writes the attach
+// pointer being explained: its functions ended, its blocks streamed. A
+// reply that did not complete writes none.
+func (b *builder) spawnEnd(s *step) {
+	b.closeFrames(0)
+	if b.first != nil {
+		return
+	}
+	if b.reply == nil || b.reply.id != s.caller || b.status(s.caller) != "completed" {
+		b.unexplained(b.current(), ops.Format(s.op), "", fmt.Sprintf("a spawn turn's attach pointer is written by its reply's done; reply %s is not open and completed here", s.caller))
+		return
+	}
+	b.flushBlocks()
 }
