@@ -48,7 +48,7 @@ func (r *TargetRun) Fork() *TargetRun {
 	c := &TargetRun{leg: r.leg.Fork(), rows: make([]*tRow, len(r.rows)), byID: make(map[string]*tRow, len(r.rows)),
 		attachAt: make(map[string][]*tRow, len(r.attachAt)), anchor: maps.Clone(r.anchor), rewound: maps.Clone(r.rewound),
 		early: cloneLists(r.early), callers: maps.Clone(r.callers), recorded: cloneLists(r.recorded), finished: maps.Clone(r.finished),
-		viaExec: maps.Clone(r.viaExec), spawnAt: maps.Clone(r.spawnAt)}
+		viaExec: maps.Clone(r.viaExec), spawnAt: maps.Clone(r.spawnAt), taskCall: maps.Clone(r.taskCall)}
 	to := make(map[*tRow]*tRow, len(r.rows))
 	for i, t := range r.rows {
 		u := *t

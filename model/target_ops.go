@@ -186,20 +186,39 @@ func (t *targetOps) Spawn(op ops.Spawn) error {
 	return nil
 }
 
-// spawnDone: the done of a spawn turn wrote its attach pointer.
+// spawnDone: the done of a spawn or task turn wrote its attach pointer
+// (and a task turn's tool row, a call of the reply that waited on it).
 func (t *targetOps) spawnDone() {
 	at, ok := t.r.spawnAt[t.pending]
 	if !ok {
 		return
 	}
 	delete(t.r.spawnAt, t.pending)
-	if n := t.r.leg.nodes; len(n) > t.written && n[len(n)-1].meta().Val("function") == "attach" {
-		t.r.add(&tRow{id: n[len(n)-1].ID, ip: at, attach: true})
+	for _, n := range t.r.leg.nodes[t.written:] {
+		if n.meta().Val("function") == "attach" {
+			t.r.add(&tRow{id: n.ID, ip: at, attach: true})
+		}
+	}
+	if call, ok := t.r.taskCall[t.pending]; ok {
+		delete(t.r.taskCall, t.pending)
+		id := at + "_t_" + call
+		t.r.anchor[id] = at
+		t.r.addCall(at, id)
+		t.r.recorded[at] = append(t.r.recorded[at], call)
 	}
 }
 
 func (t *targetOps) Task(op ops.Task) error {
 	r := t.r
+	if op.Turn { // the reply, attach pointer and tool row come with the turn's ops and its done
+		sub := &tRow{id: op.ID, ip: t.reply, user: true}
+		if op.Clean {
+			sub.ip, sub.spawnRoot = "", true
+		}
+		r.add(sub)
+		r.spawnAt[op.ID], r.taskCall[op.ID] = t.reply, op.CallID
+		return nil
+	}
 	r.add(&tRow{id: op.ID, ip: t.reply, user: true})
 	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	r.add(&tRow{id: op.Attach, ip: t.reply, attach: true})

@@ -70,7 +70,7 @@ type writerState struct {
 	blocks     []any  // R's blocks
 	toolCalls  []any  // R's tool calls
 	frames     []frame
-	compacted  []string // the rows the last compact op copied, in order
+	compacted  []string   // the rows the last compact op copied, in order
 	spawn      *spawnTurn // the pending turn is a /spawn's sub-agent turn (spawn turn)
 
 	// aborted: the open reply is a web turn's that started with the
@@ -371,6 +371,15 @@ func (r *LegacyRun) endTurn() {
 // head_before).
 type spawnTurn struct {
 	cmd, attach, caller, label, prompt string
+	task                               *taskOuter // a task turn's: the reply waiting on its call
+}
+
+// taskOuter is the turn a task turn's reply is in, suspended while the
+// sub-agent's turn runs: its call and what the writer held of it.
+type taskOuter struct {
+	call, context, pending, pendingSrc, reply string
+	blocks, toolCalls                         []any
+	aborted                                   bool
 }
 
 // needLiveStream refuses a tool call of a reply whose stream R aborted:
@@ -730,4 +739,40 @@ func (r *LegacyRun) spawnAttach(sp *spawnTurn, reply string) {
 	r.appendNode(sp.attach, "llm", "", nil, r.node(reply).Output, sp.caller, newObject(
 		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
 	r.setHead(sp.cmd)
+}
+
+// taskSub starts a task turn (README: task … turn): the open reply waits
+// on the call while the sub-agent's user, written as the dispatcher writes
+// it, is the pending turn.
+func (r *LegacyRun) taskSub(op ops.Task) {
+	ctx, parent := "inherit", any(r.reply)
+	if op.Clean {
+		ctx, parent = "clean", nil
+	}
+	out := &taskOuter{call: op.CallID, context: ctx, pending: r.pending, pendingSrc: r.pendingSrc, reply: r.reply,
+		blocks: r.blocks, toolCalls: r.toolCalls, aborted: r.aborted}
+	r.appendNode(op.ID, "user", "", nil, op.Text, "", subMeta(parent, false))
+	r.setHead(op.ID)
+	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls, r.aborted = op.ID, "agent_spawn", "", nil, nil, false
+	r.spawn = &spawnTurn{attach: op.Attach, label: op.Label, prompt: op.Text, task: out}
+}
+
+// taskEnd is a task turn's end once the sub-agent's reply is done: the
+// waiting reply open again, the attach pointer (caller-less, its parent
+// the reply; the head set back to the sub-agent's reply), then the task's
+// tool row with the answer and the branch it is on, recorded as the
+// reply's call.
+func (r *LegacyRun) taskEnd(sp *spawnTurn, sub string) {
+	o, answer := sp.task, r.node(sub).Output
+	r.pending, r.pendingSrc, r.reply, r.aborted = o.pending, o.pendingSrc, o.reply, o.aborted
+	r.blocks, r.toolCalls = deepCopy(o.blocks).([]any), deepCopy(o.toolCalls).([]any)
+	a := newObject("session_id", r.sid, "head_id", sub, "label", sp.label, "prompt", sp.prompt, "source_commit_id", nil, "status", "completed")
+	r.appendNode(sp.attach, "llm", "", nil, answer, "", newObject("display", "runtime", "function", "attach",
+		"parent_id", o.reply, "is_error", false, "agent_id", "main", "attach", a))
+	r.setHead(sub)
+	args := newObject("prompt", sp.prompt, "description", sp.label, "context", o.context)
+	result := fmt.Sprintf("%v\n\n[spawned agent branch=%s:%s]", answer, r.sid, sub)
+	r.appendNode(o.reply+"_t_"+o.call, "code", "task", pyDumps(args), result, o.reply,
+		newObject("tool_call_id", o.call, "is_error", false))
+	r.addToolCall(o.call, "task", args, result, false)
 }

@@ -217,6 +217,16 @@ func (o *legacyOps) Task(op ops.Task) error {
 	if err := r.newIDs(op.ID, op.ID+"_reply", op.Attach, toolID); err != nil {
 		return err
 	}
+	if op.Turn {
+		if op.Async || op.Rooted || r.spawn != nil {
+			return fmt.Errorf("task turn: not async, not rooted, and not inside a sub-agent's turn")
+		}
+		r.taskSub(op)
+		return nil
+	}
+	if op.Clean {
+		return fmt.Errorf("task clean: only a task turn has the tool's clean context")
+	}
 	result := "(done)"
 	if op.Async {
 		result = "(running)"
@@ -253,7 +263,10 @@ func (o *legacyOps) finish(status string, stop bool) error {
 	if stop {
 		r.stopped = true // handle_stop's hard stage marks the session cancelled
 	}
-	if sp != nil {
+	switch {
+	case sp != nil && sp.task != nil:
+		r.taskEnd(sp, reply)
+	case sp != nil:
 		r.spawnAttach(sp, reply)
 	}
 	return nil

@@ -167,6 +167,10 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 	if err := w.needLiveStream("task"); err != nil {
 		return err
 	}
+	return w.task(callID, sub, attach, text, label, async, rooted)
+}
+
+func (w *Writer) task(callID, sub, attach, text, label string, async, rooted bool) error {
 	if async {
 		*w.stop = false // the task runner clears the cancel flag as the task starts
 	}
@@ -205,6 +209,16 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 // head_before).
 type spawnEnd struct {
 	cmd, attach, anchor, from, label, prompt string
+	task                                     *taskWait // a task turn's: the reply waiting on its call
+}
+
+// taskWait is the turn whose reply called a task turn, suspended while the
+// sub-agent's turn runs.
+type taskWait struct {
+	call, context string
+	pending       *turn
+	reply         *reply
+	aborted       bool
 }
 
 // spawnTurn writes a spawn turn's sub-agent user as the dispatcher writes
@@ -241,5 +255,78 @@ func (w *Writer) needNoSpawnTurn(what string) error {
 	if w.pending != nil && w.pending.spawn != nil {
 		return fmt.Errorf("%w: %s: the pending turn is a spawn's sub-agent turn, which ends with done", ErrState, what)
 	}
+	return nil
+}
+
+// TaskTurn is the model's task tool as R writes it (ops/README.md: task …
+// turn): the open reply waits on the call while the sub-agent's turn, its
+// user written as the dispatcher writes it (clean: no parent, the tool's
+// clean context), is the pending turn; its Done writes the attach pointer
+// and the tool row (endTask).
+func (w *Writer) TaskTurn(callID, sub, attach, text, label string, clean bool) error {
+	if err := w.needReply("task"); err != nil {
+		return err
+	}
+	if len(w.frames) > 0 {
+		return fmt.Errorf("%w: task while a function is running", ErrState)
+	}
+	if err := w.needLiveStream("task"); err != nil {
+		return err
+	}
+	if w.pending.spawn != nil {
+		return fmt.Errorf("%w: task turn inside a sub-agent's turn", ErrState)
+	}
+	r := w.reply.id
+	for _, id := range []string{sub + "_reply", attach, r + "_t_" + callID} {
+		if _, dup := w.S.Get(id); dup {
+			return fmt.Errorf("%w: node id %q is already stored", ErrState, id)
+		}
+	}
+	ctx, smd := "inherit", w.subMeta(node.Str(r), false)
+	if clean {
+		ctx, smd = "clean", w.subMeta(node.NullV(), false)
+		if w.Flags.Has(flags.A) { // a clean sub-agent is a marked spawn root
+			smd.Set("spawn_root", node.BoolV(true))
+		}
+	} else {
+		w.predecessor(smd, r)
+	}
+	wait := &taskWait{call: callID, context: ctx, pending: w.pending, reply: w.reply, aborted: w.aborted}
+	if err := w.add(&node.Node{ID: sub, Role: node.RoleUser, Output: node.Str(text), Metadata: smd}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(sub); err != nil {
+		return err
+	}
+	w.pending, w.reply, w.aborted = &turn{user: sub, source: "agent_spawn", spawn: &spawnEnd{attach: attach, label: label, prompt: text, task: wait}}, nil, false
+	return nil
+}
+
+// endTask ends a task turn whose sub-agent's reply (its answer out) is
+// done: the waiting reply open again, the attach pointer (caller-less, its
+// parent the reply; the head set back to the sub-agent's reply), the tool
+// row with the answer and its branch, recorded as the reply's call.
+func (w *Writer) endTask(end *spawnEnd, sub string, out node.Value) error {
+	t := end.task
+	w.pending, w.reply, w.aborted = t.pending, t.reply, t.aborted
+	r := t.reply.id
+	a := meta("session_id", node.Str(w.S.ID), "head_id", node.Str(sub), "label", node.Str(end.label),
+		"prompt", node.Str(end.prompt), "source_commit_id", node.NullV(), "status", node.Str("completed"))
+	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "parent_id", node.Str(r),
+		"is_error", node.BoolV(false), "agent_id", node.Str("main"), "attach", node.ObjV(a))
+	w.predecessor(amd, r)
+	if err := w.add(&node.Node{ID: end.attach, Role: node.RoleLLM, Output: out, Metadata: amd}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(sub); err != nil {
+		return err
+	}
+	in := node.Dumps(node.ObjV(meta("prompt", node.Str(end.prompt), "description", node.Str(end.label), "context", node.Str(t.context))))
+	result := out.Str() + "\n\n[spawned agent branch=" + w.S.ID + ":" + sub + "]"
+	md := meta("tool_call_id", node.Str(t.call), "is_error", node.BoolV(false))
+	if err := w.add(&node.Node{ID: r + "_t_" + t.call, Role: node.RoleCode, Name: "task", Input: node.Str(in), Output: node.Str(result), CalledBy: r, Metadata: md}); err != nil {
+		return err
+	}
+	w.recordCall(t.call, "task", in, result, false)
 	return nil
 }

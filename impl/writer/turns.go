@@ -389,8 +389,10 @@ func (w *Writer) finish(status string) error {
 	}
 	end := w.pending.spawn
 	w.pending, w.reply, w.aborted = nil, nil, false
-	if end != nil {
-		n, _ := w.S.Get(r.id)
+	switch n, _ := w.S.Get(r.id); {
+	case end != nil && end.task != nil:
+		return w.endTask(end, r.id, n.Output)
+	case end != nil:
 		return w.endSpawn(end, r.id, n.Output)
 	}
 	return nil
