@@ -16,7 +16,7 @@ type builder struct {
 	called map[string]bool // the ids some row names as its caller (called_by, or a legacy tool row's metadata.called_by)
 	// attachOf: the first attach pointer naming each row as its attach's
 	// head_id (a spawn turn's, whose done writes it, is named at the spawn).
-	attachOf map[string]*Row
+	attachOf map[string]int // … its index + 1
 	t        *model.TargetRun
 	leg      *model.LegacyRun // t's writer state: read, never applied to
 	script   []ops.Op
@@ -28,7 +28,8 @@ type builder struct {
 	pendingSrc string  // its source: web, cli or an internal turn's
 	frames     []frame // the open functions, outermost first
 	reply      *openReply
-	spawn      string // the sub-agent user of the spawn turn pending ("" = none)
+	spawn      string     // the sub-agent user of the spawn or task turn pending ("" = none)
+	outer      *outerTurn // a task turn's: the turn whose reply waits on it
 
 	clock  float64 // the clock's time and the node count when it was set
 	clockN int
@@ -77,6 +78,19 @@ func (b *builder) browserNow() browser {
 	return browser{made: true, set: set, ch: ch}
 }
 
+// outerTurn is the turn a task turn's reply is in, as the builder left it.
+type outerTurn struct {
+	pending, pendingSrc string
+	reply               *openReply
+}
+
+// attachFor is the attach pointer naming the reply id as its head, and its
+// index (nil, -1: none).
+func (b *builder) attachFor(id string) (*Row, int) {
+	k := b.attachOf[id] - 1
+	return b.row(k), k
+}
+
 // frame is an open function: its row and its last exec.
 type frame struct {
 	id       string
@@ -107,7 +121,7 @@ func Session(d *Dir) *Result {
 }
 
 func newBuilder(d *Dir) *builder {
-	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), attachOf: make(map[string]*Row), t: model.NewTarget(d.ID), clock: 1782000000.0,
+	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), attachOf: make(map[string]int), t: model.NewTarget(d.ID), clock: 1782000000.0,
 		wroteAt: make(map[string]int, len(d.Rows)), rowIdle: make([]bool, len(d.Rows)), rowCH: make([]bool, len(d.Rows))}
 	b.leg = b.t.Legacy()
 	for k, r := range d.Rows {
@@ -116,8 +130,8 @@ func newBuilder(d *Dir) *builder {
 		}
 		if r.Err == nil {
 			b.called[r.CalledBy], b.called[str(r.Meta, "called_by")] = true, true
-			if at, ok := r.Meta.Val("attach").(*model.Object); ok && str(at, "head_id") != "" && b.attachOf[str(at, "head_id")] == nil {
-				b.attachOf[str(at, "head_id")] = r
+			if at, ok := r.Meta.Val("attach").(*model.Object); ok && str(at, "head_id") != "" && b.attachOf[str(at, "head_id")] == 0 {
+				b.attachOf[str(at, "head_id")] = k + 1
 			}
 		}
 		if t := ""; r.Err == nil {

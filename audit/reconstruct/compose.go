@@ -33,7 +33,7 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 			// R's /task: the sub-agent's reply is a dispatcher turn's,
 			// written by the ops that follow; its done writes the attach.
 			op := ops.Spawn{Mode: mode, Cmd: c.ID, ID: sub.ID, Attach: sub.ID + "_attach", Text: outputText(sub), Turn: true}
-			if a := b.attachOf[sub.ID+"_reply"]; a != nil { // none: the turn never ended (a crash)
+			if a, _ := b.attachFor(sub.ID + "_reply"); a != nil { // none: the turn never ended (a crash)
 				at, _ := a.Meta.Val("attach").(*model.Object)
 				op.Attach, op.Label = a.ID, str(at, "label")
 			}
@@ -64,6 +64,9 @@ func (b *builder) inferMerge(k int, c *Row) step {
 // inferTask: a sub-agent's user written by the open reply's task call: the
 // user, its reply, the attach pointer and the task's tool row R_t_C.
 func (b *builder) inferTask(k int, s *Row) step {
+	if r := b.row(k + 1); s.CalledBy == "" && r != nil && r.ID == s.ID+"_reply" && has(r.Meta, "source") {
+		return b.inferTaskTurn(s)
+	}
 	reply := str(s.Meta, "parent_id")
 	attach, tool := b.row(k+2), b.row(k+3)
 	if reply == "" || b.row(k+1) == nil || attach == nil || tool == nil || !strings.HasPrefix(tool.ID, reply+"_t_") {
@@ -77,8 +80,35 @@ func (b *builder) inferTask(k int, s *Row) step {
 	return step{op: op, rows: 4, need: needReply, caller: reply, clock: s, call: call}
 }
 
-// inferSpawnEnd: the attach pointer of the spawn turn in progress, which
-// its reply's done writes.
+// inferTaskTurn: a sub-agent's user whose reply is a dispatcher turn's,
+// outside /spawn: R's task tool, called by the reply its attach pointer
+// (or its parent_id) names, the call the task's tool row after the attach
+// pointer names. With neither (the turn never ended) any new ids do.
+func (b *builder) inferTaskTurn(s *Row) step {
+	op := ops.Task{ID: s.ID, Text: outputText(s), Attach: s.ID + "_attach", CallID: s.ID + "_call", Turn: true}
+	reply := str(s.Meta, "parent_id")
+	if p, ok := s.Meta.Get("parent_id"); ok && p == nil {
+		op.Clean = true
+	}
+	if a, k := b.attachFor(s.ID + "_reply"); a != nil {
+		at, _ := a.Meta.Val("attach").(*model.Object)
+		op.Attach, op.Label, reply = a.ID, str(at, "label"), str(a.Meta, "parent_id")
+		if t := b.row(k + 1); t != nil && t.Name == "task" && strings.HasPrefix(t.ID, reply+"_t_") {
+			op.CallID = strings.TrimPrefix(t.ID, reply+"_t_")
+		}
+	}
+	if reply == "" && b.reply != nil {
+		reply = b.reply.id
+	}
+	return step{op: op, rows: 1, need: needReply, caller: reply, clock: s, call: op.CallID}
+}
+
+// inferSpawnEnd: the attach pointer of the spawn or task turn in progress,
+// which its reply's done writes (a task's with its tool row).
 func (b *builder) inferSpawnEnd(r *Row) step {
-	return step{op: ops.Done{}, rows: 1, need: needSpawnEnd, caller: b.spawn + "_reply", clock: r}
+	rows := 1
+	if b.outer != nil {
+		rows = 2
+	}
+	return step{op: ops.Done{}, rows: rows, need: needSpawnEnd, caller: b.spawn + "_reply", clock: r}
 }

@@ -176,7 +176,7 @@ func (b *builder) inferLLM(r *Row) step {
 	case r.CalledBy != "" && has(m, "prompt_text"):
 		op := ops.Exec{ID: r.ID, Prompt: str(m, "prompt_text"), Reply: outputText(r)}
 		return step{op: op, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
-	case has(m, "attach") && b.spawn != "" && b.attachOf[b.spawn+"_reply"] == r:
+	case has(m, "attach") && b.spawn != "" && b.attachOf[b.spawn+"_reply"] == b.i+1:
 		return b.inferSpawnEnd(r)
 	case has(m, "attach"):
 		b.unexplained(r, "", "", "an attach pointer is written by /spawn or a reply's task call, after its sub-agent's reply; none precedes it here")
