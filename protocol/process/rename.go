@@ -31,6 +31,13 @@ func (r renamer) value(v node.Value) (node.Value, bool) {
 				return node.Str(fnCallPrefix + to), true
 			}
 		}
+		// A task turn's tool row names the branch its sub-agent answered on
+		// after the answer (ops/README.md: task … turn).
+		if head, id, ok := branchMention(v.S); ok {
+			if to, ok := r[id]; ok {
+				return node.Str(head + to + "]"), true
+			}
+		}
 		if len(v.S) > 1 && (v.S[0] == '{' || v.S[0] == '[') && r.mentioned(v.S) {
 			if inner, err := node.ParseString(v.S); err == nil {
 				if renamed, changed := r.value(inner); changed {
@@ -80,4 +87,22 @@ func (r renamer) mentioned(text string) bool {
 		}
 	}
 	return false
+}
+
+// branchMark starts the branch a task's tool result names last:
+// "[spawned agent branch=<session>:<reply id>]".
+const branchMark = "[spawned agent branch="
+
+// branchMention splits text that ends naming a branch into what comes
+// before the reply id and the id.
+func branchMention(text string) (head, id string, ok bool) {
+	i := strings.LastIndex(text, branchMark)
+	if i < 0 || !strings.HasSuffix(text, "]") {
+		return "", "", false
+	}
+	j := strings.LastIndex(text[:len(text)-1], ":")
+	if j < i+len(branchMark) {
+		return "", "", false
+	}
+	return text[:j+1], text[j+1 : len(text)-1], true
 }
