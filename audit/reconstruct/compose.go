@@ -20,6 +20,20 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 	if mode == "async" {
 		attach, sub = b.row(k+1), b.row(k+2)
 	}
+	if mode == "sync" && sub != nil && b.subTurn(sub) {
+		// R's /task: the sub-agent's reply is a dispatcher turn's (or
+		// none: the turn died), written by the ops that follow; its done
+		// writes the attach pointer.
+		op := ops.Spawn{Mode: "inherit", Cmd: c.ID, ID: sub.ID, Attach: sub.ID + "_attach", Text: outputText(sub), Turn: true}
+		if p, ok := sub.Meta.Get("parent_id"); !ok || p == nil {
+			op.Mode = "clean"
+		}
+		if a, _ := b.attachFor(sub.ID + "_reply"); a != nil { // none: the turn never ended (a crash)
+			at, _ := a.Meta.Val("attach").(*model.Object)
+			op.Attach, op.Label = a.ID, str(at, "label")
+		}
+		return step{op: op, rows: 2, need: needIdle, web: c, clock: c}
+	}
 	if sub == nil || attach == nil || b.row(k+2) == nil {
 		b.unexplained(c, "", "", "a /spawn or /task --async command row is followed by its sub-agent's user and reply and its attach pointer; the rows end before them")
 		return step{}
@@ -28,16 +42,6 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 		mode = "inherit"
 		if p, ok := sub.Meta.Get("parent_id"); !ok || p == nil {
 			mode = "clean"
-		}
-		if reply := b.row(k + 2); sub.CalledBy == "" && reply.ID == sub.ID+"_reply" && has(reply.Meta, "source") {
-			// R's /task: the sub-agent's reply is a dispatcher turn's,
-			// written by the ops that follow; its done writes the attach.
-			op := ops.Spawn{Mode: mode, Cmd: c.ID, ID: sub.ID, Attach: sub.ID + "_attach", Text: outputText(sub), Turn: true}
-			if a, _ := b.attachFor(sub.ID + "_reply"); a != nil { // none: the turn never ended (a crash)
-				at, _ := a.Meta.Val("attach").(*model.Object)
-				op.Attach, op.Label = a.ID, str(at, "label")
-			}
-			return step{op: op, rows: 2, need: needIdle, web: c, clock: c}
 		}
 	}
 	if !has(attach.Meta, "attach") {
@@ -64,7 +68,7 @@ func (b *builder) inferMerge(k int, c *Row) step {
 // inferTask: a sub-agent's user written by the open reply's task call: the
 // user, its reply, the attach pointer and the task's tool row R_t_C.
 func (b *builder) inferTask(k int, s *Row) step {
-	if r := b.row(k + 1); s.CalledBy == "" && r != nil && r.ID == s.ID+"_reply" && has(r.Meta, "source") {
+	if b.subTurn(s) {
 		return b.inferTaskTurn(s)
 	}
 	reply := str(s.Meta, "parent_id")
@@ -111,4 +115,13 @@ func (b *builder) inferSpawnEnd(r *Row) step {
 		rows = 2
 	}
 	return step{op: ops.Done{}, rows: rows, need: needSpawnEnd, caller: b.spawn + "_reply", clock: r}
+}
+
+// subTurn reports whether the sub-agent's user s was written as R writes
+// it, its turn by the ops that follow (a spawn or task turn): caller-less,
+// and its reply a dispatcher turn's (it records its source), or none (the
+// turn died before it).
+func (b *builder) subTurn(s *Row) bool {
+	r := b.byID[s.ID+"_reply"]
+	return s.CalledBy == "" && (r == nil || has(r.Meta, "source"))
 }
