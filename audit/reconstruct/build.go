@@ -13,7 +13,10 @@ type builder struct {
 	d      *Dir
 	byID   map[string]*Row // the stored rows by id (the final state of every row)
 	byTime map[string]int  // the first row stored at each created_at (its JSON): its index + 1
-	called map[string]bool // the ids some row names as its caller (called_by, or a legacy tool row's metadata.called_by)
+	// called: the ids some row names as its caller (called_by, or a legacy
+	// tool row's metadata.called_by), but an attach pointer, whose caller
+	// is the row its spawn was issued from, which called nothing.
+	called map[string]bool
 	// attachOf: the first attach pointer naming each row as its attach's
 	// head_id (a spawn turn's, whose done writes it, is named at the spawn).
 	attachOf map[string]int // … its index + 1
@@ -129,7 +132,9 @@ func newBuilder(d *Dir) *builder {
 			b.byID[r.ID] = r
 		}
 		if r.Err == nil {
-			b.called[r.CalledBy], b.called[str(r.Meta, "called_by")] = true, true
+			if !has(r.Meta, "attach") {
+				b.called[r.CalledBy], b.called[str(r.Meta, "called_by")] = true, true
+			}
 			if at, ok := r.Meta.Val("attach").(*model.Object); ok && str(at, "head_id") != "" && b.attachOf[str(at, "head_id")] == 0 {
 				b.attachOf[str(at, "head_id")] = k + 1
 			}
@@ -177,7 +182,9 @@ func (b *builder) run() {
 		}
 		b.confirm(s, before)
 		b.notePoint(s)
-		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, b.browserNow() != b.chAt
+		// A conversation the op made moves no browser a checkout before it
+		// would have put elsewhere: that checkout makes it (window).
+		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, b.chAt.made && b.browserNow() != b.chAt
 		b.i += s.rows
 	}
 	if b.first == nil {
