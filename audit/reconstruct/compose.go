@@ -34,6 +34,10 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 		}
 		return step{op: op, rows: 2, need: needIdle, web: c, clock: c}
 	}
+	if r := b.row(k + 3); mode == "async" && sub != nil && r != nil && r.ID == sub.ID+"_reply" && has(r.Meta, "source") {
+		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's reply %s of this /task --async is a dispatcher turn's, which R's task runner writes: the op language's async spawn answers at once (\"sub done\") and has no turn form", r.ID))
+		return step{}
+	}
 	if sub == nil || attach == nil || b.row(k+2) == nil {
 		b.unexplained(c, "", "", "a /spawn or /task --async command row is followed by its sub-agent's user and reply and its attach pointer; the rows end before them")
 		return step{}
