@@ -39,7 +39,7 @@ func (n *Node) copy() *Node {
 func (w writerState) fork() writerState {
 	w.blocks, w.toolCalls = deepCopy(w.blocks).([]any), deepCopy(w.toolCalls).([]any)
 	w.frames, w.compacted = slices.Clone(w.frames), slices.Clone(w.compacted)
-	return w
+	return w // spawn is shared: nothing changes a spawnTurn once made
 }
 
 // Fork is a copy of the intent and its writer (LegacyRun.Fork) that later
@@ -48,7 +48,7 @@ func (r *TargetRun) Fork() *TargetRun {
 	c := &TargetRun{leg: r.leg.Fork(), rows: make([]*tRow, len(r.rows)), byID: make(map[string]*tRow, len(r.rows)),
 		attachAt: make(map[string][]*tRow, len(r.attachAt)), anchor: maps.Clone(r.anchor), rewound: maps.Clone(r.rewound),
 		early: cloneLists(r.early), callers: maps.Clone(r.callers), recorded: cloneLists(r.recorded), finished: maps.Clone(r.finished),
-		viaExec: maps.Clone(r.viaExec)}
+		viaExec: maps.Clone(r.viaExec), spawnAt: maps.Clone(r.spawnAt), taskCall: maps.Clone(r.taskCall)}
 	to := make(map[*tRow]*tRow, len(r.rows))
 	for i, t := range r.rows {
 		u := *t

@@ -50,7 +50,17 @@ func (w *writerState) appendState(b []byte) []byte {
 		b = appendString(appendBool(appendString(b, f.id), f.manual), f.lastExec)
 		b = appendString(appendString(b, f.call), f.input)
 	}
-	return appendStrings(b, w.compacted)
+	b = appendStrings(b, w.compacted)
+	if w.spawn == nil {
+		return appendBool(b, false)
+	}
+	sp := w.spawn
+	b = appendStrings(appendBool(b, true), []string{sp.cmd, sp.attach, sp.caller, sp.label, sp.prompt})
+	if o := sp.task; o != nil {
+		b = appendStrings(appendBool(b, true), []string{o.call, o.context, o.pending, o.pendingSrc, o.reply})
+		return appendBool(appendValue(appendValue(b, o.blocks), o.toolCalls), o.aborted)
+	}
+	return appendBool(b, false)
 }
 
 // AppendData appends an unambiguous binary encoding of what View reads to
@@ -89,6 +99,8 @@ func (r *TargetRun) AppendState(b []byte) []byte {
 	b = appendMap(b, r.recorded, appendStrings)
 	b = appendMap(b, r.finished, appendBool)
 	b = appendMap(b, r.viaExec, appendString)
+	b = appendMap(b, r.spawnAt, appendString)
+	b = appendMap(b, r.taskCall, appendString)
 	return appendMap(b, r.callers, appendString)
 }
 

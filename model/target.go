@@ -44,6 +44,8 @@ type TargetRun struct {
 	rows     []*tRow             // conversation rows in seq (append) order
 	byID     map[string]*tRow    // … by id
 	attachAt map[string][]*tRow  // attach rows by the row they are spliced after, in seq order
+	spawnAt  map[string]string   // a pending spawn or task turn's sub-agent user: the row its attach pointer will follow
+	taskCall map[string]string   // a pending task turn's sub-agent user: the call of the reply waiting on it
 	anchor   map[string]string   // non-conversation nodes → their conversation row ("" = none)
 	rewound  map[string]bool     // rewind targets (any node)
 	early    map[string][]string // a caller not written yet → the orphans naming it, in seq order
@@ -55,7 +57,7 @@ type TargetRun struct {
 
 // NewTarget starts an empty session.
 func NewTarget(sessionID string) *TargetRun {
-	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{}, attachAt: map[string][]*tRow{},
+	return &TargetRun{leg: NewLegacy(sessionID), byID: map[string]*tRow{}, attachAt: map[string][]*tRow{}, spawnAt: map[string]string{}, taskCall: map[string]string{},
 		anchor: map[string]string{}, rewound: map[string]bool{}, early: map[string][]string{}, callers: map[string]string{},
 		recorded: map[string][]string{}, finished: map[string]bool{}, viaExec: map[string]string{}}
 }

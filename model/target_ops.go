@@ -173,17 +173,52 @@ func (t *targetOps) Spawn(op ops.Spawn) error {
 		sub.ip, sub.spawnRoot = "", true
 	}
 	r.add(sub)
-	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	at := t.aH // C's parent if C had one, else C
 	if at == "" {
 		at = op.Cmd
 	}
+	if op.Turn { // the reply is the next ops'; the attach pointer comes with its done
+		r.spawnAt[op.ID] = at
+		return nil
+	}
+	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	r.add(&tRow{id: op.Attach, ip: at, attach: true})
 	return nil
 }
 
+// spawnDone: the done of a spawn or task turn wrote its attach pointer
+// (and a task turn's tool row, a call of the reply that waited on it).
+func (t *targetOps) spawnDone() {
+	at, ok := t.r.spawnAt[t.pending]
+	if !ok {
+		return
+	}
+	delete(t.r.spawnAt, t.pending)
+	for _, n := range t.r.leg.nodes[t.written:] {
+		if n.meta().Val("function") == "attach" {
+			t.r.add(&tRow{id: n.ID, ip: at, attach: true})
+		}
+	}
+	if call, ok := t.r.taskCall[t.pending]; ok {
+		delete(t.r.taskCall, t.pending)
+		id := at + "_t_" + call
+		t.r.anchor[id] = at
+		t.r.addCall(at, id)
+		t.r.recorded[at] = append(t.r.recorded[at], call)
+	}
+}
+
 func (t *targetOps) Task(op ops.Task) error {
 	r := t.r
+	if op.Turn { // the reply, attach pointer and tool row come with the turn's ops and its done
+		sub := &tRow{id: op.ID, ip: t.reply, user: true}
+		if op.Clean {
+			sub.ip, sub.spawnRoot = "", true
+		}
+		r.add(sub)
+		r.spawnAt[op.ID], r.taskCall[op.ID] = t.reply, op.CallID
+		return nil
+	}
 	r.add(&tRow{id: op.ID, ip: t.reply, user: true})
 	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	r.add(&tRow{id: op.Attach, ip: t.reply, attach: true})
@@ -245,7 +280,7 @@ func (t *targetOps) Think(ops.Think) error     { return nil }
 func (t *targetOps) Say(ops.Say) error         { return nil }
 
 // Done and Cancel write the reply's extra, which records its calls.
-func (t *targetOps) Done(ops.Done) error     { t.r.finished[t.reply] = true; return nil }
+func (t *targetOps) Done(ops.Done) error     { t.r.finished[t.reply] = true; t.spawnDone(); return nil }
 func (t *targetOps) Cancel(ops.Cancel) error { t.r.finished[t.reply] = true; return nil }
 
 func (t *targetOps) ErrorFolded(ops.ErrorFolded) error { return nil }

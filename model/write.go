@@ -79,7 +79,8 @@ type writerState struct {
 	blocks     []any  // R's blocks
 	toolCalls  []any  // R's tool calls
 	frames     []frame
-	compacted  []string // the rows the last compact op copied, in order
+	compacted  []string   // the rows the last compact op copied, in order
+	spawn      *spawnTurn // the pending turn is a /spawn's sub-agent turn (spawn turn)
 
 	// aborted: the open reply is a web turn's that started with the
 	// session's cancel flag set (LegacyRun.stopped; webui/_execute/chat.py
@@ -378,7 +379,24 @@ func (r *LegacyRun) webActionEnded() {
 // endTurn: no pending turn, no open reply.
 func (r *LegacyRun) endTurn() {
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls = "", "", "", nil, nil
-	r.aborted = false
+	r.aborted, r.spawn = false, nil
+}
+
+// spawnTurn is what a /spawn whose sub-agent's turn is pending (spawn turn)
+// writes once that turn is done: the attach pointer, under the fork anchor,
+// and the head back on the command row (R's _run_spawn restores
+// head_before).
+type spawnTurn struct {
+	cmd, attach, caller, label, prompt string
+	task                               *taskOuter // a task turn's: the reply waiting on its call
+}
+
+// taskOuter is the turn a task turn's reply is in, suspended while the
+// sub-agent's turn runs: its call and what the writer held of it.
+type taskOuter struct {
+	call, context, pending, pendingSrc, reply string
+	blocks, toolCalls                         []any
+	aborted                                   bool
 }
 
 // needLiveStream refuses a tool call of a reply whose stream R aborted:
@@ -594,7 +612,9 @@ func (r *LegacyRun) finish(status string) {
 	if r.pendingSrc == "web" {
 		r.setCH(r.reply)
 	}
-	r.savedModel = "provider" // the turn's finalize
+	if r.pendingSrc != "agent_spawn" { // a sub-agent's turn saves the session's model again
+		r.savedModel = "provider" // the turn's finalize
+	}
 	r.webActionEnded()
 	r.endTurn()
 }
@@ -727,4 +747,75 @@ func firstErr(errs ...error) error {
 // pyStrip is Python's str.strip(): Unicode whitespace plus U+001C..U+001F.
 func pyStrip(s string) string {
 	return strings.TrimFunc(s, func(c rune) bool { return unicode.IsSpace(c) || c >= 0x1c && c <= 0x1f })
+}
+
+// spawnSub writes the sub-agent's user of a spawn turn as the dispatcher
+// writes it (the append moves the head; set_head(S)) and leaves its turn
+// pending, source agent_spawn.
+func (r *LegacyRun) spawnSub(op ops.Spawn, caller string) {
+	var parent any = op.Cmd
+	if op.Mode == "clean" {
+		parent = nil
+	}
+	r.appendNode(op.ID, "user", "", nil, op.Text, "", subMeta(parent, false))
+	r.setHead(op.ID)
+	r.pending, r.pendingSrc = op.ID, "agent_spawn"
+	r.spawn = &spawnTurn{cmd: op.Cmd, attach: op.Attach, caller: caller, label: op.Label, prompt: op.Text}
+}
+
+// needNoSpawnTurn refuses an end of a spawn turn other than done: what R's
+// /task writes when the sub-agent's turn is stopped or fails is not known
+// to the op language.
+func (r *LegacyRun) needNoSpawnTurn(refuse bool) error {
+	if refuse && r.spawn != nil {
+		return fmt.Errorf("the pending turn is a spawn's sub-agent turn (%s): it ends with done", r.pending)
+	}
+	return nil
+}
+
+// spawnAttach is a spawn turn's end after the sub-agent's reply is done:
+// the attach pointer with the sub-agent's answer, then the head back on the
+// command row.
+func (r *LegacyRun) spawnAttach(sp *spawnTurn, reply string) {
+	a := newObject("session_id", r.sid, "head_id", reply, "label", sp.label, "prompt", sp.prompt, "source_commit_id", nil)
+	r.appendNode(sp.attach, "llm", "", nil, r.node(reply).Output, sp.caller, newObject(
+		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
+	r.setHead(sp.cmd)
+}
+
+// taskSub starts a task turn (README: task … turn): the open reply waits
+// on the call while the sub-agent's user, written as the dispatcher writes
+// it, is the pending turn.
+func (r *LegacyRun) taskSub(op ops.Task) {
+	ctx, parent := "inherit", any(r.reply)
+	if op.Clean {
+		ctx, parent = "clean", nil
+	}
+	out := &taskOuter{call: op.CallID, context: ctx, pending: r.pending, pendingSrc: r.pendingSrc, reply: r.reply,
+		blocks: r.blocks, toolCalls: r.toolCalls, aborted: r.aborted}
+	r.appendNode(op.ID, "user", "", nil, op.Text, "", subMeta(parent, false))
+	r.setHead(op.ID)
+	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls, r.aborted = op.ID, "agent_spawn", "", nil, nil, false
+	r.spawn = &spawnTurn{attach: op.Attach, label: op.Label, prompt: op.Text, task: out}
+}
+
+// taskEnd is a task turn's end once the sub-agent's reply is done: the
+// waiting reply open again, the attach pointer (caller-less, its parent
+// the reply; the head set back to the sub-agent's reply), then the task's
+// tool row with the answer and the branch it is on, recorded as the
+// reply's call.
+func (r *LegacyRun) taskEnd(sp *spawnTurn, sub string) {
+	o, answer := sp.task, r.node(sub).Output
+	r.pending, r.pendingSrc, r.reply, r.aborted = o.pending, o.pendingSrc, o.reply, o.aborted
+	r.blocks, r.toolCalls = deepCopy(o.blocks).([]any), deepCopy(o.toolCalls).([]any)
+	a := newObject("session_id", r.sid, "head_id", sub, "label", taskLabel(sp.label), "prompt", prefix(sp.prompt, 500),
+		"source_commit_id", nil, "status", "completed")
+	r.appendNode(sp.attach, "llm", "", nil, answer, "", newObject("display", "runtime", "function", "attach",
+		"parent_id", o.reply, "is_error", false, "agent_id", "main", "attach", a))
+	r.setHead(sub)
+	args := newObject("prompt", sp.prompt, "description", sp.label, "context", o.context)
+	result := fmt.Sprintf("%v\n\n[spawned agent branch=%s:%s]", answer, r.sid, sub)
+	r.appendNode(o.reply+"_t_"+o.call, "code", "task", pyDumpsASCII(args), result, o.reply,
+		newObject("tool_call_id", o.call, "is_error", false))
+	r.addToolCall(o.call, "task", args, result, false)
 }

@@ -218,6 +218,16 @@ func (o *legacyOps) Task(op ops.Task) error {
 	if err := r.newIDs(op.ID, op.ID+"_reply", op.Attach, toolID); err != nil {
 		return err
 	}
+	if op.Turn {
+		if op.Async || op.Rooted || r.spawn != nil {
+			return fmt.Errorf("task turn: not async, not rooted, and not inside a sub-agent's turn")
+		}
+		r.taskSub(op)
+		return nil
+	}
+	if op.Clean {
+		return fmt.Errorf("task clean: only a task turn has the tool's clean context")
+	}
 	result := "(done)"
 	if op.Async {
 		result = "(running)"
@@ -289,19 +299,30 @@ func (o *legacyOps) finish(status string, stop bool) error {
 	if err := r.needReplyNoFrame(); err != nil {
 		return err
 	}
+	if err := r.needNoSpawnTurn(stop); err != nil {
+		return err
+	}
+	sp := r.spawn
 	if r.aborted {
 		status = "cancelled" // the stream R aborted ends cancelled
 	}
+	reply := r.reply
 	r.finish(status)
 	if stop {
 		r.stopped = true // handle_stop's hard stage marks the session cancelled
+	}
+	switch {
+	case sp != nil && sp.task != nil:
+		r.taskEnd(sp, reply)
+	case sp != nil:
+		r.spawnAttach(sp, reply)
 	}
 	return nil
 }
 
 func (o *legacyOps) ErrorFolded(op ops.ErrorFolded) error {
 	r := o.run()
-	if err := r.needReplyNoFrame(); err != nil {
+	if err := firstErr(r.needReplyNoFrame(), r.needNoSpawnTurn(true)); err != nil {
 		return err
 	}
 	n := r.node(r.reply)
@@ -322,6 +343,9 @@ func (o *legacyOps) ErrorStandalone(op ops.ErrorStandalone) error {
 	r := o.run()
 	if r.pending == "" || r.reply != "" {
 		return fmt.Errorf("needs a pending turn without a reply")
+	}
+	if err := r.needNoSpawnTurn(true); err != nil {
+		return err
 	}
 	if err := r.newIDs(op.ID); err != nil {
 		return err
@@ -532,6 +556,9 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	if prompt == "" {
 		return fmt.Errorf("spawn needs a text: R's /spawn refuses an empty prompt")
 	}
+	if op.Turn && (op.Mode == "async" || op.Rooted) {
+		return fmt.Errorf("spawn turn is an inherit or clean spawn written as R's /task writes it: not async, not rooted")
+	}
 	r.conversation()
 	r.ensureRoot()
 	// The command as the user typed it (R's _chat_helpers parses the label
@@ -564,6 +591,10 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 			"attach", newObject("session_id", r.sid, "head_id", nil, "label", label, "prompt", prefix(prompt, 500),
 				"source_commit_id", nil, "status", "running")))
 		r.setHead(op.Cmd)
+	}
+	if op.Turn { // the sub-agent's turn goes on in the ops that follow
+		r.spawnSub(op, attachCaller)
+		return nil
 	}
 	var sub *Object
 	switch {

@@ -32,6 +32,11 @@ type Tool struct {
 
 // Task is the model's `task` tool spawning a sub-agent from the open reply.
 // Rooted writes the sub-agent's user called by ROOT (see UserDispatch).
+// Turn (not async, not rooted) writes it as R's task tool does: the
+// sub-agent's turn is pending while the reply waits on the call, its reply
+// and what it calls are the ops that follow, and its done writes the attach
+// pointer and the tool row with the sub-agent's answer; Clean is the tool's
+// clean context (the sub-agent's user records no parent).
 type Task struct {
 	CallID string `op:"call"`
 	ID     string `op:"id" ref:"new"`
@@ -40,6 +45,8 @@ type Task struct {
 	Label  string `op:"label"`
 	Async  bool   `op:"async"`
 	Rooted bool   `op:"rooted"`
+	Turn   bool   `op:"turn"`
+	Clean  bool   `op:"clean"`
 }
 
 // Done finalizes the open reply successfully.
@@ -92,7 +99,6 @@ func (Reply) Span() Span           { return OpensReply }
 func (Think) Span() Span           { return Flat }
 func (Say) Span() Span             { return Flat }
 func (Tool) Span() Span            { return Flat }
-func (Task) Span() Span            { return Flat }
 func (Done) Span() Span            { return ClosesTurn }
 func (Cancel) Span() Span          { return ClosesTurn }
 func (ErrorFolded) Span() Span     { return ClosesTurn }
@@ -109,3 +115,11 @@ func (Cancel) sealed()          {}
 func (ErrorFolded) sealed()     {}
 func (ErrorStandalone) sealed() {}
 func (Crash) sealed()           {}
+
+// Span: a task turn opens the sub-agent's turn, pending until its done.
+func (o Task) Span() Span {
+	if o.Turn {
+		return OpensTurn
+	}
+	return Flat
+}

@@ -69,7 +69,10 @@ type Reload struct{}
 // Spawn is the /spawn command: a command row, a sub-agent turn and an attach
 // pointer. Mode is inherit, clean or async (/task --async: the attach
 // pointer first, running, finished once the sub-agent's turn ends). Rooted
-// writes the sub-agent's user called by ROOT (see UserDispatch).
+// writes the sub-agent's user called by ROOT (see UserDispatch). Turn (inherit
+// and clean) leaves the sub-agent's turn pending, as R's /task writes it: its
+// reply, tool calls and functions are the ops that follow, and its `done`
+// writes the attach pointer with the sub-agent's answer.
 type Spawn struct {
 	Mode   string `op:"mode"`
 	Cmd    string `op:"cmd" ref:"new"`
@@ -78,6 +81,7 @@ type Spawn struct {
 	Text   string `op:"text"`
 	Label  string `op:"label"`
 	Rooted bool   `op:"rooted"`
+	Turn   bool   `op:"turn"`
 }
 
 func (Session) Kind() string      { return "session" }
@@ -110,8 +114,14 @@ func (Retry) Span() Span        { return OpensTurn }
 func (Edit) Span() Span         { return OpensTurn }
 func (Checkout) Span() Span     { return Flat }
 func (Reload) Span() Span       { return Flat }
-func (Spawn) Span() Span        { return Flat }
 func (Merge) Span() Span        { return OpensTurn }
+
+func (o Spawn) Span() Span {
+	if o.Turn {
+		return OpensTurn // the sub-agent's turn, pending until its done
+	}
+	return Flat
+}
 
 func (Session) sealed()      {}
 func (UserWeb) sealed()      {}

@@ -56,11 +56,13 @@ DECLARATION = {
     # input (Driver.ROOTED, Driver.OBJECT_INPUT).
     # orphan-later, later: a row naming an id a later op writes (an orphan's caller, a legacy row's
     # parent): the original mints its own ids, so an id it has not minted yet has no name here.
+    # spawn-turn, task-turn: a sub-agent's turn spread over the ops that follow (ops/README.md, `turn`);
+    # the adapter drives the sub-agent's turn answered at once (spawn, task), not yet these.
     # followup, user-form, reply-blocks: writers of R this adapter does not drive yet (a finished async
     # task's follow-up turn, a web turn with an image or in function form, an adapter's reply with its
     # own blocks); it refuses them.
     "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "followup", "user-form",
-                "reply-blocks", "orphan-later", "later"],
+                "reply-blocks", "orphan-later", "later", "spawn-turn", "task-turn"],
     "configs": ["off"],
     "views": ["load", "stored_head", "messages", "all", "branch", "before_cards"],
     "restart": True,

@@ -190,11 +190,21 @@ func (b *builder) marks() *rowMarks {
 // for a conversation row on path, or is an attach pointer (spliced after
 // whichever row it names: a reading may move it onto the path). A reading
 // that changes the intent of those rows only cannot change the view.
+//
+// A rerun's intended parent is its turn's (IP(N) = IP(U)): the turn a rerun
+// on the path reruns (forked_from), and the one that reruns, count as on
+// it; reruns follow their turn, so one pass from the last row marks them.
 func (b *builder) touches(path map[string]bool) func(q, k int) bool {
+	rerun := map[string]bool{}
+	for j := len(b.d.Rows) - 1; j >= 0; j-- {
+		if r := b.d.Rows[j]; r.Err == nil && (path[b.t.Anchor(r.ID)] || rerun[r.ID]) && str(r.Meta, "forked_from") != "" {
+			rerun[str(r.Meta, "forked_from")] = true
+		}
+	}
 	count := make([]int, len(b.d.Rows)+1)
 	for j, r := range b.d.Rows {
 		count[j+1] = count[j]
-		if r.Err == nil && (path[b.t.Anchor(r.ID)] || has(r.Meta, "attach")) {
+		if r.Err == nil && (path[b.t.Anchor(r.ID)] || rerun[r.ID] || has(r.Meta, "attach")) {
 			count[j+1]++
 		}
 	}

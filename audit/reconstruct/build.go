@@ -13,11 +13,17 @@ type builder struct {
 	d      *Dir
 	byID   map[string]*Row // the stored rows by id (the final state of every row)
 	byTime map[string]int  // the first row stored at each created_at (its JSON): its index + 1
-	called map[string]bool // the ids some row names as its caller (called_by, or a legacy tool row's metadata.called_by)
-	t      *model.TargetRun
-	leg    *model.LegacyRun // t's writer state: read, never applied to
-	script []ops.Op
-	i      int // the next row to explain
+	// called: the ids some row names as its caller (called_by, or a legacy
+	// tool row's metadata.called_by), but an attach pointer, whose caller
+	// is the row its spawn was issued from, which called nothing.
+	called map[string]bool
+	// attachOf: the first attach pointer naming each row as its attach's
+	// head_id (a spawn turn's, whose done writes it, is named at the spawn).
+	attachOf map[string]int // … its index + 1
+	t        *model.TargetRun
+	leg      *model.LegacyRun // t's writer state: read, never applied to
+	script   []ops.Op
+	i        int // the next row to explain
 
 	// What the writer performing the ops has in progress, as the ops
 	// applied left it (mirror.go).
@@ -25,6 +31,8 @@ type builder struct {
 	pendingSrc string  // its source: web, cli or an internal turn's
 	frames     []frame // the open functions, outermost first
 	reply      *openReply
+	spawn      string     // the sub-agent user of the spawn or task turn pending ("" = none)
+	outer      *outerTurn // a task turn's: the turn whose reply waits on it
 
 	clock  float64 // the clock's time and the node count when it was set
 	clockN int
@@ -73,6 +81,19 @@ func (b *builder) browserNow() browser {
 	return browser{made: true, set: set, ch: ch}
 }
 
+// outerTurn is the turn a task turn's reply is in, as the builder left it.
+type outerTurn struct {
+	pending, pendingSrc string
+	reply               *openReply
+}
+
+// attachFor is the attach pointer naming the reply id as its head, and its
+// index (nil, -1: none).
+func (b *builder) attachFor(id string) (*Row, int) {
+	k := b.attachOf[id] - 1
+	return b.row(k), k
+}
+
 // frame is an open function: its row and its last exec.
 type frame struct {
 	id       string
@@ -103,7 +124,7 @@ func Session(d *Dir) *Result {
 }
 
 func newBuilder(d *Dir) *builder {
-	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), t: model.NewTarget(d.ID), clock: 1782000000.0,
+	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), attachOf: make(map[string]int), t: model.NewTarget(d.ID), clock: 1782000000.0,
 		wroteAt: make(map[string]int, len(d.Rows)), rowIdle: make([]bool, len(d.Rows)), rowCH: make([]bool, len(d.Rows))}
 	b.leg = b.t.Legacy()
 	for k, r := range d.Rows {
@@ -111,7 +132,12 @@ func newBuilder(d *Dir) *builder {
 			b.byID[r.ID] = r
 		}
 		if r.Err == nil {
-			b.called[r.CalledBy], b.called[str(r.Meta, "called_by")] = true, true
+			if !has(r.Meta, "attach") {
+				b.called[r.CalledBy], b.called[str(r.Meta, "called_by")] = true, true
+			}
+			if at, ok := r.Meta.Val("attach").(*model.Object); ok && str(at, "head_id") != "" && b.attachOf[str(at, "head_id")] == 0 {
+				b.attachOf[str(at, "head_id")] = k + 1
+			}
 		}
 		if t := ""; r.Err == nil {
 			if t = jsonText(r.Obj.Val("created_at")); b.byTime[t] == 0 {
@@ -156,7 +182,9 @@ func (b *builder) run() {
 		}
 		b.confirm(s, before)
 		b.notePoint(s)
-		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, b.browserNow() != b.chAt
+		// A conversation the op made moves no browser a checkout before it
+		// would have put elsewhere: that checkout makes it (window).
+		b.rowIdle[b.i], b.rowCH[b.i] = s.need == needIdle, b.chAt.made && b.browserNow() != b.chAt
 		b.i += s.rows
 	}
 	if b.first == nil {
@@ -165,10 +193,19 @@ func (b *builder) run() {
 }
 
 // sessionID is the id the writers wrote the session under: meta.json's,
-// else the directory's name (which is what a reader names it by).
+// else the one an attach pointer records (the writers write the session's
+// id there: a copy of a live session has a folder of another name), else
+// the directory's name (which is what a reader names it by).
 func (b *builder) sessionID() string {
 	if id := str(b.d.Meta, "id"); id != "" {
 		return id
+	}
+	for _, r := range b.d.Rows {
+		if at, ok := r.Meta.Val("attach").(*model.Object); r.Err == nil && ok {
+			if id := str(at, "session_id"); id != "" {
+				return id
+			}
+		}
 	}
 	return b.d.ID
 }

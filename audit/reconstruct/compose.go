@@ -20,12 +20,27 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 	if mode == "async" {
 		attach, sub = b.row(k+1), b.row(k+2)
 	}
-	if sub == nil || attach == nil || b.row(k+2) == nil {
-		b.unexplained(c, "", "", "a /spawn or /task --async command row is followed by its sub-agent's user and reply and its attach pointer; the rows end before them")
+	if mode == "sync" && sub != nil && b.subTurn(sub) {
+		// R's /task: the sub-agent's reply is a dispatcher turn's (or
+		// none: the turn died), written by the ops that follow; its done
+		// writes the attach pointer.
+		op := ops.Spawn{Mode: "inherit", Cmd: c.ID, ID: sub.ID, Attach: sub.ID + "_attach", Text: outputText(sub), Turn: true}
+		if p, ok := sub.Meta.Get("parent_id"); !ok || p == nil {
+			op.Mode = "clean"
+		}
+		if a, _ := b.attachFor(sub.ID + "_reply"); a != nil { // none: the turn never ended (a crash)
+			at, _ := a.Meta.Val("attach").(*model.Object)
+			op.Attach, op.Label = a.ID, str(at, "label")
+		}
+		op.Label, op.Text = typedSpawn(outputText(c), op.Label, op.Text)
+		return step{op: op, rows: 2, need: needIdle, web: c, clock: c}
+	}
+	if r := b.row(k + 3); mode == "async" && sub != nil && r != nil && r.ID == sub.ID+"_reply" && has(r.Meta, "source") && outputText(r) != "sub done" {
+		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's reply %s of this /task --async is a dispatcher turn's, which R's task runner writes: the op language's async spawn answers at once (\"sub done\") and has no turn form", r.ID))
 		return step{}
 	}
-	if !has(attach.Meta, "attach") {
-		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's turn writes rows of its own (%s) before the attach pointer: the op language's sub-agent answers at once, and no op writes them", attach.ID))
+	if sub == nil || attach == nil || b.row(k+2) == nil {
+		b.unexplained(c, "", "", "a /spawn or /task --async command row is followed by its sub-agent's user and reply and its attach pointer; the rows end before them")
 		return step{}
 	}
 	if mode == "sync" {
@@ -33,6 +48,10 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 		if p, ok := sub.Meta.Get("parent_id"); !ok || p == nil {
 			mode = "clean"
 		}
+	}
+	if !has(attach.Meta, "attach") {
+		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's turn writes rows of its own (%s) before the attach pointer, and its reply is no dispatcher turn's (no source) that `spawn … turn` writes", attach.ID))
+		return step{}
 	}
 	at, _ := attach.Meta.Val("attach").(*model.Object)
 	op := ops.Spawn{Mode: mode, Cmd: c.ID, ID: sub.ID, Attach: attach.ID, Text: outputText(sub),
@@ -74,6 +93,9 @@ func (b *builder) inferMerge(k int, c *Row) step {
 // inferTask: a sub-agent's user written by the open reply's task call: the
 // user, its reply, the attach pointer and the task's tool row R_t_C.
 func (b *builder) inferTask(k int, s *Row) step {
+	if b.subTurn(s) {
+		return b.inferTaskTurn(s)
+	}
 	reply := str(s.Meta, "parent_id")
 	attach, tool := b.row(k+2), b.row(k+3)
 	if reply == "" || b.row(k+1) == nil || attach == nil || tool == nil || !strings.HasPrefix(tool.ID, reply+"_t_") {
@@ -92,4 +114,59 @@ func (b *builder) inferTask(k int, s *Row) step {
 		}
 	}
 	return step{op: op, rows: 4, need: needReply, caller: reply, clock: s, call: call}
+}
+
+// inferTaskTurn: a sub-agent's user whose reply is a dispatcher turn's,
+// outside /spawn: R's task tool, called by the reply its attach pointer
+// (or its parent_id) names, the call the task's tool row after the attach
+// pointer names. With neither (the turn never ended) any new ids do.
+func (b *builder) inferTaskTurn(s *Row) step {
+	op := ops.Task{ID: s.ID, Text: outputText(s), Attach: s.ID + "_attach", CallID: s.ID + "_call", Turn: true}
+	reply := str(s.Meta, "parent_id")
+	if p, ok := s.Meta.Get("parent_id"); ok && p == nil {
+		op.Clean = true
+	}
+	if a, k := b.attachFor(s.ID + "_reply"); a != nil {
+		at, _ := a.Meta.Val("attach").(*model.Object)
+		op.Attach, op.Label, reply = a.ID, str(at, "label"), str(a.Meta, "parent_id")
+		if t := b.row(k + 1); t != nil && t.Name == "task" && strings.HasPrefix(t.ID, reply+"_t_") {
+			op.CallID = strings.TrimPrefix(t.ID, reply+"_t_")
+		}
+	}
+	if reply == "" && b.reply != nil {
+		reply = b.reply.id
+	}
+	return step{op: op, rows: 1, need: needReply, caller: reply, clock: s, call: op.CallID}
+}
+
+// inferSpawnEnd: the attach pointer of the spawn or task turn in progress,
+// which its reply's done writes (a task's with its tool row).
+func (b *builder) inferSpawnEnd(r *Row) step {
+	rows := 1
+	if b.outer != nil {
+		rows = 2
+	}
+	return step{op: ops.Done{}, rows: rows, need: needSpawnEnd, caller: b.spawn + "_reply", clock: r}
+}
+
+// subTurn reports whether the sub-agent's user s was written as R writes
+// it, its turn by the ops that follow (a spawn or task turn): caller-less,
+// and its reply a dispatcher turn's (it records its source), or none (the
+// turn died before it).
+func (b *builder) subTurn(s *Row) bool {
+	r := b.byID[s.ID+"_reply"]
+	return s.CalledBy == "" && (r == nil || has(r.Meta, "source")) && !b.answeredAtOnce(s, r)
+}
+
+// answeredAtOnce reports whether the sub-agent's user s and its reply r
+// are the rows of a spawn or task whose sub-agent answered at once (the
+// op's "sub done", the reply right after its user and the attach pointer
+// right after the reply): the op's own form, which the turn form would
+// write the same only with that answer.
+func (b *builder) answeredAtOnce(s, r *Row) bool {
+	if r == nil || outputText(r) != "sub done" || r.Seq != s.Seq+1 {
+		return false
+	}
+	a, _ := b.attachFor(r.ID)
+	return a != nil && a.Seq == r.Seq+1
 }

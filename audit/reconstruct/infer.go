@@ -176,6 +176,8 @@ func (b *builder) inferLLM(r *Row) step {
 	case r.CalledBy != "" && has(m, "prompt_text"):
 		op := ops.Exec{ID: r.ID, Prompt: str(m, "prompt_text"), Reply: outputText(r)}
 		return step{op: op, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
+	case has(m, "attach") && b.spawn != "" && b.attachOf[b.spawn+"_reply"] == b.i+1:
+		return b.inferSpawnEnd(r)
 	case has(m, "attach"):
 		b.unexplained(r, "", "", "an attach pointer is written by /spawn or a reply's task call, after its sub-agent's reply; none precedes it here")
 		return step{}
@@ -269,7 +271,7 @@ func fnCall(id string) string { return fnCallPrefix + id }
 // inferTool: a tool row of the reply caller.
 func (b *builder) inferTool(r *Row, reply, call string) step {
 	if r.Name == "task" && b.reply != nil && b.reply.id == reply {
-		b.unexplained(r, "", "", "a task tool row is written by the reply's task call after its sub-agent's rows; none precede it")
+		b.unexplained(r, "", "", "a task tool row is written by the reply's task call after its sub-agent's rows; none precede it (an async task call's, which R answers at once while its task runner writes the sub-agent's turn beside the later ones, is no op's)")
 		return step{}
 	}
 	op := ops.Tool{CallID: call, Name: r.Name, Result: outputText(r), Error: model.Truthy(r.Meta.Val("is_error")),

@@ -31,10 +31,22 @@ func (b *builder) track(op ops.Op, wrote bool) {
 		if r := b.byID[b.reply.id]; r != nil {
 			b.reply.blocks = blocksOf(r)
 		}
+	case ops.Spawn:
+		if op.Turn {
+			b.pending, b.pendingSrc, b.spawn = op.ID, "agent_spawn", op.ID
+		}
+	case ops.Task:
+		if op.Turn {
+			b.outer = &outerTurn{pending: b.pending, pendingSrc: b.pendingSrc, reply: b.reply}
+			b.pending, b.pendingSrc, b.reply, b.spawn = op.ID, "agent_spawn", nil, op.ID
+		}
 	case ops.Done, ops.Cancel, ops.ErrorFolded, ops.ErrorStandalone:
-		b.pending, b.reply = "", nil
+		b.pending, b.reply, b.spawn = "", nil, ""
+		if o := b.outer; o != nil { // a task turn's done: its reply open again
+			b.pending, b.pendingSrc, b.reply, b.outer = o.pending, o.pendingSrc, o.reply, nil
+		}
 	case ops.Crash:
-		b.pending, b.reply, b.frames = "", nil, nil
+		b.pending, b.reply, b.frames, b.spawn, b.outer = "", nil, nil, "", nil
 	case ops.Fn:
 		b.frames = append(b.frames, frame{id: op.ID})
 	case ops.Manual:

@@ -29,11 +29,12 @@ func (b *builder) prepare(s *step) {
 	case needReply:
 		b.closeFrames(0)
 		if b.first == nil && (b.reply == nil || b.reply.id != s.caller) {
-			b.unexplained(b.current(), ops.Format(s.op), "called_by",
-				fmt.Sprintf("its reply %s is not open: a reply's rows are written between the reply and its end", s.caller))
+			b.unexplained(b.current(), ops.Format(s.op), "called_by", b.notOpen(s.caller))
 		}
 	case needFrame:
 		b.toCaller(s)
+	case needSpawnEnd:
+		b.spawnEnd(s)
 	}
 	if b.first != nil {
 		return
@@ -302,4 +303,34 @@ func (b *builder) clearStop(turn string) {
 	if b.byID[reply] != nil && (b.status(reply) == "completed" || b.called[reply]) {
 		b.apply(ops.Crash{})
 	}
+}
+
+// spawnEnd ends the spawn turn's reply, whose done writes the attach
+// pointer being explained: its functions ended, its blocks streamed. A
+// reply that did not complete writes none.
+func (b *builder) spawnEnd(s *step) {
+	b.closeFrames(0)
+	if b.first != nil {
+		return
+	}
+	if b.reply == nil || b.reply.id != s.caller || b.status(s.caller) != "completed" {
+		b.unexplained(b.current(), ops.Format(s.op), "", fmt.Sprintf("a spawn turn's attach pointer is written by its reply's done; reply %s is not open and completed here", s.caller))
+		return
+	}
+	b.flushBlocks()
+}
+
+// notOpen says why a row of reply cannot be written now: the reply waits
+// on a task turn (R ran the row's call alongside the task), it is an async
+// sub-agent's (R's task runner writes its turn beside the later ones), or
+// it ended.
+func (b *builder) notOpen(reply string) string {
+	r := b.byID[reply]
+	switch {
+	case b.outer != nil && b.outer.reply != nil && b.outer.reply.id == reply:
+		return fmt.Sprintf("its reply %s waits on its task call while the sub-agent's turn (%s) runs: R ran this call alongside the task, and the op language's reply calls nothing while a task turn of it runs", reply, b.spawn)
+	case r != nil && str(r.Meta, "source") == "agent_spawn":
+		return fmt.Sprintf("its reply %s is an async sub-agent's, written by R's task runner beside the turns after it: the op language's async task or /task --async answers at once, and no op writes the sub-agent's turn later", reply)
+	}
+	return fmt.Sprintf("its reply %s is not open: a reply's rows are written between the reply and its end", reply)
 }

@@ -260,3 +260,34 @@ func TestMetaKeysAreAGap(t *testing.T) {
 	require.False(t, res.Exact)
 	require.Equal(t, []Gap{{Class: gapMeta, Count: 2, First: "meta.json title"}}, res.Gaps)
 }
+
+// TestCheckoutBeforeAMadeConversation: after a crash (a turn left without
+// its reply shows it) the server has no conversation of the session; the
+// manual run after it makes one at the store's head. A checkout the next
+// web row shows may have come before the run (it makes the conversation
+// then, and the run continues it): the earlier place is listed.
+func TestCheckoutBeforeAMadeConversation(t *testing.T) {
+	script := parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\ncrash\ncheckout id=u1_reply\nmanual id=f1 name=f args={}\nend\nuser id=u3 text=c\nreply\ndone\n")
+	res := checkRoundTrip(t, "s", script, flags.Off)
+	require.Equal(t, Ambiguous, res.Verdict, ops.String(res.Script))
+	var changes []string
+	for _, a := range res.Alternatives {
+		changes = append(changes, a.Change)
+	}
+	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0004-c-f1.json")
+}
+
+// TestCheckoutBeforeARerunTurn: the turn an edit on the path reruns is not
+// on the path itself, but the edit's intended parent is its: a checkout
+// that turn's row shows may have come before the turns between, which
+// changes the path, and the earlier place is listed.
+func TestCheckoutBeforeARerunTurn(t *testing.T) {
+	script := parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ndone\ncheckout id=u1_reply\nfork-root id=d1 text=c\nreply\ndone\nuser id=u3 text=d\nreply\ndone\nedit of=u3 id=e1 text=x\nreply\ndone\n")
+	res := checkRoundTrip(t, "s", script, flags.Off)
+	require.Equal(t, Ambiguous, res.Verdict, ops.String(res.Script))
+	var changes []string
+	for _, a := range res.Alternatives {
+		changes = append(changes, a.Change)
+	}
+	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0005-u-d1.json")
+}

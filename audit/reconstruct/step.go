@@ -7,11 +7,12 @@ import "sessiondag/ops"
 type need int
 
 const (
-	needAny   need = iota // valid in any state (rewind)
-	needIdle              // a turn op: every turn and function ended first
-	needTurn              // reply, error-standalone: the turn pending (rerun if it is not)
-	needReply             // a row of the open reply: its functions ended first
-	needFrame             // a row of an open function: the functions inside it ended first
+	needAny      need = iota // valid in any state (rewind)
+	needIdle                 // a turn op: every turn and function ended first
+	needTurn                 // reply, error-standalone: the turn pending (rerun if it is not)
+	needReply                // a row of the open reply: its functions ended first
+	needFrame                // a row of an open function: the functions inside it ended first
+	needSpawnEnd             // a spawn turn's attach pointer: its reply done, its functions ended first
 )
 
 // step is the op that writes the next rows and what must hold before it.

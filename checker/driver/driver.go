@@ -104,6 +104,12 @@ func (r *Run) Tool(o ops.Tool) error {
 }
 
 func (r *Run) Task(o ops.Task) error {
+	switch {
+	case o.Turn && !o.Async && !o.Rooted:
+		return r.W.TaskTurn(o.CallID, o.ID, o.Attach, o.Text, o.Label, o.Clean)
+	case o.Turn || o.Clean:
+		return fmt.Errorf("task: turn is neither async nor rooted, and clean is a task turn's")
+	}
 	return r.W.Task(o.CallID, o.ID, o.Attach, o.Text, o.Label, o.Async, o.Rooted)
 }
 
@@ -132,7 +138,7 @@ func (r *Run) End(o ops.End) error {
 }
 
 func (r *Run) Spawn(o ops.Spawn) error {
-	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted)
+	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted, o.Turn)
 }
 
 func (r *Run) Script(o ops.Script) error { return r.W.Script(o.What, o.ID, o.Name) }

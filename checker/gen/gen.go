@@ -192,6 +192,9 @@ func (g *Gen) candidates() []choice {
 	case s.pending != "":
 		w := weights.pending
 		c = []choice{{kErrorStandalone, w.errorStandalone}, {kCrash, w.crash}}
+		if s.sub != nil { // a sub-agent's turn ends with done (ops/README.md: spawn, task turn)
+			c = c[1:]
+		}
 		// Another writer may have run the same turn (a retry of it there)
 		// and written its reply.
 		if !s.written[s.pending+"_reply"] {
@@ -259,7 +262,10 @@ func (g *Gen) inReply() []choice {
 			choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded}, choice{kCrash, w.crash})
 	}
 	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
-		choice{kFn, w.fn}, choice{kTask, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
+		choice{kFn, w.fn}, choice{kTask, w.task})
+	if g.st.sub == nil { // a sub-agent's turn ends with done and calls no task turn of its own
+		c = append(c, choice{kTaskTurn, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
+	}
 	if g.opt.Legacy {
 		c = append(c, choice{kToolLegacy, w.toolLegacy})
 	}
@@ -326,6 +332,7 @@ func (g *Gen) idle() []choice {
 	// /spawn's attach row at nothing the data can show (ops.Intent).
 	if !stale && !(g.opt.SyncedBrowser && g.intent.Unanchored(s)) {
 		add(kSpawn, w.spawn)
+		add(kSpawnTurn, w.spawn)
 		add(kMerge, written.merge)
 	}
 	if len(s.asyncCmds) > 0 {
@@ -447,6 +454,9 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 			[]int{w.spawnInherit, w.spawnClean, w.spawnAsync})
 		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper",
 			Rooted: oneIn(src, w.rootedIn, "spawn rooted")}
+	case kSpawnTurn:
+		mode := pickWeighted(src, "spawn mode", []string{"inherit", "clean"}, []int{written.spawnInherit, written.spawnClean})
+		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper", Turn: true}
 	}
 	return nil
 }
@@ -468,6 +478,9 @@ func (g *Gen) drawReply(src Source, kind Kind) ops.Op {
 	case kTask:
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
 			Async: src.IntN(3, "async") == 0, Rooted: oneIn(src, written.rootedIn, "task rooted")}
+	case kTaskTurn:
+		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
+			Turn: true, Clean: src.IntN(2, "task clean") == 0}
 	case kDone:
 		return ops.Done{}
 	case kCancel:

@@ -150,8 +150,14 @@ func nameOf(op ops.Op) (string, []string) {
 	case ops.ForkRoot:
 		add(o.Rooted, "rooted")
 	case ops.Spawn:
+		if o.Turn {
+			kind = "spawn-turn"
+		}
 		add(o.Rooted, "rooted")
 	case ops.Task:
+		if o.Turn {
+			kind = "task-turn"
+		}
 		add(o.Rooted, "rooted")
 	case ops.Tool:
 		if o.Legacy {

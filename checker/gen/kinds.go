@@ -47,6 +47,8 @@ const (
 	kFollowup
 	kRun
 	kCompact
+	kSpawnTurn
+	kTaskTurn
 	numKinds
 )
 
@@ -72,7 +74,8 @@ var kinds = [numKinds]struct {
 	kRewind: {"rewind", "rewind", false}, kRewindCached: {"rewind-cached", "rewind", false},
 	kFlag: {"flag", "flag", false}, kWriter: {"writer", "writer", false}, kClock: {"clock", "clock", false},
 	kMerge: {"merge", "merge", false}, kFollowup: {"followup", "dispatch", false}, kRun: {"run", "run", false},
-	kCompact: {"compact", "compact", false},
+	kCompact: {"compact", "compact", false}, kSpawnTurn: {"spawn-turn", "spawn", false},
+	kTaskTurn: {"task-turn", "task", false},
 }
 
 // String is the kind's name.

@@ -70,6 +70,15 @@ type swriter struct {
 	// session's cancel flag set (shadow.stopped): no tool call of it
 	// applies (ops/README.md, cancel).
 	aborted bool
+	sub     *ssub // the pending turn is a spawn or task turn's sub-agent turn
+}
+
+// ssub is a spawn or task turn in progress: what its done writes, and for
+// a task turn the writer's turn whose reply waits on it.
+type ssub struct {
+	cmd, attach, anchor string // a spawn's command row; the attach pointer and the row it follows
+	call                string // a task turn's call ("" for a spawn)
+	outer               swriter
 }
 
 // Busy reports whether the writer has a turn, reply or run in progress.
@@ -240,7 +249,7 @@ func (s *shadow) endTurn() {
 		s.chatDone = true
 	}
 	s.pending, s.reply, s.source = "", "", ""
-	s.lastLegacyTool, s.aborted = false, false
+	s.lastLegacyTool, s.aborted, s.sub = false, false, nil
 }
 
 // compactable reports whether a compaction at the head writes, keeping one

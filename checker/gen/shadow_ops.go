@@ -139,6 +139,15 @@ func (s *shadow) numbers(text string) {
 }
 
 func (s *shadow) Task(o ops.Task) error {
+	if o.Turn { // the reply waits while the sub-agent's turn runs
+		s.sub = &ssub{attach: o.Attach, anchor: s.reply, call: o.CallID, outer: s.swriter}
+		s.write(o.ID, true)
+		s.setHead(o.ID)
+		s.pending, s.source, s.reply, s.aborted, s.lastLegacyTool = o.ID, "agent_spawn", "", false, false
+		s.tally.Shape(ShapeSubAgent)
+		s.tally.Shape(ShapeTaskTurn)
+		return nil
+	}
 	if o.Async {
 		s.stopped = false
 	}
@@ -170,8 +179,34 @@ func (s *shadow) finish() error {
 	if s.source == "web" {
 		s.setClient(s.reply)
 	}
+	sub, reply := s.sub, s.reply
 	s.endTurn()
+	if sub != nil {
+		s.subDone(sub, reply)
+	}
 	return nil
+}
+
+// subDone is what a spawn or task turn's done writes after the sub-agent's
+// reply (ops/README.md): the attach pointer, then the head on the command
+// row (spawn), or the waiting reply open again, the head on the sub-agent's
+// reply and the task's tool row (task).
+func (s *shadow) subDone(sub *ssub, reply string) {
+	s.addAttach(sub.attach)
+	s.asst[sub.anchor] = append(s.asst[sub.anchor], sub.attach)
+	if sub.call == "" {
+		s.write(sub.attach, false)
+		s.setHead(sub.cmd)
+		return
+	}
+	name, step := s.name, s.step
+	s.swriter = sub.outer
+	s.name, s.step, s.lastLegacyTool = name, step, false
+	s.write(sub.attach, true)
+	s.setHead(reply)
+	id := s.reply + "_t_" + sub.call
+	s.write(id, false)
+	s.addCall(id)
 }
 
 // finishedCalls counts a reply updated after the loads that followed its
@@ -370,6 +405,19 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 	}
 	s.parentOf[o.Cmd] = s.client
 	s.setClient(o.Cmd)
+	if o.Turn { // the sub-agent's turn goes on in the ops that follow
+		s.write(o.ID, true)
+		s.setHead(o.ID)
+		s.pending, s.source = o.ID, "agent_spawn"
+		s.sub = &ssub{cmd: o.Cmd, attach: o.Attach, anchor: anchor}
+		s.tally.Shape(ShapeSubAgent)
+		s.tally.Shape(ShapeSpawnTurn)
+		if o.Mode == "clean" {
+			s.tally.Shape(ShapeCleanSpawn)
+		}
+		s.tally.Shape(ShapeCallerlessSub)
+		return nil
+	}
 	s.write(o.ID, false)
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)

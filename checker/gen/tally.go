@@ -69,6 +69,8 @@ const (
 	ShapeCompaction         = "compaction: summary and kept tail"
 	ShapeOwnCalls           = "assistant with tool_calls and blocks of its own"
 	ShapeAsyncTask          = "async /task attach with its extra copy"
+	ShapeSpawnTurn          = "/spawn's sub-agent turn written by the ops after it (R's /task)"
+	ShapeTaskTurn           = "task call's sub-agent turn written by the ops after it (R's task tool)"
 	ShapeFunctionForm       = "function-form web user"
 	ShapeImage              = "web user with an image attachment"
 	ShapeTextStripped       = "text Python's str.strip trims of a character beyond ASCII whitespace"
@@ -120,7 +122,7 @@ var Required = []string{
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
-	ShapeOwnCalls, ShapeAsyncTask, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
+	ShapeOwnCalls, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
 	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextShortEscape, ShapeTextLineSep,
 }
 

@@ -122,6 +122,14 @@ func Held(op ops.Op, without []string) string {
 			if v == "followup" && o.Source == "task_followup" {
 				return v
 			}
+		case ops.Spawn:
+			if v == "spawn-turn" && o.Turn {
+				return v
+			}
+		case ops.Task:
+			if v == "task-turn" && o.Turn {
+				return v
+			}
 		}
 	}
 	return ""

@@ -17,7 +17,11 @@ import (
 // sub-agent's final text on the pointer and sets the head back to the
 // command row; the older writers (rooted: the sub-agent's user called by
 // ROOT) left it on the sub-agent's reply.
-func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) error {
+//
+// With turn (inherit and clean, not rooted) the sub-agent's turn is left
+// pending, as R's /task writes it: the ops that follow write its reply, and
+// its Done the attach pointer (spawnEnd).
+func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn bool) error {
 	if err := w.needIdle("spawn"); err != nil {
 		return err
 	}
@@ -27,6 +31,9 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 	prompt, lbl := pyStrip(text), pyStrip(label)
 	if prompt == "" {
 		return fmt.Errorf("%w: spawn needs a text (R's /spawn refuses an empty prompt)", ErrState)
+	}
+	if turn && (mode == "async" || rooted) {
+		return fmt.Errorf("%w: spawn turn: an inherit or clean spawn, not rooted", ErrState)
 	}
 	w.conversation()
 	if err := w.ensureRoot(); err != nil {
@@ -86,6 +93,9 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted bool) 
 	subText := prompt
 	if rooted {
 		subText = text
+	}
+	if turn {
+		return w.spawnTurn(sub, text, smd, &spawnEnd{cmd: cmd, attach: attach, anchor: anchor, from: from, label: label, prompt: text})
 	}
 	if err := w.subTurn(sub, subText, smd, rooted); err != nil {
 		return err
@@ -218,6 +228,10 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 	if err := w.needLiveStream("task"); err != nil {
 		return err
 	}
+	return w.task(callID, sub, attach, text, label, async, rooted)
+}
+
+func (w *Writer) task(callID, sub, attach, text, label string, async, rooted bool) error {
 	if async {
 		*w.stop = false // the task runner clears the cancel flag as the task starts
 	}
@@ -297,4 +311,132 @@ func taskLabel(description string) string {
 		}
 	}
 	return string(out)
+}
+
+// spawnEnd is what a spawn turn writes once its sub-agent's reply is done:
+// the attach pointer under the fork anchor, with the sub-agent's answer,
+// then the head back on the command row (R's _run_spawn restores
+// head_before).
+type spawnEnd struct {
+	cmd, attach, anchor, from, label, prompt string
+	task                                     *taskWait // a task turn's: the reply waiting on its call
+}
+
+// taskWait is the turn whose reply called a task turn, suspended while the
+// sub-agent's turn runs.
+type taskWait struct {
+	call, context string
+	pending       *turn
+	reply         *reply
+	aborted       bool
+}
+
+// spawnTurn writes a spawn turn's sub-agent user as the dispatcher writes
+// it (its append moves the head, then set to it) and leaves its turn
+// pending.
+func (w *Writer) spawnTurn(sub, text string, md *node.Obj, end *spawnEnd) error {
+	if err := w.add(&node.Node{ID: sub, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(sub); err != nil {
+		return err
+	}
+	w.pending = &turn{user: sub, source: "agent_spawn", spawn: end}
+	return nil
+}
+
+// endSpawn writes the attach pointer of a spawn turn whose reply (its
+// answer out) is done, and sets the head back on the command row.
+func (w *Writer) endSpawn(end *spawnEnd, reply string, out node.Value) error {
+	a := meta("session_id", node.Str(w.S.ID), "head_id", node.Str(reply), "label", node.Str(end.label),
+		"prompt", node.Str(end.prompt), "source_commit_id", node.NullV())
+	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
+		"agent_id", node.Str("main"), "attach", node.ObjV(a))
+	w.predecessor(amd, end.from)
+	if err := w.add(&node.Node{ID: end.attach, Role: node.RoleLLM, Output: out, CalledBy: end.anchor, Metadata: amd}); err != nil {
+		return err
+	}
+	return w.S.SetHead(end.cmd)
+}
+
+// needNoSpawnTurn refuses an end of a spawn turn other than Done: what R's
+// /task writes when the sub-agent's turn is stopped or fails is not known.
+func (w *Writer) needNoSpawnTurn(what string) error {
+	if w.pending != nil && w.pending.spawn != nil {
+		return fmt.Errorf("%w: %s: the pending turn is a spawn's sub-agent turn, which ends with done", ErrState, what)
+	}
+	return nil
+}
+
+// TaskTurn is the model's task tool as R writes it (ops/README.md: task …
+// turn): the open reply waits on the call while the sub-agent's turn, its
+// user written as the dispatcher writes it (clean: no parent, the tool's
+// clean context), is the pending turn; its Done writes the attach pointer
+// and the tool row (endTask).
+func (w *Writer) TaskTurn(callID, sub, attach, text, label string, clean bool) error {
+	if err := w.needReply("task"); err != nil {
+		return err
+	}
+	if len(w.frames) > 0 {
+		return fmt.Errorf("%w: task while a function is running", ErrState)
+	}
+	if err := w.needLiveStream("task"); err != nil {
+		return err
+	}
+	if w.pending.spawn != nil {
+		return fmt.Errorf("%w: task turn inside a sub-agent's turn", ErrState)
+	}
+	r := w.reply.id
+	for _, id := range []string{sub + "_reply", attach, r + "_t_" + callID} {
+		if _, dup := w.S.Get(id); dup {
+			return fmt.Errorf("%w: node id %q is already stored", ErrState, id)
+		}
+	}
+	ctx, smd := "inherit", w.subMeta(node.Str(r), false)
+	if clean {
+		ctx, smd = "clean", w.subMeta(node.NullV(), false)
+		if w.Flags.Has(flags.A) { // a clean sub-agent is a marked spawn root
+			smd.Set("spawn_root", node.BoolV(true))
+		}
+	} else {
+		w.predecessor(smd, r)
+	}
+	wait := &taskWait{call: callID, context: ctx, pending: w.pending, reply: w.reply, aborted: w.aborted}
+	if err := w.add(&node.Node{ID: sub, Role: node.RoleUser, Output: node.Str(text), Metadata: smd}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(sub); err != nil {
+		return err
+	}
+	w.pending, w.reply, w.aborted = &turn{user: sub, source: "agent_spawn", spawn: &spawnEnd{attach: attach, label: label, prompt: text, task: wait}}, nil, false
+	return nil
+}
+
+// endTask ends a task turn whose sub-agent's reply (its answer out) is
+// done: the waiting reply open again, the attach pointer (caller-less, its
+// parent the reply; the head set back to the sub-agent's reply), the tool
+// row with the answer and its branch, recorded as the reply's call.
+func (w *Writer) endTask(end *spawnEnd, sub string, out node.Value) error {
+	t := end.task
+	w.pending, w.reply, w.aborted = t.pending, t.reply, t.aborted
+	r := t.reply.id
+	a := meta("session_id", node.Str(w.S.ID), "head_id", node.Str(sub), "label", node.Str(taskLabel(end.label)),
+		"prompt", node.Str(prefix(end.prompt, 500)), "source_commit_id", node.NullV(), "status", node.Str("completed"))
+	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "parent_id", node.Str(r),
+		"is_error", node.BoolV(false), "agent_id", node.Str("main"), "attach", node.ObjV(a))
+	w.predecessor(amd, r)
+	if err := w.add(&node.Node{ID: end.attach, Role: node.RoleLLM, Output: out, Metadata: amd}); err != nil {
+		return err
+	}
+	if err := w.S.SetHead(sub); err != nil {
+		return err
+	}
+	in := node.DumpsASCII(node.ObjV(meta("prompt", node.Str(end.prompt), "description", node.Str(end.label), "context", node.Str(t.context))))
+	result := out.Str() + "\n\n[spawned agent branch=" + w.S.ID + ":" + sub + "]"
+	md := meta("tool_call_id", node.Str(t.call), "is_error", node.BoolV(false))
+	if err := w.add(&node.Node{ID: r + "_t_" + t.call, Role: node.RoleCode, Name: "task", Input: node.Str(in), Output: node.Str(result), CalledBy: r, Metadata: md}); err != nil {
+		return err
+	}
+	w.recordCall(t.call, "task", in, result, false)
+	return nil
 }

@@ -353,6 +353,11 @@ func (w *Writer) finish(status string) error {
 	if err := w.needReply(status); err != nil {
 		return err
 	}
+	if status != "completed" {
+		if err := w.needNoSpawnTurn(status); err != nil {
+			return err
+		}
+	}
 	if len(w.frames) > 0 {
 		return fmt.Errorf("%w: the reply cannot end while a function is running", ErrState)
 	}
@@ -382,9 +387,18 @@ func (w *Writer) finish(status string) error {
 	if w.pending.source == "web" {
 		w.setClient(r.id)
 	}
-	*w.saved = modelProvider // the turn's finalize
+	if w.pending.source != "agent_spawn" { // a sub-agent's turn saves the session's model again
+		*w.saved = modelProvider // the turn's finalize
+	}
 	w.webActionEnded()
+	end := w.pending.spawn
 	w.pending, w.reply, w.aborted = nil, nil, false
+	switch n, _ := w.S.Get(r.id); {
+	case end != nil && end.task != nil:
+		return w.endTask(end, r.id, n.Output)
+	case end != nil:
+		return w.endSpawn(end, r.id, n.Output)
+	}
 	return nil
 }
 
@@ -406,6 +420,9 @@ func nonNil(v []node.Value) []node.Value {
 // ErrorFolded fails the turn into its placeholder (legacy §6 #14).
 func (w *Writer) ErrorFolded(typ, msg string) error {
 	if err := w.needReply("error-folded"); err != nil {
+		return err
+	}
+	if err := w.needNoSpawnTurn("error-folded"); err != nil {
 		return err
 	}
 	if len(w.frames) > 0 {
@@ -450,6 +467,9 @@ func (w *Writer) webActionSaved() error {
 func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 	if w.pending == nil || w.reply != nil || len(w.frames) > 0 {
 		return fmt.Errorf("%w: error-standalone needs a pending turn without a reply", ErrState)
+	}
+	if err := w.needNoSpawnTurn("error-standalone"); err != nil {
+		return err
 	}
 	u := w.pending.user
 	md := meta("role", node.Str("system"), "parent_id", node.Str(u), "trace", node.Str("Traceback ..."))

@@ -68,6 +68,7 @@ type clock struct {
 type turn struct {
 	user   string
 	source string
+	spawn  *spawnEnd // a spawn turn's: what its Done writes after the reply
 }
 
 type reply struct {

@@ -63,3 +63,23 @@ func TestRenameTaskResultAndEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameTaskBranch: a task turn's tool result ends naming the branch
+// its sub-agent answered on; the reply id there is the implementation's
+// and is renamed (in the row's content and in the reply's extra), an id
+// named elsewhere in the text is not.
+func TestRenameTaskBranch(t *testing.T) {
+	r := renamer{"x9_reply": "s1_reply"}
+	in := `{"content":"see x9_reply\n\n[spawned agent branch=local_1:x9_reply]",` +
+		`"extra":"{\"result\": \"ok\\n\\n[spawned agent branch=local_1:x9_reply]\"}","other":"[spawned agent branch=local_1:x9_reply] later"}`
+	want := `{"content":"see x9_reply\n\n[spawned agent branch=local_1:s1_reply]",` +
+		`"extra":"{\"result\": \"ok\\n\\n[spawned agent branch=local_1:s1_reply]\"}","other":"[spawned agent branch=local_1:x9_reply] later"}`
+	v, err := node.ParseString(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, changed := r.value(v)
+	if b, _ := got.MarshalJSON(); !changed || string(b) != want {
+		t.Fatalf("renamed (changed %v):\n%s\nwant\n%s", changed, b, want)
+	}
+}
