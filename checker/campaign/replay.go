@@ -9,6 +9,7 @@ import (
 
 	"sessiondag/checker/harness"
 	"sessiondag/impl/flags"
+	"sessiondag/model"
 	"sessiondag/ops"
 )
 
@@ -139,6 +140,10 @@ func ReplayScheduled(f *ops.File, o ReplayOptions) ([]*harness.Finding, []harnes
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(groups) == 0 {
+		// Nothing to judge is no pass: say why no kind of data takes it.
+		return nil, nil, fmt.Errorf("%w: %s", harness.ErrNotApplicable, unplanned(f.Ops))
+	}
 	if o.Impl != nil {
 		// What the script holds that the implementation does not write
 		// first, then what the plan's checks and data need of it: either
@@ -175,6 +180,23 @@ func ReplayScheduled(f *ops.File, o ReplayOptions) ([]*harness.Finding, []harnes
 		}
 	}
 	return out, scheds, nil
+}
+
+// unplanned says why no check and kind of data judges a script: the first
+// op the writers' model refuses (a script that is not valid), or none of
+// the kinds of data the checks judge admitting it.
+func unplanned(script []ops.Op) string {
+	id := harness.SessionIDOf(script)
+	if id == "" {
+		id = ops.DefaultSession
+	}
+	run := model.NewLegacy(id)
+	for i, op := range script {
+		if err := run.Apply(op); err != nil {
+			return fmt.Sprintf("the script is not valid: model.Legacy refuses op %d (%s): %v", i+1, ops.Format(op), err)
+		}
+	}
+	return "no kind of data the checks judge admits the script"
 }
 
 // CaseOf is the one case a file holds: its `#! check` line (or the one check

@@ -107,7 +107,11 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 func replayed(stdout, stderr io.Writer, path string, file *ops.File, o campaign.ReplayOptions, known *campaign.Known, pool *process.Pool, reproduce string) int {
 	found, scheds, err := campaign.ReplayScheduled(file, o)
 	if errors.Is(err, harness.ErrNotApplicable) {
-		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run against %s: %s", path, pool.About().Name, harness.Why(err)))
+		against := ""
+		if pool != nil {
+			against = " against " + pool.About().Name
+		}
+		v := verdict.UndecidedBecause(fmt.Sprintf("%s: nothing run%s: %s", path, against, harness.Why(err)))
 		fmt.Fprintln(stdout, line(leftOut(v, pool).Line()))
 		return v.Exit()
 	}
