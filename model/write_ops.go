@@ -306,11 +306,6 @@ func (o *legacyOps) finish(status string, stop bool) error {
 	if r.aborted {
 		status = "cancelled" // the stream R aborted ends cancelled
 	}
-	if stop && r.pendingSrc == "cli" {
-		// the stop button stops the web turn: a dispatcher turn (R's
-		// dispatcher listens to no web cancel event) runs to its end
-		status = "completed"
-	}
 	reply := r.reply
 	r.finish(status)
 	if stop {

@@ -1018,11 +1018,3 @@ func TestWriteSessionDirSeqPadding(t *testing.T) {
 	assert.Equal(t, "big", back.HeadID)
 	assert.Equal(t, `{"id": "local_pad", "head_id": "big"}`, pyDumps(back.Meta))
 }
-
-// The stop button during a dispatcher turn (R, through the adapter): the
-// turn runs to its end, completed, and the session's cancel flag is set.
-func TestWriteStopDuringDispatcherTurn(t *testing.T) {
-	r, _ := wRun(t, "dispatch id=n1\nreply\nsay text=partial\ncancel\n")
-	assert.Equal(t, "completed", wNode(t, r, "n1_reply").meta().Val("status"))
-	assert.True(t, r.Stopped())
-}

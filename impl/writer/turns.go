@@ -342,13 +342,7 @@ func (w *Writer) Done() error { return w.finish("completed") }
 // Cancel is the stop button: the reply ends cancelled, and the session's
 // cancel flag stays set (handle_stop's hard stage; no exception clears it).
 func (w *Writer) Cancel() error {
-	status := "cancelled"
-	if w.pending != nil && w.pending.source == "cli" {
-		// the stop button stops the web turn: a dispatcher turn (R's
-		// dispatcher listens to no web cancel event) runs to its end
-		status = "completed"
-	}
-	if err := w.finish(status); err != nil {
+	if err := w.finish("cancelled"); err != nil {
 		return err
 	}
 	*w.stop = true
