@@ -307,9 +307,13 @@ func (o *legacyOps) finish(status string, stop bool) error {
 		status = "cancelled" // the stream R aborted ends cancelled
 	}
 	reply := r.reply
+	web := r.pendingSrc == "web"
 	r.finish(status)
-	if stop {
-		r.stopped = true // handle_stop's hard stage marks the session cancelled
+	if stop && web {
+		// handle_stop's hard stage marks the session cancelled; a
+		// dispatcher turn is stopped by its own cancel event, which marks
+		// nothing
+		r.stopped = true
 	}
 	switch {
 	case sp != nil && sp.task != nil:

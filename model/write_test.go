@@ -1018,3 +1018,14 @@ func TestWriteSessionDirSeqPadding(t *testing.T) {
 	assert.Equal(t, "big", back.HeadID)
 	assert.Equal(t, `{"id": "local_pad", "head_id": "big"}`, pyDumps(back.Meta))
 }
+
+// A dispatcher turn stopped (R, through the adapter: its own cancel event)
+// ends cancelled and marks nothing of the web server's: the session's
+// cancel flag stays clear.
+func TestWriteCancelDispatcherTurn(t *testing.T) {
+	r, _ := wRun(t, "dispatch id=n1\nreply\nsay text=partial\ncancel\n")
+	assert.Equal(t, "cancelled", wNode(t, r, "n1_reply").meta().Val("status"))
+	assert.False(t, r.Stopped())
+	r, _ = wRun(t, "user id=u1 text=hi\nreply\ncancel\n")
+	assert.True(t, r.Stopped(), "the web stop button sets it")
+}

@@ -704,7 +704,10 @@ class Driver:
     def op_cancel(self):
         self._need(not self.frames, "a function is running")
         w = self._model()
-        self._run(self.m.ws_runtime.handle_stop(FakeWS(), {"session_id": self.sid}))
+        if self.pending and self.pending[2] == "dispatch":
+            self.cancel_event.set()
+        else:
+            self._run(self.m.ws_runtime.handle_stop(FakeWS(), {"session_id": self.sid}))
         self.conductor.give(w, ("cancel",))
         self.conductor.expect(None, ended=self.turn)
         self.pending = self.reply = None
@@ -734,7 +737,11 @@ class Driver:
                             permission_mode="bypass", model_override=f"{PROVIDER_ID}/{MODEL_ID}",
                             **{self.BRANCH_FIELD: pid}, **self._cli_request_fields())
         self.pause_dispatch = True
-        t = threading.Thread(target=D.process_user_turn, args=(req,), name="dispatch")
+        # the channel's own cancel: R's dispatcher stops a turn on its
+        # cancel_event (the web stop button reaches only web turns)
+        self.cancel_event = threading.Event()
+        t = threading.Thread(target=D.process_user_turn, args=(req,), kwargs={"cancel_event": self.cancel_event},
+                             name="dispatch")
         t.start()
         self.turn = [t]
         w = self.conductor.expect(lambda w: w.role == "placeholder", ended=self.turn)

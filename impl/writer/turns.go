@@ -342,10 +342,13 @@ func (w *Writer) Done() error { return w.finish("completed") }
 // Cancel is the stop button: the reply ends cancelled, and the session's
 // cancel flag stays set (handle_stop's hard stage; no exception clears it).
 func (w *Writer) Cancel() error {
+	// handle_stop's hard stage marks the session cancelled; a dispatcher
+	// turn is stopped by its own cancel event, which marks nothing
+	web := w.pending != nil && w.pending.source == "web"
 	if err := w.finish("cancelled"); err != nil {
 		return err
 	}
-	*w.stop = true
+	*w.stop = *w.stop || web
 	return nil
 }
 
