@@ -37,7 +37,7 @@ func TestDerivationRules(t *testing.T) {
 		{"3: a failed web reply leaves the head on its user's message", turn + "user id=u2 text=b\nreply\nerror-folded type=RuntimeError msg=boom\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
 			[]string{"u1", "u1_reply", "u2", "m1"}},
 		{"5: a /spawn's pointer whose caller is ROOT follows the command row", "manual id=m0 name=word_count args=\"{}\"\nend error=boom\nreload\nspawn mode=inherit cmd=c1 id=s1 attach=a1 text=go\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
-			[]string{"c1", "a1", "s1", "s1_reply", "m1"}},
+			[]string{"c1", "a1", "m1"}}, // R's /spawn leaves the head on c1: the run continues it (rule 5)
 		{"4: an adapter user with an explicit null parent is a fork", turn + "legacy-user id=x1 text=a parent=null\n",
 			[]string{"x1"}},
 		{"4: an answered dispatcher user without a parent is a fork", turn + "dispatch id=d1 text=a parent=none rooted\nreply\ndone\n",

@@ -67,6 +67,8 @@ type turn struct {
 //     once an answer arrives it is a fork again;
 //   - a web turn's reply that failed leaves the head on its user's message
 //     (headAfter);
+//   - a /spawn's sub-agent rows, as R writes them, leave the head on the
+//     command row: R's _run_spawn sets it back there (spawnSub);
 //   - attach pointers hang off their caller (the fork anchor), a /spawn's
 //     whose caller is ROOT off its command row (spawnCommand).
 //
@@ -107,7 +109,7 @@ func (p *Preds) extend(s *store.Store) *Preds {
 				q.waiting[n.ID] = turn{pos: i, prev: q.prev}
 			}
 			pred, conv = q.derive(i, n, q.prev, waits), true
-			if waits || movesHead(n) {
+			if waits || movesHead(n) && !q.spawnSub(i, n) {
 				q.prev = headAfter(n)
 			}
 		}
@@ -351,6 +353,17 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 // stood on ROOT, which the intent leaves out (a root is no conversation
 // row), so the pointer follows the command row itself — written at most
 // three rows before it (C, S, S_reply, A; async: C, A).
+// spawnSub reports whether n, at position i, is a row of a /spawn's
+// sub-agent as R writes them (source agent_spawn, not called by ROOT, right
+// after the command row): R's _run_spawn sets the head back on the command
+// row once the sub-agent has answered, so its rows leave the head where the
+// command row put it. The older writers' (called by ROOT, a reply without
+// source) left it on the sub-agent's reply.
+func (p *Preds) spawnSub(i int, n *node.Node) bool {
+	return n.Metadata.Get("source").Str() == "agent_spawn" && n.CalledBy != node.RootID &&
+		p.spawnCommand(i) != node.RootID
+}
+
 func (p *Preds) spawnCommand(i int) string {
 	nodes := p.s.Nodes()
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
