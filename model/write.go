@@ -805,17 +805,8 @@ func (r *LegacyRun) taskSub(op ops.Task) {
 // tool row with the answer and the branch it is on, recorded as the
 // reply's call.
 func (r *LegacyRun) taskEnd(sp *spawnTurn, sub string) {
-	o, answer := sp.task, r.node(sub).Output
+	o := sp.task
 	r.pending, r.pendingSrc, r.reply, r.aborted = o.pending, o.pendingSrc, o.reply, o.aborted
 	r.blocks, r.toolCalls = deepCopy(o.blocks).([]any), deepCopy(o.toolCalls).([]any)
-	a := newObject("session_id", r.sid, "head_id", sub, "label", taskLabel(sp.label), "prompt", prefix(sp.prompt, 500),
-		"source_commit_id", nil, "status", "completed")
-	r.appendNode(sp.attach, "llm", "", nil, answer, "", newObject("display", "runtime", "function", "attach",
-		"parent_id", o.reply, "is_error", false, "agent_id", "main", "attach", a))
-	r.setHead(sub)
-	args := newObject("prompt", sp.prompt, "description", sp.label, "context", o.context)
-	result := fmt.Sprintf("%v\n\n[spawned agent branch=%s:%s]", answer, r.sid, sub)
-	r.appendNode(o.reply+"_t_"+o.call, "code", "task", pyDumpsASCII(args), result, o.reply,
-		newObject("tool_call_id", o.call, "is_error", false))
-	r.addToolCall(o.call, "task", args, result, false)
+	r.taskRows(o.reply, o.call, sub, sp.attach, r.node(sub).Output, sp.prompt, sp.label, o.context)
 }

@@ -234,7 +234,8 @@ func (o *legacyOps) Task(op ops.Task) error {
 	}
 	r.subAgent(op.ID, op.Text, subMeta(r.reply, op.Rooted), op.Rooted)
 	if !op.Rooted && !op.Async {
-		return r.taskAsR(op, toolID)
+		r.taskAsR(op)
+		return nil
 	}
 	r.appendNode(op.Attach, "llm", "", nil, result, "", newObject("parent_id", r.reply,
 		"display", "runtime", "function", "attach", "is_error", false,
@@ -254,22 +255,26 @@ func (o *legacyOps) Task(op ops.Task) error {
 // back to where it was before the pointer's append; then the tool's row:
 // the arguments the model passed, json.dumps'd, and the final text with
 // the branch it landed on.
-func (r *LegacyRun) taskAsR(op ops.Task, toolID string) error {
-	label := taskLabel(op.Label)
-	a := newObject("session_id", r.sid, "head_id", op.ID+"_reply", "label", label, "prompt", prefix(op.Text, 500),
+func (r *LegacyRun) taskAsR(op ops.Task) {
+	r.taskRows(r.reply, op.CallID, op.ID+"_reply", op.Attach, "sub done", op.Text, op.Label, "inherit")
+}
+
+// taskRows is what R's task tool writes once the sub-agent's reply subReply
+// has answered: the attach pointer, a conversation child of the reply
+// (its append moves the head, set back on subReply), then the tool's row
+// with the arguments the model passed and the answer with the branch it
+// landed on, recorded as the reply's call.
+func (r *LegacyRun) taskRows(reply, call, subReply, attach string, answer any, prompt, label, context string) {
+	a := newObject("session_id", r.sid, "head_id", subReply, "label", taskLabel(label), "prompt", prefix(prompt, 500),
 		"source_commit_id", nil, "status", "completed")
-	r.appendNode(op.Attach, "llm", "", nil, "sub done", "", newObject("display", "runtime", "function", "attach",
-		"parent_id", r.reply, "is_error", false, "agent_id", "main", "attach", a))
-	r.setHead(op.ID + "_reply")
-	input := pyDumpsASCII(newObject("prompt", op.Text, "description", op.Label, "context", "inherit"))
-	out := "sub done\n\n[spawned agent branch=" + r.sid + ":" + op.ID + "_reply]"
-	r.appendNode(toolID, "code", "task", input, out, r.reply, newObject("tool_call_id", op.CallID, "is_error", false))
-	args, err := jsonObject(input)
-	if err != nil {
-		return err
-	}
-	r.addToolCall(op.CallID, "task", args, out, false)
-	return nil
+	r.appendNode(attach, "llm", "", nil, answer, "", newObject("display", "runtime", "function", "attach",
+		"parent_id", reply, "is_error", false, "agent_id", "main", "attach", a))
+	r.setHead(subReply)
+	args := newObject("prompt", prompt, "description", label, "context", context)
+	result := fmt.Sprintf("%v\n\n[spawned agent branch=%s:%s]", answer, r.sid, subReply)
+	r.appendNode(reply+"_t_"+call, "code", "task", pyDumpsASCII(args), result, reply,
+		newObject("tool_call_id", call, "is_error", false))
+	r.addToolCall(call, "task", args, result, false)
 }
 
 // taskLabel is the branch label R's task tool makes of a description:

@@ -219,13 +219,7 @@ func (w *Writer) attachMeta(sub, text, label string, async bool) *node.Obj {
 // to the open reply, an attach pointer that is a conversation child of the
 // reply, and the tool's result row.
 func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted bool) error {
-	if err := w.needReply("task"); err != nil {
-		return err
-	}
-	if len(w.frames) > 0 {
-		return fmt.Errorf("%w: task while a function is running", ErrState)
-	}
-	if err := w.needLiveStream("task"); err != nil {
+	if err := w.needTaskCall(); err != nil {
 		return err
 	}
 	return w.task(callID, sub, attach, text, label, async, rooted)
@@ -274,26 +268,45 @@ func (w *Writer) task(callID, sub, attach, text, label string, async, rooted boo
 // the tool's row: the arguments the model passed, json.dumps'd, and the
 // final text with the branch it landed on.
 func (w *Writer) taskAsR(callID, sub, attach, text, label string) error {
-	r := w.reply.id
-	pre := w.S.Head()
+	return w.taskRows(w.reply.id, callID, sub+"_reply", attach, node.Str("sub done"), text, label, "inherit")
+}
+
+// needTaskCall refuses a task call outside an open reply's live stream, or
+// while a function is running.
+func (w *Writer) needTaskCall() error {
+	if err := w.needReply("task"); err != nil {
+		return err
+	}
+	if len(w.frames) > 0 {
+		return fmt.Errorf("%w: task while a function is running", ErrState)
+	}
+	return w.needLiveStream("task")
+}
+
+// taskRows writes what R's task tool writes once the sub-agent's reply
+// subReply has answered out: the attach pointer, a conversation child of the
+// reply r (its append moves the head, which is set back on subReply), then
+// the tool's row with the arguments the model passed and the answer with the
+// branch it landed on, recorded as r's call.
+func (w *Writer) taskRows(r, callID, subReply, attach string, out node.Value, prompt, label, context string) error {
+	a := meta("session_id", node.Str(w.S.ID), "head_id", node.Str(subReply), "label", node.Str(taskLabel(label)),
+		"prompt", node.Str(prefix(prompt, 500)), "source_commit_id", node.NullV(), "status", node.Str("completed"))
 	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "parent_id", node.Str(r),
-		"is_error", node.BoolV(false), "agent_id", node.Str("main"), "attach", node.ObjV(meta(
-			"session_id", node.Str(w.S.ID), "head_id", node.Str(sub+"_reply"), "label", node.Str(taskLabel(label)),
-			"prompt", node.Str(prefix(text, 500)), "source_commit_id", node.NullV(), "status", node.Str("completed"))))
+		"is_error", node.BoolV(false), "agent_id", node.Str("main"), "attach", node.ObjV(a))
 	w.predecessor(amd, r)
-	if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("sub done"), Metadata: amd}); err != nil {
+	if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: out, Metadata: amd}); err != nil {
 		return err
 	}
-	if err := w.S.SetHead(pre); err != nil {
+	if err := w.S.SetHead(subReply); err != nil {
 		return err
 	}
-	in := node.DumpsASCII(node.ObjV(meta("prompt", node.Str(text), "description", node.Str(label), "context", node.Str("inherit"))))
-	out := "sub done\n\n[spawned agent branch=" + w.S.ID + ":" + sub + "_reply]"
+	in := node.DumpsASCII(node.ObjV(meta("prompt", node.Str(prompt), "description", node.Str(label), "context", node.Str(context))))
+	result := out.Str() + "\n\n[spawned agent branch=" + w.S.ID + ":" + subReply + "]"
 	md := meta("tool_call_id", node.Str(callID), "is_error", node.BoolV(false))
-	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: "task", Input: node.Str(in), Output: node.Str(out), CalledBy: r, Metadata: md}); err != nil {
+	if err := w.add(&node.Node{ID: r + "_t_" + callID, Role: node.RoleCode, Name: "task", Input: node.Str(in), Output: node.Str(result), CalledBy: r, Metadata: md}); err != nil {
 		return err
 	}
-	w.recordCall(callID, "task", in, out, false)
+	w.recordCall(callID, "task", in, result, false)
 	return nil
 }
 
@@ -374,13 +387,7 @@ func (w *Writer) needNoSpawnTurn(what string) error {
 // clean context), is the pending turn; its Done writes the attach pointer
 // and the tool row (endTask).
 func (w *Writer) TaskTurn(callID, sub, attach, text, label string, clean bool) error {
-	if err := w.needReply("task"); err != nil {
-		return err
-	}
-	if len(w.frames) > 0 {
-		return fmt.Errorf("%w: task while a function is running", ErrState)
-	}
-	if err := w.needLiveStream("task"); err != nil {
+	if err := w.needTaskCall(); err != nil {
 		return err
 	}
 	if w.pending.spawn != nil {
@@ -419,24 +426,5 @@ func (w *Writer) TaskTurn(callID, sub, attach, text, label string, clean bool) e
 func (w *Writer) endTask(end *spawnEnd, sub string, out node.Value) error {
 	t := end.task
 	w.pending, w.reply, w.aborted = t.pending, t.reply, t.aborted
-	r := t.reply.id
-	a := meta("session_id", node.Str(w.S.ID), "head_id", node.Str(sub), "label", node.Str(taskLabel(end.label)),
-		"prompt", node.Str(prefix(end.prompt, 500)), "source_commit_id", node.NullV(), "status", node.Str("completed"))
-	amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "parent_id", node.Str(r),
-		"is_error", node.BoolV(false), "agent_id", node.Str("main"), "attach", node.ObjV(a))
-	w.predecessor(amd, r)
-	if err := w.add(&node.Node{ID: end.attach, Role: node.RoleLLM, Output: out, Metadata: amd}); err != nil {
-		return err
-	}
-	if err := w.S.SetHead(sub); err != nil {
-		return err
-	}
-	in := node.DumpsASCII(node.ObjV(meta("prompt", node.Str(end.prompt), "description", node.Str(end.label), "context", node.Str(t.context))))
-	result := out.Str() + "\n\n[spawned agent branch=" + w.S.ID + ":" + sub + "]"
-	md := meta("tool_call_id", node.Str(t.call), "is_error", node.BoolV(false))
-	if err := w.add(&node.Node{ID: r + "_t_" + t.call, Role: node.RoleCode, Name: "task", Input: node.Str(in), Output: node.Str(result), CalledBy: r, Metadata: md}); err != nil {
-		return err
-	}
-	w.recordCall(t.call, "task", in, result, false)
-	return nil
+	return w.taskRows(t.reply.id, t.call, sub, end.attach, out, end.prompt, end.label, t.context)
 }
