@@ -135,3 +135,15 @@ func TestHeld(t *testing.T) {
 		require.Equal(t, "", Held(c.op, nil), "declared nothing")
 	}
 }
+
+// TestHeldTellsTurnForms: a spawn or task whose sub-agent's turn is spread
+// over the ops that follow holds the draw kind of that form, which an
+// implementation that declares it cannot write leaves out; the op answered
+// at once holds none.
+func TestHeldTellsTurnForms(t *testing.T) {
+	without := []string{"spawn-turn", "task-turn"}
+	require.Equal(t, "spawn-turn", Held(ops.Spawn{Mode: "inherit", Cmd: "c", ID: "s", Attach: "a", Text: "x", Turn: true}, without))
+	require.Equal(t, "task-turn", Held(ops.Task{CallID: "c", ID: "s", Attach: "a", Text: "x", Turn: true}, without))
+	require.Equal(t, "", Held(ops.Spawn{Mode: "inherit", Cmd: "c", ID: "s", Attach: "a", Text: "x"}, without))
+	require.Equal(t, "", Held(ops.Task{CallID: "c", ID: "s", Attach: "a", Text: "x"}, without))
+}
