@@ -66,7 +66,8 @@ type turn struct {
 //     user wrote visible (model/README.md, "Legacy derivation", rule 6);
 //     once an answer arrives it is a fork again;
 //   - a web turn's reply that failed leaves the head on its user's message
-//     (headAfter);
+//     (headAfter), or on the card that message stands in (an ask answered
+//     in a run);
 //   - a /spawn's sub-agent rows, as R writes them, leave the head on the
 //     command row: R's _run_spawn sets it back there (spawnSub);
 //   - attach pointers hang off their caller (the fork anchor), a /spawn's
@@ -111,6 +112,12 @@ func (p *Preds) extend(s *store.Store) *Preds {
 			pred, conv = q.derive(i, n, q.prev, waits), true
 			if waits || movesHead(n) && !q.spawnSub(i, n) {
 				q.prev = headAfter(n)
+				if q.prev != n.ID {
+					// the head went back to the turn's user: a row inside a
+					// function's card (an ask answered in a run) stands for
+					// the card in the conversation
+					q.prev = Anchor(q.prev, q.get)
+				}
 			}
 		}
 		q.pred = append(q.pred, pred)
