@@ -38,6 +38,10 @@ func TestDerivationRules(t *testing.T) {
 			[]string{"u1", "u1_reply", "u2", "m1"}},
 		{"5: a /spawn's pointer whose caller is ROOT follows the command row", "manual id=m0 name=word_count args=\"{}\"\nend error=boom\nreload\nspawn mode=inherit cmd=c1 id=s1 attach=a1 text=go\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
 			[]string{"c1", "a1", "m1"}}, // R's /spawn leaves the head on c1: the run continues it (rule 5)
+		{"5: a spawn turn's pointer follows its command row past the sub-agent's rows", "manual id=m0 name=word_count args=\"{}\"\ncrash\nspawn mode=inherit cmd=c1 id=s1 attach=a1 text=go turn\nreply\ntool call=t1 name=bash args=\"{}\" result=ok\ndone\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
+			[]string{"c1", "a1", "m1"}},
+		{"5: a spawn turn cut off leaves the head in the sub-agent's turn", "spawn mode=clean cmd=c1 id=s1 attach=a1 text=go turn\ncrash\nlegacy-user id=x1 text=b\n",
+			[]string{"s1", "x1"}},
 		{"4: an adapter user with an explicit null parent is a fork", turn + "legacy-user id=x1 text=a parent=null\n",
 			[]string{"x1"}},
 		{"4: an answered dispatcher user without a parent is a fork", turn + "dispatch id=d1 text=a parent=none rooted\nreply\ndone\n",

@@ -22,6 +22,9 @@ type Preds struct {
 	conv []bool       // by position: a conversation-lane node
 	from []*node.Node // by position: the node derived from
 	prev string       // the running head after n nodes
+	// spawn is the /spawn whose attach pointer has not been written yet
+	// after n nodes (see spawnOpen).
+	spawn spawnOpen
 	// epoch names the derivation: extending keeps it, deriving afresh
 	// takes a new one, so a reader that cached values by position
 	// under one epoch knows they still hold for those positions.
@@ -37,10 +40,22 @@ type Preds struct {
 	waiting map[string]turn
 }
 
-// turn is a waiting turn's position and the running head before it.
+// turn is a waiting turn's position and the running head and open /spawn
+// before it.
 type turn struct {
-	pos  int
-	prev string
+	pos   int
+	prev  string
+	spawn spawnOpen
+}
+
+// spawnOpen is a /spawn command row whose attach pointer is still to come:
+// its sub-agent's rows (all of them at once, or a pending turn's one by
+// one) stand between the two. Rooted is the older writers' form (the
+// sub-agent's user called by ROOT), whose pointer leaves the head on the
+// sub-agent's reply.
+type spawnOpen struct {
+	cmd    string
+	rooted bool
 }
 
 // Derivation rules for legacy nodes (no stored predecessor), settled by the
@@ -68,10 +83,13 @@ type turn struct {
 //   - a web turn's reply that failed leaves the head on its user's message
 //     (headAfter), or on the card that message stands in (an ask answered
 //     in a run);
-//   - a /spawn's sub-agent rows, as R writes them, leave the head on the
-//     command row: R's _run_spawn sets it back there (spawnSub);
+//   - a /spawn's sub-agent rows move the head as any turn's do, and its
+//     attach pointer, as R writes it, sets the head back on the command
+//     row (R's _run_spawn; a spawn turn's end): the pointer is the first
+//     attach with a caller after the command row, however many rows the
+//     sub-agent's turn wrote (spawnOpen);
 //   - attach pointers hang off their caller (the fork anchor), a /spawn's
-//     whose caller is ROOT off its command row (spawnCommand).
+//     whose caller is ROOT off its command row.
 //
 // All but the answer rule read only the nodes before a node; that one reads
 // the store's indexes (see answered), and the cache derives again from a
@@ -107,10 +125,10 @@ func (p *Preds) extend(s *store.Store) *Preds {
 		case IsConv(n, q.get):
 			waits := q.waits(n)
 			if waits {
-				q.waiting[n.ID] = turn{pos: i, prev: q.prev}
+				q.waiting[n.ID] = turn{pos: i, prev: q.prev, spawn: q.spawn}
 			}
 			pred, conv = q.derive(i, n, q.prev, waits), true
-			if waits || movesHead(n) && !q.spawnSub(i, n) {
+			if waits || movesHead(n) {
 				q.prev = headAfter(n)
 				if q.prev != n.ID {
 					// the head went back to the turn's user: a row inside a
@@ -119,6 +137,7 @@ func (p *Preds) extend(s *store.Store) *Preds {
 					q.prev = Anchor(q.prev, q.get)
 				}
 			}
+			q.noteSpawn(n)
 		}
 		q.pred = append(q.pred, pred)
 		q.conv = append(q.conv, conv)
@@ -153,7 +172,7 @@ func (p *Preds) note(nodes []*node.Node) (turn, bool) {
 // Preds p was copied from is not disturbed.
 func (p *Preds) restart(t turn) {
 	p.pred, p.conv, p.from = p.pred[:t.pos:t.pos], p.conv[:t.pos:t.pos], p.from[:t.pos:t.pos]
-	p.n, p.prev = t.pos, t.prev
+	p.n, p.prev, p.spawn = t.pos, t.prev, t.spawn
 	waiting := make(map[string]turn, len(p.waiting))
 	for id, w := range p.waiting {
 		if w.pos < t.pos {
@@ -332,7 +351,7 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 	}
 	if n.Metadata.Get("function").Str() == "attach" {
 		if n.CalledBy == node.RootID {
-			return p.spawnCommand(i)
+			return p.spawnCommand()
 		}
 		return Anchor(n.CalledBy, p.earlier(i))
 	}
@@ -355,30 +374,36 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 	return prev
 }
 
-// spawnCommand is the anchor of a /spawn's attach pointer at position i
-// that records ROOT as its caller: the command's parent when the browser
-// stood on ROOT, which the intent leaves out (a root is no conversation
-// row), so the pointer follows the command row itself — written at most
-// three rows before it (C, S, S_reply, A; async: C, A).
-// spawnSub reports whether n, at position i, is a row of a /spawn's
-// sub-agent as R writes them (source agent_spawn, not called by ROOT, right
-// after the command row): R's _run_spawn sets the head back on the command
-// row once the sub-agent has answered, so its rows leave the head where the
-// command row put it. The older writers' (called by ROOT, a reply without
-// source) left it on the sub-agent's reply.
-func (p *Preds) spawnSub(i int, n *node.Node) bool {
-	return n.Metadata.Get("source").Str() == "agent_spawn" && n.CalledBy != node.RootID &&
-		p.spawnCommand(i) != node.RootID
+// spawnCommand is the anchor of a /spawn's attach pointer that records
+// ROOT as its caller: the command's parent when the browser stood on ROOT,
+// which the intent leaves out (a root is no conversation row), so the
+// pointer follows the open command row itself.
+func (p *Preds) spawnCommand() string {
+	if p.spawn.cmd == "" {
+		return node.RootID
+	}
+	return p.spawn.cmd
 }
 
-func (p *Preds) spawnCommand(i int) string {
-	nodes := p.s.Nodes()
-	for j := i - 1; j >= 0 && j >= i-3; j-- {
-		if c := nodes[j]; c.Role == node.RoleUser && c.CalledBy == node.RootID && c.Metadata.Get("function").Str() == "task" {
-			return c.ID
+// noteSpawn follows the open /spawn over the conversation row n, just
+// derived: a command row opens one; an older writer's sub-agent user
+// (called by ROOT) marks it rooted; its attach pointer (an attach with a
+// caller: a task's has none) closes it and, as R writes it, sets the head
+// back on the command row.
+func (p *Preds) noteSpawn(n *node.Node) {
+	md := n.Metadata
+	switch {
+	case n.Role == node.RoleUser && n.CalledBy == node.RootID && md.Get("function").Str() == "task":
+		p.spawn = spawnOpen{cmd: n.ID}
+	case p.spawn.cmd == "":
+	case n.Role == node.RoleUser && n.CalledBy == node.RootID && md.Get("source").Str() == "agent_spawn":
+		p.spawn.rooted = true
+	case md.Get("function").Str() == "attach" && n.CalledBy != "":
+		if !p.spawn.rooted {
+			p.prev = p.spawn.cmd
 		}
+		p.spawn = spawnOpen{}
 	}
-	return node.RootID
 }
 
 // copiesParentOf reports whether n records the parent a rerun of src
