@@ -42,6 +42,10 @@ func TestDerivationRules(t *testing.T) {
 			[]string{"c1", "a1", "m1"}},
 		{"5: a spawn turn cut off leaves the head in the sub-agent's turn", "spawn mode=clean cmd=c1 id=s1 attach=a1 text=go turn\ncrash\nlegacy-user id=x1 text=b\n",
 			[]string{"s1", "x1"}},
+		{"5: a task's pointer gives the head back to its reply once the reply ends", turn + "user id=u2 text=b\nreply\ntask call=t1 id=s1 attach=a1 text=x label=l turn clean\nreply\ndone\ndone\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
+			[]string{"u1", "u1_reply", "u2", "u2_reply", "a1", "m1"}}, // a1 spliced after its parent u2_reply
+		{"5: a task's pointer under a reply cut off leaves the head in the sub-agent's turn", turn + "user id=u2 text=b\nreply\ntask call=t1 id=s1 attach=a1 text=x label=l turn clean\nreply\ndone\ncrash\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
+			[]string{"s1", "s1_reply", "m1"}},
 		{"4: an adapter user with an explicit null parent is a fork", turn + "legacy-user id=x1 text=a parent=null\n",
 			[]string{"x1"}},
 		{"4: an answered dispatcher user without a parent is a fork", turn + "dispatch id=d1 text=a parent=none rooted\nreply\ndone\n",

@@ -425,6 +425,9 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
 	s.asst[anchor] = append(s.asst[anchor], o.Attach)
 	s.setHead(o.ID + "_reply")
+	if !o.Rooted && o.Mode != "async" {
+		s.setHead(o.Cmd) // R's _run_spawn sets the head back on the command row
+	}
 	s.tally.Shape(ShapeSubAgent)
 	switch o.Mode {
 	case "clean":

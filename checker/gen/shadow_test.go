@@ -25,3 +25,31 @@ func TestNoCompactionOnACycle(t *testing.T) {
 		t.Fatalf("the shadow offers a compaction at %s, on a parent cycle of two rows", g.st.head)
 	}
 }
+
+// TestShadowSpawnHeadOnCommand: a /spawn answered at once leaves the stored
+// head on its command row (R's _run_spawn), so a reload puts the browser
+// there and the next /spawn's pointer answers that command: a retry of it
+// then writes a new row. A shadow that left the head on the sub-agent's
+// reply drew a retry of the command's reply, which does not exist
+// (TestChecks/P4-cutoff/flipped, 44 ops). The older writers' rooted form
+// and an async task leave it on the sub-agent's reply.
+func TestShadowSpawnHeadOnCommand(t *testing.T) {
+	for _, tc := range []struct{ spawn, head string }{
+		{"spawn mode=inherit cmd=c1 id=s1 attach=a1 text=go label=l", "c1"},
+		{"spawn mode=clean cmd=c1 id=s1 attach=a1 text=go label=l", "c1"},
+		{"spawn mode=inherit cmd=c1 id=s1 attach=a1 text=go label=l rooted", "s1_reply"},
+		{"spawn mode=async cmd=c1 id=s1 attach=a1 text=go label=l", "s1_reply"},
+	} {
+		script, err := ops.ParseString("user id=u1 text=hi\nreply\ndone\n" + tc.spawn + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := New(Options{Legacy: true})
+		for _, op := range script {
+			g.apply(op)
+		}
+		if g.st.head != tc.head {
+			t.Errorf("%s: the shadow's head is %s, the writers' %s", tc.spawn, g.st.head, tc.head)
+		}
+	}
+}

@@ -38,6 +38,11 @@ type Preds struct {
 	// answers one is appended, the derivation from that turn on no longer
 	// holds, and extending derives again from there.
 	waiting map[string]turn
+	// ending holds, by reply id, the task pointers derived while the web
+	// reply whose tool call ran the task was still running: when the reply
+	// is updated to an end, its turn's end set the head back on it, and
+	// the derivation from the pointer on no longer holds (see noteTaskEnd).
+	ending map[string]turn
 }
 
 // turn is a waiting turn's position and the running head and open /spawn
@@ -88,6 +93,12 @@ type spawnOpen struct {
 //     row (R's _run_spawn; a spawn turn's end): the pointer is the first
 //     attach with a caller after the command row, however many rows the
 //     sub-agent's turn wrote (spawnOpen);
+//   - a task's attach pointer (no caller; its parent the reply whose tool
+//     call ran the task) leaves the head where the sub-agent's rows put it
+//     until that reply's turn ends: its end (done, cancel, a folded error)
+//     sets the head back on the reply, or on its user for a failed one
+//     (noteTaskEnd). A reply still running (a crash cut its turn off)
+//     never did;
 //   - attach pointers hang off their caller (the fork anchor), a /spawn's
 //     whose caller is ROOT off its command row.
 //
@@ -95,19 +106,23 @@ type spawnOpen struct {
 // the store's indexes (see answered), and the cache derives again from a
 // turn when its answer arrives.
 func NewPreds(s *store.Store) *Preds {
-	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}, waiting: map[string]turn{}, epoch: epochs.Add(1)}
-	return p.extend(s)
+	p := &Preds{s: s, prev: node.RootID, missing: map[string]struct{}{}, waiting: map[string]turn{},
+		ending: map[string]turn{}, epoch: epochs.Add(1)}
+	return p.extend(s, nil)
 }
 
 // extend derives the nodes of s appended since p was made, and again from
-// the earliest waiting turn one of them answers, returning a new Preds that
-// shares p's arrays: p's own length bounds what p reads, so a load still
-// holding p is not disturbed.
-func (p *Preds) extend(s *store.Store) *Preds {
+// the earliest of from (when not nil) and the waiting turns one of them
+// answers, returning a new Preds that shares p's arrays: p's own length
+// bounds what p reads, so a load still holding p is not disturbed.
+func (p *Preds) extend(s *store.Store, from *turn) *Preds {
 	q := *p
 	q.s = s
 	nodes := s.Nodes()
 	t, restarted := q.note(nodes[q.n:])
+	if from != nil && (!restarted || from.pos < t.pos) {
+		t, restarted = *from, true
+	}
 	if restarted {
 		q.restart(t)
 	}
@@ -123,9 +138,10 @@ func (p *Preds) extend(s *store.Store) *Preds {
 			// a conversation rather than continuing an earlier script.
 			q.prev = node.RootID
 		case IsConv(n, q.get):
+			before := turn{pos: i, prev: q.prev, spawn: q.spawn}
 			waits := q.waits(n)
 			if waits {
-				q.waiting[n.ID] = turn{pos: i, prev: q.prev, spawn: q.spawn}
+				q.waiting[n.ID] = before
 			}
 			pred, conv = q.derive(i, n, q.prev, waits), true
 			if waits || movesHead(n) {
@@ -138,6 +154,7 @@ func (p *Preds) extend(s *store.Store) *Preds {
 				}
 			}
 			q.noteSpawn(n)
+			q.noteTaskEnd(i, n, before)
 		}
 		q.pred = append(q.pred, pred)
 		q.conv = append(q.conv, conv)
@@ -180,6 +197,13 @@ func (p *Preds) restart(t turn) {
 		}
 	}
 	p.waiting = waiting
+	ending := make(map[string]turn, len(p.ending))
+	for id, e := range p.ending {
+		if e.pos < t.pos {
+			ending[id] = e
+		}
+	}
+	p.ending = ending
 }
 
 // keptEpoch is the epoch of a derivation restarted at position from: old's,
@@ -257,15 +281,18 @@ func PredsOf(s *store.Store) *Preds {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	gen := s.Generation()
+	var from *turn
 	if c.cur != nil && c.gen != gen && c.cur.n <= s.Len() && c.cur.sameLanes(s, c.gen) {
-		c.gen = gen // the updates left every derivation as it was
+		// the updates left every derivation as it was, but where a reply
+		// whose turn ran a task ended
+		from, c.gen = c.cur.ended(s, c.gen), gen
 	}
 	if c.cur == nil || c.gen != gen || c.cur.n > s.Len() || c.stale(s) {
 		c.cur, c.gen = NewPreds(s), gen
 		return c.cur
 	}
-	if c.cur.n < s.Len() {
-		c.cur = c.cur.extend(s)
+	if c.cur.n < s.Len() || from != nil {
+		c.cur = c.cur.extend(s, from)
 	}
 	return c.cur
 }
@@ -287,6 +314,24 @@ func (p *Preds) sameLanes(s *store.Store, gen uint64) bool {
 		}
 	}
 	return true
+}
+
+// ended returns the earliest task pointer whose reply, still running when
+// the pointer was derived, has been updated to an end since generation
+// gen, or nil.
+func (p *Preds) ended(s *store.Store, gen uint64) *turn {
+	if len(p.ending) == 0 {
+		return nil
+	}
+	var first *turn
+	nodes := s.Nodes()
+	for _, i := range s.UpdatedSince(gen) {
+		n := nodes[i]
+		if t, ok := p.ending[n.ID]; ok && !running(n) && (first == nil || t.pos < first.pos) {
+			first = &t
+		}
+	}
+	return first
 }
 
 // laneKeys are the metadata keys IsConv, Anchor, the derivation and
@@ -405,6 +450,34 @@ func (p *Preds) noteSpawn(n *node.Node) {
 		p.spawn = spawnOpen{}
 	}
 }
+
+// noteTaskEnd follows a task's attach pointer, the node at position i just
+// derived (before is the derivation's state ahead of it): an attach without
+// a caller whose recorded parent is the reply whose tool call ran the task.
+// That reply's turn ends after the pointer, and its end (R's finish of a
+// web or sub-agent turn: set_head on the reply) sets the head back from
+// the sub-agent's rows onto the reply, or onto its user for a failed one
+// (headAfter). A reply still running has not ended, and the cache derives
+// again from the pointer once it does (ending).
+func (p *Preds) noteTaskEnd(i int, n *node.Node, before turn) {
+	if n.CalledBy != "" || n.Metadata.Get("function").Str() != "attach" {
+		return
+	}
+	r, ok := p.earlier(i)(n.Metadata.Get("parent_id").Str())
+	if !ok || r.Role != node.RoleLLM {
+		return
+	}
+	if running(r) {
+		if _, ok := p.ending[r.ID]; !ok {
+			p.ending[r.ID] = before
+		}
+		return
+	}
+	p.prev = Anchor(headAfter(r), p.earlier(i))
+}
+
+// running reports whether a reply's turn has not ended.
+func running(n *node.Node) bool { return n.Metadata.Get("status").Str() == "running" }
 
 // copiesParentOf reports whether n records the parent a rerun of src
 // copies: src's message parent_id (its metadata's, else its caller).
