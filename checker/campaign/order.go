@@ -56,6 +56,11 @@ func asUser(op ops.Op) (ops.UserWeb, bool) {
 		id, text = x.ID, x.Text
 	case ops.Merge:
 		id, text = x.ID, x.Text
+	case ops.Spawn:
+		if !x.Turn {
+			return ops.UserWeb{}, false // answered at once: it opens no turn
+		}
+		id, text = x.ID, x.Text // the sub-agent's turn, its reply id kept
 	default:
 		return ops.UserWeb{}, false
 	}

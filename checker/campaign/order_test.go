@@ -31,6 +31,7 @@ func TestReductionsMeet(t *testing.T) {
 	for _, found := range []string{
 		"user id=n1 text=hi\nreply\ndone\nreload\nretry of=n1 id=n2\nreply\nsay",
 		"reload\nmerge cmd=n1 id=n2\nreply\nsay",
+		"reload\nspawn mode=inherit cmd=n1 id=n2 attach=n3 text=\"{}\" turn\nreply\nsay", // TestDriversSaveOneScript's suite drew it
 		"reload\nuser id=n1 text=hi\nreply\nsay",
 		"user id=n1 text=hi\nreload\nreply\nsay",
 		"user id=n1 text=hi\nreply\nthink\nreload\nsay\ndone\nuser id=n2\nreply\nsay",
