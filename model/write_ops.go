@@ -455,11 +455,20 @@ func (o *legacyOps) Ask(op ops.Ask) error {
 	if err := firstErr(r.needFrame(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
+	if op.Declined && op.Answer != "" {
+		return fmt.Errorf("ask %s: declined with an answer", op.ID)
+	}
 	status := "answered"
 	if op.Answer == "" {
 		status = "unanswered"
 	}
-	r.appendNode(op.ID, "user", "", newObject("question", op.Question), op.Answer,
+	// ask_user stores what its handler returned: the answer, "" for an
+	// empty one, None for a question the user rejected.
+	var out any = op.Answer
+	if op.Declined {
+		out = nil
+	}
+	r.appendNode(op.ID, "user", "", newObject("question", op.Question), out,
 		r.frames[len(r.frames)-1].id, newObject("status", status))
 	return nil
 }

@@ -42,7 +42,11 @@ type Exec struct {
 type Ask struct {
 	ID       string `op:"id" ref:"new"`
 	Question string `op:"question"`
-	Answer   string `op:"answer"` // "" leaves it unanswered
+	Answer   string `op:"answer"` // "" leaves it unanswered: the empty answer
+	// Declined: the user rejected the question (or nothing could ask it):
+	// ask_user returns None and the row's output is null. With an answer
+	// it is not an op.
+	Declined bool `op:"declined"`
 }
 
 // End leaves the innermost open function, with a JSON output or an error,

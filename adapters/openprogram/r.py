@@ -943,23 +943,29 @@ class Driver:
                    (f": {self.frame_errors[-1]}" if self.frame_errors else ""))
         return {id: self._one("exec", lambda n: n.role == "llm" and _caller(n) == frame)}
 
-    def op_ask(self, id, question="", answer=""):
+    def op_ask(self, id, question="", answer="", declined=False):
+        self._need(not (declined and answer), "a declined question has no answer")
         w = self._frame()
         frame = self.frames[-1][1]
         self.conductor.give(w, ("ask", question))
         reg = self.m.questions.get_question_registry()
         # the question reaches this process's registry once the original's
         # threads have come to rest (the function's, in its subprocess, and
-        # the bridge that forwards its question)
-        self.conductor.settle()
+        # the bridge that forwards its question); they rest no further: the
+        # function's wait for the answer is timed (runtime.ask, 300 s), and
+        # the user answers within it, so the conductor's clock must not run
+        # it out before the answer is given
+        self.conductor.settle(until=lambda: reg.list_pending(self.sid))
         pending = reg.list_pending(self.sid)
         self._need(pending, "the original asked no question of the browser")
         qid = self._one("ask_user", lambda n: n.role == "user" and _caller(n) == frame)
         ws = FakeWS()
-        if answer:
-            self._run(self.m.ws_session.handle_question_reply(ws, {"id": pending[-1].id, "answer": answer}))
-        else:
+        # the browser's answer (an empty one too: ask_user stores "") or its
+        # reject, after which ask_user stores None
+        if declined:
             self._run(self.m.ws_session.handle_question_reject(ws, {"id": pending[-1].id}))
+        else:
+            self._run(self.m.ws_session.handle_question_reply(ws, {"id": pending[-1].id, "answer": answer}))
         self._need(self._await_frame(frame), "the function ended")
         return {id: qid}
 

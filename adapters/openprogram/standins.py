@@ -839,10 +839,12 @@ class Conductor:
             with self.cv:
                 self.cv.wait(POLL)
 
-    def settle(self) -> None:
+    def settle(self, until=None) -> None:
         """Wait until every thread the original started is blocked or done.
         A thread one of them started runs once they all are: one schedule
-        of the many real ones, the same on every run."""
+        of the many real ones, the same on every run. With ``until``, stop
+        at the first rest at which ``until()`` holds, before any sleeper is
+        woken: what the op waits for is there, and the clock stays put."""
         end = time.monotonic() + self.deadline
         last, same = None, 0
         # A round wakes every sleeper once; a round in which nothing happened
@@ -856,6 +858,8 @@ class Conductor:
             same = same + 1 if snap is not None and snap == last else 0
             last = snap
             if same >= 3 or (not alive and same >= 1):
+                if until is not None and until():
+                    return
                 if self._release_one():
                     last, same, round_ = None, 0, None
                     continue

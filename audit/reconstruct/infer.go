@@ -95,7 +95,8 @@ func (b *builder) inferUserAt(k int, r *Row) step {
 	case r.CalledBy == "":
 		return b.inferLegacyUser(r)
 	case question(r) != "" || has(r.Obj, "input") && isObject(r.Obj.Val("input")):
-		return step{op: ops.Ask{ID: r.ID, Question: question(r), Answer: out}, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
+		declined := r.Obj.Val("output") == nil // a rejected question stores None
+		return step{op: ops.Ask{ID: r.ID, Question: question(r), Answer: out, Declined: declined}, rows: 1, need: needFrame, caller: r.CalledBy, clock: r}
 	}
 	b.unexplained(r, "", "called_by", fmt.Sprintf("a user row called by %q that is no ask_user question: no op writes one", r.CalledBy))
 	return step{}

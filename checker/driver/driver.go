@@ -127,7 +127,7 @@ func (r *Run) Run(o ops.Run) error { return r.W.Run(o.ID, o.Name, o.Args, o.Expo
 
 func (r *Run) Exec(o ops.Exec) error { return r.W.Exec(o.ID, o.Prompt, o.Reply) }
 
-func (r *Run) Ask(o ops.Ask) error { return r.W.Ask(o.ID, o.Question, o.Answer) }
+func (r *Run) Ask(o ops.Ask) error { return r.W.Ask(o.ID, o.Question, o.Answer, o.Declined) }
 
 func (r *Run) End(o ops.End) error {
 	secs, err := o.Seconds()

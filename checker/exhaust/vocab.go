@@ -140,6 +140,7 @@ func functionOps(add adder, mint func() string) {
 	for _, answer := range []string{"yes", ""} {
 		add(func() ops.Op { return ops.Ask{ID: mint(), Question: "proceed?", Answer: answer} })
 	}
+	add(func() ops.Op { return ops.Ask{ID: mint(), Question: "proceed?", Declined: true} })
 	add(func() ops.Op { return ops.End{Output: `"two words"`, Duration: duration} })
 	add(func() ops.Op { return ops.End{Error: "boom", Duration: duration} })
 }

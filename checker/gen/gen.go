@@ -509,11 +509,14 @@ func (g *Gen) drawRun(src Source, kind Kind) ops.Op {
 	case kExec:
 		return ops.Exec{ID: s.runID(), Prompt: "count the words", Reply: "inner reply"}
 	case kAsk:
-		ans := ""
-		if src.IntN(2, "answered") == 0 {
-			ans = "yes"
+		// answered, answered with nothing, or rejected (a null output)
+		switch src.IntN(4, "answered") {
+		case 0, 1:
+			return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: "yes"}
+		case 2:
+			return ops.Ask{ID: s.id12(), Question: "proceed?"}
 		}
-		return ops.Ask{ID: s.id12(), Question: "proceed?", Answer: ans}
+		return ops.Ask{ID: s.id12(), Question: "proceed?", Declined: true}
 	case kEnd:
 		if src.IntN(5, "fn error") == 0 {
 			return ops.End{Error: "boom", Duration: pickStr(src, "duration", durations)}

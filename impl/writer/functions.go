@@ -105,17 +105,25 @@ func (w *Writer) Exec(id, prompt, reply string) error {
 }
 
 // Ask records an ask_user question of the innermost running function.
-func (w *Writer) Ask(id, question, answer string) error {
+// A declined question (the user rejected it) stores a null output.
+func (w *Writer) Ask(id, question, answer string, declined bool) error {
 	f, err := w.needFrame("ask")
 	if err != nil {
 		return err
+	}
+	if declined && answer != "" {
+		return fmt.Errorf("%w: ask %s declined with an answer", ErrState, id)
 	}
 	status := "answered"
 	if answer == "" {
 		status = "unanswered"
 	}
+	out := node.Str(answer)
+	if declined {
+		out = node.NullV()
+	}
 	in := node.ObjV(meta("question", node.Str(question)))
-	return w.add(&node.Node{ID: id, Role: node.RoleUser, Input: in, Output: node.Str(answer), CalledBy: f.id, Metadata: meta("status", node.Str(status))})
+	return w.add(&node.Node{ID: id, Role: node.RoleUser, Input: in, Output: out, CalledBy: f.id, Metadata: meta("status", node.Str(status))})
 }
 
 // End leaves the innermost running function with a JSON output, or with an

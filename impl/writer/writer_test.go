@@ -95,7 +95,7 @@ func TestNestedFrames(t *testing.T) {
 	require.NoError(t, w.Exec("Gx", "outer prompt", "outer reply"))
 	// A function called from the exec's tool loop: called_by = the exec llm node.
 	require.NoError(t, w.Fn("K", "tool_loop_fn", `{}`, "", true))
-	require.NoError(t, w.Ask("Kq", "Proceed?", "yes"))
+	require.NoError(t, w.Ask("Kq", "Proceed?", "yes", false))
 	require.NoError(t, w.End(`2`, ""))
 	require.NoError(t, w.End(`3`, ""))
 	require.NoError(t, w.Done())
@@ -151,8 +151,8 @@ func TestTwoTopLevelScriptCallsHaveEmptyCaller(t *testing.T) {
 func TestAskUserRecordsQuestionAndStatus(t *testing.T) {
 	w := newW(t)
 	require.NoError(t, w.Manual("F", "f", `{}`, ""))
-	require.NoError(t, w.Ask("q1", "Proceed?", "yes"))
-	require.NoError(t, w.Ask("q2", "Really?", ""))
+	require.NoError(t, w.Ask("q1", "Proceed?", "yes", false))
+	require.NoError(t, w.Ask("q2", "Really?", "", false))
 	q1 := get(t, w.S, "q1")
 	require.Equal(t, node.RoleUser, q1.Role)
 	require.Equal(t, `{"question": "Proceed?"}`, node.Dumps(q1.Input))
@@ -434,7 +434,7 @@ func TestRefusedOps(t *testing.T) {
 	require.ErrorIs(t, w.Reply(), writer.ErrState, "reply needs a pending turn")
 	require.ErrorIs(t, w.Done(), writer.ErrState, "done needs an open reply")
 	require.ErrorIs(t, w.End("", ""), writer.ErrState, "end needs an open frame")
-	require.ErrorIs(t, w.Ask("q", "?", ""), writer.ErrState, "ask needs an open frame")
+	require.ErrorIs(t, w.Ask("q", "?", "", false), writer.ErrState, "ask needs an open frame")
 	require.NoError(t, w.WebUser("u1", "hi", ""))
 	require.ErrorIs(t, w.WebUser("u2", "again", ""), writer.ErrState, "a turn needs no pending turn")
 	require.NoError(t, w.Reply())
