@@ -211,6 +211,13 @@ func (o *legacyOps) Task(op ops.Task) error {
 	if err := firstErr(r.needReplyNoFrame(), r.needLiveStream()); err != nil {
 		return err
 	}
+	// R's task tool finds its parent turn through the web chat's session
+	// ContextVar, which a dispatcher turn does not set: it answers with an
+	// error text and runs no sub-agent (a tool op with that result). The
+	// older writers' task (rooted) is not R's tool.
+	if !op.Rooted && r.pendingSrc != "web" && r.pendingSrc != "agent_spawn" {
+		return fmt.Errorf("task in a %s turn: the task tool answers a dispatcher turn with an error", r.pendingSrc)
+	}
 	if op.Async {
 		r.stopped = false // the task runner clears the flag as the task starts
 	}

@@ -1029,3 +1029,22 @@ func TestWriteCancelDispatcherTurn(t *testing.T) {
 	r, _ = wRun(t, "user id=u1 text=hi\nreply\ncancel\n")
 	assert.True(t, r.Stopped(), "the web stop button sets it")
 }
+
+// R's task tool runs a sub-agent only where the web chat set its session
+// ContextVar: in a dispatcher turn it answers with an error text (a tool
+// op's row), so the task op is refused there in every form but the older
+// writers' (rooted); in a web turn it runs.
+func TestWriteTaskOnlyInAWebTurn(t *testing.T) {
+	for _, task := range []ops.Op{
+		ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L"},
+		ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L", Async: true},
+		ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L", Turn: true},
+	} {
+		r, _ := wRun(t, "dispatch id=u1 text=hi\nreply")
+		assert.Error(t, r.Apply(task), "%s in a dispatcher turn", ops.Format(task))
+		r, _ = wRun(t, "user id=u1 text=hi\nreply")
+		assert.NoError(t, r.Apply(task), "%s in a web turn", ops.Format(task))
+	}
+	r, _ := wRun(t, "dispatch id=u1 text=hi\nreply")
+	assert.NoError(t, r.Apply(ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L", Rooted: true}), "the older writers' task")
+}

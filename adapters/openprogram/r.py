@@ -659,6 +659,12 @@ class Driver:
     def op_task(self, call, id, attach, text="", label="", rooted=False, **kw):
         self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(not self.frames, "a function is running")
+        # R's task tool finds its parent turn through the web chat's session
+        # ContextVar (functions/tools/task/task.py, _resolve_parent), which
+        # the dispatcher does not set: it answers with an error text and runs
+        # no sub-agent, the row of a tool op
+        self._need(not (self.pending and self.pending[2] == "dispatch"),
+                   "R's task tool answers a dispatcher turn with an error and runs no sub-agent (a tool op)")
         w = self._model()
         self.conductor.give(w, ("tool", call, self.TASK_TOOL, self._task_args(text, label, kw.get("async", False))))
         self._need(self._await_model(), "the turn ended")

@@ -87,11 +87,11 @@ func TestWalkOrderAndCanonicalIDs(t *testing.T) {
 		all = append(all, slices.Clone(n.Script))
 		return true
 	}))
-	// 28017 of 3 ops: a /spawn records the store's head when the web server
+	// 28005 of 3 ops: a /spawn records the store's head when the web server
 	// makes its conversation then (ops/README.md, "conversation"), which
 	// decides whether a compact right after it has the four rows it needs;
-	// an ask is answered, answered with nothing or declined.
-	require.Equal(t, 28957, len(all), "scripts of 1…3 ops (31 + 909 + 28017)")
+	// an ask is answered, answered with nothing or declined; a task (R's tool) is called in a web turn only.
+	require.Equal(t, 28945, len(all), "scripts of 1…3 ops (31 + 909 + 28005)")
 	seen := map[string]bool{}
 	for i, s := range all {
 		text := ops.String(s)

@@ -262,9 +262,19 @@ func (g *Gen) inReply() []choice {
 			choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded}, choice{kCrash, w.crash})
 	}
 	c = append(c, choice{kDone, w.done}, choice{kTool, w.tool}, choice{kSay, w.say}, choice{kThink, w.think},
-		choice{kFn, w.fn}, choice{kTask, w.task})
-	if g.st.sub == nil { // a sub-agent's turn ends with done and calls no task turn of its own
-		c = append(c, choice{kTaskTurn, w.task}, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
+		choice{kFn, w.fn})
+	// R's task tool runs a sub-agent only in a web turn (or a sub-agent's):
+	// in a dispatcher turn it answers with an error, which is a tool op; the
+	// older writers' task (rooted) is drawn there instead.
+	inDispatch := g.st.source != "web" && g.st.source != "agent_spawn"
+	if !inDispatch || !slices.Contains(g.opt.Without, "rooted") {
+		c = append(c, choice{kTask, w.task})
+	}
+	if g.st.sub == nil && !inDispatch { // a sub-agent's turn ends with done and calls no task turn of its own
+		c = append(c, choice{kTaskTurn, w.task})
+	}
+	if g.st.sub == nil {
+		c = append(c, choice{kCancel, w.cancel}, choice{kErrorFolded, w.errorFolded})
 	}
 	if g.opt.Legacy {
 		c = append(c, choice{kToolLegacy, w.toolLegacy})
@@ -476,8 +486,9 @@ func (g *Gen) drawReply(src Source, kind Kind) ops.Op {
 			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == kToolLegacy,
 			Object: oneIn(src, written.objectIn, "tool object")}
 	case kTask:
+		rooted := oneIn(src, written.rootedIn, "task rooted") || s.source != "web" && s.source != "agent_spawn"
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
-			Async: src.IntN(3, "async") == 0, Rooted: oneIn(src, written.rootedIn, "task rooted")}
+			Async: src.IntN(3, "async") == 0, Rooted: rooted}
 	case kTaskTurn:
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
 			Turn: true, Clean: src.IntN(2, "task clean") == 0}

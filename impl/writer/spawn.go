@@ -222,6 +222,9 @@ func (w *Writer) Task(callID, sub, attach, text, label string, async, rooted boo
 	if err := w.needTaskCall(); err != nil {
 		return err
 	}
+	if err := w.needTaskParent(rooted); err != nil {
+		return err
+	}
 	return w.task(callID, sub, attach, text, label, async, rooted)
 }
 
@@ -281,6 +284,19 @@ func (w *Writer) needTaskCall() error {
 		return fmt.Errorf("%w: task while a function is running", ErrState)
 	}
 	return w.needLiveStream("task")
+}
+
+// needTaskParent refuses R's task tool in a dispatcher turn: the tool finds
+// its parent turn through the web chat's session ContextVar, which a
+// dispatcher turn does not set, so it answers with an error text and runs
+// no sub-agent (R's functions/tools/task/task.py, _resolve_parent): that
+// row is a tool op's, with the error as its result. The older writers'
+// task (rooted) is not R's tool.
+func (w *Writer) needTaskParent(rooted bool) error {
+	if rooted || w.pending == nil || w.pending.source == "web" || w.pending.source == "agent_spawn" {
+		return nil
+	}
+	return fmt.Errorf("%w: task in a %s turn: the task tool answers a dispatcher turn with an error and runs no sub-agent (a tool op)", ErrState, w.pending.source)
 }
 
 // taskRows writes what R's task tool writes once the sub-agent's reply
@@ -388,6 +404,9 @@ func (w *Writer) needNoSpawnTurn(what string) error {
 // and the tool row (endTask).
 func (w *Writer) TaskTurn(callID, sub, attach, text, label string, clean bool) error {
 	if err := w.needTaskCall(); err != nil {
+		return err
+	}
+	if err := w.needTaskParent(false); err != nil {
 		return err
 	}
 	if w.pending.spawn != nil {

@@ -467,3 +467,16 @@ func TestPeerWriters(t *testing.T) {
 	require.NoError(t, w1.Done())
 	require.Equal(t, "u1_reply", w1.S.Head())
 }
+
+// R's task tool runs a sub-agent only where the web chat set its session
+// ContextVar: in a dispatcher turn it answers with an error text (a tool
+// row), so the writer refuses a task there but the older writers' (rooted).
+func TestTaskOnlyInAWebTurn(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.Dispatch("d1", "hello", "", "", false))
+	require.NoError(t, w.Reply())
+	require.ErrorIs(t, w.Task("c1", "S", "A", "go", "L", false, false), writer.ErrState)
+	require.ErrorIs(t, w.Task("c1", "S", "A", "go", "L", true, false), writer.ErrState)
+	require.ErrorIs(t, w.TaskTurn("c1", "S", "A", "go", "L", false), writer.ErrState)
+	require.NoError(t, w.Task("c1", "S", "A", "go", "L", false, true), "the older writers' task")
+}

@@ -1,0 +1,62 @@
+package props
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"sessiondag/checker/harness"
+	"sessiondag/ops"
+)
+
+// refusals are ops the original refuses where the models do, each after a
+// valid prefix: a script that reaches one is not valid, so no generated
+// script holds it and only an implementation that accepts it here shows
+// that it writes what the original never does.
+var refusals = []struct {
+	name, prefix, op string
+}{
+	// R's task tool finds its parent turn through the web chat's session
+	// ContextVar, which a dispatcher turn does not set: it answers with an
+	// error text and runs no sub-agent (a tool op's row).
+	{"task-in-a-dispatcher-turn", "dispatch id=u1 text=hi\nreply", "task call=c1 id=S attach=A text=go label=L"},
+	{"async-task-in-a-dispatcher-turn", "dispatch id=u1 text=hi\nreply", "task call=c1 id=S attach=A text=go label=L async"},
+	{"task-turn-in-a-dispatcher-turn", "dispatch id=u1 text=hi\nreply", "task call=c1 id=S attach=A text=go label=L turn"},
+	// A question rejected has no answer.
+	{"declined-ask-with-an-answer", "manual id=r1 name=word_count args=\"{}\"", "ask id=q1 answer=yes declined"},
+}
+
+// TestRefusedAsTheOriginal: the implementation refuses each op the original
+// and the models refuse (every side refuses it: no validity finding).
+func TestRefusedAsTheOriginal(t *testing.T) {
+	t.Parallel()
+	for _, r := range refusals {
+		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
+			track(t)
+			prefix, err := ops.ParseString(r.prefix)
+			require.NoError(t, err)
+			op, err := ops.ParseLine(r.op)
+			require.NoError(t, err)
+			dir := filepath.Join(t.TempDir(), ops.DefaultSession)
+			s, err := harness.NewSession(harness.Options{Data: harness.OffAny, Dir: dir, Impl: underTest})
+			require.NoError(t, err)
+			defer s.Close()
+			script := append(prefix, op)
+			for i, p := range script {
+				f, err := s.Apply(p)
+				if errors.Is(err, harness.ErrNotApplicable) {
+					notRun(t, p.Kind(), err)
+				}
+				require.Nil(t, f, "%s: %v", ops.Format(p), f)
+				if i == len(script)-1 {
+					require.Error(t, err, "%s after %q: the original refuses it", r.op, r.prefix)
+				} else {
+					require.NoError(t, err, "the prefix %q", r.prefix)
+				}
+			}
+		})
+	}
+}
