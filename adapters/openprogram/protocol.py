@@ -393,7 +393,11 @@ class Front:
 
     def _resume(self, cold: bool = False) -> Worker:
         s = self.session
-        return self._fork({"cmd": "session", "id": s["id"], "dir": s["dir"], "resume": True, "cold": cold})
+        # the script's names of the original's ids go with it: an op the
+        # resumed worker answers with a row an earlier worker wrote (a retry
+        # that reuses its user row after a crash) reports it by that name
+        return self._fork({"cmd": "session", "id": s["id"], "dir": s["dir"], "resume": True, "cold": cold,
+                           "names": s["ids"]})
 
     def _worker(self) -> Worker:
         if self.worker is None or not self.worker.alive():
@@ -592,6 +596,7 @@ def work(driver, rfd: int, wfd: int) -> int:
                 driver.after_fork(bool(req.get("cold")))
             if cmd == "session":
                 where = driver.session(req["id"], req["dir"], resume=req.get("resume", False))
+                driver.names.update(req.get("names") or {})
                 resp = {"ok": True, "dir": where or req["dir"]}
             elif cmd == "op":
                 if req["kind"] == "crash":
