@@ -380,7 +380,7 @@ func (o *legacyOps) Crash(ops.Crash) error {
 	r.writeMeta()
 	r.endTurn()
 	r.frames = nil
-	r.chMade = false // the server's conversations die with it
+	r.chMade, r.runtime = false, false // the server's conversations die with it
 	r.stopped = false
 	return nil
 }
@@ -515,8 +515,12 @@ func (o *legacyOps) End(op ops.End) error {
 		r.setHead(f.id)
 	}
 	if f.manual {
-		r.stopped = false      // the forced-tool path clears the flag as the run ends
-		r.savedModel = "plain" // and the web action that ran it ends
+		r.stopped = false // the forced-tool path clears the flag as the run ends
+		// and the web action that ran it ends: its save records the
+		// runtime's model, none before a web message made the runtime
+		if r.runtime {
+			r.savedModel = "plain"
+		}
 	}
 	if f.call != "" {
 		// R's dispatcher keeps a function the model called among the
@@ -661,7 +665,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	r.appendNode(op.Attach, "llm", "", nil, "sub done", attachCaller, newObject(
 		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
 	r.setHead(op.Cmd)
-	r.savedModel = "plain" // the web action ends: the server saves its conversation
+	r.savedModel, r.runtime = "plain", true // the web action ends: the server saves its conversation
 	return nil
 }
 

@@ -22,7 +22,7 @@ import (
 // of the package and every check is in one list (TestAcrossTheBoundary
 // fails on one in neither).
 var (
-	acrossTests = []string{"TestChecks", "TestP9Determinism", "TestKnownLegacyCutoff", "TestCorpusReplay",
+	acrossTests = []string{"TestChecks", "TestRefusedAsTheOriginal", "TestP9Determinism", "TestKnownLegacyCutoff", "TestCorpusReplay",
 		"TestRolloutTable", "FuzzSessionOps"}
 	inProcessTests = []string{"TestConformanceThroughBothReaders", "TestCorpusSessions", "TestConcurrentLoads",
 		"TestLargeSessions", "TestDerivationRules", "TestDriversSaveOneScript", "TestP8AdapterRoundTrip",

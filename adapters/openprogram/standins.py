@@ -1070,9 +1070,17 @@ def install_threads(conductor: Conductor, deferred_targets) -> None:
             try:
                 super().run()
             except BaseException as e:  # the original's thread died: a finding for the op
-                if self._op_tracked and not conductor.dead:
-                    conductor.failed(f"{type(e).__name__} in the original's thread {self.name}:\n"
-                                     + traceback.format_exc())
+                text = f"{type(e).__name__} in the original's thread {self.name}:\n" + traceback.format_exc()
+                if self.daemon:
+                    # a daemon thread's exception ends that thread only:
+                    # threading.excepthook prints it and the server goes on
+                    # (R's dispatcher _watch thread calls into its turn's
+                    # event loop when a later stop sets the turn's cancel
+                    # event, after the loop closed); what it changed on
+                    # disk is judged by the views
+                    sys.stderr.write(text)
+                elif self._op_tracked and not conductor.dead:
+                    conductor.failed(text)
             finally:
                 self._op_finished = True
                 if _DEBUG:

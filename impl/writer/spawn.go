@@ -115,7 +115,7 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("sub done"), CalledBy: anchor, Metadata: amd}); err != nil {
 		return err
 	}
-	*w.saved = modelPlain // the web action ends: the server saves its conversation
+	*w.saved, w.runtime = modelPlain, true // the web action ends: the server saves its conversation
 	return w.S.SetHead(cmd)
 }
 
