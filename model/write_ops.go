@@ -559,7 +559,12 @@ func (o *legacyOps) Checkout(op ops.Checkout) error {
 		return err
 	}
 	r.setHead(op.ID)
-	r.setCH(op.ID)
+	// R's handle_checkout_branch sets the head of the conversation the
+	// server has made; it makes none (webui/ws_actions/branch.py): after a
+	// restart the next web op makes it from the store's head.
+	if r.chMade {
+		r.setCH(op.ID)
+	}
 	return nil
 }
 

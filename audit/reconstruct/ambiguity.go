@@ -42,6 +42,10 @@ type point struct {
 	last int    // … and of the last
 	at   int    // the index of its op in the script
 	id   string // the browser's head it records (stale, checkout), the given parent (inherit), the row (noparent)
+	// noConv: the server had made no conversation when the checkout was
+	// placed (after a restart): a checkout makes none, so what put the
+	// browser there before the turns between is a reload, not a checkout.
+	noConv bool
 }
 
 // hint is what a rebuild does otherwise before the op of a row: ops first
@@ -121,6 +125,12 @@ func (b *builder) readings(p point, path map[string]bool) []reading {
 			change: fmt.Sprintf("%s before op %d (%s)", ops.Format(co), p.at+1, op)})
 	}
 	for _, q := range b.window(p) {
+		if p.noConv {
+			out = append(out, reading{row: q, h: hint{before: []ops.Op{ops.Reload{}}},
+				reason: "a reload leaves no row: the browser may have taken the server's head before the turns between",
+				change: fmt.Sprintf("reload before the op of %s", b.d.Rows[q].File)})
+			continue
+		}
 		out = append(out, reading{row: q, h: hint{before: []ops.Op{co}},
 			reason: "a checkout leaves no row: it may have come before the turns between",
 			change: fmt.Sprintf("%s before the op of %s", ops.Format(co), b.d.Rows[q].File)})

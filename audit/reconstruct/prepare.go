@@ -114,8 +114,9 @@ func (b *builder) browser(web *Row) {
 	case b.leg.Node(x) == nil:
 		b.unexplained(web, "", "metadata.parent_id", fmt.Sprintf("the browser's head %q is no row written before it", x))
 	default:
+		made := b.leg.ConversationMade()
 		if b.apply(ops.Checkout{ID: x}) {
-			b.note(point{kind: pointCheckout, id: x})
+			b.note(point{kind: pointCheckout, id: x, noConv: !made})
 		}
 	}
 }

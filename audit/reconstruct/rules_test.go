@@ -208,12 +208,15 @@ func TestGapsHeldToReaders(t *testing.T) {
 
 // TestCheckoutBeforeTheConversation: a server that has made no conversation
 // of the session (after a crash) has no browser head for a turn to move; a
-// checkout that made it may have come before a dispatcher turn that moved
-// only the store's head, and the web turn after both records the checkout's
-// row either way: ambiguous, the earlier place (the script's) listed
-// (generated seed 203 of the 300).
+// checkout makes none there (R's handle_checkout_branch sets the head of a
+// conversation the server has made), so a web turn after a dispatcher turn
+// that moved the store's head records that head, not the checkout's row. A
+// reload that made the conversation before the dispatcher turn puts the
+// browser where the web turn records it, as a checkout right before the
+// web turn does: ambiguous, the reload's place (the script's) listed
+// (generated seed 268 of the audit's clean sessions).
 func TestCheckoutBeforeTheConversation(t *testing.T) {
-	script := parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ncrash\ncheckout id=u1_reply\nfork-root id=d1 text=c\nreply\ndone\nuser id=u3 text=d\nreply\ndone\n")
+	script := parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ncrash\nreload\nfork-root id=d1 text=c\nreply\ndone\nuser id=u3 text=d\nreply\ndone\n")
 	res := checkRoundTrip(t, "s", script, flags.Off)
 	require.Equal(t, Ambiguous, res.Verdict, ops.String(res.Script))
 	var changes []string
@@ -222,8 +225,16 @@ func TestCheckoutBeforeTheConversation(t *testing.T) {
 		changes = append(changes, a.Change)
 		found = found || harness.SameView(a.View, viewOf(t, script))
 	}
-	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0005-u-d1.json")
+	require.Contains(t, changes, "reload before the op of history/0005-u-d1.json")
 	require.True(t, found, "the script's view is no reading: %v", changes)
+
+	// A checkout after the crash makes no conversation: the web turn
+	// records the dispatcher turn's reply, the store's head.
+	script = parse(t, "user id=u1 text=a\nreply\ndone\nuser id=u2 text=b\nreply\ncrash\ncheckout id=u1_reply\nfork-root id=d1 text=c\nreply\ndone\nuser id=u3 text=d\nreply\ndone\n")
+	dir := writeSession(t, "s2", script, flags.Off)
+	raw, err := os.ReadFile(filepath.Join(dir, "history", "0007-u-u3.json"))
+	require.NoError(t, err)
+	require.Contains(t, string(raw), `"parent_id": "d1_reply"`)
 }
 
 // TestCheckoutPlace: a checkout the rows show is placed right before the

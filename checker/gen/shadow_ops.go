@@ -376,7 +376,9 @@ func (s *shadow) rerun(of, id string, edit bool) error {
 
 func (s *shadow) Checkout(o ops.Checkout) error {
 	s.setHead(o.ID)
-	s.setClient(o.ID)
+	if s.made { // R's checkout makes no conversation: the next web op does, from the store's head
+		s.setClient(o.ID)
+	}
 	return nil
 }
 

@@ -161,7 +161,12 @@ func (w *Writer) Checkout(id string) error {
 	if err := w.S.SetHead(id); err != nil {
 		return err
 	}
-	w.setClient(id)
+	// R's checkout sets the head of the conversation the server has made
+	// and makes none: after a restart the next web op makes it from the
+	// store's head.
+	if w.conv {
+		w.setClient(id)
+	}
 	return nil
 }
 
