@@ -76,7 +76,11 @@ func build(dirs []string, log string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b.WriteString("\nR's known findings (adapters/openprogram/r-known.json), as the drivers counted them:\n\n")
+	if len(known) == 0 {
+		b.WriteString("\nNo finding of the run was of a class a known-findings file accepts.\n")
+		return b.String(), nil
+	}
+	b.WriteString("\nKnown findings (the commit's known-findings file), as the drivers counted them:\n\n")
 	b.WriteString("| driver | entry | accepted |\n|---|---|---|\n")
 	for _, k := range known {
 		b.WriteString(k)
