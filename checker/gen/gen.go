@@ -266,7 +266,7 @@ func (g *Gen) inReply() []choice {
 	// R's task tool runs a sub-agent only in a web turn (or a sub-agent's):
 	// in a dispatcher turn it answers with an error, which is a tool op; the
 	// older writers' task (rooted) is drawn there instead.
-	inDispatch := g.st.source != "web" && g.st.source != "agent_spawn"
+	inDispatch := g.st.inDispatch()
 	if !inDispatch || !slices.Contains(g.opt.Without, "rooted") {
 		c = append(c, choice{kTask, w.task})
 	}
@@ -486,7 +486,7 @@ func (g *Gen) drawReply(src Source, kind Kind) ops.Op {
 			Result: pickStr(src, "result", results), Error: src.IntN(4, "tool error") == 0, Legacy: kind == kToolLegacy,
 			Object: oneIn(src, written.objectIn, "tool object")}
 	case kTask:
-		rooted := oneIn(src, written.rootedIn, "task rooted") || s.source != "web" && s.source != "agent_spawn"
+		rooted := oneIn(src, written.rootedIn, "task rooted") || s.inDispatch()
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
 			Async: src.IntN(3, "async") == 0, Rooted: rooted}
 	case kTaskTurn:

@@ -100,6 +100,10 @@ func (s *shadow) ClientHead() (string, bool) {
 	return s.client, s.client != ""
 }
 
+// inDispatch: the pending turn is a dispatcher's (neither the web chat's nor
+// a sub-agent's), where R's task tool runs no sub-agent.
+func (s *shadow) inDispatch() bool { return s.source != "web" && s.source != "agent_spawn" }
+
 // setClient moves the browser's head (the server's conversation is made).
 func (s *shadow) setClient(id string) { s.client, s.made = id, true }
 
