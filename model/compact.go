@@ -17,10 +17,11 @@ func (o *legacyOps) Compact(op ops.Compact) error {
 	if err != nil || keep < 1 {
 		return fmt.Errorf("compact keep=%q is not a count of 1 or more", op.Keep)
 	}
-	ids := []string{op.ID}
-	for i := 1; i <= keep; i++ {
-		ids = append(ids, op.ID+"_k"+strconv.Itoa(i))
+	copies := op.CopyIDs()
+	if len(copies) != keep {
+		return fmt.Errorf("compact keep=%d names %d copies (%q)", keep, len(copies), op.Copies)
 	}
+	ids := append([]string{op.ID}, copies...)
 	if err := firstErr(r.needIdle(), r.newIDs(ids...)); err != nil {
 		return err
 	}

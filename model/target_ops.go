@@ -5,8 +5,6 @@ package model
 // fields of targetOps hold the writer state from before it.
 
 import (
-	"fmt"
-
 	"sessiondag/ops"
 )
 
@@ -118,8 +116,9 @@ func (t *targetOps) Compact(op ops.Compact) error {
 	r := t.r
 	r.add(&tRow{id: op.ID})
 	prev := op.ID
+	copies := op.CopyIDs()
 	for i, orig := range r.leg.compacted {
-		id := fmt.Sprintf("%s_k%d", op.ID, i+1)
+		id := copies[i]
 		row := &tRow{id: id, ip: prev}
 		if o := r.byID[orig]; o != nil {
 			row.user = o.user

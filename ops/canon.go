@@ -160,7 +160,13 @@ func eachID(script []Op, f func(id string, mints bool)) {
 		v := reflect.ValueOf(op)
 		for i := 0; i < v.NumField(); i++ {
 			if mints, names := idField(v.Type().Field(i)); mints || names {
-				f(v.Field(i).String(), mints)
+				ids := FieldIDs(v.Type().Field(i), v.Field(i).String())
+				if len(ids) == 0 {
+					ids = []string{""}
+				}
+				for _, id := range ids {
+					f(id, mints)
+				}
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package ops
 
-import "reflect"
+import (
+	"reflect"
+	"strings"
+)
 
 // Defines lists the ids op creates (its fields tagged ref:"new"), in field
 // order, leaving out empty ones.
@@ -17,9 +20,7 @@ func refs(op Op, which string) []string {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		if t.Field(i).Tag.Get("ref") == which {
-			if s := v.Field(i).String(); s != "" {
-				out = append(out, s)
-			}
+			out = append(out, FieldIDs(t.Field(i), v.Field(i).String())...)
 		}
 	}
 	return out
@@ -37,4 +38,17 @@ func Redirect(op Op, from, to string) Op {
 		}
 	}
 	return v.Interface().(Op)
+}
+
+// FieldIDs are the ids an id field's value holds: none for "", the value
+// cut at its separator for a field tagged list:"," (the copies of a
+// compaction), else the value itself.
+func FieldIDs(f reflect.StructField, value string) []string {
+	if value == "" {
+		return nil
+	}
+	if sep := f.Tag.Get("list"); sep != "" {
+		return strings.Split(value, sep)
+	}
+	return []string{value}
 }

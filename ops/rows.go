@@ -1,5 +1,10 @@
 package ops
 
+import (
+	"strconv"
+	"strings"
+)
+
 // The ops that write rows outside a turn (script sessions, older code paths
 // and damaged edges), change a stored row, or change how the writers write.
 
@@ -38,11 +43,31 @@ type Orphan struct {
 }
 
 // Compact is a compaction of the branch at the head: a summary row ID and a
-// copy of each of the branch's last Keep rows (ID_k1, ID_k2, …) chained
-// from it; the head moves to the last copy.
+// copy of each of the branch's last Keep rows chained from it; the head
+// moves to the last copy. The copies' ids are Copies, comma-separated, as
+// the original draws them ("k_" and ten hex digits), or ID_k1, ID_k2, …
+// when Copies is empty.
 type Compact struct {
-	ID   string `op:"id" ref:"new"`
-	Keep string `op:"keep"` // a count, 1 or more
+	ID     string `op:"id" ref:"new"`
+	Keep   string `op:"keep"` // a count, 1 or more
+	Copies string `op:"copies" ref:"new" list:","`
+}
+
+// CopyIDs are the ids of the copies: Copies cut at its commas, or ID_k1 …
+// ID_kN for Keep N (none for a Keep that is no count).
+func (o Compact) CopyIDs() []string {
+	if o.Copies != "" {
+		return strings.Split(o.Copies, ",")
+	}
+	n, err := strconv.Atoi(o.Keep)
+	if err != nil || n < 1 {
+		return nil
+	}
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = o.ID + "_k" + strconv.Itoa(i+1)
+	}
+	return ids
 }
 
 // Rewind hides a node from reads (metadata.rewound).

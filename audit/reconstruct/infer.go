@@ -193,16 +193,31 @@ func (b *builder) inferLLM(r *Row) step {
 	return step{}
 }
 
-// inferCompact: the summary and the copies of the kept rows (S_k1, …).
+// inferCompact: the summary and the copies of the kept rows, chained from
+// it by parent_id, each stored at the created_at of a row before the summary
+// (the row it copies keeps its own); their ids as stored (the original draws
+// "k_" and ten hex digits), or S_k1, … as the op language derives them.
 func (b *builder) inferCompact(r *Row) step {
-	keep := 0
-	for next := b.row(b.i + 1 + keep); next != nil && next.ID == fmt.Sprintf("%s_k%d", r.ID, keep+1); next = b.row(b.i + 1 + keep) {
-		keep++
+	var copies []string
+	derived := true
+	prev := r.ID
+	for next := b.row(b.i + 1); next != nil; next = b.row(b.i + 1 + len(copies)) {
+		at := b.byTime[jsonText(next.Obj.Val("created_at"))] - 1
+		if str(next.Meta, "parent_id") != prev || at < 0 || at >= b.i || next.Role != "user" && next.Role != "llm" {
+			break
+		}
+		copies = append(copies, next.ID)
+		derived = derived && next.ID == fmt.Sprintf("%s_k%d", r.ID, len(copies))
+		prev = next.ID
 	}
-	s := step{op: ops.Compact{ID: r.ID, Keep: fmt.Sprint(keep)}, rows: 1 + keep, need: needIdle}
+	op := ops.Compact{ID: r.ID, Keep: fmt.Sprint(len(copies))}
+	if !derived {
+		op.Copies = strings.Join(copies, ",")
+	}
+	s := step{op: op, rows: 1 + len(copies), need: needIdle}
 	// The branch compacted ends at the head: the row the last copy copies,
 	// whose created_at the copy keeps.
-	if last := b.row(b.i + keep); keep > 0 && last != nil {
+	if last := b.row(b.i + len(copies)); len(copies) > 0 && last != nil {
 		if at := b.byTime[jsonText(last.Obj.Val("created_at"))] - 1; at >= 0 && at < b.i {
 			s.head = b.d.Rows[at].ID
 		}

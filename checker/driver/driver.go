@@ -82,7 +82,13 @@ func (r *Run) Session(ops.Session) error     { return nil } // read by Start
 func (r *Run) UserWeb(o ops.UserWeb) error   { return r.W.WebUser(o.ID, o.Text, o.Form) }
 func (r *Run) ForkRoot(o ops.ForkRoot) error { return r.W.ForkRoot(o.ID, o.Text, o.Rooted) }
 func (r *Run) Merge(o ops.Merge) error       { return r.W.Merge(o.Cmd, o.ID, o.Text) }
-func (r *Run) Compact(o ops.Compact) error   { return r.W.Compact(o.ID, o.Keep) }
+func (r *Run) Compact(o ops.Compact) error {
+	var copies []string
+	if o.Copies != "" {
+		copies = strings.Split(o.Copies, ",")
+	}
+	return r.W.Compact(o.ID, o.Keep, copies)
+}
 
 func (r *Run) UserDispatch(o ops.UserDispatch) error {
 	return r.W.Dispatch(o.ID, o.Text, o.Parent, o.Source, o.Rooted)

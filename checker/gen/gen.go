@@ -556,7 +556,13 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 		}
 		return ops.LegacyReply{ID: s.id12(), Text: "legacy answer", Parent: parent, Blocks: oneIn(src, written.blocksIn, "reply blocks")}
 	case kCompact:
-		return ops.Compact{ID: "summary_" + s.id12(), Keep: pickStr(src, "compact keep", []string{"2", "1"})}
+		// the copies under ids as the original's persister draws them
+		o := ops.Compact{ID: "summary_" + s.id12(), Keep: pickStr(src, "compact keep", []string{"2", "1"})}
+		o.Copies = "k_" + s.id10()
+		if o.Keep == "2" {
+			o.Copies += ",k_" + s.id10()
+		}
+		return o
 	case kOrphan:
 		caller := ""
 		if src.IntN(2, "orphan caller") == 1 {

@@ -192,6 +192,11 @@ func (s *shadow) id12() string {
 	return fmt.Sprintf("%012x", (s.counter*0x9E3779B97F4A7C15)&0xffffffffffff)
 }
 
+func (s *shadow) id10() string {
+	s.counter++
+	return fmt.Sprintf("%010x", (s.counter*0x9E3779B97F4A7C15)&0xffffffffff)
+}
+
 func (s *shadow) callID() string {
 	s.counter++
 	return fmt.Sprintf("toolu_%06x", (s.counter*0x9E3779B1)&0xffffff)

@@ -4,8 +4,8 @@ package gen
 // ops.Interpreter), and which shapes of legacy §5/§6 it completes.
 
 import (
+	"fmt"
 	"slices"
-	"strconv"
 
 	"sessiondag/ops"
 )
@@ -493,14 +493,17 @@ func (s *shadow) Compact(o ops.Compact) error {
 		kept = []string{s.userOf[r], r}
 	}
 	s.write(o.ID, true)
+	copies := o.CopyIDs()
+	if len(copies) != len(kept) {
+		return fmt.Errorf("compact keep=%s names %d copies", o.Keep, len(copies))
+	}
 	for i, orig := range kept {
-		id := o.ID + "_k" + strconv.Itoa(i+1)
-		s.write(id, s.isUser[orig])
+		s.write(copies[i], s.isUser[orig])
 		if s.finished[orig] {
 			s.tally.Shape(ShapeOwnCalls)
 		}
 	}
-	s.setHead(o.ID + "_k" + o.Keep)
+	s.setHead(copies[len(copies)-1])
 	s.tally.Shape(ShapeCompaction)
 	return nil
 }

@@ -12,11 +12,11 @@ import (
 // Compact is a compaction of the branch at the head (legacy §1, §6 #30), as
 // the original's persister writes it: a summary row that starts a chain of
 // its own, then a copy of each of the branch's last keep messages under a
-// new id (id_k1, id_k2, …), each written through the message adapter with
-// the previous row as parent_id, and the head on the last copy. A branch of
-// fewer than four rows, or not longer than keep, is not compacted: the op
-// does not apply.
-func (w *Writer) Compact(id, keep string) error {
+// new id (copies, as the original draws them; none given: id_k1, id_k2, …),
+// each written through the message adapter with the previous row as
+// parent_id, and the head on the last copy. A branch of fewer than four
+// rows, or not longer than keep, is not compacted: the op does not apply.
+func (w *Writer) Compact(id, keep string, copies []string) error {
 	if err := w.needIdle("compact"); err != nil {
 		return err
 	}
@@ -25,13 +25,19 @@ func (w *Writer) Compact(id, keep string) error {
 		return fmt.Errorf("%w: compact keep=%q: want a count of 1 or more", ErrState, keep)
 	}
 	ids := []string{id}
-	for i := 1; i <= k; i++ {
+	for i := 1; i <= k && copies == nil; i++ {
 		ids = append(ids, fmt.Sprintf("%s_k%d", id, i))
 	}
+	if copies != nil && len(copies) != k {
+		return fmt.Errorf("%w: compact keep=%d with %d copy ids", ErrState, k, len(copies))
+	}
+	ids = append(ids, copies...)
+	seen := map[string]bool{}
 	for _, x := range ids {
-		if _, dup := w.S.Get(x); dup || x == "" || x == node.RootID {
+		if _, dup := w.S.Get(x); dup || seen[x] || x == "" || x == node.RootID {
 			return fmt.Errorf("%w: compact id %q is empty or already taken", ErrState, x)
 		}
+		seen[x] = true
 	}
 	var branch []*adapter.Message
 	for _, n := range history.BranchNodes(w.S, "") {

@@ -143,7 +143,7 @@ func TestCompactionAsTheOriginalWritesIt(t *testing.T) {
 		require.NoError(t, w.Say("done"))
 		require.NoError(t, w.Done())
 	}
-	require.NoError(t, w.Compact("sm", "2"))
+	require.NoError(t, w.Compact("sm", "2", nil))
 	require.Equal(t, "sm_k2", w.S.PersistedHead())
 	summary, _ := w.S.Get("sm")
 	user, _ := w.S.Get("sm_k1")
@@ -159,7 +159,31 @@ func TestCompactionAsTheOriginalWritesIt(t *testing.T) {
 	u2, _ := w.S.Get("u2")
 	require.Equal(t, u2.CreatedAt, user.CreatedAt, "a copy keeps its row's created_at")
 	require.Equal(t, "1782000005.999999", summary.CreatedAt.S, "the summary is 1e-6 s before the first kept row")
-	require.Error(t, w.Compact("sm2", "5"), "a branch not longer than what it keeps is not compacted")
+	require.Error(t, w.Compact("sm2", "5", nil), "a branch not longer than what it keeps is not compacted")
+}
+
+// The copies under the ids the original drew ("k_" and ten hex digits, as
+// in local_1efaa53533): the chain and the head follow them; a count of ids
+// other than keep, or an id taken, is refused.
+func TestCompactionUnderTheOriginalsIDs(t *testing.T) {
+	w := newW(t)
+	for _, u := range []string{"u1", "u2"} {
+		require.NoError(t, w.WebUser(u, "hi", ""))
+		require.NoError(t, w.Reply())
+		require.NoError(t, w.Say("done"))
+		require.NoError(t, w.Done())
+	}
+	require.Error(t, w.Compact("sm", "2", []string{"k_3bde9ce7fc"}), "two copies need two ids")
+	require.Error(t, w.Compact("sm", "2", []string{"k_3bde9ce7fc", "k_3bde9ce7fc"}), "the ids are distinct")
+	require.Error(t, w.Compact("sm", "2", []string{"k_3bde9ce7fc", "u1"}), "a copy's id is new")
+	require.NoError(t, w.Compact("sm", "2", []string{"k_3bde9ce7fc", "k_bee1a5e56b"}))
+	require.Equal(t, "k_bee1a5e56b", w.S.PersistedHead())
+	user, _ := w.S.Get("k_3bde9ce7fc")
+	reply, _ := w.S.Get("k_bee1a5e56b")
+	require.Equal(t, "sm", user.Meta("parent_id").Str())
+	require.Equal(t, "k_3bde9ce7fc", reply.Meta("parent_id").Str())
+	_, derived := w.S.Get("sm_k1")
+	require.False(t, derived, "no copy under a derived id")
 }
 
 // /merge: its command row, the seq its dropped attach pointer took, and the

@@ -50,30 +50,45 @@ func (m *minter) own(op ops.Op) ops.Op {
 		f := v.Type().Field(i)
 		mints := f.Tag.Get("ref") == "new"
 		names := f.Tag.Get("ref") == "node" || f.Tag.Get("op") == "caller"
-		id := v.Field(i).String()
-		if !mints && !names || reserved[id] {
+		if !mints && !names {
 			continue
 		}
-		if !m.seen[id] {
-			m.seen[id] = true
-			if names {
-				m.refs = append(m.refs, id)
-			}
-			if mints && !m.namedBefore(id) {
-				m.to[id] = mintPrefix + id
-				m.mine = append(m.mine, mintPrefix+id)
-				m.scripts = append(m.scripts, id)
-				longestFirst(m.mine)
-				longestFirst(m.scripts)
-			}
+		ids := ops.FieldIDs(f, v.Field(i).String())
+		for k, id := range ids {
+			ids[k] = m.ownID(id, mints, names)
 		}
-		if to, ok := m.to[id]; ok {
-			v.Field(i).SetString(to)
-		} else if names {
-			v.Field(i).SetString(m.words(id)) // a derived id: u1_reply
+		if len(ids) > 0 {
+			v.Field(i).SetString(strings.Join(ids, f.Tag.Get("list")))
 		}
 	}
 	return v.Interface().(ops.Op)
+}
+
+// ownID is one id of an id field in the server's names.
+func (m *minter) ownID(id string, mints, names bool) string {
+	if reserved[id] {
+		return id
+	}
+	if !m.seen[id] {
+		m.seen[id] = true
+		if names {
+			m.refs = append(m.refs, id)
+		}
+		if mints && !m.namedBefore(id) {
+			m.to[id] = mintPrefix + id
+			m.mine = append(m.mine, mintPrefix+id)
+			m.scripts = append(m.scripts, id)
+			longestFirst(m.mine)
+			longestFirst(m.scripts)
+		}
+	}
+	if to, ok := m.to[id]; ok {
+		return to
+	}
+	if names {
+		return m.words(id) // a derived id: u1_reply
+	}
+	return id
 }
 
 // words is id with each whole minted id in it the server's.

@@ -159,6 +159,13 @@ func signature(op ops.Op, turn int, owner map[string]int, minted map[string]int)
 		f, x := v.Type().Field(i), v.Field(i)
 		b.WriteByte(' ')
 		switch {
+		case ops.IDField(f) && f.Tag.Get("list") != "":
+			for k, id := range ops.FieldIDs(f, x.String()) {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(refKind(id, turn, owner, minted))
+			}
 		case ops.IDField(f):
 			b.WriteString(refKind(x.String(), turn, owner, minted))
 		case x.Kind() == reflect.Bool:
