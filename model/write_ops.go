@@ -690,6 +690,9 @@ func (o *legacyOps) Script(op ops.Script) error {
 	if err := firstErr(r.needIdle(), r.newIDs(op.ID)); err != nil {
 		return err
 	}
+	if op.Prompt != "" && op.What != "exec" {
+		return fmt.Errorf("script what=%s takes no prompt", op.What)
+	}
 	switch op.What {
 	case "fn":
 		// R's @agentic_function wrapper records a run's duration as the
@@ -699,7 +702,12 @@ func (o *legacyOps) Script(op ops.Script) error {
 		r.appendNode(op.ID, "code", op.Name, &Object{}, "ok", "",
 			newObject("expose", "io", "status", "completed", "duration_seconds", Float(float64(end)-float64(start))))
 	case "exec":
-		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", newObject("status", "completed"))
+		// runtime.exec records the text it sent, when it sent one
+		meta := newObject("status", "completed")
+		if op.Prompt != "" {
+			meta.Set("prompt_text", op.Prompt)
+		}
+		r.appendNode(op.ID, "llm", "model-x", nil, "script reply", "", meta)
 	case "ask": // a top-level ask_user, answered
 		r.appendNode(op.ID, "user", "", newObject("question", "proceed?"), "yes", "", newObject("status", "answered"))
 	default:

@@ -11,9 +11,10 @@ import (
 // Script writes a caller-less row from a script session: a top-level
 // function (fn), model call (exec) or answered ask_user question (ask).
 type Script struct {
-	What string `op:"what"` // fn, exec or ask
-	ID   string `op:"id" ref:"new"`
-	Name string `op:"name"`
+	What   string `op:"what"` // fn, exec or ask
+	ID     string `op:"id" ref:"new"`
+	Name   string `op:"name"`
+	Prompt string `op:"prompt"` // exec: the text it sent, recorded when not empty
 }
 
 // LegacyUser is a user row written through append_message (no ROOT caller).

@@ -1001,11 +1001,12 @@ class Driver:
         return pair[1].all_nodes() if pair else []
 
     # rows outside a turn
-    def op_script(self, what, id, name=""):
+    def op_script(self, what, id, name="", prompt=""):
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         box = {}
 
         self._need(what in ("fn", "exec", "ask"), f"script what={what!r}: want fn, exec or ask")
+        self._need(not prompt or what == "exec", f"script what={what}: only a model call sends a prompt")
 
         def program():
             with self.m.session_context(self.sid, source="cli") as h:
@@ -1015,7 +1016,7 @@ class Driver:
                     box["answer"] = self.m.ask_user("proceed?")
                 else:
                     self.exec_replies.append("script reply")
-                    h.runtime.exec(content=[{"type": "text", "text": ""}])
+                    h.runtime.exec(content=[{"type": "text", "text": prompt}])
         t = threading.Thread(target=program, name="script")
         # A script runs in the user's terminal: a top-level ask_user, which
         # has no function's runtime to ask through, reads the answer from

@@ -1,6 +1,7 @@
 package reconstruct
 
 import (
+	"maps"
 	"strings"
 
 	"sessiondag/model"
@@ -67,6 +68,10 @@ func gapClass(r *Row, field, stored, written string) string {
 		if key == "extra" && sameCalls(stored, written) {
 			return gapContent // the blocks: their texts (what a function the model called returned, an error)
 		}
+	case key == "blocks" && r.Role == "llm" && sameBlockKinds(stored, written):
+		// a compaction's copy of a reply holds its extra's blocks as its
+		// own metadata: their texts and order, as for extra above
+		return gapContent
 	case field == "output" && (r.Role == "llm" && has(r.Meta, "status") && !has(r.Meta, "prompt_text") || isCommand(r) ||
 		str(r.Meta, "role") == "system"):
 		return gapContent // a reply's text other than its streamed blocks joined; a command's text; an error's message
@@ -122,12 +127,35 @@ func sameCalls(stored, written string) bool {
 	return ok1 && ok2 && s == w
 }
 
+// sameBlockKinds reports whether two block lists hold as many blocks of
+// each type.
+func sameBlockKinds(stored, written string) bool {
+	kinds := func(text string) (map[string]int, bool) {
+		list, ok := value(text).([]any)
+		if !ok {
+			return nil, false
+		}
+		n := map[string]int{}
+		for _, b := range list {
+			o, _ := b.(*model.Object)
+			if o == nil {
+				return nil, false
+			}
+			n[o.Str("type")]++
+		}
+		return n, true
+	}
+	s, ok1 := kinds(stored)
+	w, ok2 := kinds(written)
+	return ok1 && ok2 && maps.Equal(s, w)
+}
+
 // isCommand: a /spawn, /task or /merge command row (its text is the
 // command as typed, which the op language writes from the sub-agent's or the
-// merge's text).
+// merge's text), or a compaction's copy of one (its message's caller ROOT).
 func isCommand(r *Row) bool {
 	out := str(r.Obj, "output")
-	return r.CalledBy == "ROOT" && str(r.Meta, "source") == "web" &&
+	return (r.CalledBy == "ROOT" || str(r.Meta, "caller") == "ROOT") && str(r.Meta, "source") == "web" &&
 		(strings.HasPrefix(out, "/merge ") || strings.HasPrefix(out, "/task ") || strings.HasPrefix(out, "/spawn "))
 }
 

@@ -187,7 +187,7 @@ func (b *builder) inferLLM(r *Row) step {
 			Blocks: has(m, "blocks") || has(m, "tool_calls")}
 		return step{op: op, rows: 1, need: needIdle, clock: r}
 	case r.CalledBy == "":
-		return step{op: ops.Script{What: "exec", ID: r.ID}, rows: 1, need: needIdle, clock: r}
+		return step{op: ops.Script{What: "exec", ID: r.ID, Prompt: str(m, "prompt_text")}, rows: 1, need: needIdle, clock: r}
 	}
 	b.unexplained(r, "", "called_by", fmt.Sprintf("an llm row called by %q that is neither a reply (its id %s_reply) nor a function's model call (prompt_text)", r.CalledBy, r.CalledBy))
 	return step{}

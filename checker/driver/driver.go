@@ -147,7 +147,7 @@ func (r *Run) Spawn(o ops.Spawn) error {
 	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted, o.Turn)
 }
 
-func (r *Run) Script(o ops.Script) error { return r.W.Script(o.What, o.ID, o.Name) }
+func (r *Run) Script(o ops.Script) error { return r.W.Script(o.What, o.ID, o.Name, o.Prompt) }
 
 func (r *Run) LegacyUser(o ops.LegacyUser) error { return r.W.LegacyUser(o.ID, o.Text, o.Parent) }
 

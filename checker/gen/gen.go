@@ -544,7 +544,11 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 	case kScript:
 		w := written
 		what := pickWeighted(src, "script what", []string{"fn", "exec", "ask"}, []int{w.scriptFn, w.scriptExec, w.ask})
-		return ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
+		o := ops.Script{What: what, ID: s.id12(), Name: pickStr(src, "fn", fnNames)}
+		if what == "exec" {
+			o.Prompt = pickStr(src, "script prompt", []string{"a top-level model call", ""})
+		}
+		return o
 	case kLegacyUser:
 		return ops.LegacyUser{ID: s.id8(), Text: pickStr(src, "text", texts), Parent: g.drawParent(src, "null")}
 	case kLegacyReply:

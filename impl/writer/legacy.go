@@ -11,9 +11,12 @@ import (
 // a top-level function ("fn"), model call ("exec") or answered ask_user
 // question ("ask"). The append moves the in-memory head; meta.json is not
 // written (R's session_context writes through the graph shim).
-func (w *Writer) Script(what, id, name string) error {
+func (w *Writer) Script(what, id, name, prompt string) error {
 	if err := w.needIdle("script"); err != nil {
 		return err
+	}
+	if prompt != "" && what != "exec" {
+		return fmt.Errorf("%w: script what=%s: only a model call sends a prompt", ErrState, what)
 	}
 	var n *node.Node
 	switch what {
@@ -27,6 +30,9 @@ func (w *Writer) Script(what, id, name string) error {
 		n = &node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(&node.Obj{}), Output: node.Str("ok"), Metadata: md}
 	case "exec":
 		md := meta("status", node.Str("completed"))
+		if prompt != "" { // R's runtime.exec records a prompt it sent (prompt_text)
+			md.Set("prompt_text", node.Str(prompt))
+		}
 		w.predecessor(md, w.storeAnchor())
 		n = &node.Node{ID: id, Role: node.RoleLLM, Name: "model-x", Output: node.Str("script reply"), Metadata: md}
 	case "ask":

@@ -92,7 +92,8 @@ func TestRowsAsTheOriginalWritesThem(t *testing.T) {
 	require.NoError(t, w.WebUser("w2", "what is this?", "image"))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.NoError(t, w.Script("ask", "q1", ""))
+	require.NoError(t, w.Script("ask", "q1", "", ""))
+	require.NoError(t, w.Script("exec", "x0", "", "a top-level model call"))
 	require.NoError(t, w.Run("r1", "plan_steps", `{"task": "t"}`, "full"))
 	require.NoError(t, w.Exec("x1", "plan", "ok"))
 	require.NoError(t, w.EndAfter(`"done"`, "", 0.25))
@@ -108,6 +109,7 @@ func TestRowsAsTheOriginalWritesThem(t *testing.T) {
 		{"a function-form web user", "w1", "local_0f43f32fab", "0026-u-d224e429.json"},
 		{"a web user with an image", "w2", "local_22ea58ec02", "0100-u-cc2da2d0.json"},
 		{"a top-level ask_user answer", "q1", "local_0f43f32fab", "0052-u-200c51d0d243.json"},
+		{"a top-level model call, its prompt recorded", "x0", "local_1efaa53533", "0009-l-84bc72eecbea.json"},
 		{"a script run in a session context", "r1", "local_1efaa53533", "0004-c-636cfbd5394b.json"},
 	} {
 		got, ok := s.Get(tc.id)

@@ -44,7 +44,7 @@ func TestExecWithoutFrame(t *testing.T) {
 	require.Zero(t, w.S.Len(), "a refused op writes nothing")
 	// ... and a top-level model call of a script session is an llm node with
 	// an empty caller.
-	require.NoError(t, w.Script("exec", "x1", ""))
+	require.NoError(t, w.Script("exec", "x1", "", ""))
 	x := get(t, w.S, "x1")
 	require.Equal(t, node.RoleLLM, x.Role)
 	require.Equal(t, "", x.CalledBy)
@@ -127,8 +127,8 @@ func TestFnViaExecNeedsExec(t *testing.T) {
 
 func TestTwoTopLevelScriptCallsHaveEmptyCaller(t *testing.T) {
 	w := newW(t)
-	require.NoError(t, w.Script("fn", "s1", "step"))
-	require.NoError(t, w.Script("fn", "s2", "step"))
+	require.NoError(t, w.Script("fn", "s1", "step", ""))
+	require.NoError(t, w.Script("fn", "s2", "step", ""))
 	require.Equal(t, []string{"s1", "s2"}, node.IDs(w.S.Nodes()), "a script session has no ROOT")
 	for _, id := range []string{"s1", "s2"} {
 		n := get(t, w.S, id)
