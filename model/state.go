@@ -56,6 +56,7 @@ func (w *writerState) appendState(b []byte) []byte {
 	}
 	sp := w.spawn
 	b = appendStrings(appendBool(b, true), []string{sp.cmd, sp.attach, sp.caller, sp.label, sp.prompt})
+	b = appendStrings(appendBool(b, sp.async), []string{sp.followup, sp.taskID})
 	if o := sp.task; o != nil {
 		b = appendStrings(appendBool(b, true), []string{o.call, o.context, o.pending, o.pendingSrc, o.reply})
 		return appendBool(appendValue(appendValue(b, o.blocks), o.toolCalls), o.aborted)

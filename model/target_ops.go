@@ -176,6 +176,13 @@ func (t *targetOps) Spawn(op ops.Spawn) error {
 	if at == "" {
 		at = op.Cmd
 	}
+	if op.Turn && op.Mode == "async" {
+		// the attach pointer is written first; the done writes the
+		// follow-up, which continues the command row
+		r.add(&tRow{id: op.Attach, ip: at, attach: true})
+		r.spawnAt[op.ID] = op.Cmd
+		return nil
+	}
 	if op.Turn { // the reply is the next ops'; the attach pointer comes with its done
 		r.spawnAt[op.ID] = at
 		return nil
@@ -194,8 +201,11 @@ func (t *targetOps) spawnDone() {
 	}
 	delete(t.r.spawnAt, t.pending)
 	for _, n := range t.r.leg.nodes[t.written:] {
-		if n.meta().Val("function") == "attach" {
+		switch {
+		case n.meta().Val("function") == "attach":
 			t.r.add(&tRow{id: n.ID, ip: at, attach: true})
+		case n.meta().Val("source") == "task_followup": // an async spawn's follow-up, under its command row
+			t.r.add(&tRow{id: n.ID, ip: at, user: true})
 		}
 	}
 	if call, ok := t.r.taskCall[t.pending]; ok {

@@ -394,6 +394,8 @@ func (r *LegacyRun) endTurn() {
 type spawnTurn struct {
 	cmd, attach, caller, label, prompt string
 	task                               *taskOuter // a task turn's: the reply waiting on its call
+	async                              bool       // an async spawn's: the runner finishes the card, then the follow-up
+	followup, taskID                   string
 }
 
 // taskOuter is the turn a task turn's reply is in, suspended while the
@@ -766,6 +768,47 @@ func (r *LegacyRun) spawnSub(op ops.Spawn, caller string) {
 	r.setHead(op.ID)
 	r.pending, r.pendingSrc = op.ID, "agent_spawn"
 	r.spawn = &spawnTurn{cmd: op.Cmd, attach: op.Attach, caller: caller, label: op.Label, prompt: op.Text}
+	if op.Mode == "async" {
+		r.spawn.async, r.spawn.followup, r.spawn.taskID = true, op.Followup, taskID(op)
+	}
+}
+
+// asyncEnd is an async spawn turn's end once the sub-agent's reply is done,
+// as R's task runner writes it (agent/task/runner.py _run_one): the attach
+// card finished (_update_attach_card: the answer, its branch, the task's
+// status and id, the attach again in extra), then the follow-up
+// (_dispatch_followup): the head back on the command row and a dispatcher
+// turn, source task_followup, with R's instruction as its text, pending.
+func (r *LegacyRun) asyncEnd(sp *spawnTurn, reply string) {
+	n := r.node(sp.attach)
+	r.changed(n)
+	if out := r.node(reply).Output; Truthy(out) { // result_text or the card's own
+		n.Output = out
+	}
+	a := deepCopy(n.meta().Val("attach")).(*Object)
+	a.Set("head_id", reply)
+	a.Set("status", "completed")
+	a.Set("task_id", sp.taskID)
+	n.meta().Set("attach", a)
+	n.meta().Set("extra", pyDumpsASCII(newObject("attach", a)))
+	r.setHead(sp.cmd)
+	r.dispatch(sp.followup, followupText(pyStrip(sp.label), pyStrip(sp.prompt)), "", "task_followup")
+}
+
+// followupText is the instruction R's runner sends the caller's agent when
+// an async task completes (_dispatch_followup): the task's label (its
+// prompt's first 60 characters without one) and the prompt.
+func followupText(label, prompt string) string {
+	if label == "" {
+		label = prefix(prompt, 60)
+	}
+	text := "[系统消息] 你派发的子 agent \"" + label + "\" 已经跑完了，它完整的对话记录作为附加内容嵌在上面。\n"
+	if prompt != "" {
+		text += "用户原本让子 agent 做的事是：" + prompt + "\n"
+	}
+	return text + "现在请你直接面向原始用户给出完整回答，基于子 agent 跑出来的结果做总结、解读、给出后续建议。" +
+		"不要原样复读子 agent 的最后一句话。如果子 agent 的输出已经直接回答了用户问题，用你自己的话重新组织一遍，" +
+		"并补充必要的背景或上下文。"
 }
 
 // needNoSpawnTurn refuses an end of a spawn turn other than done: what R's

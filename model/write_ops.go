@@ -330,6 +330,8 @@ func (o *legacyOps) finish(status string, stop bool) error {
 	switch {
 	case sp != nil && sp.task != nil:
 		r.taskEnd(sp, reply)
+	case sp != nil && sp.async:
+		r.asyncEnd(sp, reply)
 	case sp != nil:
 		r.spawnAttach(sp, reply)
 	}
@@ -583,15 +585,25 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	if op.Mode != "inherit" && op.Mode != "clean" && op.Mode != "async" {
 		return fmt.Errorf("spawn mode %q is not inherit, clean or async", op.Mode)
 	}
-	if err := firstErr(r.needIdle(), r.newIDs(op.Cmd, op.ID, op.ID+"_reply", op.Attach)); err != nil {
+	ids := []string{op.Cmd, op.ID, op.ID + "_reply", op.Attach}
+	if op.Followup != "" {
+		ids = append(ids, op.Followup, op.Followup+"_reply")
+	}
+	if err := firstErr(r.needIdle(), r.newIDs(ids...)); err != nil {
 		return err
 	}
 	prompt, label := pyStrip(op.Text), pyStrip(op.Label)
 	if prompt == "" {
 		return fmt.Errorf("spawn needs a text: R's /spawn refuses an empty prompt")
 	}
-	if op.Turn && (op.Mode == "async" || op.Rooted) {
-		return fmt.Errorf("spawn turn is an inherit or clean spawn written as R's /task writes it: not async, not rooted")
+	if op.Turn && op.Rooted {
+		return fmt.Errorf("spawn turn is written as R's /task writes it: not rooted")
+	}
+	if asyncTurn := op.Mode == "async" && op.Turn; asyncTurn != (op.Followup != "") {
+		return fmt.Errorf("spawn followup= names the follow-up turn of an async spawn turn, and only of one")
+	}
+	if op.Task != "" && op.Mode != "async" {
+		return fmt.Errorf("spawn task= is the task id of an async spawn")
 	}
 	r.conversation()
 	r.ensureRoot()
@@ -626,6 +638,16 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 				"source_commit_id", nil, "status", "running")))
 		r.setHead(op.Cmd)
 	}
+	if op.Turn && op.Mode == "async" {
+		// R's web handler stitches the runner's task id into the card as
+		// soon as it has submitted the task (webui/_execute, _run_spawn_async)
+		n := r.node(op.Attach)
+		r.changed(n)
+		a := deepCopy(n.meta().Val("attach")).(*Object)
+		a.Set("task_id", taskID(op))
+		n.meta().Set("extra", pyDumpsASCII(newObject("attach", a)))
+		n.meta().Set("attach", a)
+	}
 	if op.Turn { // the sub-agent's turn goes on in the ops that follow
 		r.spawnSub(op, attachCaller)
 		return nil
@@ -651,7 +673,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		a := deepCopy(n.meta().Val("attach")).(*Object)
 		a.Set("head_id", op.ID+"_reply")
 		a.Set("status", "completed")
-		a.Set("task_id", "t_"+op.Attach)
+		a.Set("task_id", taskID(op))
 		n.meta().Set("attach", a)
 		n.meta().Set("extra", pyDumpsASCII(newObject("attach", a)))
 		return nil
@@ -672,6 +694,15 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	r.setHead(op.Cmd)
 	r.savedModel, r.runtime = "plain", true // the web action ends: the server saves its conversation
 	return nil
+}
+
+// taskID is the id of an async spawn's task: the one the runner drew, or
+// t_<attach>.
+func taskID(op ops.Spawn) string {
+	if op.Task != "" {
+		return op.Task
+	}
+	return "t_" + op.Attach
 }
 
 // prefix is Python's s[:n]: the first n code points.

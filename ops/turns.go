@@ -72,16 +72,23 @@ type Reload struct{}
 // writes the sub-agent's user called by ROOT (see UserDispatch). Turn (inherit
 // and clean) leaves the sub-agent's turn pending, as R's /task writes it: its
 // reply, tool calls and functions are the ops that follow, and its `done`
-// writes the attach pointer with the sub-agent's answer.
+// writes the attach pointer with the sub-agent's answer. An async Turn is
+// R's task runner: the attach pointer first, running; the done of the
+// sub-agent's turn finishes it and writes the follow-up turn Followup (a
+// dispatcher turn, source task_followup, R's own instruction as its text),
+// whose reply is the ops that follow. Task is the task id the runner drew
+// (default t_<attach>).
 type Spawn struct {
-	Mode   string `op:"mode"`
-	Cmd    string `op:"cmd" ref:"new"`
-	ID     string `op:"id" ref:"new"`
-	Attach string `op:"attach" ref:"new"`
-	Text   string `op:"text"`
-	Label  string `op:"label"`
-	Rooted bool   `op:"rooted"`
-	Turn   bool   `op:"turn"`
+	Mode     string `op:"mode"`
+	Cmd      string `op:"cmd" ref:"new"`
+	ID       string `op:"id" ref:"new"`
+	Attach   string `op:"attach" ref:"new"`
+	Text     string `op:"text"`
+	Label    string `op:"label"`
+	Rooted   bool   `op:"rooted"`
+	Turn     bool   `op:"turn"`
+	Followup string `op:"followup" ref:"new"`
+	Task     string `op:"task"`
 }
 
 func (Session) Kind() string      { return "session" }

@@ -818,8 +818,12 @@ class Driver:
         self._settle()
 
     # sub-agents
-    def op_spawn(self, mode, cmd, id, attach, text="", label="", rooted=False):
+    def op_spawn(self, mode, cmd, id, attach, text="", label="", rooted=False, turn=False, followup="", task=""):
         self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
+        # R runs the sub-agent's turn (and an async task's follow-up) on its
+        # own threads within the command; this adapter does not yet hold
+        # them for the ops that follow
+        self._need(not turn, "turn: this adapter does not drive a /spawn's sub-agent turn by the ops after it")
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         self._need(":" not in label, "a /spawn label cannot hold a colon")
         # R's _run_spawn answers an empty prompt with an error and runs no

@@ -20,10 +20,13 @@ type builder struct {
 	// attachOf: the first attach pointer naming each row as its attach's
 	// head_id (a spawn turn's, whose done writes it, is named at the spawn).
 	attachOf map[string]int // … its index + 1
-	t        *model.TargetRun
-	leg      *model.LegacyRun // t's writer state: read, never applied to
-	script   []ops.Op
-	i        int // the next row to explain
+	// followupOf: the first follow-up turn (source task_followup) each row
+	// is the parent of: an async spawn's, under its command row.
+	followupOf map[string]string
+	t          *model.TargetRun
+	leg        *model.LegacyRun // t's writer state: read, never applied to
+	script     []ops.Op
+	i          int // the next row to explain
 
 	// What the writer performing the ops has in progress, as the ops
 	// applied left it (mirror.go).
@@ -32,6 +35,7 @@ type builder struct {
 	frames     []frame // the open functions, outermost first
 	reply      *openReply
 	spawn      string     // the sub-agent user of the spawn or task turn pending ("" = none)
+	followup   string     // the follow-up an async spawn turn's done writes ("" = none)
 	outer      *outerTurn // a task turn's: the turn whose reply waits on it
 
 	clock  float64 // the clock's time and the node count when it was set
@@ -124,7 +128,7 @@ func Session(d *Dir) *Result {
 }
 
 func newBuilder(d *Dir) *builder {
-	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), attachOf: make(map[string]int), t: model.NewTarget(d.ID), clock: 1782000000.0,
+	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), attachOf: make(map[string]int), followupOf: make(map[string]string), t: model.NewTarget(d.ID), clock: 1782000000.0,
 		wroteAt: make(map[string]int, len(d.Rows)), rowIdle: make([]bool, len(d.Rows)), rowCH: make([]bool, len(d.Rows))}
 	b.leg = b.t.Legacy()
 	for k, r := range d.Rows {
@@ -137,6 +141,9 @@ func newBuilder(d *Dir) *builder {
 			}
 			if at, ok := r.Meta.Val("attach").(*model.Object); ok && str(at, "head_id") != "" && b.attachOf[str(at, "head_id")] == 0 {
 				b.attachOf[str(at, "head_id")] = k + 1
+			}
+			if p := str(r.Meta, "parent_id"); r.Role == "user" && str(r.Meta, "source") == "task_followup" && b.followupOf[p] == "" {
+				b.followupOf[p] = r.ID
 			}
 		}
 		if t := ""; r.Err == nil {

@@ -26,6 +26,12 @@ func (b *builder) closeAll() {
 	if b.first != nil {
 		return
 	}
+	if b.reply != nil && b.followup != "" && b.reply.id == b.spawn+"_reply" && b.status(b.reply.id) != "running" {
+		// the done of an async spawn's sub-agent turn writes the follow-up
+		// next; a row before it is no row the op language puts there
+		b.unexplained(b.current(), "", "", fmt.Sprintf("the async task's follow-up turn (%s) is not the next row: R's task runner writes it in a thread of its own, here beside the turns after it (or never), and the op language's async spawn turn writes it as the sub-agent's turn ends", b.followup))
+		return
+	}
 	if b.reply != nil {
 		b.finishReply(true)
 		return

@@ -47,7 +47,7 @@ func compareAll(d *Dir, w *writes) []diff {
 			out = append(out, diff{file: r.File, id: r.ID, field: "id", stored: jsonText(r.ID), written: "(absent)"})
 			continue
 		}
-		out = append(out, rowDiffs(r, doc, w.name[r.ID])...)
+		out = append(out, rowDiffs(d, r, doc, w.name[r.ID])...)
 	}
 	if len(d.Rows) < len(w.ids) {
 		id := w.ids[len(d.Rows)]
@@ -84,11 +84,13 @@ func fileName(seq int, role, id string) string {
 
 // rowDiffs lists the fields in which a stored row and the written node
 // differ.
-func rowDiffs(r *Row, doc *model.Object, name string) []diff {
+func rowDiffs(dir *Dir, r *Row, doc *model.Object, name string) []diff {
 	var out []diff
 	add := func(field, stored, written string) {
 		d := diff{file: r.File, id: r.ID, field: field, stored: stored, written: written}
-		d.class = gapClass(r, field, stored, written)
+		if d.class = gapClass(r, field, stored, written); d.class == "" && namesCommit(dir, field, stored, written) {
+			d.class = gapContext
+		}
 		out = append(out, d)
 	}
 	if name != r.File {

@@ -35,9 +35,20 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 		op.Label, op.Text = typedSpawn(outputText(c), op.Label, op.Text)
 		return step{op: op, rows: 2, need: needIdle, web: c, clock: c}
 	}
-	if r := b.row(k + 3); mode == "async" && sub != nil && r != nil && r.ID == sub.ID+"_reply" && has(r.Meta, "source") && outputText(r) != "sub done" {
-		b.unexplained(c, "", "", fmt.Sprintf("the sub-agent's reply %s of this /task --async is a dispatcher turn's, which R's task runner writes: the op language's async spawn answers at once (\"sub done\") and has no turn form", r.ID))
-		return step{}
+	if mode == "async" && sub != nil && attach != nil && has(attach.Meta, "attach") && b.subTurn(sub) && !asyncAtOnce(attach, sub, b.byID[sub.ID+"_reply"]) {
+		// R's task runner: the sub-agent's turn is the ops that follow, its
+		// done finishes the card and writes the follow-up turn
+		at, _ := attach.Meta.Val("attach").(*model.Object)
+		op := ops.Spawn{Mode: mode, Cmd: c.ID, ID: sub.ID, Attach: attach.ID, Text: outputText(sub), Label: str(at, "label"),
+			Turn: true, Followup: b.followupOf[c.ID]}
+		if op.Followup == "" { // the turn never ended: no follow-up was written
+			op.Followup = sub.ID + "_followup"
+		}
+		if t := str(at, "task_id"); t != "" && t != "t_"+attach.ID {
+			op.Task = t
+		}
+		op.Label, op.Text = typedSpawn(outputText(c), op.Label, op.Text)
+		return step{op: op, rows: 3, need: needIdle, web: c, clock: c}
 	}
 	if sub == nil || attach == nil || b.row(k+2) == nil {
 		b.unexplained(c, "", "", "a /spawn or /task --async command row is followed by its sub-agent's user and reply and its attach pointer; the rows end before them")
@@ -156,6 +167,14 @@ func (b *builder) inferSpawnEnd(r *Row) step {
 func (b *builder) subTurn(s *Row) bool {
 	r := b.byID[s.ID+"_reply"]
 	return s.CalledBy == "" && (r == nil || has(r.Meta, "source")) && !b.answeredAtOnce(s, r)
+}
+
+// asyncAtOnce reports whether the rows of a /task --async are the op's own
+// form, whose sub-agent answered at once ("sub done", its reply right
+// after its user, the card showing it), which the turn form would write
+// the same only with that answer.
+func asyncAtOnce(attach, s, r *Row) bool {
+	return r != nil && outputText(r) == "sub done" && r.Seq == s.Seq+1 && outputText(attach) == "sub done"
 }
 
 // answeredAtOnce reports whether the sub-agent's user s and its reply r

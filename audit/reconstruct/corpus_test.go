@@ -20,7 +20,7 @@ func TestCorpora(t *testing.T) {
 		explained int // reconstructed or ambiguous, at least
 	}{
 		{"../../corpus/sessions/*", 66},
-		{"../../corpus/realwriter/sessions/*", 87},
+		{"../../corpus/realwriter/sessions/*", 94},
 		// corpus/conformance was written the way the project's writers wrote
 		// before they were made the original at R: 7 of its sessions hold a
 		// rerun with source "web", which R's rerun does not write (R5), and 2

@@ -38,6 +38,9 @@ type Dir struct {
 	Rows    []*Row
 	Meta    *model.Object // nil when the directory has no meta.json
 	MetaErr error         // meta.json could not be used
+	// Commits are the ids of the context commits under context/commits/
+	// (the context renderer's, switched on), which attach rows may name.
+	Commits map[string]bool
 }
 
 // Read reads a session directory, opening only regular files, read-only.
@@ -73,6 +76,18 @@ func Read(dir string) (*Dir, error) {
 		d.Rows = append(d.Rows, readRow(dir, file))
 	}
 	writeOrder(d.Rows)
+	commits, err := os.ReadDir(filepath.Join(dir, "context", "commits"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("reconstruct: %s: %w", filepath.Join(dir, "context", "commits"), err)
+	}
+	for _, e := range commits {
+		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && e.Type().IsRegular() {
+			if d.Commits == nil {
+				d.Commits = map[string]bool{}
+			}
+			d.Commits[id] = true
+		}
+	}
 	return d, nil
 }
 

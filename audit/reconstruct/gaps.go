@@ -14,7 +14,8 @@ import (
 // (channel), which files a revert restored (revert), the JSON text of a
 // value the writers encode otherwise (encoding), a reply's blocks for calls
 // no op records and texts the ops derive otherwise (content), the session's
-// own settings in meta.json (meta). No op writes them, and no reader places
+// own settings in meta.json (meta), the context commit an attach row names
+// (context: namesCommit). No op writes them, and no reader places
 // a row by them: a reconstruction that differs only in them is one up to
 // gaps, and the implementation must then load the stored and the replayed
 // data to the same chains under every config (loads.go), which holds the
@@ -30,6 +31,7 @@ const (
 	gapEncoding = "encoding"
 	gapContent  = "content"
 	gapMeta     = "meta"
+	gapContext  = "context"
 )
 
 // byKey are the metadata keys (and node fields) of each class that holds
@@ -125,6 +127,26 @@ func sameCalls(stored, written string) bool {
 	s, ok1 := calls(stored)
 	w, ok2 := calls(written)
 	return ok1 && ok2 && s == w
+}
+
+// namesCommit reports whether an attach row's attach differs from the
+// written one only in its source_commit_id, which names a context commit the
+// folder holds where the writers write null: the context renderer, switched
+// on, records the commit its sub-agent's branch ended on (a value from code
+// the op language does not model, as the cold check's folder edit commits
+// writes it).
+func namesCommit(dir *Dir, field, stored, written string) bool {
+	if field != "metadata.attach" {
+		return false
+	}
+	s, _ := value(stored).(*model.Object)
+	w, _ := value(written).(*model.Object)
+	if s == nil || w == nil || !dir.Commits[s.Str("source_commit_id")] || w.Val("source_commit_id") != nil {
+		return false
+	}
+	s, w = s.Copy(), w.Copy()
+	s.Set("source_commit_id", nil)
+	return jsonText(s) == jsonText(w)
 }
 
 // sameBlockKinds reports whether two block lists hold as many blocks of

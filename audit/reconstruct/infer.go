@@ -84,6 +84,8 @@ func (b *builder) inferUserAt(k int, r *Row) step {
 		return b.inferWeb(r)
 	case src == "agent_spawn":
 		return b.inferTask(k, r)
+	case src == "task_followup" && r.CalledBy == "" && b.followup == r.ID:
+		return b.inferSpawnEnd(r) // an async spawn turn's done writes it
 	case r.CalledBy == "ROOT":
 		return b.inferDispatch(r, true)
 	case r.CalledBy == "" && has(m, "forked_from"):

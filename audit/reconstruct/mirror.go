@@ -33,7 +33,7 @@ func (b *builder) track(op ops.Op, wrote bool) {
 		}
 	case ops.Spawn:
 		if op.Turn {
-			b.pending, b.pendingSrc, b.spawn = op.ID, "agent_spawn", op.ID
+			b.pending, b.pendingSrc, b.spawn, b.followup = op.ID, "agent_spawn", op.ID, op.Followup
 		}
 	case ops.Task:
 		if op.Turn {
@@ -45,8 +45,11 @@ func (b *builder) track(op ops.Op, wrote bool) {
 		if o := b.outer; o != nil { // a task turn's done: its reply open again
 			b.pending, b.pendingSrc, b.reply, b.outer = o.pending, o.pendingSrc, o.reply, nil
 		}
+		if b.followup != "" { // an async spawn turn's done: its follow-up pending
+			b.pending, b.pendingSrc, b.followup = b.followup, "task_followup", ""
+		}
 	case ops.Crash:
-		b.pending, b.reply, b.frames, b.spawn, b.outer = "", nil, nil, "", nil
+		b.pending, b.reply, b.frames, b.spawn, b.outer, b.followup = "", nil, nil, "", nil, ""
 	case ops.Fn:
 		b.frames = append(b.frames, frame{id: op.ID})
 	case ops.Manual:

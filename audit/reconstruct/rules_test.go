@@ -302,3 +302,33 @@ func TestCheckoutBeforeARerunTurn(t *testing.T) {
 	}
 	require.Contains(t, changes, "checkout id=u1_reply before the op of history/0005-u-d1.json")
 }
+
+// TestAttachNamingAStoredCommit: an attach row's source_commit_id naming a
+// context commit the folder holds (the context renderer's, switched on) is a
+// gap of its own class; one naming no commit of the folder leaves the row
+// unexplained.
+func TestAttachNamingAStoredCommit(t *testing.T) {
+	script := "session id=s\nuser id=u1 text=a\nreply\ndone\n" +
+		"spawn mode=inherit cmd=c1 id=s1 attach=a1 text=dig label=probe\n"
+	dir := writeSession(t, "s", parse(t, script), flags.Off)
+	files, err := filepath.Glob(filepath.Join(dir, "history", "*-l-a1.json"))
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	b, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	text := strings.Replace(string(b), `"source_commit_id": null`, `"source_commit_id": "c0ffee000001"`, 1)
+	require.NotEqual(t, string(b), text)
+	require.NoError(t, os.WriteFile(files[0], []byte(text), 0o644))
+
+	res, err := Path(dir)
+	require.NoError(t, err)
+	require.Equal(t, Unexplained, res.Verdict, "a commit the folder does not hold")
+	require.Equal(t, "metadata.attach", res.First.Field)
+
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "context", "commits"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "context", "commits", "c0ffee000001.json"), []byte(`{"id": "c0ffee000001"}`), 0o644))
+	res, err = Path(dir)
+	require.NoError(t, err)
+	require.Equal(t, Reconstructed, res.Verdict, "%+v", res.First)
+	require.Contains(t, res.Gaps, Gap{Class: gapContext, Count: 1, First: "history/" + filepath.Base(files[0]) + " metadata.attach"})
+}

@@ -144,7 +144,7 @@ func (r *Run) End(o ops.End) error {
 }
 
 func (r *Run) Spawn(o ops.Spawn) error {
-	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted, o.Turn)
+	return r.W.Spawn(o.Mode, o.Cmd, o.ID, o.Attach, o.Text, o.Label, o.Rooted, o.Turn, o.Followup, o.Task)
 }
 
 func (r *Run) Script(o ops.Script) error { return r.W.Script(o.What, o.ID, o.Name, o.Prompt) }

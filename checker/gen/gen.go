@@ -465,8 +465,13 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper",
 			Rooted: oneIn(src, w.rootedIn, "spawn rooted")}
 	case kSpawnTurn:
-		mode := pickWeighted(src, "spawn mode", []string{"inherit", "clean"}, []int{written.spawnInherit, written.spawnClean})
-		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper", Turn: true}
+		mode := pickWeighted(src, "spawn mode", []string{"inherit", "clean", "async"},
+			[]int{written.spawnInherit, written.spawnClean, written.spawnAsync})
+		o := ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper", Turn: true}
+		if mode == "async" { // R's task runner: its follow-up, the task id it drew
+			o.Followup, o.Task = s.id12(), "t_"+s.id12()
+		}
+		return o
 	}
 	return nil
 }

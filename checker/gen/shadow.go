@@ -78,6 +78,7 @@ type swriter struct {
 type ssub struct {
 	cmd, attach, anchor string // a spawn's command row; the attach pointer and the row it follows
 	call                string // a task turn's call ("" for a spawn)
+	followup            string // an async spawn's follow-up turn (its attach pointer written first)
 	outer               swriter
 }
 

@@ -192,6 +192,12 @@ func (s *shadow) finish() error {
 // row (spawn), or the waiting reply open again, the head on the sub-agent's
 // reply and the task's tool row (task).
 func (s *shadow) subDone(sub *ssub, reply string) {
+	if sub.followup != "" { // R's task runner: the card finished, then the follow-up turn under the command row
+		s.setHead(sub.cmd)
+		_ = s.UserDispatch(ops.UserDispatch{ID: sub.followup, Source: "task_followup"})
+		s.tally.Shape(ShapeAsyncTurn)
+		return
+	}
 	s.addAttach(sub.attach)
 	s.asst[sub.anchor] = append(s.asst[sub.anchor], sub.attach)
 	if sub.call == "" {
@@ -407,11 +413,18 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 	}
 	s.parentOf[o.Cmd] = s.client
 	s.setClient(o.Cmd)
+	if o.Turn && o.Mode == "async" { // the attach pointer first, running; the head back on the command row
+		s.write(o.Attach, false)
+		s.addAttach(o.Attach)
+		s.asst[anchor] = append(s.asst[anchor], o.Attach)
+		s.setHead(o.Cmd)
+		s.tally.Shape(ShapeAsyncTask)
+	}
 	if o.Turn { // the sub-agent's turn goes on in the ops that follow
 		s.write(o.ID, true)
 		s.setHead(o.ID)
 		s.pending, s.source = o.ID, "agent_spawn"
-		s.sub = &ssub{cmd: o.Cmd, attach: o.Attach, anchor: anchor}
+		s.sub = &ssub{cmd: o.Cmd, attach: o.Attach, anchor: anchor, followup: o.Followup}
 		s.tally.Shape(ShapeSubAgent)
 		s.tally.Shape(ShapeSpawnTurn)
 		if o.Mode == "clean" {

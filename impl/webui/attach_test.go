@@ -22,7 +22,7 @@ func attachOnPath(t *testing.T) *writer.Writer {
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Task("c1", "s1", "a1", "look around", "scout", true, true))
 	require.NoError(t, w.Done())
-	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper", true, false))
+	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper", true, false, "", ""))
 	require.NoError(t, w.Dispatch("d1", "thanks", "a1", "", true))
 	require.NoError(t, w.Reply())
 	return w
@@ -61,7 +61,7 @@ func TestAttachRowOnPathKeepsItsAttachRows(t *testing.T) {
 	require.NoError(t, w.Task("c1", "s1", "a1", "look around", "scout", true, true))
 	require.NoError(t, w.Done())
 	require.NoError(t, w.Checkout("a1"))
-	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper", true, false))
+	require.NoError(t, w.Spawn("inherit", "c2", "s2", "a2", "sub task", "helper", true, false, "", ""))
 	l := webui.Load(w.S, flags.All)
 	require.Equal(t, []string{"u1", "u1_reply", "a1", "a2", "c2", "s2", "s2_reply"}, adapter.IDs(l.Chain))
 }

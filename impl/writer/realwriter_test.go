@@ -82,7 +82,7 @@ func TestRowsAsTheOriginalWritesThem(t *testing.T) {
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Tool("c1", "bash", `{"cmd": "ls"}`, "ok", false, false, false))
 	require.NoError(t, w.Done())
-	require.NoError(t, w.Spawn("async", "t1", "s1", "a1", "dig", "probe", false, false))
+	require.NoError(t, w.Spawn("async", "t1", "s1", "a1", "dig", "probe", false, false, "", ""))
 	require.NoError(t, w.Dispatch("f1", "the task finished", "t1", "task_followup", false))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())

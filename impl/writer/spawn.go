@@ -2,6 +2,7 @@ package writer
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 
 	"sessiondag/impl/flags"
@@ -21,7 +22,7 @@ import (
 // With turn (inherit and clean, not rooted) the sub-agent's turn is left
 // pending, as R's /task writes it: the ops that follow write its reply, and
 // its Done the attach pointer (spawnEnd).
-func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn bool) error {
+func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn bool, followup, task string) error {
 	if err := w.needIdle("spawn"); err != nil {
 		return err
 	}
@@ -32,8 +33,22 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	if prompt == "" {
 		return fmt.Errorf("%w: spawn needs a text (R's /spawn refuses an empty prompt)", ErrState)
 	}
-	if turn && (mode == "async" || rooted) {
-		return fmt.Errorf("%w: spawn turn: an inherit or clean spawn, not rooted", ErrState)
+	if turn && rooted {
+		return fmt.Errorf("%w: spawn turn: not rooted", ErrState)
+	}
+	if (mode == "async" && turn) != (followup != "") {
+		return fmt.Errorf("%w: spawn followup=%q: the follow-up turn of an async spawn turn, and only of one", ErrState, followup)
+	}
+	if task != "" && mode != "async" {
+		return fmt.Errorf("%w: spawn task=%q: the task id of an async spawn", ErrState, task)
+	}
+	if task == "" {
+		task = TaskID(attach)
+	}
+	for _, id := range []string{followup, followup + "_reply"} {
+		if _, dup := w.S.Get(id); dup && followup != "" {
+			return fmt.Errorf("%w: node id %q is already stored", ErrState, id)
+		}
 	}
 	w.conversation()
 	if err := w.ensureRoot(); err != nil {
@@ -94,14 +109,31 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	if rooted {
 		subText = text
 	}
+	if turn && mode == "async" {
+		// R's web handler stitches the runner's task id into the card as
+		// soon as the task is submitted
+		err := w.S.Update(attach, func(n *node.Node) {
+			a := n.Metadata.Get("attach").O.Clone()
+			a.Set("task_id", node.Str(task))
+			n.Metadata.Set("extra", node.Str(node.DumpsASCII(node.ObjV(meta("attach", node.ObjV(a))))))
+			n.Metadata.Set("attach", node.ObjV(a))
+		})
+		if err != nil {
+			return err
+		}
+	}
 	if turn {
-		return w.spawnTurn(sub, text, smd, &spawnEnd{cmd: cmd, attach: attach, anchor: anchor, from: from, label: label, prompt: text})
+		end := &spawnEnd{cmd: cmd, attach: attach, anchor: anchor, from: from, label: label, prompt: text}
+		if mode == "async" {
+			end.async = &asyncEnd{followup: followup, task: task}
+		}
+		return w.spawnTurn(sub, text, smd, end)
 	}
 	if err := w.subTurn(sub, subText, smd, rooted); err != nil {
 		return err
 	}
 	if mode == "async" {
-		return w.finishAttach(attach, sub)
+		return w.finishAttach(attach, sub, task)
 	}
 	if rooted { // the older writers: a done card, the head left on the sub-agent's reply
 		amd := w.attachMeta(sub, text, label, false)
@@ -158,13 +190,13 @@ func TaskID(attach string) string { return "t_" + attach }
 // finishAttach is the async task's end: its attach pointer shows the
 // sub-agent's answer, its head, status and task id, and the same attach
 // again in an extra string.
-func (w *Writer) finishAttach(attach, sub string) error {
+func (w *Writer) finishAttach(attach, sub, task string) error {
 	return w.S.Update(attach, func(n *node.Node) {
 		n.Output = node.Str("sub done")
 		a := n.Metadata.Get("attach").O.Clone()
 		a.Set("head_id", node.Str(sub+"_reply"))
 		a.Set("status", node.Str("completed"))
-		a.Set("task_id", node.Str(TaskID(attach)))
+		a.Set("task_id", node.Str(task))
 		n.Metadata.Set("attach", node.ObjV(a))
 		n.Metadata.Set("extra", node.Str(node.DumpsASCII(node.ObjV(meta("attach", node.ObjV(a))))))
 	})
@@ -349,7 +381,12 @@ func taskLabel(description string) string {
 type spawnEnd struct {
 	cmd, attach, anchor, from, label, prompt string
 	task                                     *taskWait // a task turn's: the reply waiting on its call
+	async                                    *asyncEnd // an async spawn's: the runner's end
 }
+
+// asyncEnd is what R's task runner writes once an async spawn's sub-agent
+// turn is done: the card finished, then the follow-up turn.
+type asyncEnd struct{ followup, task string }
 
 // taskWait is the turn whose reply called a task turn, suspended while the
 // sub-agent's turn runs.
@@ -386,6 +423,50 @@ func (w *Writer) endSpawn(end *spawnEnd, reply string, out node.Value) error {
 		return err
 	}
 	return w.S.SetHead(end.cmd)
+}
+
+// endAsync ends an async spawn turn whose reply (its answer out) is done,
+// as R's task runner does (agent/task/runner.py): the attach card shows the
+// answer, the branch, the completed status and the task id, and holds the
+// attach again in extra; then the follow-up (_dispatch_followup): the head
+// back on the command row, and a dispatcher turn of R's own instruction,
+// source task_followup, pending.
+func (w *Writer) endAsync(end *spawnEnd, reply string, out node.Value) error {
+	err := w.S.Update(end.attach, func(n *node.Node) {
+		if out.Truthy() { // the task's result text, else the card's own
+			n.Output = out
+		}
+		a := n.Metadata.Get("attach").O.Clone()
+		a.Set("head_id", node.Str(reply))
+		a.Set("status", node.Str("completed"))
+		a.Set("task_id", node.Str(end.async.task))
+		n.Metadata.Set("attach", node.ObjV(a))
+		n.Metadata.Set("extra", node.Str(node.DumpsASCII(node.ObjV(meta("attach", node.ObjV(a))))))
+	})
+	if err != nil {
+		return err
+	}
+	if err := w.S.SetHead(end.cmd); err != nil {
+		return err
+	}
+	return w.Dispatch(end.async.followup, followupText(pyStrip(end.label), pyStrip(end.prompt)), "", "task_followup", false)
+}
+
+// followupText is R's instruction to the caller's agent once its async
+// task completed: the label (else the prompt's first 60 characters) and the
+// prompt the user gave the sub-agent.
+func followupText(label, prompt string) string {
+	if label == "" {
+		label = prefix(prompt, 60)
+	}
+	var b strings.Builder
+	b.WriteString("[系统消息] 你派发的子 agent \"" + label + "\" 已经跑完了，它完整的对话记录作为附加内容嵌在上面。\n")
+	if prompt != "" {
+		b.WriteString("用户原本让子 agent 做的事是：" + prompt + "\n")
+	}
+	b.WriteString("现在请你直接面向原始用户给出完整回答，基于子 agent 跑出来的结果做总结、解读、给出后续建议。" +
+		"不要原样复读子 agent 的最后一句话。如果子 agent 的输出已经直接回答了用户问题，用你自己的话重新组织一遍，并补充必要的背景或上下文。")
+	return b.String()
 }
 
 // needNoSpawnTurn refuses an end of a spawn turn other than Done: what R's

@@ -399,6 +399,8 @@ func (w *Writer) finish(status string) error {
 	switch n, _ := w.S.Get(r.id); {
 	case end != nil && end.task != nil:
 		return w.endTask(end, r.id, n.Output)
+	case end != nil && end.async != nil:
+		return w.endAsync(end, r.id, n.Output)
 	case end != nil:
 		return w.endSpawn(end, r.id, n.Output)
 	}
