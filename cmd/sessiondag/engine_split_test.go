@@ -33,7 +33,7 @@ const engineMutant = "fold-in-place"
 // (SESSIONDAG_ENGINE_SCHEDULES sets another number per number of pods);
 // SESSIONDAG_ENGINE_OPS and SESSIONDAG_ENGINE_KINDS size the walk (default
 // 3 ops of 7 kinds: 93 scripts, 10 failing), SESSIONDAG_ENGINE_AUDIT the
-// audited tree (default corpus/sessions: 66 sessions, 18 regressions) and
+// audited tree (default corpus/sessions: 68 sessions, 18 regressions) and
 // SESSIONDAG_ENGINE_HUNT the hunt's iterations (default 34 of at most 10
 // ops: 3 distinct failures).
 func TestEngineSplitChangesNothing(t *testing.T) {
