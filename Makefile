@@ -110,8 +110,10 @@ check-example:
 #   make check-openprogram OPENPROGRAM_SRC=DIR [OPENPROGRAM=r|head] [OPENPROGRAM_IMPL=CMD]
 # OPENPROGRAM picks the adapter: r (c69b08e49, the default) or head
 # (f27be0ee2); DIR is a source tree of the original at that commit
-# (docs/openprogram.md). First the bundled op corpus, script by script
-# (scripts/openprogram-corpus.sh), then check-impl against the adapter.
+# (docs/openprogram.md). First the adapter's self-test (the shapes it
+# writes as the model does, its findings and refusals), then the bundled op
+# corpus, script by script (scripts/openprogram-corpus.sh), then check-impl
+# against the adapter.
 # The commit's known findings (OPENPROGRAM_KNOWN, by default
 # adapters/openprogram/$(OPENPROGRAM)-known.json when there is one: R's
 # contradictions of itself, each argued from its code) go to every driver:
@@ -125,6 +127,9 @@ check-openprogram: build
 	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names a source tree of the original (docs/openprogram.md)"; exit 2; }
 	@test -d "$(OPENPROGRAM_SRC)/openprogram" || { echo "check-openprogram: OPENPROGRAM_SRC=$(OPENPROGRAM_SRC): no openprogram/ package there (not a source tree of the original)"; exit 2; }
 	@status=0; \
+	echo "== the adapter's self-test (adapters/openprogram/test_adapters.py)"; \
+	env -u OPENPROGRAM_SRC -u OPENPROGRAM_HEAD_SRC $(if $(filter head,$(OPENPROGRAM)),OPENPROGRAM_HEAD_SRC,OPENPROGRAM_SRC)='$(abspath $(OPENPROGRAM_SRC))' \
+		python3 -m unittest discover -s adapters/openprogram || status=1; \
 	echo "== the op corpus against $(OPENPROGRAM_IMPL)"; \
 	KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
 	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' IMPL_KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' || status=1; \

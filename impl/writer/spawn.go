@@ -23,32 +23,12 @@ import (
 // pending, as R's /task writes it: the ops that follow write its reply, and
 // its Done the attach pointer (spawnEnd).
 func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn bool, followup, task string) error {
-	if err := w.needIdle("spawn"); err != nil {
+	if err := w.needSpawn(mode, text, rooted, turn, followup, task); err != nil {
 		return err
 	}
-	if mode != "inherit" && mode != "clean" && mode != "async" {
-		return fmt.Errorf("spawn mode %q: want inherit, clean or async", mode)
-	}
 	prompt, lbl := pyStrip(text), pyStrip(label)
-	if prompt == "" {
-		return fmt.Errorf("%w: spawn needs a text (R's /spawn refuses an empty prompt)", ErrState)
-	}
-	if turn && rooted {
-		return fmt.Errorf("%w: spawn turn: not rooted", ErrState)
-	}
-	if (mode == "async" && turn) != (followup != "") {
-		return fmt.Errorf("%w: spawn followup=%q: the follow-up turn of an async spawn turn, and only of one", ErrState, followup)
-	}
-	if task != "" && mode != "async" {
-		return fmt.Errorf("%w: spawn task=%q: the task id of an async spawn", ErrState, task)
-	}
 	if task == "" {
 		task = TaskID(attach)
-	}
-	for _, id := range []string{followup, followup + "_reply"} {
-		if _, dup := w.S.Get(id); dup && followup != "" {
-			return fmt.Errorf("%w: node id %q is already stored", ErrState, id)
-		}
 	}
 	w.conversation()
 	if err := w.ensureRoot(); err != nil {
@@ -149,6 +129,37 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	}
 	*w.saved, w.runtime = modelPlain, true // the web action ends: the server saves its conversation
 	return w.S.SetHead(cmd)
+}
+
+// needSpawn refuses a spawn the original does not run: no writer idle, an
+// unknown mode, an empty prompt, a rooted turn, a follow-up id on anything
+// but an async turn (required there, and new), a task id on a spawn that is
+// not async.
+func (w *Writer) needSpawn(mode, text string, rooted, turn bool, followup, task string) error {
+	if err := w.needIdle("spawn"); err != nil {
+		return err
+	}
+	if mode != "inherit" && mode != "clean" && mode != "async" {
+		return fmt.Errorf("spawn mode %q: want inherit, clean or async", mode)
+	}
+	if pyStrip(text) == "" {
+		return fmt.Errorf("%w: spawn needs a text (R's /spawn refuses an empty prompt)", ErrState)
+	}
+	if turn && rooted {
+		return fmt.Errorf("%w: spawn turn: not rooted", ErrState)
+	}
+	if (mode == "async" && turn) != (followup != "") {
+		return fmt.Errorf("%w: spawn followup=%q: the follow-up turn of an async spawn turn, and only of one", ErrState, followup)
+	}
+	if task != "" && mode != "async" {
+		return fmt.Errorf("%w: spawn task=%q: the task id of an async spawn", ErrState, task)
+	}
+	for _, id := range []string{followup, followup + "_reply"} {
+		if _, dup := w.S.Get(id); dup && followup != "" {
+			return fmt.Errorf("%w: node id %q is already stored", ErrState, id)
+		}
+	}
+	return nil
 }
 
 // typed is the command line the user typed for a spawn (R's _chat_helpers
