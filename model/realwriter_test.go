@@ -75,10 +75,7 @@ fork-root id=d1 text=plan
 reply
 tool call=c1 name=bash args="{\"cmd\": \"ls\"}" result=ok
 done
-spawn mode=async cmd=t1 id=s1 attach=a1 text=dig label=probe
-dispatch id=f1 text=finished parent=t1 source=task_followup
-reply
-done
+spawn mode=async cmd=t1 id=s1 attach=a1 text=dig label=probe followup=f1
 user id=w1 text="word_count(text=\"a b\")" form=function
 reply
 done

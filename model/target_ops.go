@@ -189,6 +189,10 @@ func (t *targetOps) Spawn(op ops.Spawn) error {
 	}
 	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
 	r.add(&tRow{id: op.Attach, ip: at, attach: true})
+	if op.Followup != "" { // the runner's follow-up, answered at once, under the command row
+		r.add(&tRow{id: op.Followup, ip: op.Cmd, user: true})
+		r.add(&tRow{id: op.Followup + "_reply", ip: op.Followup})
+	}
 	return nil
 }
 

@@ -619,7 +619,9 @@ func (r *LegacyRun) finish(status string) {
 	if r.pendingSrc == "web" {
 		r.setCH(r.reply)
 	}
-	if r.pendingSrc != "agent_spawn" { // a sub-agent's turn saves the session's model again
+	if r.pendingSrc != "agent_spawn" && r.pendingSrc != "task_followup" {
+		// a turn R's task runner starts (a sub-agent's, a follow-up) names
+		// no model of its own, and its finalize saves none
 		r.savedModel = "provider" // the turn's finalize
 	}
 	r.webActionEnded()
@@ -793,6 +795,21 @@ func (r *LegacyRun) asyncEnd(sp *spawnTurn, reply string) {
 	n.meta().Set("extra", pyDumpsASCII(newObject("attach", a)))
 	r.setHead(sp.cmd)
 	r.dispatch(sp.followup, followupText(pyStrip(sp.label), pyStrip(sp.prompt)), "", "task_followup")
+}
+
+// followupAtOnce is the follow-up turn of an async spawn whose sub-agent
+// answered at once (R's runner, _dispatch_followup): the head back on the
+// command row, the dispatcher turn of R's instruction, answered at once as
+// the sub-agent was. A turn the runner starts names no model of its own: its
+// finalize saves none (as a sub-agent's).
+func (r *LegacyRun) followupAtOnce(cmd, id, label, prompt string) {
+	r.setHead(cmd)
+	r.dispatch(id, followupText(label, prompt), "", "task_followup")
+	m := r.subReplyMeta(id)
+	m.Set("source", "task_followup")
+	r.appendNode(id+"_reply", "llm", "", nil, "sub done", id, m)
+	r.setHead(id + "_reply")
+	r.endTurn()
 }
 
 // followupText is the instruction R's runner sends the caller's agent when

@@ -599,8 +599,8 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	if op.Turn && op.Rooted {
 		return fmt.Errorf("spawn turn is written as R's /task writes it: not rooted")
 	}
-	if asyncTurn := op.Mode == "async" && op.Turn; asyncTurn != (op.Followup != "") {
-		return fmt.Errorf("spawn followup= names the follow-up turn of an async spawn turn, and only of one")
+	if runner := op.Mode == "async" && !op.Rooted; runner != (op.Followup != "") {
+		return fmt.Errorf("spawn followup= names the follow-up turn of an async spawn (not rooted), and only of one")
 	}
 	if op.Task != "" && op.Mode != "async" {
 		return fmt.Errorf("spawn task= is the task id of an async spawn")
@@ -632,6 +632,11 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	}
 	if op.Mode == "async" { // the attach pointer first, running; the head back on the command row
 		r.stopped = false // the task runner clears the cancel flag as the task starts
+		if !op.Rooted {
+			// the web action ends once the task is submitted, before the
+			// runner's sub-agent answers: the server saves its conversation
+			r.savedModel, r.runtime = "plain", true
+		}
 		r.appendNode(op.Attach, "llm", "", nil, "(running)", attachCaller, newObject(
 			"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main",
 			"attach", newObject("session_id", r.sid, "head_id", nil, "label", label, "prompt", prefix(prompt, 500),
@@ -676,6 +681,9 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		a.Set("task_id", taskID(op))
 		n.meta().Set("attach", a)
 		n.meta().Set("extra", pyDumpsASCII(newObject("attach", a)))
+		if !op.Rooted {
+			r.followupAtOnce(op.Cmd, op.Followup, label, prompt)
+		}
 		return nil
 	}
 	if op.Rooted { // the older writers: a done card, the head left on the sub-agent's reply

@@ -72,11 +72,12 @@ type Reload struct{}
 // writes the sub-agent's user called by ROOT (see UserDispatch). Turn (inherit
 // and clean) leaves the sub-agent's turn pending, as R's /task writes it: its
 // reply, tool calls and functions are the ops that follow, and its `done`
-// writes the attach pointer with the sub-agent's answer. An async Turn is
-// R's task runner: the attach pointer first, running; the done of the
-// sub-agent's turn finishes it and writes the follow-up turn Followup (a
-// dispatcher turn, source task_followup, R's own instruction as its text),
-// whose reply is the ops that follow. Task is the task id the runner drew
+// writes the attach pointer with the sub-agent's answer. Async is R's task
+// runner: the attach pointer first, running, then the sub-agent's turn;
+// once it is done the runner finishes the card and writes the follow-up
+// turn Followup (a dispatcher turn, source task_followup, R's own
+// instruction as its text), answered at once as the sub-agent was, or, with
+// Turn, pending for the ops that follow. Task is the task id the runner drew
 // (default t_<attach>).
 type Spawn struct {
 	Mode     string `op:"mode"`
@@ -88,7 +89,7 @@ type Spawn struct {
 	Rooted   bool   `op:"rooted"`
 	Turn     bool   `op:"turn"`
 	Followup string `op:"followup" ref:"new"`
-	Task     string `op:"task"`
+	Task     string `op:"task" ref:"new"`
 }
 
 func (Session) Kind() string      { return "session" }

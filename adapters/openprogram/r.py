@@ -840,7 +840,20 @@ class Driver:
         self._need(acks, "the web chat did not acknowledge /spawn")
         c = acks[0]["data"]["msg_id"]
         self.conductor.expect(None, ended=self.conductor.started_since(mark))
-        return self._subagent_ids({cmd: c}, id, attach)
+        ids = self._subagent_ids({cmd: c}, id, attach)
+        if mode == "async":
+            # R's task runner: the task id it drew (on the card) and the
+            # follow-up turn it dispatched when the task completed
+            card = self._appended(lambda n: (n.metadata or {}).get("function") == "attach")
+            tid = card and ((card[-1].metadata or {}).get("attach") or {}).get("task_id")
+            if task and tid:
+                ids[task] = tid
+            fus = self._appended(lambda n: n.role == "user" and (n.metadata or {}).get("source") == "task_followup")
+            if followup and fus:
+                ids[followup] = fus[0].id
+                if self._appended(lambda n: n.id == fus[0].id + "_reply"):
+                    ids[followup + "_reply"] = fus[0].id + "_reply"
+        return ids
 
     # functions
     def _define_fn(self, name, args, expose, script=False):

@@ -72,7 +72,21 @@ func (b *builder) inferSpawn(k int, c *Row, mode string) step {
 		// gave them (the sub-agent and the pointer hold them stripped).
 		op.Label, op.Text = typedSpawn(outputText(c), op.Label, op.Text)
 	}
-	return step{op: op, rows: 4, need: needIdle, web: c, clock: c}
+	rows := 4
+	if mode == "async" && !op.Rooted {
+		// R's task runner: the follow-up turn it wrote once the task
+		// completed, answered at once as the sub-agent was
+		f := b.row(k + 4)
+		if f == nil || f.ID != b.followupOf[c.ID] || b.row(k+5) == nil || b.row(k+5).ID != f.ID+"_reply" {
+			b.unexplained(c, "", "", "an async /task whose sub-agent answered at once is followed by the follow-up turn R's task runner writes (source task_followup, under its command row) and its reply; the rows after it are not those")
+			return step{}
+		}
+		op.Followup, rows = f.ID, 6
+		if t := str(at, "task_id"); t != "t_"+attach.ID {
+			op.Task = t
+		}
+	}
+	return step{op: op, rows: rows, need: needIdle, web: c, clock: c}
 }
 
 // typedSpawn reads the label and text of a command row typed as

@@ -96,7 +96,11 @@ func turnOps(add adder, mint func() string, parents, turns, live []string) {
 	add(func() ops.Op { return ops.Reload{} })
 	for _, mode := range []string{"inherit", "clean", "async"} {
 		add(func() ops.Op {
-			return ops.Spawn{Mode: mode, Cmd: mint(), ID: mint(), Attach: mint(), Text: text, Label: "helper"}
+			o := ops.Spawn{Mode: mode, Cmd: mint(), ID: mint(), Attach: mint(), Text: text, Label: "helper"}
+			if mode == "async" { // R's task runner: its follow-up turn, the task id it drew
+				o.Followup, o.Task = mint(), mint()
+			}
+			return o
 		})
 	}
 }

@@ -462,8 +462,12 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 		w := written
 		mode := pickWeighted(src, "spawn mode", []string{"inherit", "clean", "async"},
 			[]int{w.spawnInherit, w.spawnClean, w.spawnAsync})
-		return ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper",
+		o := ops.Spawn{Mode: mode, Cmd: s.id8(), ID: s.id12(), Attach: s.id12(), Text: "sub task", Label: "helper",
 			Rooted: oneIn(src, w.rootedIn, "spawn rooted")}
+		if mode == "async" && !o.Rooted { // R's task runner: its follow-up, the task id it drew
+			o.Followup, o.Task = s.id12(), "t_"+s.id12()
+		}
+		return o
 	case kSpawnTurn:
 		mode := pickWeighted(src, "spawn mode", []string{"inherit", "clean", "async"},
 			[]int{written.spawnInherit, written.spawnClean, written.spawnAsync})

@@ -444,10 +444,18 @@ func (s *shadow) Spawn(o ops.Spawn) error {
 		s.setHead(o.Cmd) // R's _run_spawn sets the head back on the command row
 	}
 	s.tally.Shape(ShapeSubAgent)
-	switch o.Mode {
-	case "clean":
+	switch {
+	case o.Mode == "clean":
 		s.tally.Shape(ShapeCleanSpawn)
-	case "async":
+	case o.Mode == "async" && !o.Rooted:
+		// R's runner: the follow-up turn under the command row, answered
+		// at once as the sub-agent was
+		s.tally.Shape(ShapeAsyncTask)
+		s.setHead(o.Cmd)
+		_ = s.UserDispatch(ops.UserDispatch{ID: o.Followup, Source: "task_followup"})
+		_ = s.Reply(ops.Reply{})
+		_ = s.finish()
+	case o.Mode == "async":
 		s.tally.Shape(ShapeAsyncTask)
 		s.asyncCmds = append(s.asyncCmds, o.Cmd)
 	}

@@ -32,13 +32,14 @@ func TestNoCompactionOnACycle(t *testing.T) {
 // then writes a new row. A shadow that left the head on the sub-agent's
 // reply drew a retry of the command's reply, which does not exist
 // (TestChecks/P4-cutoff/flipped, 44 ops). The older writers' rooted form
-// and an async task leave it on the sub-agent's reply.
+// leaves it on the sub-agent's reply, an async task on its follow-up's.
 func TestShadowSpawnHeadOnCommand(t *testing.T) {
 	for _, tc := range []struct{ spawn, head string }{
 		{"spawn mode=inherit cmd=c1 id=s1 attach=a1 text=go label=l", "c1"},
 		{"spawn mode=clean cmd=c1 id=s1 attach=a1 text=go label=l", "c1"},
 		{"spawn mode=inherit cmd=c1 id=s1 attach=a1 text=go label=l rooted", "s1_reply"},
-		{"spawn mode=async cmd=c1 id=s1 attach=a1 text=go label=l", "s1_reply"},
+		{"spawn mode=async cmd=c1 id=s1 attach=a1 text=go label=l followup=f1", "f1_reply"},
+		{"spawn mode=async cmd=c1 id=s1 attach=a1 text=go label=l rooted", "s1_reply"},
 	} {
 		script, err := ops.ParseString("user id=u1 text=hi\nreply\ndone\n" + tc.spawn + "\n")
 		if err != nil {

@@ -61,6 +61,9 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	}
 	if mode == "async" {
 		*w.stop = false // the task runner clears the cancel flag as the task starts
+		if !rooted {    // the web action ends as the task is submitted: the server saves its conversation
+			*w.saved, w.runtime = modelPlain, true
+		}
 		amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
 			"agent_id", node.Str("main"), "attach", node.ObjV(meta("session_id", node.Str(w.S.ID), "head_id", node.NullV(),
 				"label", node.Str(lbl), "prompt", node.Str(prefix(prompt, 500)), "source_commit_id", node.NullV(), "status", node.Str("running"))))
@@ -112,8 +115,14 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	if err := w.subTurn(sub, subText, smd, rooted); err != nil {
 		return err
 	}
-	if mode == "async" {
+	if mode == "async" && rooted {
 		return w.finishAttach(attach, sub, task)
+	}
+	if mode == "async" {
+		if err := w.finishAttach(attach, sub, task); err != nil {
+			return err
+		}
+		return w.followupAtOnce(cmd, followup, lbl, prompt)
 	}
 	if rooted { // the older writers: a done card, the head left on the sub-agent's reply
 		amd := w.attachMeta(sub, text, label, false)
@@ -148,8 +157,8 @@ func (w *Writer) needSpawn(mode, text string, rooted, turn bool, followup, task 
 	if turn && rooted {
 		return fmt.Errorf("%w: spawn turn: not rooted", ErrState)
 	}
-	if (mode == "async" && turn) != (followup != "") {
-		return fmt.Errorf("%w: spawn followup=%q: the follow-up turn of an async spawn turn, and only of one", ErrState, followup)
+	if (mode == "async" && !rooted) != (followup != "") {
+		return fmt.Errorf("%w: spawn followup=%q: the follow-up turn of an async spawn (not rooted), and only of one", ErrState, followup)
 	}
 	if task != "" && mode != "async" {
 		return fmt.Errorf("%w: spawn task=%q: the task id of an async spawn", ErrState, task)
@@ -230,24 +239,33 @@ func (w *Writer) subTurn(sub, text string, md *node.Obj, rooted bool) error {
 		}
 	}
 	rmd := meta("parent_id", node.Str(sub), "status", node.Str("completed")) // the older writers'
-	if !rooted {                                                             // as R's persistence writes every agent turn
-		rmd = meta("parent_id", node.Str(sub), "source", node.Str("agent_spawn"), "status", node.Str("completed"),
-			"worker_id", node.Str("w1"))
-		if *w.saved != noModel {
-			rmd.Set("model", node.Str("model-x"))
-			if *w.saved == modelProvider {
-				rmd.Set("provider", node.Str("p"))
-			}
-			rmd.Set("token_model", node.Str("model-x"))
-		}
-		blocks := node.Arr([]node.Value{node.ObjV(meta("type", node.Str("text"), "text", node.Str("sub done")))})
-		rmd.Set("extra", node.Str(node.DumpsASCII(node.ObjV(meta("tool_calls", node.Arr([]node.Value{}), "blocks", blocks)))))
+	if !rooted {
+		rmd = w.atOnceReplyMeta(sub)
 	}
 	w.predecessor(rmd, sub)
 	if err := w.add(&node.Node{ID: sub + "_reply", Role: node.RoleLLM, Output: node.Str("sub done"), CalledBy: sub, Metadata: rmd}); err != nil {
 		return err
 	}
 	return w.S.SetHead(sub + "_reply")
+}
+
+// atOnceReplyMeta is the metadata of a sub-agent's reply answered at once,
+// as R's persistence writes every agent turn's: its source, the model once
+// the session records one (the provider when a turn's finalize saved it
+// last), and the extra of its one text block.
+func (w *Writer) atOnceReplyMeta(user string) *node.Obj {
+	rmd := meta("parent_id", node.Str(user), "source", node.Str("agent_spawn"), "status", node.Str("completed"),
+		"worker_id", node.Str("w1"))
+	if *w.saved != noModel {
+		rmd.Set("model", node.Str("model-x"))
+		if *w.saved == modelProvider {
+			rmd.Set("provider", node.Str("p"))
+		}
+		rmd.Set("token_model", node.Str("model-x"))
+	}
+	blocks := node.Arr([]node.Value{node.ObjV(meta("type", node.Str("text"), "text", node.Str("sub done")))})
+	rmd.Set("extra", node.Str(node.DumpsASCII(node.ObjV(meta("tool_calls", node.Arr([]node.Value{}), "blocks", blocks)))))
+	return rmd
 }
 
 func (w *Writer) attachMeta(sub, text, label string, async bool) *node.Obj {
@@ -461,6 +479,27 @@ func (w *Writer) endAsync(end *spawnEnd, reply string, out node.Value) error {
 		return err
 	}
 	return w.Dispatch(end.async.followup, followupText(pyStrip(end.label), pyStrip(end.prompt)), "", "task_followup", false)
+}
+
+// followupAtOnce is the follow-up turn R's runner dispatches once an async
+// spawn's sub-agent answered at once: the head back on the command row, the
+// dispatcher turn of R's instruction, answered at once too; a turn the
+// runner starts names no model of its own, and its finalize saves none.
+func (w *Writer) followupAtOnce(cmd, id, label, prompt string) error {
+	if err := w.S.SetHead(cmd); err != nil {
+		return err
+	}
+	if err := w.Dispatch(id, followupText(label, prompt), "", "task_followup", false); err != nil {
+		return err
+	}
+	w.pending = nil
+	rmd := w.atOnceReplyMeta(id)
+	rmd.Set("source", node.Str("task_followup"))
+	w.predecessor(rmd, id)
+	if err := w.add(&node.Node{ID: id + "_reply", Role: node.RoleLLM, Output: node.Str("sub done"), CalledBy: id, Metadata: rmd}); err != nil {
+		return err
+	}
+	return w.S.SetHead(id + "_reply")
 }
 
 // followupText is R's instruction to the caller's agent once its async

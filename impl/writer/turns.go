@@ -390,8 +390,8 @@ func (w *Writer) finish(status string) error {
 	if w.pending.source == "web" {
 		w.setClient(r.id)
 	}
-	if w.pending.source != "agent_spawn" { // a sub-agent's turn saves the session's model again
-		*w.saved = modelProvider // the turn's finalize
+	if w.pending.source != "agent_spawn" && w.pending.source != "task_followup" {
+		*w.saved = modelProvider // the turn's finalize; one R's task runner starts names no model to save
 	}
 	w.webActionEnded()
 	end := w.pending.spawn

@@ -277,9 +277,15 @@ func (s *server) op(req protocol.Request) (any, error) {
 				add(back, n.ID)
 			}
 		}
-		// A task's id is the attach row's (writer.Spawn): minted with it.
-		if sp, ok := script[0].(ops.Spawn); ok && op.(ops.Spawn).Attach != sp.Attach {
-			add(writer.TaskID(sp.Attach), writer.TaskID(op.(ops.Spawn).Attach))
+		// A task's id is the one the script names (minted as the nodes are),
+		// else the attach row's (writer.Spawn): minted with it.
+		if sp, ok := script[0].(ops.Spawn); ok {
+			switch own := op.(ops.Spawn); {
+			case sp.Task != "" && own.Task != sp.Task:
+				add(sp.Task, own.Task)
+			case sp.Task == "" && own.Attach != sp.Attach:
+				add(writer.TaskID(sp.Attach), writer.TaskID(own.Attach))
+			}
 		}
 		if len(ids) > 0 {
 			if reply.IDs, err = json.Marshal(ids); err != nil {
