@@ -846,8 +846,8 @@ class Driver:
             # follow-up turn it dispatched when the task completed
             card = self._appended(lambda n: (n.metadata or {}).get("function") == "attach")
             tid = card and ((card[-1].metadata or {}).get("attach") or {}).get("task_id")
-            if task and tid:
-                ids[task] = tid
+            if tid:  # the script's task id, or the one it derives from the card's (t_<attach>)
+                ids[task or "t_" + attach] = tid
             fus = self._appended(lambda n: n.role == "user" and (n.metadata or {}).get("source") == "task_followup")
             if followup and fus:
                 ids[followup] = fus[0].id
