@@ -231,10 +231,8 @@ R_FORMS_REFUSED = {
     "26-fork-root": turn_refused(5, "fork-root", ROOTED_REFUSED, ["reply", "done"]),
     "27-ambiguous-stale-browser": turn_refused(5, "dispatch", ROOTED_REFUSED, ["reply", "done"]),
     # the forms this adapter does not drive yet (docs/openprogram.md, "What is left")
-    "32-async-task-merge": turn_refused(7, "dispatch", "source=task_followup: this adapter does not drive the "
-                                        "dispatcher's own turns (a finished async task's follow-up, a merge turn)",
-                                        ["reply", "say", "done"])
-    + [(13, "reply: no pending turn"), (14, "say: no open reply"), (15, "done: no open reply")],  # after merge, undeclared
+    # after merge, undeclared
+    "32-async-task-merge": [(9, "reply: no pending turn"), (10, "say: no open reply"), (11, "done: no open reply")],
     # after run, undeclared: the function's internals have no function
     "31-script-run": [(7, "exec: no function is running"), (8, "fn: no open reply"), (9, "exec: no function is running"),
                       (10, "end: no function is running"), (11, "end: no function is running")],
@@ -263,7 +261,7 @@ def refused(undeclared: dict, forms: dict = {}) -> dict:
 BOTH_UNDECLARED = {"12-retry-first": [(6, "error-standalone")], "18-errors": [(12, "error-standalone")],
                    "22-rewound": [(11, "rewind")], "25-flag-flip": [(7, "flag")]}
 R_REFUSED = refused({**BOTH_UNDECLARED, "30-compaction": [(11, "compact")], "31-script-run": [(6, "run")],
-                     "32-async-task-merge": [(12, "merge")]},
+                     "32-async-task-merge": [(8, "merge")]},
                     R_FORMS_REFUSED)
 
 # The shapes where HEAD's chain is model.Target's.
