@@ -74,7 +74,12 @@ func Plain(op ops.Op, without []string) ops.Op {
 		o.Rooted = o.Rooted && !no("rooted")
 		return o
 	case ops.Spawn:
-		o.Rooted = o.Rooted && !no("rooted")
+		if o.Rooted && no("rooted") {
+			o.Rooted = false
+			if o.Mode == "async" && o.Followup == "" { // R's runner writes a follow-up the older writers did not
+				o.Followup = o.ID + "_followup"
+			}
+		}
 		return o
 	case ops.Task:
 		o.Rooted = o.Rooted && !no("rooted")

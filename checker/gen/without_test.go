@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/model"
 	"sessiondag/ops"
 )
 
@@ -66,10 +67,12 @@ func TestWithout(t *testing.T) {
 		}
 		g := New(Options{Legacy: true, Only: kinds, Without: variants})
 		script = g.Script(NewSeeded(seed), 60)
-		for _, op := range script {
+		run := model.NewLegacy(ops.DefaultSession) // the plain ops are ops the writers apply
+		for i, op := range script {
 			if v := variantsOf(op); len(v) > 0 {
 				t.Fatalf("seed %d: drew %s, which holds %v", seed, ops.Format(op), v)
 			}
+			require.NoError(t, run.Apply(op), "seed %d, op %d of\n%s", seed, i+1, ops.String(script))
 		}
 		if slices.Contains(Holds(script), "later") {
 			t.Fatalf("seed %d: a parent names an id a later op writes:\n%s", seed, ops.String(script))
