@@ -28,6 +28,7 @@ import shutil
 import queue
 import sys
 import threading
+import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -672,6 +673,19 @@ class Driver:
         return self._subagent_ids({self.reply[0] + "_t_" + call: rid} if self._appended(lambda n: n.id == rid) else {},
                                   id, attach)
 
+    def _await_runner(self, seconds=30.0):
+        """Wait for R's task runner to have written an async task's follow-up
+        reply: its worker is a pool thread of an earlier task, which the
+        conductor may find at rest between the runner's steps (a timed join
+        of its progress poller) before the task has run."""
+        done = lambda: bool(self._appended(lambda n: n.role == "llm"  # noqa: E731
+                                           and (n.metadata or {}).get("source") == "task_followup"))
+        end = time.monotonic() + seconds
+        while not done() and time.monotonic() < end:
+            self.conductor.settle(until=done)
+            if not done():
+                standins._real_sleep(0.005)
+
     def _subagent_ids(self, ids, sub, attach):
         """Name what a sub-agent run wrote: the sub-agent's user row, its
         reply and the attach row, each where the original wrote one (what it
@@ -840,6 +854,8 @@ class Driver:
         self._need(acks, "the web chat did not acknowledge /spawn")
         c = acks[0]["data"]["msg_id"]
         self.conductor.expect(None, ended=self.conductor.started_since(mark))
+        if mode == "async" and followup:
+            self._await_runner()
         ids = self._subagent_ids({cmd: c}, id, attach)
         if mode == "async":
             # R's task runner: the task id it drew (on the card) and the
