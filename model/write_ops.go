@@ -582,29 +582,10 @@ func (o *legacyOps) Reload(ops.Reload) error {
 
 func (o *legacyOps) Spawn(op ops.Spawn) error {
 	r := o.run()
-	if op.Mode != "inherit" && op.Mode != "clean" && op.Mode != "async" {
-		return fmt.Errorf("spawn mode %q is not inherit, clean or async", op.Mode)
-	}
-	ids := []string{op.Cmd, op.ID, op.ID + "_reply", op.Attach}
-	if op.Followup != "" {
-		ids = append(ids, op.Followup, op.Followup+"_reply")
-	}
-	if err := firstErr(r.needIdle(), r.newIDs(ids...)); err != nil {
+	if err := r.needSpawn(op); err != nil {
 		return err
 	}
 	prompt, label := pyStrip(op.Text), pyStrip(op.Label)
-	if prompt == "" {
-		return fmt.Errorf("spawn needs a text: R's /spawn refuses an empty prompt")
-	}
-	if op.Turn && op.Rooted {
-		return fmt.Errorf("spawn turn is written as R's /task writes it: not rooted")
-	}
-	if runner := op.Mode == "async" && !op.Rooted; runner != (op.Followup != "") {
-		return fmt.Errorf("spawn followup= names the follow-up turn of an async spawn (not rooted), and only of one")
-	}
-	if op.Task != "" && op.Mode != "async" {
-		return fmt.Errorf("spawn task= is the task id of an async spawn")
-	}
 	r.conversation()
 	r.ensureRoot()
 	// The command as the user typed it (R's _chat_helpers parses the label
@@ -701,6 +682,34 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
 	r.setHead(op.Cmd)
 	r.savedModel, r.runtime = "plain", true // the web action ends: the server saves its conversation
+	return nil
+}
+
+// needSpawn refuses a spawn R does not run: a writer busy, an unknown mode,
+// an id taken, an empty prompt, a rooted turn, a follow-up id on anything
+// but an async spawn that is not rooted (required there), a task id on a
+// spawn that is not async.
+func (r *LegacyRun) needSpawn(op ops.Spawn) error {
+	if op.Mode != "inherit" && op.Mode != "clean" && op.Mode != "async" {
+		return fmt.Errorf("spawn mode %q is not inherit, clean or async", op.Mode)
+	}
+	ids := []string{op.Cmd, op.ID, op.ID + "_reply", op.Attach}
+	if op.Followup != "" {
+		ids = append(ids, op.Followup, op.Followup+"_reply")
+	}
+	if err := firstErr(r.needIdle(), r.newIDs(ids...)); err != nil {
+		return err
+	}
+	switch {
+	case pyStrip(op.Text) == "":
+		return fmt.Errorf("spawn needs a text: R's /spawn refuses an empty prompt")
+	case op.Turn && op.Rooted:
+		return fmt.Errorf("spawn turn is written as R's /task writes it: not rooted")
+	case (op.Mode == "async" && !op.Rooted) != (op.Followup != ""):
+		return fmt.Errorf("spawn followup= names the follow-up turn of an async spawn (not rooted), and only of one")
+	case op.Task != "" && op.Mode != "async":
+		return fmt.Errorf("spawn task= is the task id of an async spawn")
+	}
 	return nil
 }
 
