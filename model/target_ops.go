@@ -234,6 +234,13 @@ func (t *targetOps) Task(op ops.Task) error {
 	}
 	r.add(&tRow{id: op.ID, ip: t.reply, user: true})
 	r.add(&tRow{id: op.ID + "_reply", ip: op.ID})
+	if op.Followup != "" { // R's runner: no attach pointer; the follow-up, answered at once, under the reply
+		t.folds(t.reply + "_t_" + op.CallID)
+		r.recorded[t.reply] = append(r.recorded[t.reply], op.CallID)
+		r.add(&tRow{id: op.Followup, ip: t.reply, user: true})
+		r.add(&tRow{id: op.Followup + "_reply", ip: op.Followup})
+		return nil
+	}
 	r.add(&tRow{id: op.Attach, ip: t.reply, attach: true})
 	t.folds(t.reply + "_t_" + op.CallID)
 	r.recorded[t.reply] = append(r.recorded[t.reply], op.CallID)

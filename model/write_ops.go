@@ -218,10 +218,17 @@ func (o *legacyOps) Task(op ops.Task) error {
 	if !op.Rooted && r.pendingSrc != "web" && r.pendingSrc != "agent_spawn" {
 		return fmt.Errorf("task in a %s turn: the task tool answers a dispatcher turn with an error", r.pendingSrc)
 	}
+	toolID := r.reply + "_t_" + op.CallID
+	if runner := op.Async && !op.Rooted; runner || op.Followup != "" || op.TaskID != "" {
+		if err := r.needTaskRunner(op, toolID); err != nil {
+			return err
+		}
+		r.taskRunner(op)
+		return nil
+	}
 	if op.Async {
 		r.stopped = false // the task runner clears the flag as the task starts
 	}
-	toolID := r.reply + "_t_" + op.CallID
 	if err := r.newIDs(op.ID, op.ID+"_reply", op.Attach, toolID); err != nil {
 		return err
 	}
@@ -253,6 +260,72 @@ func (o *legacyOps) Task(op ops.Task) error {
 		newObject("tool_call_id", op.CallID, "is_error", false))
 	r.addToolCall(op.CallID, "task", args, result, false)
 	return nil
+}
+
+// needTaskRunner refuses an async task R's runner does not run as the op
+// says: a follow-up or task id on any other form, one of a sub-agent's turn
+// (what R writes then is not known), an attach pointer (the runner writes
+// none), no follow-up, ids taken, or neither a label nor a prompt (R's
+// follow-up then names the task by its id's first characters).
+func (r *LegacyRun) needTaskRunner(op ops.Task, toolID string) error {
+	switch {
+	case !op.Async || op.Rooted || op.Turn || op.Clean:
+		return fmt.Errorf("task followup= and task= are R's task runner's: async, not rooted, not a turn")
+	case r.pendingSrc != "web":
+		return fmt.Errorf("task async in a %s turn: what R's runner writes there is not known", r.pendingSrc)
+	case op.Attach != "":
+		return fmt.Errorf("task async: R's task runner writes no attach pointer (attach= is the older writers')")
+	case op.Followup == "":
+		return fmt.Errorf("task async needs followup=: R's task runner writes a follow-up turn")
+	case op.Text == "" && op.Label == "":
+		return fmt.Errorf("task async needs a text or a label: R's follow-up names the task by its id otherwise")
+	}
+	return r.newIDs(op.ID, op.ID+"_reply", toolID, op.Followup, op.Followup+"_reply")
+}
+
+// taskRunner is R's task tool with wait=False (functions/tools/task/task.py,
+// _task_impl; agent/task/runner.py, _run_one and _dispatch_followup): the
+// tool answers at once with the task id, its row written as the turn goes
+// on; the runner then runs the sub-agent (its user under the reply), writes
+// no attach pointer, sets the head back on the reply and dispatches the
+// follow-up turn of R's instruction, answered at once as the sub-agent was.
+// The reply stays open.
+func (r *LegacyRun) taskRunner(op ops.Task) {
+	id := op.TaskID
+	if id == "" {
+		id = "t_" + op.ID
+	}
+	args := newObject("prompt", op.Text, "description", op.Label, "context", "inherit", "wait", false)
+	result := "[task spawned async] task_id=" + id + "\nCall await_task(task_id='" + id +
+		"') to retrieve result, or cancel_task(task_id='" + id + "') to stop it."
+	reply := r.reply
+	r.stopped = false // the task runner clears the flag as the task starts
+	r.appendNode(reply+"_t_"+op.CallID, "code", "task", pyDumpsASCII(args), result, reply,
+		newObject("tool_call_id", op.CallID, "is_error", false))
+	r.addToolCall(op.CallID, "task", args, result, false)
+	r.subAgent(op.ID, op.Text, subMeta(reply, false), false)
+	outer := taskOuter{pending: r.pending, pendingSrc: r.pendingSrc, reply: reply, blocks: r.blocks,
+		toolCalls: r.toolCalls, aborted: r.aborted}
+	prompt := op.Text // the task's prompt, else its description
+	if prompt == "" {
+		prompt = op.Label
+	}
+	r.followupAtOnce(reply, op.Followup, runnerLabel(op), pyStrip(prompt))
+	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls, r.aborted = outer.pending, outer.pendingSrc,
+		outer.reply, outer.blocks, outer.toolCalls, outer.aborted
+}
+
+// runnerLabel is how R's follow-up names a task the task tool submitted:
+// the branch label it made of the description, else the description as
+// given, else the prompt's first 60 characters.
+func runnerLabel(op ops.Task) string {
+	if l := taskLabel(op.Label); l != "" {
+		return l
+	}
+	if op.Label != "" {
+		return op.Label
+	}
+	return prefix(op.Text, 60)
 }
 
 // taskAsR is the model's task tool as R runs it (functions/tools/task/task.py,

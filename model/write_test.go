@@ -1037,7 +1037,7 @@ func TestWriteCancelDispatcherTurn(t *testing.T) {
 func TestWriteTaskOnlyInAWebTurn(t *testing.T) {
 	for _, task := range []ops.Op{
 		ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L"},
-		ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L", Async: true},
+		ops.Task{CallID: "c1", ID: "S", Text: "go", Label: "L", Async: true, Followup: "F"},
 		ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L", Turn: true},
 	} {
 		r, _ := wRun(t, "dispatch id=u1 text=hi\nreply")
@@ -1047,4 +1047,30 @@ func TestWriteTaskOnlyInAWebTurn(t *testing.T) {
 	}
 	r, _ := wRun(t, "dispatch id=u1 text=hi\nreply")
 	assert.NoError(t, r.Apply(ops.Task{CallID: "c1", ID: "S", Attach: "A", Text: "go", Label: "L", Rooted: true}), "the older writers' task")
+}
+
+// An async task call as R (c69b08e49, through the adapter) stored it: the
+// tool's answer first, then the runner's sub-agent under the reply, then its
+// follow-up under the reply (the head set back there), and no attach
+// pointer; the reply stays open and its done takes the head back.
+func TestWriteTaskRunnerAsR(t *testing.T) {
+	r, _ := wRun(t, "user id=u1 text=why?\nreply\n"+
+		"task call=c1 id=s1 text=\"look around\" label=scout async followup=f1 task=t_64b6610a489a4b\n")
+	assert.Equal(t, []string{"ROOT", "u1", "u1_reply", "u1_reply_t_c1", "s1", "s1_reply", "f1", "f1_reply"}, wIDs(r.Session()))
+	tool := wNode(t, r, "u1_reply_t_c1")
+	assert.Equal(t, `{"prompt": "look around", "description": "scout", "context": "inherit", "wait": false}`, tool.Input)
+	assert.Equal(t, "[task spawned async] task_id=t_64b6610a489a4b\nCall await_task(task_id='t_64b6610a489a4b') "+
+		"to retrieve result, or cancel_task(task_id='t_64b6610a489a4b') to stop it.", tool.Output)
+	assert.Equal(t, "u1_reply", wNode(t, r, "s1").meta().Val("parent_id"))
+	f := wNode(t, r, "f1")
+	assert.Equal(t, "u1_reply", f.meta().Val("parent_id"))
+	assert.Equal(t, "task_followup", f.meta().Val("source"))
+	assert.Equal(t, "[系统消息] 你派发的子 agent \"scout\" 已经跑完了，它完整的对话记录作为附加内容嵌在上面。\n用户原本让子 agent 做的事是：look around\n"+
+		"现在请你直接面向原始用户给出完整回答，基于子 agent 跑出来的结果做总结、解读、给出后续建议。不要原样复读子 agent 的最后一句话。"+
+		"如果子 agent 的输出已经直接回答了用户问题，用你自己的话重新组织一遍，并补充必要的背景或上下文。", f.Output)
+	assert.Equal(t, "f1_reply", r.Session().HeadID)
+	require.NoError(t, r.Apply(ops.Say{Text: "after"}), "the reply is open again")
+	require.NoError(t, r.Apply(ops.Done{}))
+	assert.Equal(t, "u1_reply", r.Session().HeadID)
+	assert.Equal(t, "after", wNode(t, r, "u1_reply").Output)
 }

@@ -36,17 +36,23 @@ type Tool struct {
 // sub-agent's turn is pending while the reply waits on the call, its reply
 // and what it calls are the ops that follow, and its done writes the attach
 // pointer and the tool row with the sub-agent's answer; Clean is the tool's
-// clean context (the sub-agent's user records no parent).
+// clean context (the sub-agent's user records no parent). Async (not
+// rooted) is R's task runner: the tool answers at once with the task id
+// (Task, default t_<ID>), the runner writes the sub-agent's turn and then
+// its follow-up turn (Followup, required there and only there); no attach
+// pointer (Attach is the older writers' async and rooted forms').
 type Task struct {
-	CallID string `op:"call"`
-	ID     string `op:"id" ref:"new"`
-	Attach string `op:"attach" ref:"new"`
-	Text   string `op:"text"`
-	Label  string `op:"label"`
-	Async  bool   `op:"async"`
-	Rooted bool   `op:"rooted"`
-	Turn   bool   `op:"turn"`
-	Clean  bool   `op:"clean"`
+	CallID   string `op:"call"`
+	ID       string `op:"id" ref:"new"`
+	Attach   string `op:"attach" ref:"new"`
+	Text     string `op:"text"`
+	Label    string `op:"label"`
+	Async    bool   `op:"async"`
+	Rooted   bool   `op:"rooted"`
+	Turn     bool   `op:"turn"`
+	Clean    bool   `op:"clean"`
+	Followup string `op:"followup" ref:"new"`
+	TaskID   string `op:"task" ref:"new"`
 }
 
 // Done finalizes the open reply successfully.

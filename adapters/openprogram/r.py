@@ -26,6 +26,7 @@ import math
 import os
 import shutil
 import queue
+import re
 import sys
 import threading
 import time
@@ -355,6 +356,7 @@ class Driver:
     def _patch(self):
         m = self.m
         drv = self
+        import importlib
 
         # the clock ticks once per node appended (not when rebuilt from disk)
         idx_cls = m.memory_index.SessionMemoryIndex
@@ -409,6 +411,15 @@ class Driver:
 
         # the subprocess runner's processes
         m.process_runner.mp = _MP
+
+        # R's task runner's pool: a thread per task, run once the turn that
+        # submitted it is at rest (standins.ThreadPerTask)
+        try:
+            task_runner = importlib.import_module("openprogram.agent.task.runner")
+        except ImportError:
+            task_runner = None
+        if task_runner is not None and hasattr(task_runner, "ThreadPoolExecutor"):
+            task_runner.ThreadPoolExecutor = standins.ThreadPerTask
 
         # what a spawned interpreter has of its own
         m.pause_stop._cancel_flags = PerProcess()
@@ -657,9 +668,12 @@ class Driver:
         self._need(self._appended(lambda n: n.id == rid), f"the original wrote no tool row {rid} (wrote {[n.id for n in self.log]})")
         return {self.reply[0] + "_t_" + call: rid}
 
-    def op_task(self, call, id, attach, text="", label="", rooted=False, **kw):
+    def op_task(self, call, id, attach="", text="", label="", rooted=False, followup="", task="", **kw):
         self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(not self.frames, "a function is running")
+        run_async = kw.get("async", False)
+        self._need(not run_async or (followup and not attach),
+                   "R's task runner writes no attach pointer and a follow-up turn: task async needs followup=, not attach=")
         # R's task tool finds its parent turn through the web chat's session
         # ContextVar (functions/tools/task/task.py, _resolve_parent), which
         # the dispatcher does not set: it answers with an error text and runs
@@ -667,11 +681,30 @@ class Driver:
         self._need(not (self.pending and self.pending[2] == "dispatch"),
                    "R's task tool answers a dispatcher turn with an error and runs no sub-agent (a tool op)")
         w = self._model()
-        self.conductor.give(w, ("tool", call, self.TASK_TOOL, self._task_args(text, label, kw.get("async", False))))
+        self.conductor.give(w, ("tool", call, self.TASK_TOOL, self._task_args(text, label, run_async)))
+        if run_async:
+            # the runner's sub-agent and its follow-up run once the turn
+            # waits on the model again
+            self._await_runner()
         self._need(self._await_model(), "the turn ended")
         rid = self.reply[1] + "_t_" + call
-        return self._subagent_ids({self.reply[0] + "_t_" + call: rid} if self._appended(lambda n: n.id == rid) else {},
-                                  id, attach)
+        ids = self._subagent_ids({self.reply[0] + "_t_" + call: rid} if self._appended(lambda n: n.id == rid) else {},
+                                 id, attach)
+        if run_async:
+            row = self._appended(lambda n: n.id == rid)
+            m = row and re.match(r"\[task spawned async\] task_id=(\S+)\n", str(row[0].output or ""))
+            if m:  # the task id R's runner drew, under the script's name (or t_<sub>)
+                ids[task or "t_" + id] = m.group(1)
+            self._followup_ids(ids, followup)
+        return ids
+
+    def _followup_ids(self, ids, followup):
+        """Name the follow-up turn R's runner dispatched, and its reply."""
+        fus = self._appended(lambda n: n.role == "user" and (n.metadata or {}).get("source") == "task_followup")
+        if followup and fus:
+            ids[followup] = fus[0].id
+            if self._appended(lambda n: n.id == fus[0].id + "_reply"):
+                ids[followup + "_reply"] = fus[0].id + "_reply"
 
     def _await_runner(self, seconds=30.0):
         """Wait for R's task runner to have written an async task's follow-up
@@ -864,11 +897,7 @@ class Driver:
             tid = card and ((card[-1].metadata or {}).get("attach") or {}).get("task_id")
             if tid:  # the script's task id, or the one it derives from the card's (t_<attach>)
                 ids[task or "t_" + attach] = tid
-            fus = self._appended(lambda n: n.role == "user" and (n.metadata or {}).get("source") == "task_followup")
-            if followup and fus:
-                ids[followup] = fus[0].id
-                if self._appended(lambda n: n.id == fus[0].id + "_reply"):
-                    ids[followup + "_reply"] = fus[0].id + "_reply"
+            self._followup_ids(ids, followup)
         return ids
 
     # functions

@@ -1100,3 +1100,33 @@ def install_threads(conductor: Conductor, deferred_targets) -> None:
         return conductor.timed_wait(cond, timeout, base_wait)
     threading.Condition.wait = wait
     # threading.Timer subclasses the original class; keep it working.
+
+
+class ThreadPerTask:
+    """A thread pool that starts a thread of its own for every task: the
+    original's pool reuses an idle worker, which then runs beside the thread
+    that submitted the task, in whatever order the interpreter picks; a new
+    thread the conductor holds until every other one is at rest, the same
+    order on every run (the first task of a pool's, every time)."""
+
+    def __init__(self, max_workers=None, thread_name_prefix="", **kw):
+        self._prefix = thread_name_prefix or "pool"
+        self._n = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        import concurrent.futures
+        fut = concurrent.futures.Future()
+
+        def run():
+            if not fut.set_running_or_notify_cancel():
+                return
+            try:
+                fut.set_result(fn(*args, **kwargs))
+            except BaseException as e:  # noqa: BLE001 (the future carries it, as the pool's does)
+                fut.set_exception(e)
+        self._n += 1
+        threading.Thread(target=run, name=f"{self._prefix}_{self._n}", daemon=True).start()
+        return fut
+
+    def shutdown(self, wait=True, *, cancel_futures=False):
+        pass

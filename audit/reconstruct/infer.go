@@ -289,7 +289,10 @@ func fnCall(id string) string { return fnCallPrefix + id }
 // inferTool: a tool row of the reply caller.
 func (b *builder) inferTool(r *Row, reply, call string) step {
 	if r.Name == "task" && b.reply != nil && b.reply.id == reply {
-		b.unexplained(r, "", "", "a task tool row is written by the reply's task call after its sub-agent's rows; none precede it (an async task call's, which R answers at once while its task runner writes the sub-agent's turn beside the later ones, is no op's)")
+		if strings.HasPrefix(outputText(r), taskSpawned) && b.row(b.i) == r {
+			return b.inferTaskRunner(r, call)
+		}
+		b.unexplained(r, "", "", "a task tool row is written by the reply's task call after its sub-agent's rows; none precede it")
 		return step{}
 	}
 	op := ops.Tool{CallID: call, Name: r.Name, Result: outputText(r), Error: model.Truthy(r.Meta.Val("is_error")),

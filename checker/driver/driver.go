@@ -115,6 +115,13 @@ func (r *Run) Task(o ops.Task) error {
 		return r.W.TaskTurn(o.CallID, o.ID, o.Attach, o.Text, o.Label, o.Clean)
 	case o.Turn || o.Clean:
 		return fmt.Errorf("task: turn is neither async nor rooted, and clean is a task turn's")
+	case o.Async && !o.Rooted:
+		if o.Attach != "" {
+			return fmt.Errorf("task async: R's task runner writes no attach pointer (attach= is the older writers')")
+		}
+		return r.W.TaskRunner(o.CallID, o.ID, o.Text, o.Label, o.Followup, o.TaskID)
+	case o.Followup != "" || o.TaskID != "":
+		return fmt.Errorf("task followup= and task= are R's task runner's: async, not rooted")
 	}
 	return r.W.Task(o.CallID, o.ID, o.Attach, o.Text, o.Label, o.Async, o.Rooted)
 }

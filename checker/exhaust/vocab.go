@@ -120,11 +120,12 @@ func replyOps(add adder, mint func() string) {
 	add(func() ops.Op {
 		return ops.Tool{CallID: mint(), Name: "bash", Args: toolArgs, Result: "ok", Object: true}
 	})
-	for _, async := range []bool{false, true} {
-		add(func() ops.Op {
-			return ops.Task{CallID: mint(), ID: mint(), Attach: mint(), Text: text, Label: "scout", Async: async}
-		})
-	}
+	add(func() ops.Op {
+		return ops.Task{CallID: mint(), ID: mint(), Attach: mint(), Text: text, Label: "scout"}
+	})
+	add(func() ops.Op { // R's task runner: no attach pointer, a follow-up turn
+		return ops.Task{CallID: mint(), ID: mint(), Text: text, Label: "scout", Async: true, Followup: mint()}
+	})
 
 	add(func() ops.Op { return ops.Done{} })
 	add(func() ops.Op { return ops.Cancel{} })

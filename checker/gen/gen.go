@@ -496,8 +496,13 @@ func (g *Gen) drawReply(src Source, kind Kind) ops.Op {
 			Object: oneIn(src, written.objectIn, "tool object")}
 	case kTask:
 		rooted := oneIn(src, written.rootedIn, "task rooted") || s.inDispatch()
+		async := src.IntN(3, "async") == 0
+		if async && !rooted && s.source == "web" { // R's task runner: no attach pointer, a follow-up turn
+			return ops.Task{CallID: s.callID(), ID: s.id12(), Text: "look around", Label: "scout", Async: true,
+				Followup: s.id12()}
+		}
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
-			Async: src.IntN(3, "async") == 0, Rooted: rooted}
+			Async: async, Rooted: rooted || async}
 	case kTaskTurn:
 		return ops.Task{CallID: s.callID(), ID: s.id12(), Attach: s.id12(), Text: "look around", Label: "scout",
 			Turn: true, Clean: src.IntN(2, "task clean") == 0}

@@ -151,6 +151,10 @@ func (s *shadow) Task(o ops.Task) error {
 	if o.Async {
 		s.stopped = false
 	}
+	if o.Followup != "" {
+		s.taskRunner(o)
+		return nil
+	}
 	s.write(o.ID, false)
 	s.write(o.ID+"_reply", false)
 	s.write(o.Attach, false)
@@ -164,6 +168,27 @@ func (s *shadow) Task(o ops.Task) error {
 		s.tally.Shape(ShapeCallerlessSub)
 	}
 	return nil
+}
+
+// taskRunner is R's task runner (ops/README.md: task … async): the tool
+// row, the sub-agent's turn under the reply, then the follow-up turn under
+// the reply, answered at once, while the reply stays open.
+func (s *shadow) taskRunner(o ops.Task) {
+	reply := s.reply
+	s.write(reply+"_t_"+o.CallID, false)
+	s.addCall(reply + "_t_" + o.CallID)
+	s.write(o.ID, false)
+	s.write(o.ID+"_reply", false)
+	s.asst[o.ID] = append(s.asst[o.ID], o.ID+"_reply")
+	s.tally.Shape(ShapeSubAgent)
+	s.tally.Shape(ShapeCallerlessSub)
+	s.tally.Shape(ShapeTaskRunner)
+	outer := s.swriter
+	s.setHead(reply)
+	_ = s.UserDispatch(ops.UserDispatch{ID: o.Followup, Source: "task_followup"})
+	_ = s.Reply(ops.Reply{})
+	_ = s.finish()
+	s.swriter = outer
 }
 
 func (s *shadow) Done(ops.Done) error { return s.finish() }

@@ -72,6 +72,7 @@ const (
 	ShapeSpawnTurn          = "/spawn's sub-agent turn written by the ops after it (R's /task)"
 	ShapeTaskTurn           = "task call's sub-agent turn written by the ops after it (R's task tool)"
 	ShapeAsyncTurn          = "/task --async's sub-agent turn and its follow-up turn written by the ops after it (R's task runner)"
+	ShapeTaskRunner         = "task call with wait=False: the sub-agent and its follow-up turn beside the open reply (R's task runner)"
 	ShapeFunctionForm       = "function-form web user"
 	ShapeImage              = "web user with an image attachment"
 	ShapeTextStripped       = "text Python's str.strip trims of a character beyond ASCII whitespace"
@@ -123,7 +124,7 @@ var Required = []string{
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
-	ShapeOwnCalls, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
+	ShapeOwnCalls, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeTaskRunner, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
 	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextShortEscape, ShapeTextLineSep,
 }
 

@@ -82,7 +82,13 @@ func Plain(op ops.Op, without []string) ops.Op {
 		}
 		return o
 	case ops.Task:
-		o.Rooted = o.Rooted && !no("rooted")
+		if o.Rooted && no("rooted") {
+			o.Rooted = false
+			// R's async task is the runner's, which the generator draws in
+			// a web turn of its own accord; in place of the older writers'
+			// one (of any turn) R's task tool waits for the sub-agent
+			o.Async = false
+		}
 		return o
 	case ops.Tool:
 		o.Object = o.Object && !no("object")

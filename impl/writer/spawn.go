@@ -204,8 +204,9 @@ func (w *Writer) subMeta(parent node.Value, rooted bool) *node.Obj {
 		"peer_id", node.NullV(), "agent_id", node.Str("main"))
 }
 
-// TaskID is the id of the async task whose attach row is attach.
-func TaskID(attach string) string { return "t_" + attach }
+// TaskID is the default id of an async task: of a /task --async, t_ and
+// its attach row's id; of the task tool's, t_ and its sub-agent user's.
+func TaskID(of string) string { return "t_" + of }
 
 // finishAttach is the async task's end: its attach pointer shows the
 // sub-agent's answer, its head, status and task id, and the same attach

@@ -34,6 +34,9 @@ func (r renamer) value(v node.Value) (node.Value, bool) {
 		if to, ok := r.branchTail(v.S); ok {
 			return node.Str(to), true
 		}
+		if to, ok := r.spawnedTask(v.S); ok {
+			return node.Str(to), true
+		}
 		if len(v.S) > 1 && (v.S[0] == '{' || v.S[0] == '[') && r.mentioned(v.S) {
 			if inner, err := node.ParseString(v.S); err == nil {
 				if renamed, changed := r.value(inner); changed {
@@ -92,6 +95,27 @@ func (r renamer) branchTail(text string) (string, bool) {
 		return "", false
 	}
 	return text[:i+len(open)] + tail[:j+1] + to + "]", true
+}
+
+// spawnedTask renames the task id of the answer R's task tool gives an
+// async call (docs/protocol.md, "Ids"): the text exactly, the id three times.
+func (r renamer) spawnedTask(text string) (string, bool) {
+	const open = "[task spawned async] task_id="
+	rest, ok := strings.CutPrefix(text, open)
+	if !ok {
+		return "", false
+	}
+	id, _, _ := strings.Cut(rest, "\n")
+	to, ok := r[id]
+	if !ok || text != spawnedText(id) {
+		return "", false
+	}
+	return spawnedText(to), true
+}
+
+func spawnedText(id string) string {
+	return "[task spawned async] task_id=" + id + "\nCall await_task(task_id='" + id +
+		"') to retrieve result, or cancel_task(task_id='" + id + "') to stop it."
 }
 
 // dumpsLike writes v again as the JSON text it was read from was written:

@@ -278,13 +278,23 @@ func (s *server) op(req protocol.Request) (any, error) {
 			}
 		}
 		// A task's id is the one the script names (minted as the nodes are),
-		// else the attach row's (writer.Spawn): minted with it.
-		if sp, ok := script[0].(ops.Spawn); ok {
+		// else the attach row's (writer.Spawn) or the sub-agent user's
+		// (writer.TaskRunner): minted with it.
+		switch sp := script[0].(type) {
+		case ops.Spawn:
 			switch own := op.(ops.Spawn); {
 			case sp.Task != "" && own.Task != sp.Task:
 				add(sp.Task, own.Task)
 			case sp.Task == "" && own.Attach != sp.Attach:
 				add(writer.TaskID(sp.Attach), writer.TaskID(own.Attach))
+			}
+		case ops.Task: // the task runner's id: the script's, else t_<sub-agent user> (writer.TaskRunner)
+			switch own := op.(ops.Task); {
+			case !sp.Async || sp.Rooted:
+			case sp.TaskID != "" && own.TaskID != sp.TaskID:
+				add(sp.TaskID, own.TaskID)
+			case sp.TaskID == "" && own.ID != sp.ID:
+				add(writer.TaskID(sp.ID), writer.TaskID(own.ID))
 			}
 		}
 		if len(ids) > 0 {

@@ -1,0 +1,45 @@
+package reconstruct
+
+import (
+	"strings"
+
+	"sessiondag/model"
+	"sessiondag/ops"
+)
+
+// taskSpawned begins the answer R's task tool gives an async call (wait=False).
+const taskSpawned = "[task spawned async] task_id="
+
+// inferTaskRunner: the task tool's row answering an async call at index
+// b.i, as R's task runner writes it when nothing runs beside it: the
+// sub-agent's user (under the reply) and reply, then the follow-up turn and
+// its reply (ops/README.md: task … async). Where R's threads wrote other
+// rows between them the session is no op script's.
+func (b *builder) inferTaskRunner(tool *Row, call string) step {
+	reply := b.reply.id
+	sub, subReply, fu, fuReply := b.row(b.i+1), b.row(b.i+2), b.row(b.i+3), b.row(b.i+4)
+	switch {
+	case sub == nil || sub.Role != "user" || str(sub.Meta, "source") != "agent_spawn" || str(sub.Meta, "parent_id") != reply:
+		b.unexplained(tool, "", "", "an async task call's row is followed by its task runner's sub-agent user (source agent_spawn, under the reply); the next row is not one: R's runner wrote it beside other rows, which no op script writes")
+		return step{}
+	case subReply == nil || subReply.ID != sub.ID+"_reply":
+		b.unexplained(tool, "", "", "an async task call's sub-agent user is followed by its reply; the next row is not it: R's runner wrote it beside other rows, which no op script writes")
+		return step{}
+	case fu == nil || fu.Role != "user" || str(fu.Meta, "source") != "task_followup":
+		b.unexplained(tool, "", "", "an async task's sub-agent turn is followed by the runner's follow-up turn (source task_followup); the next row is not one: R's runner wrote it beside other rows, which no op script writes")
+		return step{}
+	case fuReply == nil || fuReply.ID != fu.ID+"_reply":
+		b.unexplained(tool, "", "", "an async task's follow-up user is followed by its reply, answered at once; the next row is not it: R's runner wrote it beside other rows, which no op script writes")
+		return step{}
+	}
+	id, _, _ := strings.Cut(strings.TrimPrefix(outputText(tool), taskSpawned), "\n")
+	op := ops.Task{CallID: call, ID: sub.ID, Text: outputText(sub), Async: true, Followup: fu.ID, TaskID: id}
+	if in, ok := tool.Obj.Val("input").(string); ok { // the arguments the model passed
+		if v, err := model.ParseJSON([]byte(in)); err == nil {
+			if args, ok := v.(*model.Object); ok {
+				op.Text, op.Label = str(args, "prompt"), str(args, "description")
+			}
+		}
+	}
+	return step{op: op, rows: 5, need: needReply, caller: reply, clock: tool, call: call}
+}
