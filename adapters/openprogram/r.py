@@ -708,9 +708,9 @@ class Driver:
 
     def _await_runner(self, seconds=30.0):
         """Wait for R's task runner to have written an async task's follow-up
-        reply: its worker is a pool thread of an earlier task, which the
-        conductor may find at rest between the runner's steps (a timed join
-        of its progress poller) before the task has run."""
+        reply: the conductor may find the runner's thread at rest between
+        its steps (a timed join of its progress poller) before the task has
+        run."""
         done = lambda: bool(self._appended(lambda n: n.role == "llm"  # noqa: E731
                                            and (n.metadata or {}).get("source") == "task_followup"))
         end = time.monotonic() + seconds
