@@ -131,12 +131,8 @@ func (b *builder) inferTask(k int, s *Row) step {
 	call := strings.TrimPrefix(tool.ID, reply+"_t_")
 	op := ops.Task{CallID: call, ID: s.ID, Attach: attach.ID, Text: outputText(s), Label: str(at, "label"),
 		Async: outputText(tool) == "(running)", Rooted: s.CalledBy == "ROOT"}
-	if in, ok := tool.Obj.Val("input").(string); ok { // R's task tool: the arguments the model passed
-		if v, err := model.ParseJSON([]byte(in)); err == nil {
-			if args, ok := v.(*model.Object); ok {
-				op.Text, op.Label = str(args, "prompt"), str(args, "description")
-			}
-		}
+	if args := taskArgs(tool); args != nil { // R's task tool: the arguments the model passed
+		op.Text, op.Label = str(args, "prompt"), str(args, "description")
 	}
 	return step{op: op, rows: 4, need: needReply, caller: reply, clock: s, call: call}
 }

@@ -34,12 +34,23 @@ func (b *builder) inferTaskRunner(tool *Row, call string) step {
 	}
 	id, _, _ := strings.Cut(strings.TrimPrefix(outputText(tool), taskSpawned), "\n")
 	op := ops.Task{CallID: call, ID: sub.ID, Text: outputText(sub), Async: true, Followup: fu.ID, TaskID: id}
-	if in, ok := tool.Obj.Val("input").(string); ok { // the arguments the model passed
-		if v, err := model.ParseJSON([]byte(in)); err == nil {
-			if args, ok := v.(*model.Object); ok {
-				op.Text, op.Label = str(args, "prompt"), str(args, "description")
-			}
-		}
+	if args := taskArgs(tool); args != nil {
+		op.Text, op.Label = str(args, "prompt"), str(args, "description")
 	}
 	return step{op: op, rows: 5, need: needReply, caller: reply, clock: tool, call: call}
+}
+
+// taskArgs is the arguments the model passed R's task tool, as its row's
+// input holds them (JSON text), or nil.
+func taskArgs(tool *Row) *model.Object {
+	in, ok := tool.Obj.Val("input").(string)
+	if !ok {
+		return nil
+	}
+	v, err := model.ParseJSON([]byte(in))
+	if err != nil {
+		return nil
+	}
+	args, _ := v.(*model.Object)
+	return args
 }
