@@ -150,3 +150,19 @@ func TestHeldTellsTurnForms(t *testing.T) {
 	require.Equal(t, "", Held(ops.Spawn{Mode: "inherit", Cmd: "c", ID: "s", Attach: "a", Text: "x"}, without))
 	require.Equal(t, "", Held(ops.Task{CallID: "c", ID: "s", Attach: "a", Text: "x"}, without))
 }
+
+// An older writer's async task (rooted, with its running card) written for
+// an implementation without the rooted form becomes R's task tool waiting
+// for its sub-agent: an op the writers apply in a web turn and in a
+// sub-agent's, not R's runner form, which needs a follow-up id.
+func TestPlainOlderAsyncTask(t *testing.T) {
+	op := Plain(ops.Task{CallID: "c1", ID: "s1", Attach: "a1", Text: "go", Label: "l", Async: true, Rooted: true},
+		[]string{"rooted"})
+	require.Equal(t, ops.Task{CallID: "c1", ID: "s1", Attach: "a1", Text: "go", Label: "l"}, op)
+	run := model.NewLegacy(ops.DefaultSession)
+	script, err := ops.ParseString("user id=u1 text=hi\nreply\n")
+	require.NoError(t, err)
+	for _, o := range append(script, op) {
+		require.NoError(t, run.Apply(o), ops.Format(o))
+	}
+}
