@@ -42,7 +42,7 @@ func (w *writerState) appendState(b []byte) []byte {
 	b = appendString(b, w.writer)
 	b = appendBool(appendBool(appendBool(appendString(b, w.ch), w.chSet), w.chMade), w.runtime)
 	b = appendString(appendString(b, w.pending), w.pendingSrc)
-	b = appendBool(appendString(b, w.reply), w.aborted)
+	b = appendBool(appendBool(appendString(b, w.reply), w.aborted), w.unheard)
 	b = appendValue(b, w.blocks)
 	b = appendValue(b, w.toolCalls)
 	b = binary.AppendUvarint(b, uint64(len(w.frames)))

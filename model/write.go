@@ -92,6 +92,13 @@ type writerState struct {
 	// sets the turn's cancel event), whose stream R ends, cancelled, at the
 	// model's first tool call or its end.
 	aborted bool
+	// unheard: R's task runner ran an async task in the open web turn. It
+	// registers its own cancel event under the session id as the task
+	// starts and removes whatever is registered there as it ends
+	// (agent/task/runner.py, _run_one; webui/_pause_stop.py), so the turn's
+	// own event is gone: a stop sets the session's flag but reaches no
+	// stream, and the turn ends completed as the model ends it.
+	unheard bool
 }
 
 // NewLegacy starts an empty session (no nodes, meta written, CH null).
@@ -384,7 +391,7 @@ func (r *LegacyRun) webActionEnded() {
 // endTurn: no pending turn, no open reply.
 func (r *LegacyRun) endTurn() {
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls = "", "", "", nil, nil
-	r.aborted, r.spawn = false, nil
+	r.aborted, r.unheard, r.spawn = false, false, nil
 }
 
 // spawnTurn is what a /spawn whose sub-agent's turn is pending (spawn turn)

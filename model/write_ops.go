@@ -313,6 +313,7 @@ func (r *LegacyRun) taskRunner(op ops.Task) {
 	r.followupAtOnce(reply, op.Followup, runnerLabel(op), pyStrip(prompt))
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls, r.aborted = outer.pending, outer.pendingSrc,
 		outer.reply, outer.blocks, outer.toolCalls, outer.aborted
+	r.unheard = true // the runner removed the turn's cancel event as the task ended
 }
 
 // runnerLabel is how R's follow-up names a task the task tool submitted:
@@ -390,6 +391,8 @@ func (o *legacyOps) finish(status string, stop bool) error {
 	sp := r.spawn
 	if r.aborted {
 		status = "cancelled" // the stream R aborted ends cancelled
+	} else if stop && r.unheard {
+		status = "completed" // the stop reached no stream: the model ended the turn
 	}
 	reply := r.reply
 	web := r.pendingSrc == "web"

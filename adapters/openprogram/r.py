@@ -1219,6 +1219,13 @@ class Driver:
                     yield P.EventDone(reason=stop, message=message(blocks, stop))
                     return
                 elif k == "cancel":
+                    sig = getattr(options, "signal", None)
+                    await _loop_idle()  # the stop's callbacks
+                    if sig is None or not sig.is_set():
+                        # the stop reached no stream (R's task runner removed
+                        # the turn's cancel event): the model ends its answer
+                        yield P.EventDone(reason="stop", message=message(blocks, "stop"))
+                        return
                     # the stop button set the turn's cancel event; the
                     # provider ends the stream as aborted
                     yield P.EventError(reason="aborted",

@@ -31,7 +31,7 @@ func (w *Writer) AppendState(b []byte) []byte {
 	if w.reply == nil {
 		b = append(b, 0)
 	} else {
-		b = node.AppendString(append(b, 1), w.reply.id)
+		b = append(node.AppendString(append(b, 1), w.reply.id), boolByte(w.reply.unheard))
 		b = appendValues(b, w.reply.calls)
 		b = appendValues(b, w.reply.blocks)
 		b = binary.AppendUvarint(b, uint64(len(w.reply.texts)))

@@ -48,6 +48,7 @@ func (w *Writer) TaskRunner(callID, sub, text, label, followup, task string) err
 	w.pending, w.reply = nil, nil
 	err := w.followupAtOnce(r, followup, runnerLabel(label, text), pyStrip(prompt))
 	w.pending, w.reply = pending, open
+	open.unheard = true // the runner removed the turn's cancel event as the task ended
 	return err
 }
 

@@ -364,10 +364,12 @@ func (w *Writer) finish(status string) error {
 	if len(w.frames) > 0 {
 		return fmt.Errorf("%w: the reply cannot end while a function is running", ErrState)
 	}
+	r := w.reply
 	if w.aborted {
 		status = "cancelled"
+	} else if status == "cancelled" && r.unheard {
+		status = "completed" // the stop reached no stream: the model ended the turn
 	}
-	r := w.reply
 	md := meta("status", node.Str(status), "model", node.Str("model-x"), "provider", node.Str("p"),
 		"token_model", node.Str("model-x"))
 	// R writes extra only when the reply has a tool call or a block.

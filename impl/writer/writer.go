@@ -77,6 +77,11 @@ type reply struct {
 	calls  []node.Value
 	blocks []node.Value
 	texts  []string
+	// unheard: R's task runner ran an async task in this turn and, as the
+	// task ended, removed the cancel event registered under the session id
+	// (the turn's own, which its event had replaced): a stop then reaches
+	// no stream, and the turn ends completed.
+	unheard bool
 }
 
 type frame struct {
