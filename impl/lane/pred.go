@@ -98,7 +98,8 @@ type spawnOpen struct {
 //     until that reply's turn ends: its end (done, cancel, a folded error)
 //     sets the head back on the reply, or on its user for a failed one
 //     (noteTaskEnd). A reply still running (a crash cut its turn off)
-//     never did;
+//     never did, but an older writer's tool row of it (legacyTool), a
+//     caller-less append, put the head back on it;
 //   - attach pointers hang off their caller (the fork anchor), a /spawn's
 //     whose caller is ROOT off its command row.
 //
@@ -155,6 +156,11 @@ func (p *Preds) extend(s *store.Store, from *turn) *Preds {
 			}
 			q.noteSpawn(n)
 			q.noteTaskEnd(i, n, before)
+		case legacyTool(n):
+			// R's append of a caller-less row moves the head to it, and a
+			// tool row stands for its reply: after a task's turn the head
+			// is back on the reply still running (a crash may cut it off)
+			q.prev = Anchor(n.Metadata.Get("called_by").Str(), q.earlier(i))
 		}
 		q.pred = append(q.pred, pred)
 		q.conv = append(q.conv, conv)
@@ -530,6 +536,12 @@ func headAfter(n *node.Node) string {
 		return n.CalledBy
 	}
 	return n.ID
+}
+
+// legacyTool reports whether n is an older writer's tool row: caller-less,
+// its reply recorded in metadata.called_by (not a conversation row).
+func legacyTool(n *node.Node) bool {
+	return n.Role == node.RoleCode && n.CalledBy == "" && n.Metadata.Get("called_by").Truthy()
 }
 
 func movesHead(n *node.Node) bool {
