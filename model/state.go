@@ -59,7 +59,7 @@ func (w *writerState) appendState(b []byte) []byte {
 	b = appendStrings(appendBool(b, sp.async), []string{sp.followup, sp.taskID})
 	if o := sp.task; o != nil {
 		b = appendStrings(appendBool(b, true), []string{o.call, o.context, o.pending, o.pendingSrc, o.reply})
-		return appendBool(appendValue(appendValue(b, o.blocks), o.toolCalls), o.aborted)
+		return appendBool(appendBool(appendValue(appendValue(b, o.blocks), o.toolCalls), o.aborted), o.unheard)
 	}
 	return appendBool(b, false)
 }

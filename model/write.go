@@ -410,7 +410,7 @@ type spawnTurn struct {
 type taskOuter struct {
 	call, context, pending, pendingSrc, reply string
 	blocks, toolCalls                         []any
-	aborted                                   bool
+	aborted, unheard                          bool
 }
 
 // needLiveStream refuses a tool call of a reply whose stream R aborted:
@@ -864,10 +864,11 @@ func (r *LegacyRun) taskSub(op ops.Task) {
 		ctx, parent = "clean", nil
 	}
 	out := &taskOuter{call: op.CallID, context: ctx, pending: r.pending, pendingSrc: r.pendingSrc, reply: r.reply,
-		blocks: r.blocks, toolCalls: r.toolCalls, aborted: r.aborted}
+		blocks: r.blocks, toolCalls: r.toolCalls, aborted: r.aborted, unheard: r.unheard}
 	r.appendNode(op.ID, "user", "", nil, op.Text, "", subMeta(parent, false))
 	r.setHead(op.ID)
 	r.pending, r.pendingSrc, r.reply, r.blocks, r.toolCalls, r.aborted = op.ID, "agent_spawn", "", nil, nil, false
+	r.unheard = false
 	r.spawn = &spawnTurn{attach: op.Attach, label: op.Label, prompt: op.Text, task: out}
 }
 
@@ -878,7 +879,7 @@ func (r *LegacyRun) taskSub(op ops.Task) {
 // reply's call.
 func (r *LegacyRun) taskEnd(sp *spawnTurn, sub string) {
 	o := sp.task
-	r.pending, r.pendingSrc, r.reply, r.aborted = o.pending, o.pendingSrc, o.reply, o.aborted
+	r.pending, r.pendingSrc, r.reply, r.aborted, r.unheard = o.pending, o.pendingSrc, o.reply, o.aborted, o.unheard
 	r.blocks, r.toolCalls = deepCopy(o.blocks).([]any), deepCopy(o.toolCalls).([]any)
 	r.taskRows(o.reply, o.call, sub, sp.attach, r.node(sub).Output, sp.prompt, sp.label, o.context)
 }
