@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"sessiondag/audit"
@@ -50,12 +49,6 @@ func cmdAudit(args []string, stdout, stderr io.Writer) int {
 	}
 	o.Progress = progressFor(stderr)
 	o.Context = interrupt
-	// Each session's loads are short-lived garbage: collecting less often
-	// saves about a fifth of the processor time (a GOGC the caller sets
-	// wins).
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
-	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
