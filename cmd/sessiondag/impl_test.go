@@ -17,7 +17,7 @@ const serveEnv = "SESSIONDAG_TEST_SERVE"
 
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(serveEnv); ok {
-		os.Exit(run(append([]string{"serve"}, strings.Fields(args)...), os.Stdout, os.Stderr))
+		os.Exit(runMain(append([]string{"serve"}, strings.Fields(args)...)))
 	}
 	if _, ok := os.LookupEnv(toolEnv); ok {
 		os.Exit(runMain(os.Args[1:]))
