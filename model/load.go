@@ -26,26 +26,11 @@ func (rd *reading) load(raw, all, branch []*Object) loaded {
 	}
 	truthy := func() bool { return head != nil && *head != "" }
 
-	// Step 4: head fix-up. If head is not an id in all (e.g. a folded tool row),
-	// follow raw parent_id (≤100 hops, stop on empty/self) until an id in all;
-	// adopt it if found, else keep the original head.
+	// Step 4: head fix-up (fixHead).
 	allByID := indexByID(all)
-	inAll := func(id string) bool { return allByID[id] != nil }
-	if truthy() && !inAll(*head) {
-		rawByID := indexByID(raw)
-		cur := *head
-		for hop := 0; hop < 100 && rawByID[cur] != nil; hop++ {
-			next, _ := rawByID[cur].Val("parent_id").(string)
-			if next == "" || next == cur {
-				break
-			}
-			cur = next
-			if inAll(cur) {
-				found := cur
-				head = &found
-				break
-			}
-		}
+	if truthy() {
+		fixed := fixHead(*head, raw, allByID)
+		head = &fixed
 	}
 
 	// Step 5: chain = linear_history(all, head) if head else a copy of all.
@@ -138,4 +123,26 @@ func splice(chain, all []*Object, want func(*Object) bool, parent func(*Object) 
 		}
 	}
 	return out
+}
+
+// fixHead is step 4 of the load: a head that is not an id in all (a folded
+// tool row, say) follows raw parent_id (≤100 hops, stopping on an empty or
+// its own) to the first id in all, which it becomes; else it stays.
+func fixHead(head string, raw []*Object, allByID map[string]*Object) string {
+	if allByID[head] != nil {
+		return head
+	}
+	rawByID := indexByID(raw)
+	cur := head
+	for hop := 0; hop < 100 && rawByID[cur] != nil; hop++ {
+		next, _ := rawByID[cur].Val("parent_id").(string)
+		if next == "" || next == cur {
+			break
+		}
+		cur = next
+		if allByID[cur] != nil {
+			return cur
+		}
+	}
+	return head
 }

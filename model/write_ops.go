@@ -649,9 +649,17 @@ func (o *legacyOps) Checkout(op ops.Checkout) error {
 func (o *legacyOps) Reload(ops.Reload) error {
 	r := o.run()
 	// R's handle_load_session makes the conversation only of a session the
-	// store holds (a session nothing has written yet is the welcome page).
+	// store holds (a session nothing has written yet is the welcome page),
+	// its head the one the load shows: a head on a row the aggregation
+	// folds (a tool row) climbs to the row it folds into (step 4).
 	if len(r.nodes) > 0 {
-		r.setCH(r.memHead)
+		head := r.memHead
+		if head != "" {
+			rd := r.reading(head)
+			raw := rd.messages()
+			head = fixHead(head, raw, indexByID(aggregate(raw, rd.memo)))
+		}
+		r.setCH(head)
 	}
 	return nil
 }

@@ -1074,3 +1074,15 @@ func TestWriteTaskRunnerAsR(t *testing.T) {
 	assert.Equal(t, "u1_reply", r.Session().HeadID)
 	assert.Equal(t, "after", wNode(t, r, "u1_reply").Output)
 }
+
+// TestReloadOnAFoldedHead: R's load climbs from a head on a tool row (which
+// its aggregation folds into the reply) to the reply, and makes that the
+// conversation's head (webui/ws_actions/session.py, handle_load_session):
+// the next web turn records the reply as its parent, as R stored it for
+// this script.
+func TestReloadOnAFoldedHead(t *testing.T) {
+	r, _ := wRun(t, "user id=n1 text=\"{}\"\nreply\ntool call=n2 name=grep args=\"{}\"\ncrash\n"+
+		"checkout id=n1_reply_t_n2\nreload\nuser id=n3 text=\"{}\"\n")
+	assert.Equal(t, "n1_reply", wNode(t, r, "n3").meta().Val("parent_id"))
+	assert.False(t, r.View().FallbackUsed, "the chain reaches the first turn without R's fallback")
+}

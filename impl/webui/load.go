@@ -225,6 +225,16 @@ func (r *reader) branch(head string) []*adapter.Message {
 // Messages is get_messages with every flag off.
 func Messages(s *store.Store) []*adapter.Message { return newReader(s, flags.Off).messages() }
 
+// ShownHead is the head a browser holds once it loads the session with its
+// head on id (R's handle_load_session sets the conversation's head so):
+// step 4's fix-up, a head on a row the aggregation folds (a tool row) climbs
+// to the row shown. No chain is walked.
+func ShownHead(s *store.Store, fl flags.Set, id string) string {
+	r := newReader(s, fl)
+	raw, _, allIdx := r.aggregated()
+	return r.fixHead(id, raw, allIdx)
+}
+
 // fixHead is step 4: a head that is not a shown row (a folded tool row after
 // a crash, say) climbs its edge, at most 100 hops, to the first id that is
 // shown; if none is reached the head is kept.

@@ -2,6 +2,7 @@ package writer
 
 import (
 	"fmt"
+	"sessiondag/impl/webui"
 
 	"sessiondag/impl/adapter"
 	"sessiondag/impl/flags"
@@ -170,15 +171,16 @@ func (w *Writer) Checkout(id string) error {
 	return nil
 }
 
-// Reload syncs the browser's head with the store's. R's load makes the
-// conversation only of a session the store holds.
+// Reload syncs the browser's head with the head the store's load shows.
+// R's load makes the conversation only of a session the store holds.
 func (w *Writer) Reload() error {
 	if w.S.Len() == 0 {
 		return nil
 	}
 	w.conv = true
 	if h := w.S.Head(); h != "" {
-		w.setClient(h)
+		// the load's head: one on a folded row (a tool row) is its reply's
+		w.setClient(webui.ShownHead(w.S, w.Flags, h))
 	} else {
 		w.clientHead = nil
 	}
