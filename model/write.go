@@ -69,15 +69,9 @@ type LegacyRun struct {
 type writerState struct {
 	writer string // its name (ops.FirstWriter at first)
 
-	ch     string // client head CH …
-	chSet  bool   // … null while false
-	chMade bool   // the server has made its conversation (R's _sessions entry) since it started
-	// runtime: the conversation has its chat runtime, which R makes on the
-	// conversation's first message (webui/server.py: "created lazily"):
-	// a web action's save records the runtime's model, and none without it
-	// (update_session drops a None), so a manual run first records none.
-	runtime bool
-
+	ch         string // client head CH …
+	chSet      bool   // … null while false
+	chMade     bool   // the server has made its conversation (R's _sessions entry) since it started
 	pending    string // pending turn P ("" = none)
 	pendingSrc string // its source: "web" or "cli"
 	reply      string // open reply R ("" = none)
@@ -384,7 +378,7 @@ func (r *LegacyRun) conversation() {
 // the server saves its conversation, the session's model with it.
 func (r *LegacyRun) webActionEnded() {
 	if r.pendingSrc == "web" {
-		r.savedModel, r.runtime = "plain", true
+		r.savedModel = "plain"
 	}
 }
 

@@ -458,7 +458,7 @@ func (o *legacyOps) Crash(ops.Crash) error {
 	r.writeMeta()
 	r.endTurn()
 	r.frames = nil
-	r.chMade, r.runtime = false, false // the server's conversations die with it
+	r.chMade = false // the server's conversations die with it
 	r.stopped = false
 	return nil
 }
@@ -593,12 +593,9 @@ func (o *legacyOps) End(op ops.End) error {
 		r.setHead(f.id)
 	}
 	if f.manual {
-		r.stopped = false // the forced-tool path clears the flag as the run ends
-		// and the web action that ran it ends: its save records the
-		// runtime's model, none before a web message made the runtime
-		if r.runtime {
-			r.savedModel = "plain"
-		}
+		// the forced-tool path clears the flag as the run ends; the
+		// fn-form route that ran it saves no model (webui/routes/chat.py)
+		r.stopped = false
 	}
 	if f.call != "" {
 		// R's dispatcher keeps a function the model called among the
@@ -700,7 +697,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 		if !op.Rooted {
 			// the web action ends once the task is submitted, before the
 			// runner's sub-agent answers: the server saves its conversation
-			r.savedModel, r.runtime = "plain", true
+			r.savedModel = "plain"
 		}
 		r.appendNode(op.Attach, "llm", "", nil, "(running)", attachCaller, newObject(
 			"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main",
@@ -765,7 +762,7 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	r.appendNode(op.Attach, "llm", "", nil, "sub done", attachCaller, newObject(
 		"display", "runtime", "function", "attach", "is_error", false, "agent_id", "main", "attach", a))
 	r.setHead(op.Cmd)
-	r.savedModel, r.runtime = "plain", true // the web action ends: the server saves its conversation
+	r.savedModel = "plain" // the web action ends: the server saves its conversation
 	return nil
 }
 

@@ -161,13 +161,9 @@ func (w *Writer) EndAfter(output, errMsg string, seconds float64) error {
 	}
 	w.frames = w.frames[:len(w.frames)-1]
 	if f.manual {
-		*w.stop = false // the forced-tool path clears the cancel flag as the run ends
-		// and the web action that ran it ends: the server saves its
-		// conversation, the runtime's model only once it has one (a
-		// manual run first in a server's life records none)
-		if w.runtime {
-			*w.saved = modelPlain
-		}
+		// the forced-tool path clears the cancel flag as the run ends; the
+		// fn-form route that ran it saves no model (webui/routes/chat.py)
+		*w.stop = false
 	}
 	if f.call != "" {
 		// R keeps a function the model called among the reply's blocks,

@@ -62,7 +62,7 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	if mode == "async" {
 		*w.stop = false // the task runner clears the cancel flag as the task starts
 		if !rooted {    // the web action ends as the task is submitted: the server saves its conversation
-			*w.saved, w.runtime = modelPlain, true
+			*w.saved = modelPlain
 		}
 		amd := meta("display", node.Str("runtime"), "function", node.Str("attach"), "is_error", node.BoolV(false),
 			"agent_id", node.Str("main"), "attach", node.ObjV(meta("session_id", node.Str(w.S.ID), "head_id", node.NullV(),
@@ -136,7 +136,7 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 	if err := w.add(&node.Node{ID: attach, Role: node.RoleLLM, Output: node.Str("sub done"), CalledBy: anchor, Metadata: amd}); err != nil {
 		return err
 	}
-	*w.saved, w.runtime = modelPlain, true // the web action ends: the server saves its conversation
+	*w.saved = modelPlain // the web action ends: the server saves its conversation
 	return w.S.SetHead(cmd)
 }
 

@@ -413,7 +413,7 @@ func (w *Writer) finish(status string) error {
 // model with it (R's _save_conversation).
 func (w *Writer) webActionEnded() {
 	if w.pending != nil && w.pending.source == "web" {
-		*w.saved, w.runtime = modelPlain, true
+		*w.saved = modelPlain
 	}
 }
 
@@ -498,7 +498,7 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 // nothing need be in progress (ops/README.md lists no condition).
 func (w *Writer) Crash() error {
 	w.pending, w.reply, w.frames = nil, nil, nil
-	w.conv, w.runtime = false, false // the server's conversations die with it
+	w.conv = false // the server's conversations die with it
 	*w.stop, w.aborted = false, false
 	return w.S.WriteMeta()
 }

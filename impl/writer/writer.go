@@ -34,7 +34,6 @@ type Writer struct {
 
 	clientHead *string // nil: the browser has no head yet
 	conv       bool    // the server has made its conversation of the session (R's _sessions entry)
-	runtime    bool    // the conversation has its chat runtime (made on its first message): a save records its model
 	pending    *turn
 	reply      *reply
 	frames     []*frame
