@@ -162,6 +162,20 @@ func (r *LegacyRun) Rooted() bool { return r.byID["ROOT"] != nil }
 // InMemoryHead is the store's in-memory head ("" before any).
 func (r *LegacyRun) InMemoryHead() string { return r.memHead }
 
+// ShownHead is the in-memory head as the load shows it (step 4): a head on
+// a row the aggregation folds (a tool row, a call of a reply) climbs to the
+// row it folds into. Only a row with a caller can fold, so any other head
+// is read without aggregating the session.
+func (r *LegacyRun) ShownHead() string {
+	n := r.byID[r.memHead]
+	if n == nil || n.Role != "code" || n.CalledBy == "" || n.CalledBy == "ROOT" {
+		return r.memHead
+	}
+	rd := r.reading(r.memHead)
+	raw := rd.messages()
+	return fixHead(r.memHead, raw, indexByID(aggregate(raw, rd.memo)))
+}
+
 // Stopped reports whether a stop left the session's cancel flag set, so
 // that the next web turn's stream is aborted.
 func (r *LegacyRun) Stopped() bool { return r.stopped }

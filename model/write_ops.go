@@ -650,13 +650,7 @@ func (o *legacyOps) Reload(ops.Reload) error {
 	// its head the one the load shows: a head on a row the aggregation
 	// folds (a tool row) climbs to the row it folds into (step 4).
 	if len(r.nodes) > 0 {
-		head := r.memHead
-		if head != "" {
-			rd := r.reading(head)
-			raw := rd.messages()
-			head = fixHead(head, raw, indexByID(aggregate(raw, rd.memo)))
-		}
-		r.setCH(head)
+		r.setCH(r.ShownHead())
 	}
 	return nil
 }

@@ -13,6 +13,10 @@ import (
 type WriterState interface {
 	ClientHead() (id string, set bool)
 	InMemoryHead() string
+	// ShownHead is the head a load shows for the in-memory head, which a
+	// reload makes the browser's: a row the aggregation folds (a tool
+	// row) stands for the reply it folds into.
+	ShownHead() string
 	Rooted() bool
 	Busy() bool
 	CallerPending(id string) bool
@@ -82,7 +86,7 @@ func (in *Intent) Stale(w WriterState) bool {
 		return false
 	}
 	ch, set := w.ClientHead()
-	return ch != w.InMemoryHead() || !w.Rooted() && set
+	return ch != w.InMemoryHead() && ch != w.ShownHead() || !w.Rooted() && set
 }
 
 // Unrecorded reports whether the store's head stands where no row records it.

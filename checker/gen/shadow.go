@@ -45,8 +45,9 @@ type shadow struct {
 	// What the load caches about a row (columns, folded copies, card
 	// trees), for the rewinds that must refresh it, and the rows of each
 	// kind in creation order.
-	toolsOf                        map[string]int  // reply → its tool rows, tasks and functions
-	callOf                         map[string]bool // a row folded into a reply
+	toolsOf                        map[string]int    // reply → its tool rows, tasks and functions
+	callOf                         map[string]bool   // a row folded into a reply
+	foldOf                         map[string]string // a call → the reply a load folds it into
 	attach                         map[string]bool
 	kids                           map[string]int // function run → its internals
 	calls, callers, attaches, runs []string
@@ -119,6 +120,15 @@ func (s *shadow) conversation() {
 // InMemoryHead is the store's in-memory head.
 func (s *shadow) InMemoryHead() string { return s.head }
 
+// ShownHead is the in-memory head as a load shows it: a call stands for the
+// reply it folds into.
+func (s *shadow) ShownHead() string {
+	if r, ok := s.foldOf[s.head]; ok {
+		return r
+	}
+	return s.head
+}
+
 // Rooted reports whether ROOT is stored.
 func (s *shadow) Rooted() bool { return s.root }
 
@@ -152,6 +162,9 @@ func (s *shadow) addKid() {
 // addCall counts a row written from the open reply: it is folded into it.
 func (s *shadow) addCall(id string) {
 	s.callOf[id] = true
+	if s.reply != "" {
+		s.foldOf[id] = s.reply
+	}
 	s.calls = append(s.calls, id)
 	s.callers = cache(s.toolsOf, s.callers, s.reply)
 }
@@ -176,7 +189,7 @@ func newShadow(step int, t *Tally) shadow {
 		userOf: map[string]string{}, isUser: map[string]bool{}, isAsk: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
 		parentOf: map[string]string{}, awaited: map[string][]string{}, orphanCaller: map[string]string{},
-		toolsOf: map[string]int{}, callOf: map[string]bool{}, attach: map[string]bool{}, kids: map[string]int{},
+		toolsOf: map[string]int{}, callOf: map[string]bool{}, foldOf: map[string]string{}, attach: map[string]bool{}, kids: map[string]int{},
 		finished: map[string]bool{},
 	}
 }

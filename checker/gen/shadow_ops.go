@@ -126,6 +126,9 @@ func (s *shadow) Tool(o ops.Tool) error {
 		s.tally.Shape(ShapeToolText)
 	}
 	s.addCall(id)
+	if o.Legacy {
+		delete(s.foldOf, id) // its edge is in metadata: the load's climb stops on it
+	}
 	s.lastLegacyTool = o.Legacy
 	s.numbers(o.Args)
 	return nil
@@ -415,7 +418,7 @@ func (s *shadow) Checkout(o ops.Checkout) error {
 
 func (s *shadow) Reload(ops.Reload) error {
 	if s.nodeCount > 0 { // a load makes the conversation only of a stored session
-		s.setClient(s.head)
+		s.setClient(s.ShownHead())
 	}
 	if s.isManual(s.head) {
 		s.tally.Shape(ShapeReloadAfterManual)

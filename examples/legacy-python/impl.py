@@ -187,7 +187,12 @@ class Session:
             if BUG != "checkout-client":
                 self.client = f["id"]
         elif kind == "reload":
-            self.client = self.head or None
+            # the load's head: one on a tool row its aggregation folds climbs to the reply
+            if self.head:
+                raw = self.messages()
+                self.client = fixed_head(self.head, aggregate(raw), raw)
+            else:
+                self.client = None
         else:
             raise ValueError("%s ops are not written here" % kind)
 
