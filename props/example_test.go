@@ -27,7 +27,7 @@ const exampleImpl = "python3 examples/legacy-python/impl.py"
 const exampleBug = "checkout-client"
 
 // exampleBudget is the suite's budget against it in CI.
-const exampleBudget = "30s"
+const exampleBudget = "20s"
 
 // exampleKnown is the example's known-findings file (docs/protocol.md,
 // "Known findings"): it accepts the planted bug's class as the hunt
