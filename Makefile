@@ -30,10 +30,16 @@ LONGEST   := ./props ./cmd/sessiondag ./checker/exhaust
 TEST_PKGS  = $(LONGEST) $(shell $(GO) list $(PKGS) | grep -v '^sessiondag/impl/')
 
 test: vet race
+	$(GO) test -count=1 -run '^($(SEQUENTIAL))$$' ./impl/node ./impl/store
 	$(GO) test -count=1 -timeout 20m $(TEST_PKGS)
 
+# Tests of impl/ that only parse and refuse large values, with no goroutine
+# of their own to race: ten times slower under the race detector, they run
+# once, without it (make test).
+SEQUENTIAL := TestFileMemoryBound|TestCostBoundsTheParse
+
 race:
-	$(GO) test -race -count=1 ./impl/...
+	$(GO) test -race -count=1 -skip '^($(SEQUENTIAL))$$' ./impl/...
 
 # The property suite alone (what CI of a rollout runs).
 props:
