@@ -70,6 +70,12 @@ func TestIntentRule(t *testing.T) {
 			"writer name=w1 set=off\nend\n" + manual: false,
 		"manual id=m1 name=f args=\"{}\"\nwriter name=w2 set=off\ndispatch id=d1 text=hi\nreply\ndone\n" +
 			"writer name=w1 set=off\nend\nflag set=A\n" + manual: true,
+		// A reload onto a call of a reply puts the browser on the reply the
+		// load shows, which a web turn then records: the reply the call
+		// stands for, where the intent places the turn; without the reload
+		// the browser stands on the call itself, as the store's head.
+		"user id=u1 text=hi\nreply\ntool call=t1 name=grep args=\"{}\"\ncrash\ncheckout id=u1_reply_t_t1\nreload\n" +
+			"user id=u2 text=hi\n": true,
 	} {
 		parsed, err := ops.ParseString(script)
 		require.NoError(t, err)

@@ -3,6 +3,7 @@ package gen
 import (
 	"testing"
 
+	"sessiondag/model"
 	"sessiondag/ops"
 )
 
@@ -51,6 +52,36 @@ func TestShadowSpawnHeadOnCommand(t *testing.T) {
 		}
 		if g.st.head != tc.head {
 			t.Errorf("%s: the shadow's head is %s, the writers' %s", tc.spawn, g.st.head, tc.head)
+		}
+	}
+}
+
+// TestShadowReloadsAsTheModel: a reload puts the browser where the load
+// shows the head, as the writers do: on the reply for a head on one of its
+// calls (a tool row, a function the model called), on the row itself for
+// an older writer's tool row (its edge in metadata stops the load's climb)
+// and for any other row. The shadow's browser is the model's after the
+// same ops.
+func TestShadowReloadsAsTheModel(t *testing.T) {
+	for _, tail := range []string{
+		"tool call=c1 name=grep args=\"{}\"\ncrash\ncheckout id=u1_reply_t_c1\nreload\n",
+		"tool call=c1 name=grep args=\"{}\" legacy\ncrash\ncheckout id=u1_reply_t_c1\nreload\n",
+		"fn id=f1 name=word_count args=\"{}\"\nend\ncrash\ncheckout id=f1\nreload\n",
+		"done\ncheckout id=u1\nreload\n",
+	} {
+		script, err := ops.ParseString("user id=u1 text=hi\nreply\n" + tail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, m := New(Options{Legacy: true}), model.NewLegacy(ops.DefaultSession)
+		for _, op := range script {
+			g.apply(op)
+			if err := m.Apply(op); err != nil {
+				t.Fatalf("%s: the model refuses it: %v", ops.Format(op), err)
+			}
+		}
+		if want, _ := m.ClientHead(); g.st.client != want {
+			t.Errorf("after %q the shadow's browser is on %s, the model's on %s", tail, g.st.client, want)
 		}
 	}
 }
