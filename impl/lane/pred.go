@@ -101,7 +101,9 @@ type spawnOpen struct {
 //     never did, but an older writer's tool row of it (legacyTool), a
 //     caller-less append, put the head back on it;
 //   - attach pointers hang off their caller (the fork anchor), a /spawn's
-//     whose caller is ROOT off its command row.
+//     whose caller is ROOT off its command row, one whose caller is its
+//     command's recorded parent_id off the command's predecessor
+//     (commandParent).
 //
 // All but the answer rule read only the nodes before a node; that one reads
 // the store's indexes (see answered), and the cache derives again from a
@@ -404,6 +406,9 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		if n.CalledBy == node.RootID {
 			return p.spawnCommand()
 		}
+		if pred, ok := p.commandParent(n.CalledBy); ok {
+			return pred
+		}
 		return Anchor(n.CalledBy, p.earlier(i))
 	}
 	if n.Role == node.RoleUser {
@@ -434,6 +439,26 @@ func (p *Preds) spawnCommand() string {
 		return node.RootID
 	}
 	return p.spawn.cmd
+}
+
+// commandParent is the anchor of the open /spawn's attach pointer whose
+// caller is the command row's recorded parent_id, as R writes it: the
+// command's predecessor. That parent is the browser's head, which need not
+// be the command's place in the conversation (a row written while the
+// browser stood elsewhere); a command written with flag A records where
+// it went, and a pointer written after a rollback must follow it.
+func (p *Preds) commandParent(caller string) (string, bool) {
+	if p.spawn.cmd == "" {
+		return "", false
+	}
+	j, ok := p.s.Pos(p.spawn.cmd)
+	if !ok || j >= len(p.pred) || !p.conv[j] {
+		return "", false
+	}
+	if par := p.s.Nodes()[j].Metadata.Get("parent_id"); par.K != node.String || par.S != caller {
+		return "", false
+	}
+	return p.pred[j], true
 }
 
 // noteSpawn follows the open /spawn over the conversation row n, just
