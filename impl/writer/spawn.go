@@ -479,7 +479,7 @@ func (w *Writer) endAsync(end *spawnEnd, reply string, out node.Value) error {
 	if err := w.S.SetHead(end.cmd); err != nil {
 		return err
 	}
-	return w.Dispatch(end.async.followup, followupText(pyStrip(end.label), pyStrip(end.prompt)), "", "task_followup", false)
+	return w.dispatch(end.async.followup, followupText(pyStrip(end.label), pyStrip(end.prompt)), "", "task_followup", false, true)
 }
 
 // followupAtOnce is the follow-up turn R's runner dispatches once an async
@@ -490,7 +490,7 @@ func (w *Writer) followupAtOnce(cmd, id, label, prompt string) error {
 	if err := w.S.SetHead(cmd); err != nil {
 		return err
 	}
-	if err := w.Dispatch(id, followupText(label, prompt), "", "task_followup", false); err != nil {
+	if err := w.dispatch(id, followupText(label, prompt), "", "task_followup", false, true); err != nil {
 		return err
 	}
 	w.pending = nil

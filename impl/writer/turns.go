@@ -82,6 +82,12 @@ func (w *Writer) WebUser(id, text, form string) error {
 // direct write of older versions: called by ROOT, parent_id only when
 // there is one, the head unmoved.
 func (w *Writer) Dispatch(id, text, parent, source string, rooted bool) error {
+	return w.dispatch(id, text, parent, source, rooted, false)
+}
+
+// dispatch is Dispatch; runner says R's task runner starts the turn (a
+// task's follow-up), not a user at the dispatcher.
+func (w *Writer) dispatch(id, text, parent, source string, rooted, runner bool) error {
 	if err := w.needIdle("dispatch"); err != nil {
 		return err
 	}
@@ -110,15 +116,26 @@ func (w *Writer) Dispatch(id, text, parent, source string, rooted bool) error {
 	// The dispatcher stamps the row as it builds it, before it writes
 	// ROOT: a session's first turn has ROOT's time.
 	at := w.now()
+	// Flag A: a turn typed at the dispatcher that creates ROOT starts a
+	// conversation (ROOT's creation moves the head); a follow-up R's task
+	// runner starts continues the row it set the head on, as R's
+	// parent_id, read before ROOT, does.
+	var pred string
+	if runner {
+		pred = w.dispatchPred(parent)
+	}
 	if err := w.ensureRoot(); err != nil {
 		return err
+	}
+	if !runner {
+		pred = w.dispatchPred(parent)
 	}
 	md := meta("parent_id", pv, "source", node.Str(source), "peer_display", node.NullV(), "peer_id", node.NullV(),
 		"agent_id", node.Str("main"))
 	if internal {
 		md.Set("display", node.Str("runtime"))
 	}
-	w.predecessor(md, w.dispatchPred(parent))
+	w.predecessor(md, pred)
 	if err := w.add(&node.Node{ID: id, CreatedAt: at, Role: node.RoleUser, Output: node.Str(text), Metadata: md}); err != nil {
 		return err
 	}
