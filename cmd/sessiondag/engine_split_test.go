@@ -29,7 +29,7 @@ const engineMutant = "fold-in-place"
 // (without the time and work it took) and the failures (each part's
 // reduced failures and their files; the audit's session records; the
 // hunt's distinct failures and their files' scripts). Each of the three
-// runs under 5 schedules per number of pods, 20 in all
+// runs under 2 schedules per number of pods, 8 in all
 // (SESSIONDAG_ENGINE_SCHEDULES sets another number per number of pods);
 // SESSIONDAG_ENGINE_OPS and SESSIONDAG_ENGINE_KINDS size the walk (default
 // 3 ops of 7 kinds: 93 scripts, 10 failing), SESSIONDAG_ENGINE_AUDIT the
