@@ -18,6 +18,7 @@ import (
 // frame is one open function (README: the frame stack).
 type frame struct {
 	id       string
+	name     string // the function's name (R's recursion guard counts by it)
 	manual   bool   // pushed by `manual`: its `end` does set_head(F)
 	lastExec string // the frame's last `exec` id (for `fn via-exec`)
 	// A function the open reply's model called: its name and arguments

@@ -469,7 +469,7 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 		return fmt.Errorf("no open reply or function")
 	}
 	args, err := jsonObject(op.Args)
-	if err := firstErr(r.newIDs(op.ID), err); err != nil {
+	if err := firstErr(r.newIDs(op.ID), err, r.recursionGuard(op.Name)); err != nil {
 		return err
 	}
 	calledBy := r.reply
@@ -485,11 +485,33 @@ func (o *legacyOps) Fn(op ops.Fn) error {
 		calledBy = r.frames[len(r.frames)-1].lastExec
 	}
 	r.appendFn(op.ID, op.Name, args, op.Expose, calledBy)
-	f := frame{id: op.ID}
+	f := frame{id: op.ID, name: op.Name}
 	if calledBy == r.reply {
 		f.call, f.input = op.Name, pyDumpsASCII(args)
 	}
 	r.frames = append(r.frames, f)
+	return nil
+}
+
+// maxNesting is R's recursion guard: a function called while as many runs
+// of the same name are open raises RecursionError in its caller's body,
+// after its row is appended and before its body runs
+// (agentic_programming/function.py, _MAX_AGENTIC_RECURSION_DEPTH).
+const maxNesting = 5
+
+// recursionGuard refuses a function R's recursion guard stops: what R then
+// writes (a row left running, an error its caller's code may or may not
+// catch) is the caller's code, which no op says.
+func (r *LegacyRun) recursionGuard(name string) error {
+	n := 0
+	for _, f := range r.frames {
+		if f.name == name {
+			n++
+		}
+	}
+	if n >= maxNesting {
+		return fmt.Errorf("%s runs %d times already: R's recursion guard raises in its caller (at most %d nested runs of one name)", name, n, maxNesting)
+	}
 	return nil
 }
 
@@ -506,7 +528,7 @@ func (o *legacyOps) Manual(op ops.Manual) error {
 	// ROOT when ensureRoot has just created it (R0).
 	r.writeMeta()
 	r.appendFn(op.ID, op.Name, args, op.Expose, "ROOT")
-	r.frames = append(r.frames, frame{id: op.ID, manual: true})
+	r.frames = append(r.frames, frame{id: op.ID, name: op.Name, manual: true})
 	return nil
 }
 
@@ -517,7 +539,7 @@ func (o *legacyOps) Run(op ops.Run) error {
 		return err
 	}
 	r.appendFn(op.ID, op.Name, args, op.Expose, "")
-	r.frames = append(r.frames, frame{id: op.ID})
+	r.frames = append(r.frames, frame{id: op.ID, name: op.Name})
 	return nil
 }
 

@@ -2,7 +2,9 @@ package props
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -24,8 +26,23 @@ var refusals = []struct {
 	{"task-in-a-dispatcher-turn", "dispatch id=u1 text=hi\nreply", "task call=c1 id=S attach=A text=go label=L"},
 	{"async-task-in-a-dispatcher-turn", "dispatch id=u1 text=hi\nreply", "task call=c1 id=S attach=A text=go label=L async"},
 	{"task-turn-in-a-dispatcher-turn", "dispatch id=u1 text=hi\nreply", "task call=c1 id=S attach=A text=go label=L turn"},
+	// R's recursion guard: a function called while five runs of its name
+	// are open raises in its caller's body before its own runs
+	// (agentic_programming/function.py); what is written then is the
+	// caller's code's.
+	{"function-past-the-recursion-guard", "user id=u1 text=hi\nreply\n" + nested("f", "gui_step", 5),
+		"fn id=f6 name=gui_step args=\"{}\""},
 	// A question rejected has no answer.
 	{"declined-ask-with-an-answer", "manual id=r1 name=word_count args=\"{}\"", "ask id=q1 answer=yes declined"},
+}
+
+// nested is n function runs of name, each called by the one before.
+func nested(id, name string, n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "fn id=%s%d name=%s args=\"{}\"\n", id, i, name)
+	}
+	return b.String()
 }
 
 // TestRefusedAsTheOriginal: the implementation refuses each op the original

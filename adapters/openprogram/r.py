@@ -627,10 +627,13 @@ class Driver:
             raise Refused("the original ended the turn" + why)
         return w
 
-    def _await_frame(self, key=None):
+    def _await_frame(self, key=None, back=None):
+        """The first frame of a function that started (or of ``key``), or,
+        with ``back``, that caller's frame waiting again: the call returned
+        without a run of its own."""
         known = {f[1] for f in self.frames}
         if key is None:
-            pred = lambda w: w.role == "frame" and w.key not in known  # noqa: E731
+            pred = lambda w: w.role == "frame" and (w.key not in known or w.key == back)  # noqa: E731
         else:
             pred = lambda w: w.role == "frame" and w.key == key  # noqa: E731
         return self.conductor.expect(pred, ended=self.turn + self.manual)
@@ -978,14 +981,19 @@ class Driver:
         a = json.loads(args)
         fn = self._define_fn(name, a, expose)
         self.frame_errors = []
+        caller = None
         if self.frames:
+            caller = self.frames[-1][1]
             self.conductor.give(self._frame(), ("call", fn, a))
         else:
             w = self._model()
             self._need(name in self.offered_fns, f"the turn offered no function {name!r}")
             self.conductor.give(w, ("tool", "call_" + id, name, a))
-        w = self._await_frame()
-        self._need(w is not None, "the function did not start" +
+        w = self._await_frame(back=caller)
+        # The caller waiting for its next step again: the call raised before
+        # the function's body ran (R's recursion guard, function.py), which
+        # its caller's body caught.
+        self._need(w is not None and w.key != caller, "the function did not start" +
                    (f": {self.frame_errors[-1]}" if self.frame_errors else ""))
         return self._started(id, False, w.key)
 

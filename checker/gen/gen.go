@@ -241,10 +241,10 @@ func (g *Gen) inFrame() []choice {
 		c = append(c, choice{kFn, w.fn}) // reach functions nested three deep
 	}
 	c = append(c, choice{kExec, w.exec})
-	if len(s.frames) >= 3 {
+	if len(s.frames) >= 3 && len(s.callable()) > 0 {
 		c = append(c, choice{kFn, w.fnDeep})
 	}
-	if s.frames[len(s.frames)-1].lastExec != "" {
+	if s.frames[len(s.frames)-1].lastExec != "" && len(s.callable()) > 0 {
 		c = append(c, choice{kFnViaExec, w.fnViaExec})
 	}
 	return append(c, choice{kAsk, w.ask}, choice{kCrash, w.crash})
@@ -525,7 +525,7 @@ func (g *Gen) drawRun(src Source, kind Kind) ops.Op {
 	s := &g.st
 	switch kind {
 	case kFn, kFnViaExec:
-		return ops.Fn{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs),
+		return ops.Fn{ID: s.runID(), Name: pickStr(src, "fn", s.callable()), Args: pickStr(src, "fn args", fnArgs),
 			Expose: pickStr(src, "expose", exposes), ViaExec: kind == kFnViaExec}
 	case kManual:
 		return ops.Manual{ID: s.runID(), Name: pickStr(src, "fn", fnNames), Args: pickStr(src, "fn args", fnArgs), Expose: pickStr(src, "expose", exposes)}

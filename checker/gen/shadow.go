@@ -144,9 +144,35 @@ func (s *shadow) CallerPending(id string) bool {
 
 type sframe struct {
 	id       string
+	name     string
 	lastExec string
 	manual   bool
 	run      bool // a script run in a session context
+}
+
+// maxNesting is R's recursion guard (ops/README.md, fn): a function called
+// while as many runs of its name are open is refused.
+const maxNesting = 5
+
+// callable is the function names a call from the innermost open run may
+// take: fnNames itself (the same draws) unless a name reached maxNesting.
+func (s *shadow) callable() []string {
+	runs := map[string]int{}
+	full := false
+	for _, f := range s.frames {
+		runs[f.name]++
+		full = full || runs[f.name] >= maxNesting
+	}
+	if !full {
+		return fnNames
+	}
+	var names []string
+	for _, n := range fnNames {
+		if runs[n] < maxNesting {
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // addKid counts an internal written inside the innermost open function.

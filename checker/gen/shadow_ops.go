@@ -298,7 +298,7 @@ func (s *shadow) Fn(o ops.Fn) error {
 		s.addKid()
 	}
 	s.numbers(o.Args)
-	s.frames = append(s.frames, &sframe{id: o.ID})
+	s.frames = append(s.frames, &sframe{id: o.ID, name: o.Name})
 	if len(s.frames) >= 3 {
 		s.tally.Shape(ShapeNested3)
 	}
@@ -319,14 +319,14 @@ func (s *shadow) Manual(o ops.Manual) error {
 	s.write(o.ID, false)
 	s.numbers(o.Args)
 	s.manuals[o.ID] = true
-	s.frames = append(s.frames, &sframe{id: o.ID, manual: true})
+	s.frames = append(s.frames, &sframe{id: o.ID, name: o.Name, manual: true})
 	return nil
 }
 
 func (s *shadow) Run(o ops.Run) error {
 	s.write(o.ID, true)
 	s.numbers(o.Args)
-	s.frames = append(s.frames, &sframe{id: o.ID, run: true})
+	s.frames = append(s.frames, &sframe{id: o.ID, name: o.Name, run: true})
 	return nil
 }
 

@@ -11,6 +11,9 @@ import (
 // or nested in the innermost running function (from its exec call's tool
 // loop when viaExec).
 func (w *Writer) Fn(id, name, args, expose string, viaExec bool) error {
+	if err := w.recursionGuard(name); err != nil {
+		return err
+	}
 	caller := ""
 	switch {
 	case len(w.frames) > 0:
@@ -40,6 +43,26 @@ func (w *Writer) Fn(id, name, args, expose string, viaExec bool) error {
 		return fmt.Errorf("%w: fn needs an open reply or a running function", ErrState)
 	}
 	return w.enter(id, name, args, expose, caller, false)
+}
+
+// maxNesting is R's recursion guard: a function called while as many runs
+// of its name are open raises RecursionError in its caller's body, after
+// its row is appended and before its body runs.
+const maxNesting = 5
+
+// recursionGuard refuses a run R's recursion guard stops: what is written
+// then depends on whether the caller's code catches the error.
+func (w *Writer) recursionGuard(name string) error {
+	n := 0
+	for _, f := range w.frames {
+		if f.name == name {
+			n++
+		}
+	}
+	if n >= maxNesting {
+		return fmt.Errorf("%w: %s runs %d times already (R's recursion guard allows %d nested runs of one name)", ErrState, name, n, maxNesting)
+	}
+	return nil
 }
 
 // Manual runs a function from the UI's Run button: called by ROOT.
@@ -85,7 +108,7 @@ func (w *Writer) enter(id, name, args, expose, caller string, manual bool) error
 	if err := w.add(&node.Node{ID: id, Role: node.RoleCode, Name: name, Input: node.ObjV(in), Output: node.NullV(), CalledBy: caller, Metadata: md}); err != nil {
 		return err
 	}
-	w.frames = append(w.frames, &frame{id: id, manual: manual})
+	w.frames = append(w.frames, &frame{id: id, name: name, manual: manual})
 	return nil
 }
 

@@ -85,6 +85,7 @@ type reply struct {
 
 type frame struct {
 	id       string
+	name     string // R's recursion guard counts runs by name
 	manual   bool
 	lastExec string
 	// A function the open reply's model called: its name and arguments
