@@ -26,6 +26,7 @@ imported from the path the adapter is given.
 """
 from __future__ import annotations
 
+import _thread
 import copy
 import hashlib
 import importlib.abc
@@ -603,11 +604,8 @@ class Waiter:
         self.given = False
 
 
-# How long the conductor waits between two looks at the threads it drives,
-# and how often a driven thread in a timed wait looks whether the conductor
-# has timed it out.
+# How long the conductor waits between two looks at the threads it drives.
 POLL = float(__import__("os").environ.get("OPENPROGRAM_ADAPTER_POLL", "0.0005"))
-TIMED_POLL = 0.005
 
 
 class Conductor:
@@ -709,28 +707,54 @@ class Conductor:
             while not s.woken:
                 self.cv.wait()
 
-    def timed_wait(self, cond, timeout: float, wait) -> bool:
+    def timed_wait(self, cond, timeout: float) -> bool:
         """A driven thread's ``Condition.wait(timeout)`` (an Event's, a
         queue's): it waits until notified, or until the conductor times it
         out, which it does as it wakes a sleeper (the earliest deadline on
         the conductor's clock first, once every other thread is blocked);
         the real clock never times it out, so a poll loop or a watchdog
-        runs at the same point of every run."""
+        runs at the same point of every run. The wait is
+        ``Condition.wait``'s own, with no timeout: the conductor times it
+        out by waking its waiter alone (``_time_out``), so the thread sits
+        in one blocking call until then instead of polling, and every look
+        at the threads finds it where the last one did."""
+        if not cond._is_owned():
+            raise RuntimeError("cannot wait on un-acquired lock")
+        waiter = _thread.allocate_lock()
+        waiter.acquire()
+        cond._waiters.append(waiter)
         with self.cv:
             self._sleep_n += 1
             s = _Sleeper(self.sleep_now + max(float(timeout), 0.0), self._sleep_n)
+            s.cond, s.waiter = cond, waiter
             self.sleepers.append(s)
             self.cv.notify_all()
+        saved = cond._release_save()
+        resting = True  # for _woken: the thread is in its one blocking call
         try:
-            while True:
-                if wait(cond, TIMED_POLL):
-                    return True
-                if s.woken:
-                    return False
+            waiter.acquire()
+            resting = False
         finally:
+            cond._acquire_restore(saved)
             with self.cv:
                 if s in self.sleepers:
                     self.sleepers.remove(s)
+        return not s.timed_out
+
+    def _time_out(self, s) -> None:
+        """Wake a timed wait as its timeout would: its waiter leaves the
+        condition's waiters and is released, as a notify releases one,
+        unless a notify took it first (the wait then returns True)."""
+        cond = s.cond
+        if not cond.acquire(timeout=self.deadline):
+            raise TimeoutError(f"a timed wait's condition stayed held for {self.deadline:g}s")
+        try:
+            if s.waiter in cond._waiters:
+                cond._waiters.remove(s.waiter)
+                s.timed_out = True
+                s.waiter.release()
+        finally:
+            cond.release()
 
     def joining(self, t: threading.Thread, target) -> None:
         with self.cv:
@@ -749,6 +773,9 @@ class Conductor:
             self.sleep_now = max(self.sleep_now, s.at)
             s.woken = True
             self.cv.notify_all()
+        if s.cond is not None:
+            # outside cv: the waiting thread took its condition before cv
+            self._time_out(s)
         return True
 
     def _joins(self) -> dict:
@@ -891,10 +918,13 @@ _real_sleep = time.sleep
 
 
 class _Sleeper:
-    __slots__ = ("at", "n", "woken")
+    """A sleeping thread (``cond`` None) or a timed wait on ``cond``."""
+    __slots__ = ("at", "n", "woken", "cond", "waiter", "timed_out")
 
     def __init__(self, at, n):
         self.at, self.n, self.woken = at, n, False
+        self.cond = self.waiter = None
+        self.timed_out = False
 
 
 _sleep_conductor = None
@@ -921,6 +951,7 @@ _BLOCKING = {
     "queue.py": {"get", "put"},
     "selectors.py": {"select"},
     "thread.py": {"_worker"},  # concurrent.futures: an idle pool thread
+    "standins.py": {"timed_wait"},  # Conductor.timed_wait: a driven thread's timed wait
 }
 
 
@@ -969,6 +1000,9 @@ def _woken(f, base: str) -> bool:
         if base == "threading.py" and f.f_code.co_name == "wait":
             w = loc.get("waiter")
             return w is not None and not w.locked()
+        if base == "standins.py" and f.f_code.co_name == "timed_wait":
+            w = loc.get("waiter")
+            return not loc.get("resting") or w is None or not w.locked()
         if base == "threading.py" and f.f_code.co_name == "_wait_for_tstate_lock":
             lock = loc.get("lock")
             return lock is not None and not lock.locked()
@@ -1097,7 +1131,7 @@ def install_threads(conductor: Conductor, deferred_targets) -> None:
     def wait(cond, timeout=None):
         if timeout is None or conductor.dead or not conductor.is_driven(threading.current_thread()):
             return base_wait(cond, timeout)
-        return conductor.timed_wait(cond, timeout, base_wait)
+        return conductor.timed_wait(cond, timeout)
     threading.Condition.wait = wait
     # threading.Timer subclasses the original class; keep it working.
 
