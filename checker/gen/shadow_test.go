@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"sessiondag/model"
@@ -82,6 +84,40 @@ func TestShadowReloadsAsTheModel(t *testing.T) {
 		}
 		if want, _ := m.ClientHead(); g.st.client != want {
 			t.Errorf("after %q the shadow's browser is on %s, the model's on %s", tail, g.st.client, want)
+		}
+	}
+}
+
+// TestShadowKeepsTheRecursionGuard: inside five runs of one name the
+// generator calls none of that name (the writers refuse it: R's recursion
+// guard), and inside five runs of every name it calls no function at all.
+func TestShadowKeepsTheRecursionGuard(t *testing.T) {
+	if got := New(Options{Legacy: true}).st.callable(); len(got) != len(fnNames) {
+		t.Fatalf("a fresh shadow offers %v, want every name", got)
+	}
+	text := "user id=u1 text=hi\nreply\n"
+	n := 0
+	var g *Gen
+	for _, name := range fnNames {
+		for range maxNesting {
+			n++
+			text += fmt.Sprintf("fn id=f%d name=%s args=\"{}\"\n", n, name)
+		}
+		script, err := ops.ParseString(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g = New(Options{Legacy: true})
+		for _, op := range script {
+			g.apply(op)
+		}
+		if slices.Contains(g.st.callable(), name) {
+			t.Fatalf("after %d runs of %s the shadow offers another: %v", maxNesting, name, g.st.callable())
+		}
+	}
+	for _, c := range g.inFrame() {
+		if c.kind == kFn || c.kind == kFnViaExec {
+			t.Fatalf("inside %d runs of every name the shadow offers a call (%v)", maxNesting, c.kind)
 		}
 	}
 }
