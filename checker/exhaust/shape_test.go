@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/checker/gen"
 	"sessiondag/internal/shard"
 	"sessiondag/ops"
 )
@@ -101,5 +102,32 @@ func TestWithoutShape(t *testing.T) {
 		}
 		_, ok := plain[ops.String(script)]
 		require.True(t, ok, "not a plain script with its ends' durations back:\n%s", text)
+	}
+}
+
+// TestWithoutDrawKinds: without tool-legacy and fn-via-exec (draw kinds an
+// op's fields make: R's adapter declares both), no script of the walk holds
+// a legacy tool edge or a function entered from an exec's tool loop, and
+// every script of the plain walk with neither is walked.
+func TestWithoutDrawKinds(t *testing.T) {
+	const max = 3
+	without := []string{"tool-legacy", "fn-via-exec"}
+	got := shaped(t, max, shape{without: without})
+	held := func(op ops.Op) bool { return gen.Held(op, without) != "" }
+	withHeld := 0
+	require.NoError(t, Walk(max, nil, shard.Whole, func(n Node) bool {
+		if slices.ContainsFunc(n.Script, held) {
+			withHeld++
+			return true
+		}
+		_, ok := got[ops.String(n.Script)]
+		require.True(t, ok, "lost:\n%s", ops.String(n.Script))
+		return true
+	}))
+	require.NotZero(t, withHeld, "the plain walk holds no legacy tool edge: nothing left out")
+	for text := range got {
+		script, err := ops.ParseString(text)
+		require.NoError(t, err)
+		require.False(t, slices.ContainsFunc(script, held), "a held draw kind walked:\n%s", text)
 	}
 }

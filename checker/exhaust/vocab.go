@@ -34,7 +34,9 @@ type cand struct {
 // nodes left out), checkout and rewind name each one, retry and edit each
 // user turn, reply and ask row (the rows the UI offers them on), and an explicit
 // parent is one representative: the latest. The field variants in without
-// are written plain (gen.Plain), once each.
+// are written plain (gen.Plain), once each; the draw kinds in it that an
+// op's fields make (gen.Held: a legacy tool edge, a function entered from an
+// exec's tool loop, …) are left out.
 func candidates(f *frontier, kinds map[string]bool, without []string) []cand {
 	var out []cand
 	next := f.fresh
@@ -42,8 +44,8 @@ func candidates(f *frontier, kinds map[string]bool, without []string) []cand {
 	add := func(build func() ops.Op) {
 		next = f.fresh
 		op := gen.Plain(build(), without)
-		if kinds != nil && !kinds[op.Kind()] {
-			return
+		if kinds != nil && !kinds[op.Kind()] || gen.Held(op, without) != "" {
+			return // a kind, or a draw kind of one, the implementation does not write
 		}
 		out = append(out, cand{op: op, line: ops.Format(op), minted: next - f.fresh})
 	}

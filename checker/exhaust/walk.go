@@ -159,8 +159,9 @@ func Walk(max int, kinds []string, sh shard.Shard, visit func(Node) bool) error 
 // shape is which scripts a walk makes: of the op kinds (nil: every kind
 // but session), with what an implementation declares beyond its kinds
 // (protocol.About): the second op of a pair it writes in one step right
-// after the first (together), and the field variants it cannot write
-// written plain (without, gen.Plain).
+// after the first (together), the field variants it cannot write written
+// plain (gen.Plain) and the draw kinds it cannot write left out (gen.Held),
+// both named in without.
 type shape struct {
 	kinds    []string
 	together [][2]string
@@ -170,11 +171,10 @@ type shape struct {
 // shapeOf is the shape of the walk against an implementation that
 // declares a.
 func shapeOf(kinds []string, a protocol.About) (shape, error) {
-	_, without, err := gen.Without(a.Without, nil)
-	if err != nil {
+	if _, _, err := gen.Without(a.Without, nil); err != nil {
 		return shape{}, fmt.Errorf("exhaust: %s's without: %w", a.Name, err)
 	}
-	return shape{kinds: kinds, together: a.Together, without: without}, nil
+	return shape{kinds: kinds, together: a.Together, without: slices.Clone(a.Without)}, nil
 }
 
 // joined is the op kind that must follow an op of kind k, or "".
