@@ -177,6 +177,17 @@ func (r *LegacyRun) ShownHead() string {
 	return fixHead(r.memHead, raw, indexByID(aggregate(raw, rd.memo)))
 }
 
+// tipHead is the head the load takes with none stored and no conversation
+// made: the last message it shows ("" for none; legacy §3.5 step 3).
+func (r *LegacyRun) tipHead() string {
+	rd := r.reading("")
+	all := aggregate(rd.messages(), rd.memo)
+	if len(all) == 0 {
+		return ""
+	}
+	return msgID(all[len(all)-1])
+}
+
 // Stopped reports whether a stop left the session's cancel flag set, so
 // that the next web turn's stream is aborted.
 func (r *LegacyRun) Stopped() bool { return r.stopped }

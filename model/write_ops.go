@@ -122,6 +122,10 @@ func (o *legacyOps) Reply(ops.Reply) error {
 	if err := r.newIDs(id); err != nil {
 		return err
 	}
+	// R's process_user_turn ensures ROOT before it writes the reply
+	// (agent/dispatcher/__init__.py): a web turn a retry or an edit of an
+	// older writer's row starts is the first to write it there.
+	r.ensureRoot()
 	r.appendNode(id, "llm", "", nil, "", r.pending, newObject("parent_id", r.pending,
 		"source", r.pendingSrc, "status", "running", "worker_id", "w1"))
 	r.setHead(id)
@@ -671,8 +675,17 @@ func (o *legacyOps) Reload(ops.Reload) error {
 	// store holds (a session nothing has written yet is the welcome page),
 	// its head the one the load shows: a head on a row the aggregation
 	// folds (a tool row) climbs to the row it folds into (step 4).
-	if len(r.nodes) > 0 {
+	if len(r.nodes) == 0 {
+		return nil
+	}
+	switch {
+	case r.memHead != "":
 		r.setCH(r.ShownHead())
+	case r.chMade && r.chSet:
+		// no head stored: the load keeps the conversation's (head_or_tip)
+	default:
+		// … or, with none, takes the last message it shows
+		r.setCH(r.tipHead())
 	}
 	return nil
 }

@@ -29,7 +29,9 @@ func (b *builder) infer(r *Row) step {
 }
 
 // inferRoot: ROOT is written by the op of the row after it, which creates
-// it first (ensureRoot) and whose first append is ROOT.
+// it first (ensureRoot) and whose first append is ROOT: a turn, a run, a
+// /spawn, a /merge, or the reply of a turn whose user row was written
+// without it.
 func (b *builder) inferRoot(r *Row) step {
 	if b.i+1 < len(b.d.Rows) && b.d.Rows[b.i+1].Err != nil {
 		b.unexplained(b.d.Rows[b.i+1], "", "", b.d.Rows[b.i+1].Err.Error())
@@ -41,21 +43,26 @@ func (b *builder) inferRoot(r *Row) step {
 		return step{}
 	}
 	var s step
-	if next.Role == "user" {
+	switch next.Role {
+	case "user":
 		s = b.inferUserAt(b.i+1, next)
-	} else {
+	case "llm":
+		s = b.inferLLM(next)
+	default:
 		s = b.inferCode(next)
 	}
 	if b.first != nil {
 		return s
 	}
 	switch s.op.(type) {
-	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Manual, ops.Spawn, ops.Merge:
+	// a reply creates it when a retry or an edit of an older writer's row
+	// started its turn (R's process_user_turn ensures ROOT first)
+	case ops.UserWeb, ops.UserDispatch, ops.ForkRoot, ops.Manual, ops.Spawn, ops.Merge, ops.Reply:
 		s.rows++
 		s.clock = r
 		return s
 	}
-	b.unexplained(r, ops.Format(s.op), "", fmt.Sprintf("ROOT is created by a web or dispatcher turn, a manual run, /spawn or /merge; the row after it (%s) is written by %s, which does not create it", next.ID, s.op.Kind()))
+	b.unexplained(r, ops.Format(s.op), "", fmt.Sprintf("ROOT is created by a web or dispatcher turn (its user row or its reply), a manual run, /spawn or /merge; the row after it (%s) is written by %s, which does not create it", next.ID, s.op.Kind()))
 	return step{}
 }
 

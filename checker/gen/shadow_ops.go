@@ -103,6 +103,7 @@ func (s *shadow) Merge(o ops.Merge) error {
 
 func (s *shadow) Reply(ops.Reply) error {
 	id := s.pending + "_reply"
+	s.ensureRoot() // R's process_user_turn, before the reply (a rerun of an older writer's row)
 	s.write(id, false)
 	s.asst[s.pending] = append(s.asst[s.pending], id)
 	s.userOf[id] = s.pending

@@ -235,6 +235,15 @@ func ShownHead(s *store.Store, fl flags.Set, id string) string {
 	return r.fixHead(id, raw, allIdx)
 }
 
+// TipHead is the head a browser holds once it loads a session that has no
+// head stored and no conversation in the server: the last message shown
+// (steps 3 and 4; R's head_or_tip), "" for an empty session.
+func TipHead(s *store.Store, fl flags.Set) string {
+	r := newReader(s, fl)
+	raw, all, allIdx := r.aggregated()
+	return r.fixHead(startHead("", all).id, raw, allIdx)
+}
+
 // fixHead is step 4: a head that is not a shown row (a folded tool row after
 // a crash, say) climbs its edge, at most 100 hops, to the first id that is
 // shown; if none is reached the head is kept.

@@ -177,12 +177,21 @@ func (w *Writer) Reload() error {
 	if w.S.Len() == 0 {
 		return nil
 	}
+	made := w.conv
 	w.conv = true
-	if h := w.S.Head(); h != "" {
+	switch h := w.S.Head(); {
+	case h != "":
 		// the load's head: one on a folded row (a tool row) is its reply's
 		w.setClient(webui.ShownHead(w.S, w.Flags, h))
-	} else {
-		w.clientHead = nil
+	case made && w.clientHead != nil:
+		// no head stored: R's load keeps the conversation's (head_or_tip)
+	default:
+		// … or, with none, takes the last message it shows
+		if t := webui.TipHead(w.S, w.Flags); t != "" {
+			w.setClient(t)
+		} else {
+			w.clientHead = nil
+		}
 	}
 	return nil
 }

@@ -248,6 +248,11 @@ func (w *Writer) Reply() error {
 	}
 	u := w.pending.user
 	id := u + "_reply"
+	// R's process_user_turn ensures ROOT before it writes the reply: a web
+	// turn a retry or an edit of an older writer's row starts writes it.
+	if err := w.ensureRoot(); err != nil {
+		return err
+	}
 	md := meta("parent_id", node.Str(u), "source", node.Str(w.pending.source), "status", node.Str("running"), "worker_id", node.Str("w1"))
 	w.predecessor(md, lane.Anchor(u, w.S.Get)) // u, or the run an ask_user row a retry made the turn belongs to
 	if err := w.add(&node.Node{ID: id, Role: node.RoleLLM, Output: node.Str(""), CalledBy: u, Metadata: md}); err != nil {
