@@ -121,3 +121,22 @@ func TestShadowKeepsTheRecursionGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestShadowRootAtReply: a reply writes ROOT where none is (a retry or an
+// edit of an older writer's row starts its turn), as the writers do, so
+// the shadow knows ROOT is stored after it.
+func TestShadowRootAtReply(t *testing.T) {
+	for _, rerun := range []string{"retry of=u1 id=u2", "edit of=u1 id=u2 text=again"} {
+		script, err := ops.ParseString("legacy-user id=u1 text=hi\n" + rerun + "\nreply\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := New(Options{Legacy: true})
+		for _, op := range script {
+			g.apply(op)
+		}
+		if !g.st.Rooted() {
+			t.Errorf("%s, reply: the shadow holds no ROOT, the writers wrote it before the reply", rerun)
+		}
+	}
+}
