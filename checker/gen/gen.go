@@ -241,10 +241,11 @@ func (g *Gen) inFrame() []choice {
 		c = append(c, choice{kFn, w.fn}) // reach functions nested three deep
 	}
 	c = append(c, choice{kExec, w.exec})
-	if len(s.frames) >= 3 && len(s.callable()) > 0 {
+	canCall := len(s.callable()) > 0
+	if len(s.frames) >= 3 && canCall {
 		c = append(c, choice{kFn, w.fnDeep})
 	}
-	if s.frames[len(s.frames)-1].lastExec != "" && len(s.callable()) > 0 {
+	if s.frames[len(s.frames)-1].lastExec != "" && canCall {
 		c = append(c, choice{kFnViaExec, w.fnViaExec})
 	}
 	return append(c, choice{kAsk, w.ask}, choice{kCrash, w.crash})
