@@ -20,6 +20,7 @@ var causeText = map[string]string{
 	"fork-null":             "an adapter-written row with an explicit null parent starts a conversation of its own (a root-level fork)",
 	"fork-root":             "a row written with flag A on as a root-level fork starts a conversation of its own",
 	"recorded-root":         "a row recorded ROOT as its parent, so its conversation starts afresh there, apart from the one the head is in",
+	"parent-later":          "the row recorded as its parent was written after it (a message stored with the id of one not yet written): a conversation pointer only goes back, so its conversation starts afresh there",
 	"before-root":           "written before the session's first turn (a script run): creating ROOT starts the conversation afresh",
 	"after-crashed-run":     "a row that recorded no parent continues a function run that never ended (a crash): a run moves the head only when it ends, so the head was still on the row before it",
 	"after-task-sub-agent":  "a row that recorded no parent continues the reply of a sub-agent the model's task tool started: the turn that called the tool ended on its own reply, which took the head back",
@@ -92,7 +93,9 @@ func ruleOf(st *store.Store, preds *lane.Preds, id, pred string) rule {
 		if par.K != node.String {
 			return check(ruleRecorded, node.RootID)
 		}
-		return check(ruleRecorded, lane.Anchor(par.S, st.Get))
+		// Flag A takes a recorded parent among the rows written before
+		// this one only: a pointer forward could close a cycle.
+		return check(ruleRecorded, lane.Anchor(par.S, storedBefore(st, id)))
 	}
 	if n.Meta("function").Str() == "attach" {
 		return check(ruleAttach, lane.Anchor(n.CalledBy, st.Get))
@@ -134,6 +137,9 @@ func rootCause(st *store.Store, preds *lane.Preds, id, pred string) string {
 			if _, known := st.Get(n.ParentID()); n.ParentID() != node.RootID && !known {
 				return "dangling"
 			}
+			if par := n.Meta("parent_id"); par.K == node.String && before(st, id, par.S) {
+				return "parent-later"
+			}
 		}
 		// A dispatcher turn inherits the session head, ROOT on a first
 		// turn: that is an ordinary start, not a fork.
@@ -166,6 +172,17 @@ func firstAfterRoot(st *store.Store, preds *lane.Preds, id string) bool {
 		}
 	}
 	return true
+}
+
+// storedBefore looks up the rows stored before row id.
+func storedBefore(st *store.Store, id string) lane.Lookup {
+	i, _ := st.Pos(id)
+	return func(x string) (*node.Node, bool) {
+		if j, ok := st.Pos(x); !ok || j >= i {
+			return nil, false
+		}
+		return st.Get(x)
+	}
 }
 
 // before reports whether row a was stored before row b (b known).

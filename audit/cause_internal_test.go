@@ -8,6 +8,8 @@ import (
 
 	"sessiondag/checker/driver"
 	"sessiondag/impl/flags"
+	"sessiondag/impl/lane"
+	"sessiondag/impl/node"
 	"sessiondag/impl/store"
 	"sessiondag/ops"
 )
@@ -50,4 +52,26 @@ spawn mode=inherit cmd=c1 id=s2 attach=at2 text="sub task" label=helper rooted
 	} {
 		require.Equal(t, want, continuesCause(st, id), id)
 	}
+}
+
+// TestParentLaterCause: a row whose recorded parent was written after it
+// starts a conversation of its own under flag A (a pointer only goes
+// back), and the audit names that rule, not "unexplained"; a recorded
+// parent written before it is an ordinary recorded pointer.
+func TestParentLaterCause(t *testing.T) {
+	st := written(t, `session id=local_cause00002
+legacy-user id=u1 text=hi parent=null
+legacy-reply id=a0 text=early parent=a1
+legacy-reply id=a1 text=hello parent=u1
+`)
+	preds := lane.PredsOf(st)
+	pred, ok := preds.Of("a0")
+	require.True(t, ok)
+	require.Equal(t, node.RootID, pred, "flag A takes no pointer forward")
+	require.Equal(t, ruleRecorded, ruleOf(st, preds, "a0", pred))
+	require.Equal(t, "parent-later", rootCause(st, preds, "a0", pred))
+	pred, ok = preds.Of("a1")
+	require.True(t, ok)
+	require.Equal(t, "u1", pred)
+	require.Equal(t, ruleRecorded, ruleOf(st, preds, "a1", pred))
 }

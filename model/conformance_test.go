@@ -17,8 +17,9 @@ const conformanceDir = "../corpus/conformance"
 
 // originalCorpora are the corpora of sessions the original system itself
 // stored or loaded, each with what its handle_load_session sent the browser
-// (expected/<folder>.json): the conformance sessions and the sessions its
-// own writers stored. Both are replayed by one mechanism.
+// (expected/<folder>.json): the conformance sessions, the sessions its
+// own writers stored, and the messages corpus/adapter put through its
+// message adapter. All are replayed by one mechanism.
 var originalCorpora = []struct {
 	dir      string
 	sessions int // how many session folders the corpus holds
@@ -26,6 +27,7 @@ var originalCorpora = []struct {
 }{
 	{conformanceDir, 60, 0},
 	{"../corpus/realwriter", 114, 1},
+	{"../corpus/adapter", 3, 0},
 }
 
 // TestConformance: for every session of both corpora, head_id and chain

@@ -21,14 +21,15 @@ var storeChecks = []string{"aggregation", "cards", "columns", "retire-d"}
 
 // originalCorpora are the corpora the original system itself stored or
 // loaded, with how many session folders each holds: the conformance
-// sessions and the sessions its own writers stored.
+// sessions, the sessions its own writers stored, and the messages
+// corpus/adapter put through its message adapter.
 var originalCorpora = []struct {
 	name     string
 	sessions int
-}{{"conformance", 60}, {"realwriter", 114}}
+}{{"conformance", 60}, {"realwriter", 114}, {"adapter", 3}}
 
-// TestConformanceThroughBothReaders: every session of corpus/conformance
-// and corpus/realwriter (what the original itself stored) read by the
+// TestConformanceThroughBothReaders: every session of corpus/conformance,
+// corpus/realwriter and corpus/adapter (what the original itself stored) read by the
 // implementation's cold load and by the model's own reader shows the same
 // views with the flags off, at the stored head and with every node as the
 // head; and there the implementation-only checks hold (aggregation

@@ -22,8 +22,9 @@ var conformanceRoot = filepath.Join("..", "..", "corpus", "conformance")
 
 // originalCorpora are the corpora of sessions the original system itself
 // stored or loaded, each with what its handle_load_session sent the browser
-// (expected/<folder>.json): the conformance sessions and the sessions its
-// own writers stored. Both are replayed by one mechanism.
+// (expected/<folder>.json): the conformance sessions, the sessions its
+// own writers stored, and the messages corpus/adapter put through its
+// message adapter. All are replayed by one mechanism.
 var originalCorpora = []struct {
 	dir      string
 	sessions int // how many session folders the corpus holds
@@ -31,6 +32,7 @@ var originalCorpora = []struct {
 }{
 	{conformanceRoot, 60, 0},
 	{filepath.Join("..", "..", "corpus", "realwriter"), 114, 1},
+	{filepath.Join("..", "..", "corpus", "adapter"), 3, 0},
 }
 
 // TestConformance loads every session of both corpora with every flag off

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Sessions written through the original's message adapter, with the view
+the original itself shows for each.
+
+    OPENPROGRAM_SRC=/path/to/OpenProgram@c69b08e49 \\
+        python3 adapters/openprogram/record.py MESSAGES.json OUT
+
+MESSAGES.json maps a session id to the message dicts to append, in order.
+Each session is created in a store of the original's own
+(``SessionStore``, in a fresh temporary home), each message goes through
+``SessionStore.append_message`` (``_msg_to_node``, the path every writer
+that holds a message dict takes), the turn is committed, and the session
+is loaded with ``handle_load_session`` as a browser would. OUT receives
+``sessions/<id>/`` (the folder as the original left it, without ``.git``
+and the tools' empty ``workdir/``)
+and ``expected/<id>.json`` (``head_id`` and ``chain`` of its
+``session_loaded`` frame, keys in the original's order): the layout of
+corpus/conformance. A message the original refuses (it raises) stops the
+recording with its error: no folder is written for a session it refused.
+
+Nothing here writes outside OUT and the temporary home.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+
+class FakeWS:
+    """The browser's end of a WebSocket: keeps what the original sends."""
+
+    def __init__(self):
+        self.frames = []
+        self._focused_session_id = None
+
+    async def send_text(self, text):
+        self.frames.append(json.loads(text))
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print("usage: OPENPROGRAM_SRC=DIR python3 adapters/openprogram/record.py MESSAGES.json OUT", file=sys.stderr)
+        return 2
+    src = os.environ.get("OPENPROGRAM_SRC", "")
+    if not os.path.isdir(os.path.join(src, "openprogram")):
+        print(f"record: OPENPROGRAM_SRC={src!r}: no openprogram/ package there", file=sys.stderr)
+        return 2
+    with open(argv[1], encoding="utf-8") as f:
+        cases = json.load(f)
+    out = argv[2]
+
+    home = tempfile.mkdtemp(prefix="op-record-")
+    os.environ["HOME"] = home  # the original's settings and stores live under it
+    sys.path.insert(0, src)
+    from openprogram.store.session import session_store
+    from openprogram.webui.ws_actions import session as ws_session
+
+    root = os.path.join(home, "sessions-git")
+    store = session_store.SessionStore(root)
+    session_store._default_store = store  # what default_store() hands every reader
+    try:
+        for sid in sorted(cases):
+            store.create_session(sid, "main", title="adapter")
+            for i, msg in enumerate(cases[sid]):
+                try:
+                    store.append_message(sid, msg)
+                except Exception as e:  # noqa: BLE001
+                    print(f"record: {argv[1]}: {sid}: message {i}: the original refuses it: "
+                          f"{type(e).__name__}: {e}", file=sys.stderr)
+                    return 1
+            store.commit_turn(sid, "append")
+            ws = FakeWS()
+            asyncio.run(ws_session.handle_load_session(ws, {"session_id": sid}))
+            frames = [f for f in ws.frames if f.get("type") == "session_loaded"]
+            if not frames:
+                print(f"record: {sid}: the original sent no session_loaded frame", file=sys.stderr)
+                return 1
+            data = frames[-1]["data"]
+            folder = os.path.join(out, "sessions", sid)
+            shutil.rmtree(folder, ignore_errors=True)
+            shutil.copytree(os.path.join(root, sid), folder, ignore=shutil.ignore_patterns(".git", "workdir"))
+            os.makedirs(os.path.join(out, "expected"), exist_ok=True)
+            with open(os.path.join(out, "expected", sid + ".json"), "w", encoding="utf-8") as f:
+                json.dump({"head_id": data.get("head_id"), "chain": data.get("messages", [])}, f,
+                          indent=1, ensure_ascii=False)
+                f.write("\n")
+            print(f"{sid}: head {data.get('head_id')}, {len(data.get('messages', []))} rows")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
