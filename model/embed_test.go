@@ -9,9 +9,10 @@ import (
 
 // embedCase is a session folder (its files: a user, a reply, an attach row
 // and the context commits it may name) and the attach the load must show,
-// worked out by hand from the original's _attach_info, _attach_embed_stats
-// and ContextCommit readers. corpus/embed-cases.json holds them for both
-// readers.
+// worked out from the original's _attach_info, _attach_embed_stats and
+// ContextCommit readers and checked against the original's own load of each
+// folder (adapters/openprogram/record.py --view: every case agrees at R).
+// corpus/embed-cases.json holds them for both readers.
 type embedCase struct {
 	Name  string            `json:"name"`
 	Files map[string]string `json:"files"`
