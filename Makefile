@@ -124,8 +124,9 @@ check-example:
 # (f27be0ee2); DIR is a source tree of the original at that commit
 # (docs/openprogram.md). First the adapter's self-test (the shapes it
 # writes as the model does, its findings and refusals), then the bundled op
-# corpus, script by script (scripts/openprogram-corpus.sh), then check-impl
-# against the adapter.
+# corpus, script by script (scripts/openprogram-corpus.sh), at R the load
+# against the original's own on OPENPROGRAM_LOADS generated folders
+# (scripts/openprogram-loads.sh), then check-impl against the adapter.
 # The commit's known findings (OPENPROGRAM_KNOWN, by default
 # adapters/openprogram/$(OPENPROGRAM)-known.json when there is one: R's
 # contradictions of itself, each argued from its code) go to every driver:
@@ -135,6 +136,7 @@ OPENPROGRAM      ?= r
 OPENPROGRAM_IMPL ?= python3 adapters/openprogram/$(OPENPROGRAM).py
 OPENPROGRAM_KNOWN ?= $(wildcard adapters/openprogram/$(OPENPROGRAM)-known.json)
 OPENPROGRAM_TIMEOUT ?= 60
+OPENPROGRAM_LOADS ?= 300
 check-openprogram: build
 	@test -n "$(OPENPROGRAM_SRC)" || { echo "check-openprogram: OPENPROGRAM_SRC=DIR names a source tree of the original (docs/openprogram.md)"; exit 2; }
 	@test -d "$(OPENPROGRAM_SRC)/openprogram" || { echo "check-openprogram: OPENPROGRAM_SRC=$(OPENPROGRAM_SRC): no openprogram/ package there (not a source tree of the original)"; exit 2; }
@@ -144,6 +146,8 @@ check-openprogram: build
 		python3 -m unittest discover -s adapters/openprogram || status=1; \
 	echo "== the op corpus against $(OPENPROGRAM_IMPL)"; \
 	KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' scripts/openprogram-corpus.sh $(OPENPROGRAM) '$(OPENPROGRAM_SRC)' || status=1; \
+	$(if $(filter r,$(OPENPROGRAM)),echo "== the load against the original's on $(OPENPROGRAM_LOADS) generated folders"; \
+	scripts/openprogram-loads.sh '$(OPENPROGRAM_SRC)' $(OPENPROGRAM_LOADS) || status=1;) \
 	OPENPROGRAM_SRC='$(abspath $(OPENPROGRAM_SRC))' $(MAKE) --no-print-directory check-impl IMPL='$(OPENPROGRAM_IMPL)' IMPL_KNOWN='$(OPENPROGRAM_KNOWN)' IMPL_TIMEOUT='$(OPENPROGRAM_TIMEOUT)' || status=1; \
 	exit $$status
 
