@@ -1,14 +1,21 @@
 package exhaust
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"sessiondag/checker/gen"
+	"sessiondag/checker/harness"
 	"sessiondag/internal/shard"
+	"sessiondag/ops"
+	"sessiondag/protocol"
 	"sessiondag/protocol/process"
 	"sessiondag/protocol/serve"
 )
@@ -18,7 +25,15 @@ import (
 // `sessiondag serve --together user+reply` does.
 const serveEnv = "SESSIONDAG_EXHAUST_SERVE"
 
+// refuseEnv makes the test binary serve impl/ refusing every op of the
+// kind it names, as an implementation whose writers refuse what the
+// models accept.
+const refuseEnv = "SESSIONDAG_EXHAUST_REFUSE"
+
 func TestMain(m *testing.M) {
+	if kind, ok := os.LookupEnv(refuseEnv); ok {
+		os.Exit(serveRefusing(kind))
+	}
 	if _, ok := os.LookupEnv(serveEnv); ok {
 		if err := serve.Serve(os.Stdin, os.Stdout, serve.Options{Mint: true, Together: [][2]string{{"user", "reply"}}}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -27,6 +42,34 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// serveRefusing serves impl/ and answers every op request of one kind
+// with an error of its own. The harness waits for each answer before its
+// next request, so the server is idle while the refusal is written.
+func serveRefusing(kind string) int {
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- serve.Serve(pr, os.Stdout, serve.Options{Mint: true}) }()
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 64<<10), serve.DefaultMaxRequest)
+	for in.Scan() {
+		var req protocol.Request
+		if json.Unmarshal(in.Bytes(), &req) == nil && req.Type == protocol.TypeOp && strings.HasPrefix(req.Op, kind+" ") {
+			b, _ := json.Marshal(protocol.Reply{Type: protocol.TypeError, Seq: req.Seq, Error: "refused: " + kind})
+			os.Stdout.Write(append(b, '\n'))
+			continue
+		}
+		if _, err := pw.Write(append(in.Bytes(), '\n')); err != nil {
+			break
+		}
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }
 
 // servedTogether is the command serving impl/ with user+reply together;
@@ -86,4 +129,30 @@ func TestExhaustTogether(t *testing.T) {
 	sum, _, err = Run(Options{MaxOps: 1, Kinds: kinds, Impl: hidden, Tmp: t.TempDir(), MaxReduced: -1})
 	require.NoError(t, err)
 	require.NotZero(t, sum.Failures, "the reply the user op wrote went unseen")
+}
+
+// TestExhaustFindsARefusal: against an implementation that refuses an op
+// the writer model accepts (every orphan), exhaust reports the refusal as
+// the validity finding of the scripts that reach it — the one-op script
+// first, reduced — and does not stop with an error, whichever way the walk
+// reaches the op (the scout one op on, a fork of a pristine prefix, a
+// rebuilt session, a history check's own session).
+func TestExhaustFindsARefusal(t *testing.T) {
+	kinds := []string{"user", "reply", "done", "orphan", "reload"}
+	pool, err := process.Open(refuseEnv+"=orphan exec '"+os.Args[0]+"'", process.Options{KnownWithout: gen.KnownWithout})
+	require.NoError(t, err)
+	defer pool.Close()
+	sum, fails, err := Run(Options{MaxOps: 3, Kinds: kinds, Impl: pool, Tmp: t.TempDir()})
+	require.NoError(t, err, "a refusal is a finding, not an error of the walk")
+	require.NotZero(t, sum.Failures)
+	require.NotEmpty(t, fails)
+	for _, f := range fails {
+		require.Equal(t, harness.Validity.Name, f.Reduced.Finding.Check, "%s", ops.String(f.Script))
+		require.Contains(t, ops.String(f.Reduced.Case.Script), "orphan", "%s", ops.String(f.Script))
+	}
+	one := false
+	for _, f := range fails {
+		one = one || len(f.Reduced.Case.Script) == 1
+	}
+	require.True(t, one, "a refusal reduces to its one op")
 }

@@ -315,9 +315,9 @@ func (l *lane) outcome(n Node, checks []harness.Check, kinds []harness.Data, bef
 		if pf, err := l.goTo(n.Script); err != nil {
 			return false, err
 		} else if pf != nil {
-			// The implementation stopped answering on the way to the
-			// script: that is the script's failure.
-			return true, l.protocolFailure(n, p, pf)
+			// The implementation stopped answering, or refused an op, on
+			// the way to the script: that is the script's failure.
+			return true, l.failedOnTheWay(n, p, pf)
 		}
 		var key Fingerprint
 		if l.dedup {
@@ -354,12 +354,17 @@ func (l *lane) outcome(n Node, checks []harness.Check, kinds []harness.Data, bef
 	return false, nil
 }
 
-// protocolFailure records a failure of the protocol found on the way to
-// script n (before its checks ran).
-func (l *lane) protocolFailure(n Node, p plan, f *harness.Finding) error {
+// failedOnTheWay records a finding made on the way to script n, before
+// its checks ran: the implementation stopped answering, or refused an op
+// the writer model accepts. A finding of a class the known file accepts
+// passes, as a check's would.
+func (l *lane) failedOnTheWay(n Node, p plan, f *harness.Finding) error {
 	f.Data = p.kinds[0]
 	if f.Step == 0 {
 		f.Step = len(n.Script)
+	}
+	if l.accepted(p.checks, f, n.Script) {
+		return nil
 	}
 	l.stats.failed++
 	if n.Owned {
@@ -461,8 +466,11 @@ func warm(s *harness.Session) {
 }
 
 // session is a new session with the lane's writers after script, applied
-// without checks. Another process stopping to answer on the way is a
-// finding of harness.Protocol, with the session closed.
+// without checks. A finding on the way — another process that stopped
+// answering (harness.Protocol), or writers that disagree on whether an op
+// applies (harness.Validity: the walk applies only what the writer model
+// accepts, so the implementation refused it) — comes back with the session
+// closed: it is the script's failure.
 func (l *lane) session(script []ops.Op) (*harness.Session, *harness.Finding, error) {
 	s, err := harness.NewSession(harness.Options{Data: harness.Data{Name: "exhaust", Writer: l.writer}, Impl: l.impl})
 	if err != nil {
@@ -470,15 +478,13 @@ func (l *lane) session(script []ops.Op) (*harness.Session, *harness.Finding, err
 	}
 	for _, op := range script {
 		f, err := s.Apply(op)
-		if f != nil && f.Check == harness.Protocol.Name {
+		if err != nil {
+			s.Close()
+			return nil, nil, fmt.Errorf("exhaust: applying a prefix the writer model accepts: %w\n%s", err, ops.String(script))
+		}
+		if f != nil {
 			s.Close()
 			return nil, f, nil
-		}
-		if f != nil || err != nil {
-			s.Close()
-			// The walk applies only what the writer model accepts; the
-			// writers disagreeing on it is a finding of the validity check.
-			return nil, nil, fmt.Errorf("exhaust: applying a prefix the writer model accepts: %v %v\n%s", f, err, ops.String(script))
 		}
 	}
 	return s, nil, nil
@@ -488,8 +494,9 @@ func (l *lane) session(script []ops.Op) (*harness.Session, *harness.Finding, err
 // is when it stands at the script's parent and no check read it, else one
 // op on from a fork of the parent's pristine session, else rebuilt. On the
 // way it keeps a pristine fork of a script the walk may go below. A finding
-// is of harness.Protocol: the implementation stopped answering, and the
-// lane has no scout until the next goTo.
+// is of harness.Protocol (the implementation stopped answering) or of
+// harness.Validity (it refused an op the model accepts), and the lane has
+// no scout until the next goTo.
 func (l *lane) goTo(script []ops.Op) (*harness.Finding, error) {
 	d := len(script)
 	if l.scout != nil && slices.Equal(l.scout.Script, script) {
@@ -508,12 +515,12 @@ func (l *lane) goTo(script []ops.Op) (*harness.Finding, error) {
 		return nil, l.keepPristine()
 	}
 	f, err := l.scout.Apply(script[d-1])
-	if f != nil && f.Check == harness.Protocol.Name {
-		l.close()
-		return f, nil
+	if err != nil {
+		return nil, fmt.Errorf("exhaust: applying a script the writer model accepts: %w\n%s", err, ops.String(script))
 	}
-	if f != nil || err != nil {
-		return nil, fmt.Errorf("exhaust: applying a script the writer model accepts: %v %v\n%s", f, err, ops.String(script))
+	if f != nil {
+		l.close() // a scout the implementation stopped or refused on is no state to go on from
+		return f, nil
 	}
 	return nil, l.keepPristine()
 }
