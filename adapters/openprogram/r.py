@@ -675,7 +675,11 @@ class Driver:
         self._need(not rooted or self.ROOTED is None, self.ROOTED or "")
         self._need(not self.frames, "a function is running")
         run_async = kw.get("async", False)
-        self._need(not run_async or (followup and not attach),
+        # the runner's form (R's task runner: no attach pointer, a follow-up
+        # turn); the rooted one is the older writers', which an adapter whose
+        # original still writes it (HEAD) drives as the plain tool call
+        runner = run_async and not rooted
+        self._need(not runner or (followup and not attach),
                    "R's task runner writes no attach pointer and a follow-up turn: task async needs followup=, not attach=")
         # R's task tool finds its parent turn through the web chat's session
         # ContextVar (functions/tools/task/task.py, _resolve_parent), which
@@ -685,7 +689,7 @@ class Driver:
                    "R's task tool answers a dispatcher turn with an error and runs no sub-agent (a tool op)")
         w = self._model()
         self.conductor.give(w, ("tool", call, self.TASK_TOOL, self._task_args(text, label, run_async)))
-        if run_async:
+        if runner:
             # the runner's sub-agent and its follow-up run once the turn
             # waits on the model again
             self._await_runner()
@@ -693,7 +697,7 @@ class Driver:
         rid = self.reply[1] + "_t_" + call
         ids = self._subagent_ids({self.reply[0] + "_t_" + call: rid} if self._appended(lambda n: n.id == rid) else {},
                                  id, attach)
-        if run_async:
+        if runner:
             row = self._appended(lambda n: n.id == rid)
             m = row and re.match(r"\[task spawned async\] task_id=(\S+)\n", str(row[0].output or ""))
             if m:  # the task id R's runner drew, under the script's name (or t_<sub>)
