@@ -415,8 +415,8 @@ func (l *lane) check(script []ops.Op, p plan) (*harness.Finding, error) {
 		if f == nil {
 			warm(s)
 			f, err = s.Step(last, p.checks...)
+			s.Close()
 		}
-		s.Close()
 		l.stats.history++
 	} else {
 		if l.loaded {
