@@ -48,6 +48,15 @@ func (c Case) Of(f *harness.Finding) Case {
 // Play runs the case from scratch and returns the first finding, with the
 // case's data. tmp is where directories on disk go ("" = the system's).
 func (c Case) Play(tmp string) (*harness.Finding, error) {
+	// A script the implementation does not take is run against none: a
+	// reduction's candidate that holds a variant it declares without
+	// (a parent named before it is written, when it mints its own ids) is
+	// no reduction of its failure.
+	if c.Impl != nil {
+		if err := Takes(c.Impl.About(), c.Script); err != nil {
+			return nil, err
+		}
+	}
 	if c.Check.Damage {
 		if c.Impl != nil {
 			if err := c.Check.Applies(c.Impl.About()); err != nil {

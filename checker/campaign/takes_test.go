@@ -83,3 +83,20 @@ func TestReplayNothingApplicableSaysWhatItNeeds(t *testing.T) {
 		require.True(t, strings.HasPrefix(harness.Why(err), c.needs), "%s: %v", c.check, err)
 	}
 }
+
+// TestReductionKeepsToWhatTheImplementationTakes: a case against an
+// implementation is played only when the implementation takes its script,
+// so a reduction never keeps a candidate holding a variant it declares
+// without (exhaust through HEAD's adapter saved `legacy-user id=n1
+// parent=n2; orphan id=n2`, a parent named before it is written, which the
+// adapter declares it cannot write: its replay was undecided).
+func TestReductionKeepsToWhatTheImplementationTakes(t *testing.T) {
+	a := protocol.About{Name: "minting", Claim: protocol.ClaimLegacy, Ops: []string{"legacy-user", "orphan"},
+		Configs: []string{"off"}, Without: []string{"later"}}
+	c := Case{Check: harness.Validity, Data: harness.Data{Name: "off-any"}, Impl: refusing{t, a},
+		Script: script(t, "legacy-user id=n1 text=a parent=n2\norphan id=n2 name=probe")}
+	_, err := c.Play(t.TempDir())
+	require.True(t, errors.Is(err, harness.ErrNotApplicable), "%v", err)
+	require.Contains(t, err.Error(), "needs later")
+	require.False(t, c.Fails(t.TempDir()), "a candidate the implementation does not take fails nothing")
+}
