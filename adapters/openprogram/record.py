@@ -35,16 +35,9 @@ import shutil
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-class FakeWS:
-    """The browser's end of a WebSocket: keeps what the original sends."""
-
-    def __init__(self):
-        self.frames = []
-        self._focused_session_id = None
-
-    async def send_text(self, text):
-        self.frames.append(json.loads(text))
+from r import FakeWS  # noqa: E402  the browser's end of a WebSocket, as the adapter keeps it
 
 
 USAGE = ("usage: OPENPROGRAM_SRC=DIR python3 adapters/openprogram/record.py MESSAGES.json OUT\n"
