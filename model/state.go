@@ -40,7 +40,7 @@ func (r *LegacyRun) AppendState(b []byte) []byte {
 // the rows its last compact op copied.
 func (w *writerState) appendState(b []byte) []byte {
 	b = appendString(b, w.writer)
-	b = appendBool(appendBool(appendString(b, w.ch), w.chSet), w.chMade)
+	b = appendBool(appendBool(appendBool(appendString(b, w.ch), w.chSet), w.chMade), w.runtime)
 	b = appendString(appendString(b, w.pending), w.pendingSrc)
 	b = appendBool(appendBool(appendString(b, w.reply), w.aborted), w.unheard)
 	b = appendValue(b, w.blocks)

@@ -70,9 +70,14 @@ type LegacyRun struct {
 type writerState struct {
 	writer string // its name (ops.FirstWriter at first)
 
-	ch         string // client head CH …
-	chSet      bool   // … null while false
-	chMade     bool   // the server has made its conversation (R's _sessions entry) since it started
+	ch     string // client head CH …
+	chSet  bool   // … null while false
+	chMade bool   // the server has made its conversation (R's _sessions entry) since it started
+	// runtime: the conversation has its chat runtime (R's conv["runtime"]),
+	// which a web action's _execute_in_context builds as it starts
+	// (webui/_runtime_management.py, _get_session_runtime) and which dies
+	// with the process. A retry's save writes its model (R33).
+	runtime    bool
 	pending    string // pending turn P ("" = none)
 	pendingSrc string // its source: "web" or "cli"
 	reply      string // open reply R ("" = none)
@@ -746,7 +751,7 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 	if !edit && !hasAssistant {
 		r.setHead(uid)
 		r.setCH(uid)
-		r.pending, r.pendingSrc = uid, "web"
+		r.rerun(uid)
 		return nil
 	}
 	if err := r.newIDs(newID); err != nil {
@@ -767,8 +772,22 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 	r.appendNode(newID, "user", "", nil, text, "", meta)
 	r.setHead(newID)
 	r.setCH(newID)
-	r.pending, r.pendingSrc = newID, "web"
+	r.rerun(newID)
 	return nil
+}
+
+// rerun is the end of R's _fork_user_turn_and_run (webui/_chat_routes.py):
+// it saves the conversation (webui/server.py, _save_session) before it
+// starts the rerun's web action. The save writes the chat runtime's model,
+// the name alone, when the conversation has a runtime; with none it writes
+// None, which update_session drops, and the saved model stays (R33). The
+// rerun builds the runtime as it starts.
+func (r *LegacyRun) rerun(user string) {
+	if r.runtime {
+		r.savedModel = "plain"
+	}
+	r.runtime = true
+	r.pending, r.pendingSrc = user, "web"
 }
 
 func firstErr(errs ...error) error {

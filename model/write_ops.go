@@ -66,6 +66,7 @@ func (o *legacyOps) UserWeb(op ops.UserWeb) error {
 	r.setHead(op.ID)
 	r.setCH(op.ID)
 	r.pending, r.pendingSrc = op.ID, "web"
+	r.runtime = true
 	return nil
 }
 
@@ -106,6 +107,7 @@ func (o *legacyOps) Merge(op ops.Merge) error {
 	r.setHead(op.Cmd)
 	r.setCH(op.Cmd)
 	r.nextSeq++
+	r.runtime = true // /merge runs in _execute_in_context too
 	r.dispatch(op.ID, op.Text, op.Cmd, "merge_turn")
 	return nil
 }
@@ -462,7 +464,7 @@ func (o *legacyOps) Crash(ops.Crash) error {
 	r.writeMeta()
 	r.endTurn()
 	r.frames = nil
-	r.chMade = false // the server's conversations die with it
+	r.chMade, r.runtime = false, false // the server's conversations die with it
 	r.stopped = false
 	return nil
 }
@@ -698,6 +700,9 @@ func (o *legacyOps) Spawn(op ops.Spawn) error {
 	prompt, label := pyStrip(op.Text), pyStrip(op.Label)
 	r.conversation()
 	r.ensureRoot()
+	if !op.Rooted { // R's /spawn runs in _execute_in_context, which builds the runtime first
+		r.runtime = true
+	}
 	// The command as the user typed it (R's _chat_helpers parses the label
 	// before the first colon), stripped as the web chat strips a message.
 	cmdMeta, text := newObject("source", "web", "function", "task"), "/spawn "+op.Label+": "+op.Text

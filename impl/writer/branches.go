@@ -44,7 +44,7 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 			return err
 		}
 		w.setClient(u.ID)
-		w.pending = &turn{user: u.ID, source: "web"}
+		w.rerunSaved(u.ID)
 		return nil
 	}
 	if newID == "" {
@@ -72,8 +72,21 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 		return err
 	}
 	w.setClient(newID)
-	w.pending = &turn{user: newID, source: "web"}
+	w.rerunSaved(newID)
 	return nil
+}
+
+// rerunSaved ends a retry or edit as R's _fork_user_turn_and_run does
+// (webui/_chat_routes.py): it saves the conversation before the rerun's
+// web action starts. The save names the chat runtime's model alone when
+// the conversation has a runtime; with none it names None, which
+// update_session drops (R33). The rerun builds the runtime.
+func (w *Writer) rerunSaved(user string) {
+	if w.runtime {
+		*w.saved = modelPlain
+	}
+	w.runtime = true
+	w.pending = &turn{user: user, source: "web"}
 }
 
 // rerunPred is flag A's predecessor of a rerun of of whose user row is u:

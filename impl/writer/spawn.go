@@ -31,6 +31,9 @@ func (w *Writer) Spawn(mode, cmd, sub, attach, text, label string, rooted, turn 
 		task = TaskID(attach)
 	}
 	w.conversation()
+	if !rooted { // R's /spawn runs in _execute_in_context, which builds the runtime first
+		w.runtime = true
+	}
 	if err := w.ensureRoot(); err != nil {
 		return err
 	}

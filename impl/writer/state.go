@@ -27,7 +27,7 @@ func (w *Writer) AppendState(b []byte) []byte {
 	} else {
 		b = node.AppendString(node.AppendString(append(b, 1), w.pending.user), w.pending.source)
 	}
-	b = append(b, boolByte(*w.stop), boolByte(w.aborted), byte(*w.saved))
+	b = append(b, boolByte(*w.stop), boolByte(w.aborted), byte(*w.saved), boolByte(w.runtime))
 	if w.reply == nil {
 		b = append(b, 0)
 	} else {

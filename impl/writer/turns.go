@@ -71,6 +71,7 @@ func (w *Writer) WebUser(id, text, form string) error {
 	}
 	w.setClient(id)
 	w.pending = &turn{user: id, source: "web"}
+	w.runtime = true
 	return nil
 }
 
@@ -216,6 +217,7 @@ func (w *Writer) Merge(cmd, id, text string) error {
 	}
 	w.setClient(cmd)
 	w.S.SetNextSeq(w.S.NextSeq() + 1)
+	w.runtime = true // /merge runs in _execute_in_context too
 	return w.Dispatch(id, text, cmd, "merge_turn", false)
 }
 
@@ -520,7 +522,7 @@ func (w *Writer) ErrorStandalone(id, typ, msg string) error {
 // nothing need be in progress (ops/README.md lists no condition).
 func (w *Writer) Crash() error {
 	w.pending, w.reply, w.frames = nil, nil, nil
-	w.conv = false // the server's conversations die with it
+	w.conv, w.runtime = false, false // the server's conversations die with it
 	*w.stop, w.aborted = false, false
 	return w.S.WriteMeta()
 }

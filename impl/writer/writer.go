@@ -34,10 +34,14 @@ type Writer struct {
 
 	clientHead *string // nil: the browser has no head yet
 	conv       bool    // the server has made its conversation of the session (R's _sessions entry)
-	pending    *turn
-	reply      *reply
-	frames     []*frame
-	clock      *clock // shared by every writer of the session
+	// runtime: the conversation has its chat runtime (R's conv["runtime"]),
+	// built as a web action starts (_execute_in_context), gone with the
+	// process. A rerun's save writes its model (rerunSaved).
+	runtime bool
+	pending *turn
+	reply   *reply
+	frames  []*frame
+	clock   *clock // shared by every writer of the session
 
 	// stop is the server's cancel flag of the session (R's _cancel_flags,
 	// webui/_pause_stop.py): set by the stop button, cleared only by a
