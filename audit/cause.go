@@ -134,10 +134,11 @@ func rootCause(st *store.Store, preds *lane.Preds, id, pred string) string {
 		return "fork-null"
 	case ruleRecorded:
 		if n, ok := st.Get(id); ok {
-			if _, known := st.Get(n.ParentID()); n.ParentID() != node.RootID && !known {
+			par := n.ParentID()
+			if _, known := st.Get(par); par != node.RootID && !known {
 				return "dangling"
 			}
-			if par := n.Meta("parent_id"); par.K == node.String && before(st, id, par.S) {
+			if par != "" && before(st, id, par) {
 				return "parent-later"
 			}
 		}
@@ -177,12 +178,7 @@ func firstAfterRoot(st *store.Store, preds *lane.Preds, id string) bool {
 // storedBefore looks up the rows stored before row id.
 func storedBefore(st *store.Store, id string) lane.Lookup {
 	i, _ := st.Pos(id)
-	return func(x string) (*node.Node, bool) {
-		if j, ok := st.Pos(x); !ok || j >= i {
-			return nil, false
-		}
-		return st.Get(x)
-	}
+	return lane.StoredBefore(st, i, st.Get)
 }
 
 // before reports whether row a was stored before row b (b known).

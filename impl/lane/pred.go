@@ -528,13 +528,18 @@ func copiesParentOf(n, src *node.Node) bool {
 // stored only after the row dangled at that time, and the row is a root.
 // It also keeps every predecessor earlier than its row, so no derivation
 // closes a cycle.
-func (p *Preds) earlier(i int) Lookup {
+func (p *Preds) earlier(i int) Lookup { return StoredBefore(p.s, i, p.get) }
+
+// StoredBefore is get limited to the rows s stored before position i: what
+// a writer could read as it wrote the row at i. get runs first, so that a
+// lookup that records what it misses sees every id asked for.
+func StoredBefore(s *store.Store, i int, get Lookup) Lookup {
 	return func(id string) (*node.Node, bool) {
-		n, ok := p.get(id)
+		n, ok := get(id)
 		if !ok {
 			return nil, false
 		}
-		if j, _ := p.s.Pos(id); j >= i {
+		if j, _ := s.Pos(id); j >= i {
 			return nil, false
 		}
 		return n, true
