@@ -60,10 +60,10 @@ DECLARATION = {
     # parent): the original mints its own ids, so an id it has not minted yet has no name here.
     # spawn-turn, task-turn: a sub-agent's turn spread over the ops that follow (ops/README.md, `turn`);
     # the adapter drives the sub-agent's turn answered at once (spawn, task), not yet these.
-    # followup, user-form, reply-blocks: writers of R this adapter does not drive yet (a finished async
-    # task's follow-up turn, a web turn with an image or in function form, an adapter's reply with its
-    # own blocks); it refuses them.
-    "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "followup", "user-form",
+    # followup, user-function, reply-blocks: writers of R this adapter does not drive yet (a finished
+    # async task's follow-up turn, a web turn in function form, an adapter's reply with its own blocks);
+    # it refuses them.
+    "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "followup", "user-function",
                 "reply-blocks", "orphan-later", "later", "spawn-turn", "task-turn"],
     "configs": ["off"],
     "views": ["load", "stored_head", "messages", "all", "branch", "before_cards"],
@@ -578,14 +578,21 @@ class Driver:
             raise Refused(why)
 
     # web turns
+    # The image a web turn with one attached carries: 72 bytes, 96 characters
+    # of base64 (R's manifest records the length of that text, size_b64).
+    IMAGE = {"type": "image", "media_type": "image/png", "data": "A" * 96}
+
     def op_user(self, id, text="", form=""):
-        self._need(not form, f"form={form}: this adapter does not drive a web turn with an image or in function form")
+        self._need(form in ("", "image"), f"form={form}: this adapter does not drive a web turn in function form")
         self._need(self.pending is None and not self.frames, "a turn is in progress")
         parsed = self.m.server._parse_chat_input(text)
-        self._need(text.strip() != "", "the web chat sends no empty message")
-        self._need(parsed.get("action") == "query", f"the web chat reads {text!r} as a command")
+        self._need(text.strip() != "" or form == "image", "the web chat sends no empty message")
+        self._need(parsed.get("action") == "query" or not text.strip(), f"the web chat reads {text!r} as a command")
+        cmd = {"text": text, "session_id": self.sid, "permission_mode": "bypass"}
+        if form == "image":
+            cmd["attachments"] = [dict(self.IMAGE)]
         ws = FakeWS()
-        self._run(self.m.ws_chat.handle_chat(ws, {"text": text, "session_id": self.sid, "permission_mode": "bypass"}))
+        self._run(self.m.ws_chat.handle_chat(ws, cmd))
         acks = ws.of("chat_ack")
         self._need(acks, "the web chat did not acknowledge the message")
         mid = acks[0]["data"]["msg_id"]

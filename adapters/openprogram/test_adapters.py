@@ -236,10 +236,8 @@ R_FORMS_REFUSED = {
     # after run, undeclared: the function's internals have no function
     "31-script-run": [(7, "exec: no function is running"), (8, "fn: no open reply"), (9, "exec: no function is running"),
                       (10, "end: no function is running"), (11, "end: no function is running")],
-    "33-web-forms": turn_refused(2, "user", "form=function: this adapter does not drive a web turn with an image "
-                                 "or in function form", ["reply", "say", "done"])
-    + turn_refused(6, "user", "form=image: this adapter does not drive a web turn with an image or in function "
-                   "form", ["reply", "say", "done"]),
+    "33-web-forms": turn_refused(2, "user", "form=function: this adapter does not drive a web turn in function "
+                                 "form", ["reply", "say", "done"]),
     "34-async-task-turn": turn_refused(6, "spawn", "turn: this adapter does not drive a /spawn's sub-agent turn by "
                                        "the ops after it", ["reply", "tool", "say", "done", "reply", "say", "done"]),
 }

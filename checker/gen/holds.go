@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"sessiondag/ops"
 )
@@ -15,12 +16,14 @@ import (
 
 // variantOps are the op kinds each field variant is a field of.
 var variantOps = map[string][]string{
-	"end-duration": {"end"},
-	"rooted":       {"dispatch", "fork-root", "spawn", "task"},
-	"object":       {"tool"},
-	"user-form":    {"user"},
-	"reply-blocks": {"legacy-reply"},
-	"later":        {"legacy-user", "legacy-reply", "dispatch"},
+	"end-duration":  {"end"},
+	"rooted":        {"dispatch", "fork-root", "spawn", "task"},
+	"object":        {"tool"},
+	"user-form":     {"user"},
+	"user-image":    {"user"},
+	"user-function": {"user"},
+	"reply-blocks":  {"legacy-reply"},
+	"later":         {"legacy-user", "legacy-reply", "dispatch"},
 }
 
 // Followed is what walking a script through the generator's shadow found:
@@ -142,6 +145,7 @@ func nameOf(op ops.Op) (string, []string) {
 	switch o := op.(type) {
 	case ops.UserWeb:
 		add(o.Form != "", "user-form")
+		add(o.Form != "", "user-"+o.Form)
 	case ops.UserDispatch:
 		if o.Source == "task_followup" {
 			kind = "followup"
@@ -185,6 +189,9 @@ func Writable(opKinds, without []string) func(name string) bool {
 	return func(name string) bool {
 		if slices.Contains(without, name) {
 			return false
+		}
+		if strings.HasPrefix(name, "user-") && slices.Contains(without, "user-form") {
+			return false // both forms
 		}
 		if ks, ok := variantOps[name]; ok {
 			return slices.ContainsFunc(ks, writes)

@@ -16,7 +16,8 @@ import (
 func TestHoldsNamesEachOp(t *testing.T) {
 	cases := []struct{ script, want string }{
 		{"user id=u1 text=hi", "user"},
-		{"user id=u1 text=hi form=image", "user user-form"},
+		{"user id=u1 text=hi form=image", "user user-form user-image"},
+		{"user id=u1 text=hi form=function", "user user-form user-function"},
 		{"dispatch id=d1 text=hi rooted", "dispatch rooted"},
 		{"dispatch id=d1 text=hi parent=c1 source=task_followup", "followup"},
 		{"fork-root id=d1 text=hi", "fork-root"},
@@ -135,9 +136,21 @@ func TestFollowEveryCorpusScript(t *testing.T) {
 func TestWritable(t *testing.T) {
 	can := Writable([]string{"user", "reply", "done", "tool", "end"}, []string{"object", "tool-legacy"})
 	for name, want := range map[string]bool{"user": true, "tool": true, "tool-legacy": false, "object": false,
-		"user-form": true, "end-duration": true, "rooted": false, "dispatch": false, "followup": false, "no-such": false} {
+		"user-form": true, "user-image": true, "end-duration": true, "rooted": false, "dispatch": false, "followup": false, "no-such": false} {
 		if can(name) != want {
 			t.Errorf("Writable(%s) = %v, want %v", name, !want, want)
+		}
+	}
+	// user-form is both forms; each may be declared alone
+	for _, c := range []struct {
+		without, name string
+		want          bool
+	}{
+		{"user-form", "user-image", false}, {"user-form", "user-function", false},
+		{"user-function", "user-image", true}, {"user-function", "user-function", false},
+	} {
+		if got := Writable([]string{"user"}, []string{c.without})(c.name); got != c.want {
+			t.Errorf("without %s: Writable(%s) = %v, want %v", c.without, c.name, got, c.want)
 		}
 	}
 	if all := Writable(nil, nil); !all("rooted") || !all("orphan-later") {

@@ -12,12 +12,14 @@ import (
 // "without"; the variants that are draw kinds of their own, such as
 // tool-legacy, go by their DrawKinds name).
 var Variants = []string{
-	"end-duration", // an end with a duration
-	"rooted",       // a dispatcher or sub-agent user row called by ROOT (dispatch, fork-root, spawn, task)
-	"object",       // a tool's input stored as an object
-	"user-form",    // a web turn with an image or in function form
-	"reply-blocks", // a legacy reply carrying its own blocks
-	"later",        // a parent naming an id a later op writes (legacy-user, legacy-reply, dispatch): one an implementation that mints its own ids has no name for yet
+	"end-duration",  // an end with a duration
+	"rooted",        // a dispatcher or sub-agent user row called by ROOT (dispatch, fork-root, spawn, task)
+	"object",        // a tool's input stored as an object
+	"user-form",     // a web turn with an image or in function form (both of the two below)
+	"user-image",    // a web turn with an image attached
+	"user-function", // a web turn in function form
+	"reply-blocks",  // a legacy reply carrying its own blocks
+	"later",         // a parent naming an id a later op writes (legacy-user, legacy-reply, dispatch): one an implementation that mints its own ids has no name for yet
 }
 
 // Without is what an implementation cannot write, as Options.Without
@@ -94,7 +96,7 @@ func Plain(op ops.Op, without []string) ops.Op {
 		o.Object = o.Object && !no("object")
 		return o
 	case ops.UserWeb:
-		if no("user-form") {
+		if no("user-form") || no("user-"+o.Form) {
 			o.Form = ""
 		}
 		return o

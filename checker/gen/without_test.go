@@ -35,6 +35,8 @@ func variantsOf(op ops.Op) []string {
 		add(o.Legacy, "tool-legacy")
 	case ops.UserWeb:
 		add(o.Form != "", "user-form")
+		add(o.Form == "image", "user-image")
+		add(o.Form == "function", "user-function")
 	case ops.LegacyReply:
 		add(o.Blocks, "reply-blocks")
 	case ops.Fn:
