@@ -60,11 +60,12 @@ DECLARATION = {
     # parent): the original mints its own ids, so an id it has not minted yet has no name here.
     # spawn-turn, task-turn: a sub-agent's turn spread over the ops that follow (ops/README.md, `turn`);
     # the adapter drives the sub-agent's turn answered at once (spawn, task), not yet these.
-    # followup, user-function, reply-blocks: writers of R this adapter does not drive yet (a finished
-    # async task's follow-up turn, a web turn in function form, an adapter's reply with its own blocks);
-    # it refuses them.
+    # followup: a finished async task's follow-up turn has no entry point of its own: R's task runner
+    # writes it as the task ends, which `spawn mode=async … followup=F` and `task … async` drive.
+    # user-function: a web turn in function form (ws_actions/chat.py, handle_retry_overwrite, which
+    # also drops the function's earlier turns from the conversation): not driven yet; it refuses it.
     "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "followup", "user-function",
-                "reply-blocks", "orphan-later", "later", "spawn-turn", "task-turn"],
+                "orphan-later", "later", "spawn-turn", "task-turn"],
     "configs": ["off"],
     "views": ["load", "stored_head", "messages", "all", "branch", "before_cards"],
     "restart": True,
@@ -1132,8 +1133,10 @@ class Driver:
         return {id: self._one("user", lambda n: n.role == "user")}
 
     def op_legacy_reply(self, id, text="", parent="", blocks=False):
-        self._need(not blocks, "blocks: this adapter does not write an adapter's reply with its own blocks")
-        self._append({"role": "assistant", "content": text, "parent_id": parent})
+        msg = {"role": "assistant", "content": text, "parent_id": parent}
+        if blocks:  # the message's extra holds its calls and blocks (_msg_to_node lands them in metadata)
+            msg["extra"] = json.dumps({"tool_calls": [], "blocks": [{"type": "text", "text": text}]})
+        self._append(msg)
         return {id: self._one("reply", lambda n: n.role == "llm")}
 
     def op_orphan(self, id, name="", caller=""):
