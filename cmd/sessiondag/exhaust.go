@@ -100,6 +100,14 @@ func cmdExhaust(args []string, stdout, stderr io.Writer) int {
 		if o.Claim != nil {
 			return // saved with its part, under the claims' directory
 		}
+		if ending.Load() {
+			// A signal ended the run: endNow killed the implementations
+			// under the walk (after setting ending), so the plays of this
+			// failure's reduction ran against dead processes and say
+			// nothing of it. Saved, it would read "a replay from scratch
+			// does not fail".
+			return
+		}
 		path, err := f.Save(*out)
 		mu.Lock()
 		defer mu.Unlock()
