@@ -67,8 +67,12 @@ func build(dirs []string, log string) (string, error) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d distinct failures, reduced:\n\n", len(rows))
-	b.WriteString("| found by | check [data] | first difference | reduced script | file |\n|---|---|---|---|---|\n")
+	if len(rows) == 0 {
+		b.WriteString("No failure outside the known-findings file.\n")
+	} else {
+		fmt.Fprintf(&b, "%d distinct failures, reduced:\n\n", len(rows))
+		b.WriteString("| found by | check [data] | first difference | reduced script | file |\n|---|---|---|---|---|\n")
+	}
 	for _, r := range rows {
 		fmt.Fprintf(&b, "| %s | %s | %s | `%s` | %s |\n", cell(r.by), cell(r.check), cell(r.what), cell(r.script), cell(r.file))
 	}
