@@ -86,7 +86,7 @@ func saveOne(dir, test string, x failure) (string, campaign.Reduced, error) {
 		deadline = budget.deadline.Add(-reserveOf(budget.deadline.Sub(budget.start)) / 3) // the block and the exit still to come
 	}
 	red := campaign.ReduceBy(x.c, x.f, scratch(), deadline)
-	path, err := campaign.Save(dir, red.Case, red.Finding, test,
-		fmt.Sprintf("reduced from %d ops to %d", len(x.c.Script), len(red.Case.Script)))
+	header := append([]string{fmt.Sprintf("reduced from %d ops to %d", len(x.c.Script), len(red.Case.Script))}, red.AsFound()...)
+	path, err := campaign.Save(dir, red.Case, red.Finding, test, header...)
 	return path, red, err
 }

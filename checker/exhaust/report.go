@@ -37,12 +37,15 @@ type FailureRecord struct {
 	Key     string `json:"key"` // campaign.Key: the same whichever shard or driver finds it
 	File    string `json:"file,omitempty"`
 	Replay  string `json:"replay,omitempty"`
+	// AsFound is what a failure no replay reproduced showed when the walk
+	// found it (campaign.Reduced.AsFound): its only record.
+	AsFound []string `json:"as_found,omitempty"`
 }
 
 // Save writes the failure's replayable file into dir (campaign.Save) and
 // returns its path.
 func (f Failure) Save(dir string) (string, error) {
-	return campaign.Save(dir, f.Reduced.Case, f.Reduced.Finding, "sessiondag exhaust")
+	return campaign.Save(dir, f.Reduced.Case, f.Reduced.Finding, "sessiondag exhaust", f.Reduced.AsFound()...)
 }
 
 // Record is the failure as a JSON line's payload; file is where it was
@@ -51,7 +54,7 @@ func (f Failure) Record(file string) FailureRecord {
 	c := f.Reduced.Case
 	r := FailureRecord{Check: c.Check.Name, Data: c.Data.Slug, What: campaign.FirstLine(f.Reduced.Finding.What),
 		Step: f.Reduced.Finding.Step, Script: ops.String(f.Script), Reduced: ops.String(c.Script), File: file,
-		Key: campaign.Key(c)[:16]}
+		Key: campaign.Key(c)[:16], AsFound: f.Reduced.AsFound()}
 	if file != "" {
 		r.Replay = f.Reduced.Case.ReplayCommand(file)
 	}
@@ -126,6 +129,9 @@ func WriteText(w io.Writer, sum Summary, fails []FailureRecord) {
 	for _, f := range fails {
 		fmt.Fprintf(w, "\n%s [%s]: %s, after op %d\n", f.Check, f.Data, termtext.Line(f.What), f.Step)
 		fmt.Fprintf(w, "  reduced (%d ops):\n%s", strings.Count(f.Reduced, "\n"), indent(f.Reduced))
+		for _, l := range f.AsFound {
+			fmt.Fprintf(w, "  %s\n", termtext.Line(l))
+		}
 		if f.Replay != "" {
 			fmt.Fprintf(w, "  replay: %s\n", termtext.Line(f.Replay))
 		}

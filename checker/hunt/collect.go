@@ -146,9 +146,10 @@ func (c *collector) addFailure(p *Plan, o outcome) bool {
 	}
 	c.failures[key] = rec
 	if c.cfg.Out != "" {
-		path, err := campaign.Save(c.cfg.Out, red.Case, f, fmt.Sprintf("sessiondag hunt --seed %d", c.cfg.Seed),
+		header := append([]string{
 			fmt.Sprintf("iteration %d (script seed %d), %s; reduced from %d ops to %d", p.Iteration, p.Seed, drawn, rec.FoundOps, rec.Ops),
-			"the iteration again: "+c.again(p.Iteration))
+			"the iteration again: " + c.again(p.Iteration)}, red.AsFound()...)
+		path, err := campaign.Save(c.cfg.Out, red.Case, f, fmt.Sprintf("sessiondag hunt --seed %d", c.cfg.Seed), header...)
 		c.wrote(path, err)
 		rec.File = path
 	}

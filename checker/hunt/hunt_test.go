@@ -134,12 +134,13 @@ func readFile(t *testing.T, path string) *ops.File {
 }
 
 // A failure that does not happen again when its reduced script is played
-// is kept as found, and the report says it is not deterministic.
+// is kept as found, and the report says it is not deterministic; its saved
+// file keeps what the finding showed, the only record of it.
 func TestFlakyFailureKeptAsFound(t *testing.T) {
 	calls := 0
 	once := harness.Check{Name: "once", Data: []harness.Data{harness.OffAny}, Run: func(s *harness.Session) *harness.Finding {
 		if calls++; calls == 3 {
-			return &harness.Finding{What: "the third time only"}
+			return &harness.Finding{What: "the third time only", Diff: "impl: refused: no node n3_reply\nmodel.Legacy: <nil>"}
 		}
 		return nil
 	}}
@@ -159,6 +160,12 @@ func TestFlakyFailureKeptAsFound(t *testing.T) {
 	r.Text(&b)
 	if !strings.Contains(b.String(), "not deterministic") {
 		t.Errorf("the report does not say the failure is not deterministic:\n%s", b.String())
+	}
+	saved := strings.Join(readFile(t, f.File).Header, "\n")
+	for _, want := range []string{"as found (not reproduced", "impl: refused: no node n3_reply", "model.Legacy: <nil>"} {
+		if !strings.Contains(saved, want) {
+			t.Errorf("the saved file's header lacks %q:\n%s", want, saved)
+		}
 	}
 }
 
