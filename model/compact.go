@@ -42,73 +42,15 @@ func (o *legacyOps) Compact(op ops.Compact) error {
 	summary := newObject("id", op.ID, "role", "system", "content", "[Previous conversation summary]\nsummary",
 		"parent_id", nil, "timestamp", Float(float64(first)-1e-6), "type", "compactionSummary",
 		"source", "compaction", "extra", `{"compaction": true}`)
-	r.appendAt(appendedNode(summary))
+	r.appendAt(appendedNode(summary, r.now()))
 	r.compacted = r.compacted[:0]
 	for i, m := range kept {
 		r.compacted = append(r.compacted, msgID(m))
 		row := m.Copy() // dict(original): the message as the branch gave it
 		row.Set("id", ids[i+1])
 		row.Set("parent_id", ids[i])
-		r.appendAt(appendedNode(row))
+		r.appendAt(appendedNode(row, r.now()))
 	}
 	r.setHead(ids[len(ids)-1])
 	return nil
-}
-
-// appendedNode is the node append_message makes of a user or assistant
-// message (legacy §2.2): metadata = the keys that are no node field, the
-// parsed extra's keys after them (existing keys win), a system message's
-// role kept as metadata.role, a called_by key moved to the node.
-func appendedNode(m *Object) *Node {
-	n := &Node{ID: m.Str("id"), CreatedAt: m.Val("timestamp"), Reads: []any{}, Output: m.Val("content")}
-	if !Truthy(n.Output) {
-		n.Output = "" // content or ""
-	}
-	native := []string{"id", "role", "content", "timestamp", "token_model"}
-	if m.Val("role") == "user" {
-		n.Role, native = "user", native[:4]
-	} else {
-		n.Role, n.Name = "llm", m.Str("token_model")
-	}
-	meta := &Object{}
-	var extra any
-	for _, f := range m.Fields {
-		switch {
-		case contains(native, f.Key):
-		case f.Key == "extra":
-			extra = f.Val
-		default:
-			meta.Set(f.Key, deepCopy(f.Val))
-		}
-	}
-	if s, ok := extra.(string); ok {
-		if v, err := ParseJSON([]byte(s)); err == nil {
-			extra = v
-		}
-	}
-	if x, ok := extra.(*Object); ok {
-		for _, f := range x.Fields {
-			if !meta.Has(f.Key) {
-				meta.Set(f.Key, f.Val)
-			}
-		}
-	}
-	if n.Role == "llm" {
-		if m.Val("role") == "system" {
-			meta.Set("role", "system")
-		}
-		cb, _ := meta.del("called_by")
-		n.CalledBy, _ = cb.(string)
-	}
-	n.Metadata = meta
-	return n
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func nodeShape(n *Node, skip ...string) string {
 func shapeOf(caller string, input any, meta *Object, skip []string) string {
 	parts := []string{"called_by=" + caller, "input=" + jsonKind(input)}
 	for _, f := range meta.Fields {
-		if !contains(skip, f.Key) {
+		if !slices.Contains(skip, f.Key) {
 			parts = append(parts, fmt.Sprintf("%s=%s", f.Key, jsonKind(f.Val)))
 		}
 	}

@@ -280,10 +280,32 @@ func (t *targetOps) Orphan(op ops.Orphan) error {
 	}
 	// No conversation row: it stands for what its caller stands for once
 	// that is written (Anchor), and is a call of the reply by that id if
-	// one is written later.
+	// one is written later, or of the reply written already: a load folds
+	// a tool row into the assistant message its edge names.
 	t.r.callers[op.ID] = op.Caller
-	if t.r.leg.node(op.Caller) == nil {
+	switch c := t.r.leg.node(op.Caller); {
+	case c == nil:
 		t.r.early[op.Caller] = append(t.r.early[op.Caller], op.ID)
+	case t.r.byID[op.Caller] != nil && c.Role == "llm" && c.Metadata.Val("role") != "system":
+		t.r.addCall(op.Caller, op.ID)
+	}
+	return nil
+}
+
+// Message: what the message's edges mean, as for its siblings: a row with
+// a call edge (a tool's, a reply's caller) is an orphan's with that caller;
+// a tool row without one is a caller-less orphan's card; any other row is
+// a row under anchor(parent), a root for a null parent, under anchor(H)
+// when it has no parent_id (a legacy-user's).
+func (t *targetOps) Message(op ops.Message) error {
+	parent, set, call := op.Edges()
+	switch {
+	case call != "" || op.Role == "tool":
+		return t.Orphan(ops.Orphan{ID: op.ID, Caller: call})
+	case !set:
+		t.r.add(&tRow{id: op.ID, ip: t.aH, user: op.Role == "" || op.Role == "user"})
+	default:
+		t.r.add(&tRow{id: op.ID, ip: t.r.Anchor(parent), user: op.Role == "" || op.Role == "user"})
 	}
 	return nil
 }

@@ -117,6 +117,8 @@ func (in *Intent) Keeps(op Op, w WriterState) bool {
 		return !in.unrecorded || op.Parent != ""
 	case Orphan:
 		return !in.unrecorded || op.Caller != ""
+	case Message:
+		return !in.unrecorded || !op.Headless()
 	case Compact:
 		return !in.recorded
 	}

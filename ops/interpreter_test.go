@@ -49,6 +49,7 @@ func (r *recorder) Script(o ops.Script) error                   { return r.note(
 func (r *recorder) LegacyUser(o ops.LegacyUser) error           { return r.note(o) }
 func (r *recorder) LegacyReply(o ops.LegacyReply) error         { return r.note(o) }
 func (r *recorder) Orphan(o ops.Orphan) error                   { return r.note(o) }
+func (r *recorder) Message(o ops.Message) error                 { return r.note(o) }
 func (r *recorder) Rewind(o ops.Rewind) error                   { return r.note(o) }
 func (r *recorder) Flag(o ops.Flag) error                       { return r.note(o) }
 func (r *recorder) Writer(o ops.Writer) error                   { return r.note(o) }

@@ -68,6 +68,7 @@ type Interpreter interface {
 	LegacyUser(LegacyUser) error
 	LegacyReply(LegacyReply) error
 	Orphan(Orphan) error
+	Message(Message) error
 	Compact(Compact) error
 	Rewind(Rewind) error
 	Flag(Flag) error
@@ -102,7 +103,7 @@ var All = []Op{
 	Session{}, UserWeb{}, UserDispatch{}, Reply{}, Think{}, Say{}, Tool{}, Done{},
 	ErrorFolded{}, ErrorStandalone{}, Cancel{}, Crash{}, Fn{}, Manual{}, Exec{}, Ask{},
 	End{}, Retry{}, Edit{}, Checkout{}, Reload{}, ForkRoot{}, Spawn{}, Task{},
-	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Rewind{}, Flag{}, Writer{}, Clock{},
+	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Message{}, Rewind{}, Flag{}, Writer{}, Clock{},
 	Merge{}, Run{}, Compact{},
 }
 

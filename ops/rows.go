@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -33,6 +34,24 @@ type LegacyReply struct {
 	Text   string `op:"text"`
 	Parent string `op:"parent" ref:"node"`
 	Blocks bool   `op:"blocks"`
+}
+
+// Message is a row written through append_message from a message dict as
+// an importer, a channel or a test hands it (the message adapter): the
+// dict {id: ID, role: Role, content: Text, parent_id: Parent, called_by:
+// Caller, then Keys' keys in order}. Role is user, assistant, system or tool
+// ("" leaves the key out, which the adapter reads as user). Parent is an
+// id, "null" (an explicit null) or "" (key absent); Caller "" leaves its key
+// out. Keys is a JSON object ("" for none) of the dict's other keys; it may
+// give content, parent_id or called_by only when the field is empty, and
+// an id in it is no reference (a reducer leaves it as it is).
+type Message struct {
+	ID     string `op:"id" ref:"new"`
+	Role   string `op:"role"`
+	Text   string `op:"text"`
+	Parent string `op:"parent" ref:"node"`
+	Caller string `op:"caller" ref:"node"`
+	Keys   string `op:"keys"`
 }
 
 // Orphan is a tool row whose call edge is missing (Caller "") or names a
@@ -107,6 +126,7 @@ func (Script) Kind() string      { return "script" }
 func (LegacyUser) Kind() string  { return "legacy-user" }
 func (LegacyReply) Kind() string { return "legacy-reply" }
 func (Orphan) Kind() string      { return "orphan" }
+func (Message) Kind() string     { return "message" }
 func (Compact) Kind() string     { return "compact" }
 func (Rewind) Kind() string      { return "rewind" }
 func (Flag) Kind() string        { return "flag" }
@@ -117,6 +137,7 @@ func (o Script) Apply(in Interpreter) error      { return in.Script(o) }
 func (o LegacyUser) Apply(in Interpreter) error  { return in.LegacyUser(o) }
 func (o LegacyReply) Apply(in Interpreter) error { return in.LegacyReply(o) }
 func (o Orphan) Apply(in Interpreter) error      { return in.Orphan(o) }
+func (o Message) Apply(in Interpreter) error     { return in.Message(o) }
 func (o Compact) Apply(in Interpreter) error     { return in.Compact(o) }
 func (o Rewind) Apply(in Interpreter) error      { return in.Rewind(o) }
 func (o Flag) Apply(in Interpreter) error        { return in.Flag(o) }
@@ -127,6 +148,7 @@ func (Script) Span() Span      { return Flat }
 func (LegacyUser) Span() Span  { return Flat }
 func (LegacyReply) Span() Span { return Flat }
 func (Orphan) Span() Span      { return Flat }
+func (Message) Span() Span     { return Flat }
 func (Compact) Span() Span     { return Flat }
 func (Rewind) Span() Span      { return Flat }
 func (Flag) Span() Span        { return Flat }
@@ -137,8 +159,63 @@ func (Script) sealed()      {}
 func (LegacyUser) sealed()  {}
 func (LegacyReply) sealed() {}
 func (Orphan) sealed()      {}
+func (Message) sealed()     {}
 func (Compact) sealed()     {}
 func (Rewind) sealed()      {}
 func (Flag) sealed()        {}
 func (Writer) sealed()      {}
 func (Clock) sealed()       {}
+
+// Edges are what a message's dict says of its place, as the message
+// adapter and the readers take it: its parent_id (set: the key is there;
+// parent "" for a null or no id) and its call edge: a tool's is tool_use's
+// called_by, else its parent_id, else its called_by key (which stays in
+// its metadata: an older writer's tool edge, as a tool op's legacy form
+// writes it); a reply's is its called_by key; a user's is none. Keys that
+// do not parse say nothing (the writers refuse them).
+func (o Message) Edges() (parent string, set bool, call string) {
+	var keys map[string]any
+	_ = json.Unmarshal([]byte(o.Keys), &keys)
+	str := func(v any) string { s, _ := v.(string); return s }
+	switch {
+	case o.Parent == "null":
+		set = true
+	case o.Parent != "":
+		parent, set = o.Parent, true
+	default:
+		var v any
+		v, set = keys["parent_id"]
+		parent = str(v)
+	}
+	caller := o.Caller
+	if caller == "" {
+		caller = str(keys["called_by"])
+	}
+	switch o.Role {
+	case "tool":
+		extra, _ := keys["extra"].(map[string]any)
+		if s, ok := keys["extra"].(string); ok {
+			_ = json.Unmarshal([]byte(s), &extra)
+		}
+		use, _ := extra["tool_use"].(map[string]any)
+		switch call = str(use["called_by"]); {
+		case call != "":
+		case parent != "":
+			call = parent
+		default:
+			call = caller // an older writer's tool edge, kept in metadata
+		}
+	case "", "user":
+	default:
+		call = caller
+	}
+	return parent, set, call
+}
+
+// Headless reports whether a message's row continues where the head is: a
+// tool row with no call edge (an orphan's without caller), any other row
+// with no parent_id key and no call edge (a user's without parent).
+func (o Message) Headless() bool {
+	_, set, call := o.Edges()
+	return call == "" && (o.Role == "tool" || !set)
+}

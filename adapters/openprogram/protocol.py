@@ -45,6 +45,7 @@ REF_FIELDS = {
     "legacy-user": ("parent",),
     "legacy-reply": ("parent",),
     "orphan": ("caller",),
+    "message": ("parent", "caller"),
 }
 
 # ---------------------------------------------------------------------------

@@ -50,7 +50,7 @@ DECLARATION = {
     "claims": "legacy",
     "ops": ["session", "user", "dispatch", "fork-root", "reply", "think", "say", "tool", "task", "done",
             "cancel", "error-folded", "crash", "fn", "manual", "exec", "ask", "end", "retry", "edit",
-            "checkout", "reload", "spawn", "script", "legacy-user", "legacy-reply", "orphan", "clock"],
+            "checkout", "reload", "spawn", "script", "legacy-user", "legacy-reply", "orphan", "message", "clock"],
     # tool-legacy: no writer of R writes a tool edge only in metadata; fn-via-exec: R writes an
     # exec row running and fills it after its tool loop, so the function it calls comes first;
     # end-duration: R measures a run's duration as the difference of two clock readings.
@@ -241,6 +241,11 @@ def _json_safe(v):
     if isinstance(v, list):
         return [_json_safe(x) for x in v]
     return v
+
+
+def _no_constant(name):
+    """JSON has no NaN or Infinity; the op language's keys are JSON."""
+    raise ValueError(f"{name} is not JSON")
 
 
 class Driver:
@@ -1145,6 +1150,58 @@ class Driver:
                       "tool_call_id": oid, "is_error": False,
                       "extra": json.dumps({"tool_use": {"name": name, "arguments": {}, "called_by": caller}})})
         return {id: oid}
+
+    def op_message(self, id, role="", text="", parent="", caller="", keys=""):
+        """append_message of the dict the op spells (ops/README.md: message):
+        id, role, content, parent_id, called_by, then keys' keys in order."""
+        # What the op language refuses (the models refuse it too): a role
+        # it does not name, keys that are no object or repeat a field's key,
+        # names that are no strings. What R's adapter raises on (an extra of
+        # JSON text holding no object, a tool_use that is no object) R
+        # raises on here.
+        self._need(role in ("", "user", "assistant", "system", "tool"), f"message role={role!r}")
+        try:
+            extra = json.loads(keys, parse_constant=_no_constant) if keys else {}
+        except ValueError as e:
+            raise Refused(f"message keys: {e}")
+        self._need(isinstance(extra, dict), "message keys: want a JSON object")
+        for key, given in (("id", True), ("role", True), ("content", text), ("parent_id", parent), ("called_by", caller)):
+            self._need(not (given and key in extra), f"message keys give {key}, which a field gives")
+        names = ("function",) if role == "tool" else ("token_model", "called_by")
+        for key in names:
+            v = extra.get(key)
+            self._need(not v or isinstance(v, str), f"message {key} is no string")
+        raw = extra.get("extra")
+        decoded = {}
+        if raw and isinstance(raw, dict):
+            decoded = raw
+        elif raw and isinstance(raw, str):
+            try:
+                decoded = json.loads(raw)
+            except ValueError:
+                decoded = {}
+            self._need(isinstance(decoded, dict), "message extra: JSON text of no object (R's adapter raises)")
+        use = decoded.get("tool_use") if role == "tool" else None
+        self._need(not use or isinstance(use, dict), "message tool_use: no object (R's adapter raises)")
+        for key in ("name", "called_by", "tool_call_id"):
+            v = (use or {}).get(key)
+            self._need(not v or isinstance(v, str), f"message tool_use.{key} is no string")
+        msg = {"id": id}
+        if role:
+            msg["role"] = role
+        if "content" not in extra:
+            msg["content"] = text
+        if parent == "null":
+            msg["parent_id"] = None
+        elif parent:
+            msg["parent_id"] = parent
+        if caller:
+            msg["called_by"] = caller
+        msg.update(extra)
+        self._append(msg)
+        got = self._appended(lambda n: n.id == id)
+        self._need(len(got) == 1, f"the original wrote no row {id}")
+        return {id: id}
 
     # stand-ins the original calls ------------------------------------------------
     def _deferred_target(self, thread):

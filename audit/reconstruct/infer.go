@@ -157,8 +157,15 @@ func (b *builder) inferRerun(r *Row) step {
 	return step{op: ops.Retry{Of: u, ID: r.ID}, rows: 1, need: needIdle, clock: r}
 }
 
-// inferLegacyUser: a user row written through append_message.
+// inferLegacyUser: a user row written through append_message: by a
+// legacy-user op when it records no key but its parent_id, else by a
+// message op.
 func (b *builder) inferLegacyUser(r *Row) step {
+	if !keysAre(r, nil, []string{"parent_id"}) {
+		if s, ok := b.messageRow(r); ok {
+			return s
+		}
+	}
 	parent := ""
 	if v, ok := r.Meta.Get("parent_id"); ok {
 		switch v := v.(type) {
@@ -179,6 +186,8 @@ func (b *builder) inferLLM(r *Row) step {
 		return step{op: ops.Reply{}, rows: 1, need: needTurn, caller: r.CalledBy, clock: r}
 	case str(m, "type") == "compactionSummary":
 		return b.inferCompact(r)
+	case r.CalledBy == "" && str(m, "role") == "system" && !keysAre(r, []string{"role", "parent_id", "trace"}, []string{"role", "parent_id"}):
+		return b.llmMessage(r) // a system message handed to the adapter
 	case r.CalledBy == "" && str(m, "role") == "system":
 		typ, msg := errorParts(outputText(r))
 		return step{op: ops.ErrorStandalone{ID: r.ID, Type: typ, Msg: msg}, rows: 1, need: needTurn,
@@ -191,14 +200,31 @@ func (b *builder) inferLLM(r *Row) step {
 	case has(m, "attach"):
 		b.unexplained(r, "", "", "an attach pointer is written by /spawn or a reply's task call, after its sub-agent's reply; none precedes it here")
 		return step{}
+	case r.CalledBy == "" && has(m, "parent_id") && !keysAre(r, []string{"parent_id"}, []string{"parent_id", "tool_calls", "blocks"}):
+		return b.llmMessage(r)
 	case r.CalledBy == "" && has(m, "parent_id"):
 		op := ops.LegacyReply{ID: r.ID, Text: outputText(r), Parent: str(m, "parent_id"),
 			Blocks: has(m, "blocks") || has(m, "tool_calls")}
 		return step{op: op, rows: 1, need: needIdle, clock: r}
-	case r.CalledBy == "":
+	case r.CalledBy == "" && keysAre(r, []string{"status"}, []string{"status", "prompt_text"}):
 		return step{op: ops.Script{What: "exec", ID: r.ID, Prompt: str(m, "prompt_text")}, rows: 1, need: needIdle, clock: r}
+	case r.CalledBy == "":
+		return b.llmMessage(r)
 	}
-	b.unexplained(r, "", "called_by", fmt.Sprintf("an llm row called by %q that is neither a reply (its id %s_reply) nor a function's model call (prompt_text)", r.CalledBy, r.CalledBy))
+	if s, ok := b.messageRow(r); ok {
+		return s // a reply with a caller handed to the adapter (a side row)
+	}
+	b.unexplained(r, "", "called_by", fmt.Sprintf("an llm row called by %q that is neither a reply (its id %s_reply), a function's model call (prompt_text) nor a message the adapter makes", r.CalledBy, r.CalledBy))
+	return step{}
+}
+
+// llmMessage: a caller-less llm row of no shape a specialized op writes,
+// which a message op explains or no op does.
+func (b *builder) llmMessage(r *Row) step {
+	if s, ok := b.messageRow(r); ok {
+		return s
+	}
+	b.unexplained(r, "", "metadata", "a caller-less llm row whose metadata is neither a legacy reply's, a standalone error's nor a script's model call's, and which no message dict becomes")
 	return step{}
 }
 
@@ -251,12 +277,17 @@ func (b *builder) inferCode(r *Row) step {
 		return b.inferTool(r, caller, call)
 	case r.CalledBy == "" && has(m, "expose"):
 		return step{op: ops.Script{What: "fn", ID: r.ID, Name: r.Name}, rows: 1, need: needIdle, clock: r}
-	case has(m, "tool_call_id"):
+	case has(m, "tool_call_id") && keysAre(r, []string{"tool_call_id", "is_error"}) && call == r.ID && isEmptyObject(in):
 		return step{op: ops.Orphan{ID: r.ID, Name: r.Name, Caller: r.CalledBy}, rows: 1, need: needIdle, clock: r}
 	}
-	b.unexplained(r, "", "", "a code row that is no tool row (id R_t_C of its reply), function run (input with runtime), script function or orphan tool row")
+	if s, ok := b.messageRow(r); ok {
+		return s // a tool message of its own shape handed to the adapter
+	}
+	b.unexplained(r, "", "", "a code row that is no tool row (id R_t_C of its reply), function run (input with runtime), script function, orphan tool row or message the adapter makes")
 	return step{}
 }
+
+func isEmptyObject(o *model.Object) bool { return o != nil && len(o.Fields) == 0 }
 
 // inferFunction: a function run, by its caller: the Run button (ROOT), a
 // script in a session context (none), else the model or a function.

@@ -259,6 +259,8 @@ func opRow(op ops.Op) string {
 		return op.ID
 	case ops.Orphan:
 		return op.ID
+	case ops.Message:
+		return op.ID
 	}
 	return ""
 }
@@ -273,6 +275,8 @@ func recordsNoParent(op ops.Op) bool {
 		return op.Parent == ""
 	case ops.Orphan:
 		return op.Caller == ""
+	case ops.Message:
+		return op.Headless()
 	}
 	return false
 }

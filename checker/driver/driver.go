@@ -164,6 +164,10 @@ func (r *Run) LegacyReply(o ops.LegacyReply) error {
 
 func (r *Run) Orphan(o ops.Orphan) error { return r.W.Orphan(o.ID, o.Name, o.Caller) }
 
+func (r *Run) Message(o ops.Message) error {
+	return r.W.Message(o.ID, o.Role, o.Text, o.Parent, o.Caller, o.Keys)
+}
+
 func (r *Run) Flag(o ops.Flag) error {
 	fl, err := flags.Parse(o.Set)
 	if err != nil {

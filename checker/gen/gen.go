@@ -358,6 +358,7 @@ func (g *Gen) idle() []choice {
 		add(kLegacyUser, w.legacyUser)
 		if len(s.nodes) > 0 {
 			add(kLegacyReply, w.legacyReply)
+			add(kMessage, written.message)
 			add(kRewind, w.rewind)
 		}
 		add(kOrphan, w.orphan)
@@ -588,6 +589,8 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 			caller = "gone_" + s.id8()
 		}
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: caller}
+	case kMessage:
+		return g.drawMessage(src)
 	case kOrphanLater:
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: s.laterID(src)}
 	case kRewind:

@@ -68,6 +68,12 @@ func Follow(script []ops.Op, start int) Followed {
 			if p := parentOf(o); err == nil && p != "" && p != "none" && p != "null" && !s.written[p] {
 				parents = append(parents, p)
 			}
+		case ops.Message:
+			for _, p := range []string{o.Parent, o.Caller} {
+				if err == nil && p != "" && p != "null" && !s.written[p] {
+					parents = append(parents, p)
+				}
+			}
 		case ops.Rewind:
 			if cached := sh.cachedKindsOf(o.ID); err == nil && slices.Contains(cached[:], true) {
 				kind = "rewind-cached"

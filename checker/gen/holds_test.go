@@ -71,7 +71,7 @@ func TestHoldsWhatTheGeneratorDrew(t *testing.T) {
 		} else {
 			only = slices.DeleteFunc(slices.Clone(DrawKinds), func(k string) bool { return k == name })
 		}
-		for seed := range uint64(25) {
+		for seed := range uint64(40) {
 			for _, o := range opts {
 				full := New(o).Script(NewSeeded(seed), 60)
 				for _, n := range Holds(full) {

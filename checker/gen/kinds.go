@@ -49,6 +49,7 @@ const (
 	kCompact
 	kSpawnTurn
 	kTaskTurn
+	kMessage
 	numKinds
 )
 
@@ -75,7 +76,7 @@ var kinds = [numKinds]struct {
 	kFlag: {"flag", "flag", false}, kWriter: {"writer", "writer", false}, kClock: {"clock", "clock", false},
 	kMerge: {"merge", "merge", false}, kFollowup: {"followup", "dispatch", false}, kRun: {"run", "run", false},
 	kCompact: {"compact", "compact", false}, kSpawnTurn: {"spawn-turn", "spawn", false},
-	kTaskTurn: {"task-turn", "task", false},
+	kTaskTurn: {"task-turn", "task", false}, kMessage: {"message", "message", false},
 }
 
 // String is the kind's name.
@@ -144,13 +145,14 @@ var weights = struct {
 // hold a web turn with an image, 13 a function-form one (each about one
 // web turn in twelve, formIn: one in six is either); 5 of the 17 with
 // a /task ran it --async; 8 of the 25 with a script run hold a top-level
-// answer; adapter and importer replies carry their own blocks in 5.
+// answer; adapter and importer replies carry their own blocks in 5, and
+// 5 hold a message dict of a shape only the adapter writes (message).
 var written = struct {
-	merge, followup, run, compact                                   int
+	merge, followup, run, compact, message                          int
 	rootedIn, objectIn, formIn, blocksIn                            int
 	spawnInherit, spawnClean, spawnAsync, scriptFn, scriptExec, ask int
 }{
-	merge: 1, followup: 6, run: 1, compact: 1,
+	merge: 1, followup: 6, run: 1, compact: 1, message: 1,
 	rootedIn: 8, objectIn: 8, formIn: 6, blocksIn: 3,
 	spawnInherit: 2, spawnClean: 1, spawnAsync: 1, scriptFn: 2, scriptExec: 1, ask: 1,
 }

@@ -68,6 +68,7 @@ const (
 	ShapeMerge              = "internal user of /merge (merge_turn)"
 	ShapeCompaction         = "compaction: summary and kept tail"
 	ShapeOwnCalls           = "assistant with tool_calls and blocks of its own"
+	ShapeMessage            = "message dict only the message adapter writes (a system row, a reply with blocks alone, a tool with its own call id or its edge in metadata)"
 	ShapeAsyncTask          = "async /task attach with its extra copy"
 	ShapeSpawnTurn          = "/spawn's sub-agent turn written by the ops after it (R's /task)"
 	ShapeTaskTurn           = "task call's sub-agent turn written by the ops after it (R's task tool)"
@@ -124,7 +125,7 @@ var Required = []string{
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
-	ShapeOwnCalls, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeTaskRunner, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
+	ShapeOwnCalls, ShapeMessage, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeTaskRunner, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
 	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextShortEscape, ShapeTextLineSep,
 }
 

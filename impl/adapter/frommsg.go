@@ -14,7 +14,7 @@ func FromMessage(msg *node.Obj, newID func() string, now node.Value) *node.Node 
 		n.ID = newID()
 	}
 	role := msg.Get("role")
-	if !role.Truthy() {
+	if role.K == node.Missing { // msg.get("role", "user"): a role of null is none of the three
 		role = node.Str("user")
 	}
 	n.CreatedAt = msg.Get("timestamp")

@@ -1,0 +1,91 @@
+package gen
+
+import (
+	"fmt"
+
+	"sessiondag/ops"
+)
+
+// messageForms are the dicts the generator hands append_message beyond
+// what legacy-user, legacy-reply and orphan write, each a shape R's own
+// tests and importers store (corpus/realwriter's adapter_* and f2_*
+// folders): a system message under a row, a reply whose extra holds its
+// blocks alone, a tool message whose call edge is its parent_id with a
+// tool_call_id and arguments of its own, and one whose caller is a plain
+// called_by key (stored in its metadata: an older writer's tool edge, the
+// row caller-less, so the head moves to it) and whose tool_call_id is its
+// id (no id is written into keys: a reducer's renaming leaves keys alone).
+var messageForms = []string{"system", "blocks", "tool-edge", "tool-key"}
+
+// drawMessage draws a message op of one of messageForms. A tool's edge
+// names a row not written yet or never (an orphan's caller): the target of
+// a call written after its reply is not a shape the models tell.
+func (g *Gen) drawMessage(src Source) ops.Op {
+	s := &g.st
+	id := s.id12()
+	switch pickStr(src, "message form", messageForms) {
+	case "system":
+		return ops.Message{ID: id, Role: "system", Text: "[error] boom", Parent: g.messageParent(src)}
+	case "blocks":
+		return ops.Message{ID: id, Role: "assistant", Text: "legacy answer", Parent: g.messageParent(src),
+			Keys: `{"extra": {"blocks": [{"type": "text", "text": "legacy answer"}]}}`}
+	case "tool-edge":
+		return ops.Message{ID: id, Role: "tool", Text: "tool out", Parent: g.messageCaller(src),
+			Keys: fmt.Sprintf(`{"extra": {"tool_use": {"name": %q, "arguments": {"cmd": "ls"}, "tool_call_id": "tc_%s"}}}`,
+				pickStr(src, "tool", toolNames), s.id8())}
+	default:
+		return ops.Message{ID: id, Role: "tool", Text: "tool out", Caller: g.messageCaller(src),
+			Keys: fmt.Sprintf(`{"extra": {"tool_use": {"name": %q}}}`, pickStr(src, "tool", toolNames))}
+	}
+}
+
+// messageParent is a reply's parent as legacy-reply draws it: a row
+// written, a root fork waiting for an answer, or a later id.
+func (g *Gen) messageParent(src Source) string {
+	s := &g.st
+	if fork, ok := s.waitingFork(src); ok {
+		return fork
+	}
+	if src.IntN(2, "message parent later") == 1 {
+		return g.laterRef(src)
+	}
+	return s.nodes[src.IntN(len(s.nodes), "message parent")]
+}
+
+// messageCaller is a tool message's edge as orphan and orphan-later draw
+// it: a row never written, or one a later op writes.
+func (g *Gen) messageCaller(src Source) string {
+	if src.IntN(2, "message caller later") == 1 {
+		return g.laterRef(src)
+	}
+	return "gone_" + g.st.id8()
+}
+
+// Message follows a message op as the adapter writes it: a row whose node
+// has no caller (a tool's edge in tool_use or parent_id, a reply's
+// called_by key) moves the head; a reply recorded under its parent counts
+// for a retry; a tool's edge is an orphan's caller.
+func (s *shadow) Message(o ops.Message) error {
+	parent, _, call := o.Edges()
+	for _, id := range []string{o.Parent, o.Caller} {
+		if id != "null" {
+			s.await(id, ShapeAdapterLater)
+		}
+	}
+	moves := o.Caller == ""
+	if o.Role == "tool" {
+		moves = o.Parent == "" || o.Parent == "null" // the generator draws no tool_use called_by
+		if call != "" {
+			s.orphanCaller[o.ID] = call
+		}
+	} else if parent != "" {
+		s.answered(parent, ShapeForkAnsweredByChild)
+	}
+	s.write(o.ID, moves)
+	s.writeMeta()
+	if o.Role == "assistant" && parent != "" && o.Caller == "" {
+		s.asst[parent] = append(s.asst[parent], o.ID)
+	}
+	s.tally.Shape(ShapeMessage)
+	return nil
+}
