@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"sessiondag/ops"
 )
 
 // TestCorpora: the sessions of the corpus, as the readers' tests hold them.
@@ -19,8 +21,8 @@ func TestCorpora(t *testing.T) {
 		glob      string
 		explained int // reconstructed or ambiguous, at least
 	}{
-		{"../../corpus/sessions/*", 68},
-		{"../../corpus/realwriter/sessions/*", 94},
+		{"../../corpus/sessions/*", 70},
+		{"../../corpus/realwriter/sessions/*", 99},
 		// corpus/conformance was written the way the project's writers wrote
 		// before they were made the original at R: 7 of its sessions hold a
 		// rerun with source "web", which R's rerun does not write (R5), and 2
@@ -43,5 +45,29 @@ func TestCorpora(t *testing.T) {
 		}
 		t.Logf("%s: %v", c.glob, counts)
 		require.GreaterOrEqual(t, counts[Reconstructed]+counts[Ambiguous], c.explained, c.glob)
+	}
+}
+
+// TestMessageRows: the rows R's own tests handed its message adapter as
+// dicts of their own shapes (a tool message whose caller is a plain key or
+// whose call id is its own, a system message, a reply with its blocks
+// alone) are read as message ops, and a row a specialized op writes is
+// still read as that op (a legacy reply with its calls and blocks).
+func TestMessageRows(t *testing.T) {
+	for _, c := range []struct{ folder, message, kept string }{
+		{"adapter_1_0", "message id=42eba410_a_t_0 role=tool", "legacy-reply id=42eba410_a text=\"reply 2\" parent=42eba410 blocks"},
+		{"adapter_1_2", "message id=f5b3bc1e_a_t_0 role=tool", ""},
+		{"adapter_1_6", "message id=u2_a_t_0 role=tool", ""},
+		{"adapter_2_4", "message id=u1_err role=system", ""},
+		{"f2_adapter_blocks", "message id=a1 role=assistant", ""},
+	} {
+		res, err := Path(filepath.Join("../../corpus/realwriter/sessions", c.folder))
+		require.NoError(t, err)
+		require.Equal(t, Reconstructed, res.Verdict, c.folder)
+		script := ops.String(res.Script)
+		require.Contains(t, script, c.message, c.folder)
+		if c.kept != "" {
+			require.Contains(t, script, c.kept, c.folder)
+		}
 	}
 }

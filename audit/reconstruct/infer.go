@@ -99,6 +99,13 @@ func (b *builder) inferUserAt(k int, r *Row) step {
 		return b.inferRerun(r)
 	case r.CalledBy == "" && question(r) != "":
 		return step{op: ops.Script{What: "ask", ID: r.ID}, rows: 1, need: needIdle, clock: r}
+	case r.CalledBy == "" && has(m, "source") && !has(m, "parent_id") && !has(m, "agent_id") && !has(m, "peer_id"):
+		// no dispatcher's (which records its parent, agent and peer): a
+		// channel's or an importer's message with a source of its own
+		if s, ok := b.messageRow(r); ok {
+			return s
+		}
+		return b.inferDispatch(r, false)
 	case r.CalledBy == "" && (has(m, "source") || has(m, "agent_id") || has(m, "peer_id")):
 		return b.inferDispatch(r, false)
 	case r.CalledBy == "":

@@ -114,51 +114,8 @@ func messageFor(r *Row) (ops.Message, bool) {
 			keys.Set(f.Key, f.Val)
 		}
 	case "code":
-		op.Role, op.Parent = "tool", r.CalledBy
-		text(true)
-		use := &model.Object{}
-		if r.Name != "" {
-			use.Set("name", r.Name)
-		}
-		switch in := r.Obj.Val("input"); {
-		case model.Truthy(in):
-			use.Set("arguments", in)
-		case !isObject(in):
-			return ops.Message{}, false // arguments or {}
-		}
-		n := len(fields)
-		if n == 0 {
+		if !toolMessage(r, &op, keys, fields, text) {
 			return ops.Message{}, false
-		}
-		last := fields[n-1]
-		if last.Key == "tool_call_id" {
-			fields = fields[:n-1] // appended by the adapter
-		}
-		var rest *model.Object
-		if k := len(fields); k > 0 && fields[k-1].Key == "extra" && isObject(fields[k-1].Val) {
-			rest, fields = fields[k-1].Val.(*model.Object), fields[:k-1]
-		}
-		if len(fields) > 0 && fields[0].Key == "called_by" {
-			if c, ok := fields[0].Val.(string); ok && c != "" {
-				op.Caller, fields = c, fields[1:]
-			}
-		}
-		call, _ := r.Meta.Val("tool_call_id").(string)
-		if call != r.ID {
-			use.Set("tool_call_id", call)
-		}
-		for _, f := range fields {
-			keys.Set(f.Key, f.Val)
-		}
-		extra := &model.Object{}
-		if len(use.Fields) > 0 {
-			extra.Set("tool_use", use)
-		}
-		if rest != nil {
-			extra.Fields = append(extra.Fields, rest.Fields...)
-		}
-		if len(extra.Fields) > 0 {
-			keys.Set("extra", extra)
 		}
 	default:
 		return ops.Message{}, false
@@ -190,4 +147,57 @@ func writesRow(op ops.Message, r *Row) bool {
 		}
 	}
 	return jsonText(n.Metadata) == jsonText(stored)
+}
+
+// toolMessage fills op and keys with the tool message r was made of: its
+// call edge as parent_id, its name and arguments and a call id of its own
+// in tool_use, its keys, and the extra's other keys stored as metadata.extra.
+func toolMessage(r *Row, op *ops.Message, keys *model.Object, fields []model.Field, text func(bool) bool) bool {
+	op.Role, op.Parent = "tool", r.CalledBy
+	text(true)
+	use := &model.Object{}
+	if r.Name != "" {
+		use.Set("name", r.Name)
+	}
+	switch in := r.Obj.Val("input"); {
+	case model.Truthy(in):
+		use.Set("arguments", in)
+	case !isObject(in):
+		return false // arguments or {}
+	}
+	n := len(fields)
+	if n == 0 {
+		return false
+	}
+	last := fields[n-1]
+	if last.Key == "tool_call_id" {
+		fields = fields[:n-1] // appended by the adapter
+	}
+	var rest *model.Object
+	if k := len(fields); k > 0 && fields[k-1].Key == "extra" && isObject(fields[k-1].Val) {
+		rest, fields = fields[k-1].Val.(*model.Object), fields[:k-1]
+	}
+	if len(fields) > 0 && fields[0].Key == "called_by" {
+		if c, ok := fields[0].Val.(string); ok && c != "" {
+			op.Caller, fields = c, fields[1:]
+		}
+	}
+	call, _ := r.Meta.Val("tool_call_id").(string)
+	if call != r.ID {
+		use.Set("tool_call_id", call)
+	}
+	for _, f := range fields {
+		keys.Set(f.Key, f.Val)
+	}
+	extra := &model.Object{}
+	if len(use.Fields) > 0 {
+		extra.Set("tool_use", use)
+	}
+	if rest != nil {
+		extra.Fields = append(extra.Fields, rest.Fields...)
+	}
+	if len(extra.Fields) > 0 {
+		keys.Set("extra", extra)
+	}
+	return true
 }

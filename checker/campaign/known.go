@@ -266,7 +266,11 @@ func (k *Known) Lines() []string {
 	for _, u := range k.Uses() {
 		switch {
 		case u.Matched > 0:
-			out = append(out, fmt.Sprintf("known: %s accepted %d findings: %s", u.Entry.Name(), u.Matched, u.Entry.Reason))
+			noun := "findings"
+			if u.Matched == 1 {
+				noun = "finding"
+			}
+			out = append(out, fmt.Sprintf("known: %s accepted %d %s: %s", u.Entry.Name(), u.Matched, noun, u.Entry.Reason))
 		case u.ExpiredHits > 0:
 			out = append(out, fmt.Sprintf("known: %s expired on %s: its %d findings are reported", u.Entry.Name(), u.Entry.Expires, u.ExpiredHits))
 		case u.Entry.Expired:

@@ -26,20 +26,52 @@ var rank = func() map[string]int {
 // plainTurns replaces each op that opens a turn by a web user turn with the
 // same id and text (the simplest turn), last first, wherever the case still
 // fails; the turn that op needed before it can then be deleted.
+//
+// A /spawn that opens its sub-agent's turn is tried as a user turn of its
+// sub-agent's id (its reply id kept) and of its command row's (which a
+// later op may name: a rerun of the command); an async one writes a
+// follow-up turn after the sub-agent's, so its command row's user turn
+// takes the follow-up's place and the sub-agent's turn goes with it.
 func plainTurns(c Case, fails func(Case) bool) (Case, bool) {
 	kept := false
 	for i := len(c.Script) - 1; i >= 0; i-- {
-		u, ok := asUser(c.Script[i])
-		if !ok {
-			continue
-		}
-		s := slices.Clone(c.Script)
-		s[i] = u
-		if cand := c.With(s, c.Damage); fails(cand) {
-			c, kept = cand, true
+		for _, s := range asUserScripts(c.Script, i) {
+			if cand := c.With(s, c.Damage); fails(cand) {
+				c, kept = cand, true
+				break
+			}
 		}
 	}
 	return c, kept
+}
+
+// asUserScripts are the scripts with the turn op i opens written as a web
+// user turn (none when it opens none).
+func asUserScripts(script []ops.Op, i int) [][]ops.Op {
+	u, ok := asUser(script[i])
+	if !ok {
+		return nil
+	}
+	s := slices.Clone(script)
+	s[i] = u
+	out := [][]ops.Op{s}
+	sp, ok := script[i].(ops.Spawn)
+	if !ok || sp.Cmd == "" {
+		return out
+	}
+	s = slices.Clone(script)
+	s[i] = ops.UserWeb{ID: sp.Cmd, Text: u.Text}
+	if sp.Mode == "async" {
+		end := i + 1
+		for end < len(s) && s[end].Span() != ops.ClosesTurn && s[end].Span() != ops.ClosesAll {
+			end++
+		}
+		if end == len(s) {
+			return out
+		}
+		s = slices.Delete(s, i+1, end+1)
+	}
+	return append(out, s)
 }
 
 // asUser is the web user turn that could stand for a turn opened by op.

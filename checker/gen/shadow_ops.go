@@ -418,13 +418,30 @@ func (s *shadow) Checkout(o ops.Checkout) error {
 }
 
 func (s *shadow) Reload(ops.Reload) error {
-	if s.nodeCount > 0 { // a load makes the conversation only of a stored session
+	switch {
+	case s.nodeCount == 0: // a load makes the conversation only of a stored session
+	case s.head != "":
 		s.setClient(s.ShownHead())
+	case !s.made || s.client == "":
+		// No head (every row has a caller): the load's head_or_tip, the
+		// last message it shows.
+		s.setClient(s.lastShown())
 	}
 	if s.isManual(s.head) {
 		s.tally.Shape(ShapeReloadAfterManual)
 	}
 	return nil
+}
+
+// lastShown is the last row written that a load shows as a message, while
+// no row moved the head: rows with a caller, none rewound ("" for none).
+func (s *shadow) lastShown() string {
+	for i := len(s.nodes) - 1; i >= 0; i-- {
+		if !s.rewound[s.nodes[i]] {
+			return s.nodes[i]
+		}
+	}
+	return ""
 }
 
 func (s *shadow) Spawn(o ops.Spawn) error {

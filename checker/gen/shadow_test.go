@@ -62,16 +62,21 @@ func TestShadowSpawnHeadOnCommand(t *testing.T) {
 // shows the head, as the writers do: on the reply for a head on one of its
 // calls (a tool row, a function the model called), on the row itself for
 // an older writer's tool row (its edge in metadata stops the load's climb)
-// and for any other row. The shadow's browser is the model's after the
-// same ops.
+// and for any other row; with no head at all (every row written has a
+// caller) on the last row the load shows, a rewound one aside. The
+// shadow's browser is the model's after the same ops.
 func TestShadowReloadsAsTheModel(t *testing.T) {
+	const turn = "user id=u1 text=hi\nreply\n"
 	for _, tail := range []string{
-		"tool call=c1 name=grep args=\"{}\"\ncrash\ncheckout id=u1_reply_t_c1\nreload\n",
-		"tool call=c1 name=grep args=\"{}\" legacy\ncrash\ncheckout id=u1_reply_t_c1\nreload\n",
-		"fn id=f1 name=word_count args=\"{}\"\nend\ncrash\ncheckout id=f1\nreload\n",
-		"done\ncheckout id=u1\nreload\n",
+		turn + "tool call=c1 name=grep args=\"{}\"\ncrash\ncheckout id=u1_reply_t_c1\nreload\n",
+		turn + "tool call=c1 name=grep args=\"{}\" legacy\ncrash\ncheckout id=u1_reply_t_c1\nreload\n",
+		turn + "fn id=f1 name=word_count args=\"{}\"\nend\ncrash\ncheckout id=f1\nreload\n",
+		turn + "done\ncheckout id=u1\nreload\n",
+		"orphan id=o1 name=grep caller=gone_1\nreload\n",
+		"orphan id=o1 name=grep caller=gone_1\norphan id=o2 name=grep caller=gone_2\nrewind id=o2\nreload\n",
+		"message id=m1 role=tool text=x parent=gone_1\nreload\n",
 	} {
-		script, err := ops.ParseString("user id=u1 text=hi\nreply\n" + tail)
+		script, err := ops.ParseString(tail)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,7 +68,7 @@ const (
 	ShapeMerge              = "internal user of /merge (merge_turn)"
 	ShapeCompaction         = "compaction: summary and kept tail"
 	ShapeOwnCalls           = "assistant with tool_calls and blocks of its own"
-	ShapeMessage            = "message dict only the message adapter writes (a system row, a reply with blocks alone, a tool with its own call id or its edge in metadata)"
+	ShapeMessage            = "message dict of a shape only the message adapter writes"
 	ShapeAsyncTask          = "async /task attach with its extra copy"
 	ShapeSpawnTurn          = "/spawn's sub-agent turn written by the ops after it (R's /task)"
 	ShapeTaskTurn           = "task call's sub-agent turn written by the ops after it (R's task tool)"

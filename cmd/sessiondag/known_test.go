@@ -37,7 +37,7 @@ func TestReplayWithKnownFindings(t *testing.T) {
 	write(`{"script": "target-shows-reply-early.ops", "reason": "writes the reply's row with the user's"}`)
 	code, out := runCmd(t, "replay", chat, "--check", "target", "--impl", undeclared, "--known", known)
 	if code != 0 || !strings.Contains(out, "known finding (target-shows-reply-early.ops): target") ||
-		!strings.Contains(out, "known: target-shows-reply-early.ops accepted 1 findings") ||
+		!strings.Contains(out, "known: target-shows-reply-early.ops accepted 1 finding:") ||
 		!strings.Contains(out, "verdict: PASS: 1 findings of known classes") {
 		t.Fatalf("with the known file: exit %d\n%s", code, out)
 	}
