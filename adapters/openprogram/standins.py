@@ -993,8 +993,9 @@ def _woken(f, base: str) -> bool:
     """Whether a thread whose top frame is a blocking call has in fact been
     woken and not yet run: a condition that was notified (its waiter lock
     released), a join whose thread has ended, a selector with an event
-    ready (an event loop another thread has just handed a result). A
-    loaded machine can leave such a thread unscheduled for milliseconds."""
+    ready (an event loop another thread has just handed a result), an idle
+    pool thread whose work queue holds an item. A loaded machine can leave
+    such a thread unscheduled for milliseconds."""
     try:
         loc = f.f_locals
         if base == "threading.py" and f.f_code.co_name == "wait":
@@ -1009,6 +1010,12 @@ def _woken(f, base: str) -> bool:
         if base == "selectors.py" and f.f_code.co_name == "select":
             sel = getattr(loc.get("self"), "_selector", None)
             return sel is not None and bool(sel.poll(0))
+        if base == "thread.py" and f.f_code.co_name == "_worker":
+            # An idle pool thread with work queued (R's task runner has
+            # just submitted a task): its get has returned or will, but the
+            # thread has not run since, so its frame has not moved.
+            q = loc.get("work_queue")
+            return q is not None and not q.empty()
     except Exception:
         return False
     return False
