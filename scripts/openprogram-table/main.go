@@ -132,7 +132,7 @@ func arg(d ops.Directive, key string) string {
 	return ""
 }
 
-var knownLine = regexp.MustCompile(`^(props|hunt|exhaust|replay)?:? ?known: (\S+) (accepted (\d+) findings|matched nothing|expired)`)
+var knownLine = regexp.MustCompile(`^(props|hunt|exhaust|replay)?:? ?known: (\S+) (accepted (\d+) findings?|matched nothing|expired)`)
 
 // knownLines are the log's known-findings lines as table rows: each
 // driver's count for each entry that accepted something (an entry that
