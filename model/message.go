@@ -63,13 +63,7 @@ func messageDict(op ops.Message) (*Object, error) {
 	if !keys.Has("content") {
 		msg.Set("content", op.Text)
 	}
-	switch op.Parent {
-	case "":
-	case "null":
-		msg.Set("parent_id", nil)
-	default:
-		msg.Set("parent_id", op.Parent)
-	}
+	setParentID(msg, op.Parent)
 	if op.Caller != "" {
 		msg.Set("called_by", op.Caller)
 	}
@@ -228,4 +222,16 @@ func MessageNode(op ops.Message) (*Node, error) {
 		return nil, err
 	}
 	return appendedNode(msg, nil), nil
+}
+
+// setParentID sets an append_message dict's parent_id as an op spells it:
+// "" leaves the key out, "null" is an explicit null, anything else the id.
+func setParentID(o *Object, parent string) {
+	switch parent {
+	case "":
+	case "null":
+		o.Set("parent_id", nil)
+	default:
+		o.Set("parent_id", parent)
+	}
 }

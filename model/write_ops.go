@@ -887,13 +887,7 @@ func (o *legacyOps) LegacyUser(op ops.LegacyUser) error {
 		return err
 	}
 	meta := &Object{}
-	switch op.Parent {
-	case "":
-	case "null":
-		meta.Set("parent_id", nil)
-	default:
-		meta.Set("parent_id", op.Parent)
-	}
+	setParentID(meta, op.Parent)
 	r.appendNode(op.ID, "user", "", nil, op.Text, "", meta)
 	r.writeMeta()
 	return nil
