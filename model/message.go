@@ -12,7 +12,7 @@ import (
 
 // Message: append_message of the dict the op spells (ops/README.md:
 // message); the append moves the head when the node has no caller; write
-// meta.
+// meta, unless the op says the append was not saved.
 func (o *legacyOps) Message(op ops.Message) error {
 	r := o.run()
 	msg, err := messageDict(op)
@@ -23,7 +23,9 @@ func (o *legacyOps) Message(op ops.Message) error {
 		return err
 	}
 	r.appendAt(appendedNode(msg, r.now()))
-	r.writeMeta()
+	if !op.Unsaved {
+		r.writeMeta()
+	}
 	return nil
 }
 

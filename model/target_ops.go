@@ -6,6 +6,7 @@ package model
 
 import (
 	"sessiondag/ops"
+	"slices"
 )
 
 type targetOps struct {
@@ -292,13 +293,26 @@ func (t *targetOps) Orphan(op ops.Orphan) error {
 	return nil
 }
 
-// Message: what the message's edges mean, as for its siblings: a row with
+// Message: what the message's edges mean, as for its siblings: an attach
+// pointer follows the row it names, as a spawn's does; a row with
 // a call edge (a tool's, a reply's caller) is an orphan's with that caller;
 // a tool row without one is a caller-less orphan's card; any other row is
 // a row under anchor(parent), a root for a null parent, under anchor(H)
 // when it has no parent_id (a legacy-user's).
 func (t *targetOps) Message(op ops.Message) error {
 	parent, set, call := op.Edges()
+	if _, ok := op.AttachOn(); ok {
+		ip := call // after its caller, as the load splices it
+		switch {
+		case call != "":
+		case set:
+			ip = t.r.Anchor(parent) // under its parent: after the row that stands for it
+		default:
+			ip = t.aH // no edge: where the head is, as a legacy-user's without parent
+		}
+		t.r.add(&tRow{id: op.ID, ip: ip, attach: true})
+		return nil
+	}
 	switch {
 	case call != "" || op.Role == "tool":
 		return t.Orphan(ops.Orphan{ID: op.ID, Caller: call})
@@ -306,6 +320,31 @@ func (t *targetOps) Message(op ops.Message) error {
 		t.r.add(&tRow{id: op.ID, ip: t.aH, user: op.Role == "" || op.Role == "user"})
 	default:
 		t.r.add(&tRow{id: op.ID, ip: t.r.Anchor(parent), user: op.Role == "" || op.Role == "user"})
+	}
+	return nil
+}
+
+// Drop: the pointer leaves the intended conversation; a row the user
+// wrote from it (its IP, as a user's turn written while the head rested
+// there) continues from the row it followed.
+func (t *targetOps) Drop(op ops.Drop) error {
+	r := t.r
+	d := r.byID[op.ID]
+	if d == nil {
+		return nil
+	}
+	delete(r.byID, op.ID)
+	r.rows = slices.DeleteFunc(r.rows, func(x *tRow) bool { return x == d })
+	r.attachAt[d.ip] = slices.DeleteFunc(r.attachAt[d.ip], func(x *tRow) bool { return x == d })
+	for _, x := range r.rows {
+		if x.ip == op.ID {
+			x.ip = d.ip
+		}
+	}
+	for id, a := range r.anchor {
+		if a == op.ID {
+			r.anchor[id] = d.ip
+		}
 	}
 	return nil
 }

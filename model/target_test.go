@@ -608,3 +608,29 @@ func TestTargetViewJSON(t *testing.T) {
 	assert.JSONEq(t, `{"head_id": "a", "chain": [{"id": "u", "kind": "row"},
 		{"id": "a", "kind": "row", "calls": ["t"]}, {"id": "F", "kind": "card"}]}`, string(b))
 }
+
+// A message dict of an attach pointer follows the row it names, as a
+// spawn's pointer does: after its called_by (a merge's pointer, called by
+// the head), else its parent_id. The two sessions are R's own
+// (corpus/realwriter f4_attach_embed, rw_test_task_inherit_default0__p1);
+// the chains are those R's load showed for them.
+func TestTargetMessageAttach(t *testing.T) {
+	_, views := tRun(t, `
+legacy-user id=u1 text="spawn a probe"
+legacy-reply id=a1 text=ok parent=u1
+message id=at1 role=assistant text="probe finished" keys="{\"display\":\"runtime\",\"function\":\"attach\",\"parent_id\":\"a1\",\"attach\":{\"head_id\":\"a1\"}}"
+`)
+	assert.Equal(t, TargetView{HeadID: "at1", Chain: chain(tr("u1"), tr("a1"), tr("at1"))}, views[2])
+	_, views = tRun(t, `
+legacy-user id=u1 text=hi parent=null
+legacy-reply id=a1 text=ok parent=u1
+message id=u_4 role=user text="find the answer" parent=a1 keys="{\"agent_id\":\"main\"}"
+message id=a_4 role=assistant text="(spawned reply)" parent=u_4
+message id=at role=assistant text="(spawned reply)" keys="{\"display\":\"runtime\",\"function\":\"attach\",\"parent_id\":\"a1\"}"
+checkout id=a_4
+message id=mt role=assistant text=merged caller=a1 keys="{\"function\":\"attach\"}"
+`)
+	assert.Equal(t, TargetView{HeadID: "a_4", Chain: chain(tr("u1"), tr("a1"), tr("at"), tr("u_4"), tr("a_4"))}, views[5])
+	assert.Equal(t, TargetView{HeadID: "a_4", Chain: chain(tr("u1"), tr("a1"), tr("at"), tr("mt"), tr("u_4"), tr("a_4"))}, views[6],
+		"a pointer called by a row follows it and moves no head")
+}

@@ -213,6 +213,9 @@ func (r *LegacyRun) Rewound(id string) bool {
 // NodeCount is how many nodes the store holds, ROOT included.
 func (r *LegacyRun) NodeCount() int { return len(r.nodes) }
 
+// NextSeq is the seq the next new node gets.
+func (r *LegacyRun) NextSeq() int { return r.nextSeq }
+
 // Applied is how many ops the writer has accepted: it grows by one exactly
 // when Apply returns nil.
 func (r *LegacyRun) Applied() int { return r.applied }

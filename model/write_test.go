@@ -1086,3 +1086,17 @@ func TestReloadOnAFoldedHead(t *testing.T) {
 	assert.Equal(t, "n1_reply", wNode(t, r, "n3").meta().Val("parent_id"))
 	assert.False(t, r.View().FallbackUsed, "the chain reaches the first turn without R's fallback")
 }
+
+// message unsaved: the append alone moves the in-memory head, and meta.json
+// keeps the head it held until an op persists it (R's store persists meta
+// on set_head and commit_turn, never on append_message).
+func TestWriteMessageUnsaved(t *testing.T) {
+	r, _ := wRun(t, `
+message id=m1 role=user text=hi unsaved
+message id=m2 role=assistant text=yo parent=m1 unsaved
+`)
+	assert.Equal(t, "m2", r.InMemoryHead())
+	assert.Equal(t, "", r.Session().HeadID, "nothing persisted a head")
+	require.NoError(t, r.Apply(ops.Message{ID: "m3", Role: "user", Text: "again", Parent: "m2"}))
+	assert.Equal(t, "m3", r.Session().HeadID, "a saved append persists the head its append moved")
+}

@@ -51,6 +51,7 @@ func (r *recorder) LegacyReply(o ops.LegacyReply) error         { return r.note(
 func (r *recorder) Orphan(o ops.Orphan) error                   { return r.note(o) }
 func (r *recorder) Message(o ops.Message) error                 { return r.note(o) }
 func (r *recorder) Rewind(o ops.Rewind) error                   { return r.note(o) }
+func (r *recorder) Drop(o ops.Drop) error                       { return r.note(o) }
 func (r *recorder) Flag(o ops.Flag) error                       { return r.note(o) }
 func (r *recorder) Writer(o ops.Writer) error                   { return r.note(o) }
 func (r *recorder) Clock(o ops.Clock) error                     { return r.note(o) }

@@ -70,6 +70,7 @@ type Interpreter interface {
 	Orphan(Orphan) error
 	Message(Message) error
 	Compact(Compact) error
+	Drop(Drop) error
 	Rewind(Rewind) error
 	Flag(Flag) error
 	Writer(Writer) error
@@ -104,7 +105,7 @@ var All = []Op{
 	ErrorFolded{}, ErrorStandalone{}, Cancel{}, Crash{}, Fn{}, Manual{}, Exec{}, Ask{},
 	End{}, Retry{}, Edit{}, Checkout{}, Reload{}, ForkRoot{}, Spawn{}, Task{},
 	Script{}, LegacyUser{}, LegacyReply{}, Orphan{}, Message{}, Rewind{}, Flag{}, Writer{}, Clock{},
-	Merge{}, Run{}, Compact{},
+	Merge{}, Run{}, Compact{}, Drop{},
 }
 
 // Kinds lists the kind of every op, in All's order.

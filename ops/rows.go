@@ -44,14 +44,18 @@ type LegacyReply struct {
 // id, "null" (an explicit null) or "" (key absent); Caller "" leaves its key
 // out. Keys is a JSON object ("" for none) of the dict's other keys; it may
 // give content, parent_id or called_by only when the field is empty, and
-// an id in it is no reference (a reducer leaves it as it is).
+// an id in it is no reference (a reducer leaves it as it is). Unsaved: the
+// append alone, as a test or a tool that appends and stops leaves it (the
+// store persists meta.json only on a set_head, a commit_turn or a turn's
+// save): nothing writes meta.
 type Message struct {
-	ID     string `op:"id" ref:"new"`
-	Role   string `op:"role"`
-	Text   string `op:"text"`
-	Parent string `op:"parent" ref:"node"`
-	Caller string `op:"caller" ref:"node"`
-	Keys   string `op:"keys"`
+	ID      string `op:"id" ref:"new"`
+	Role    string `op:"role"`
+	Text    string `op:"text"`
+	Parent  string `op:"parent" ref:"node"`
+	Caller  string `op:"caller" ref:"node"`
+	Keys    string `op:"keys"`
+	Unsaved bool   `op:"unsaved"`
 }
 
 // Orphan is a tool row whose call edge is missing (Caller "") or names a
@@ -88,6 +92,13 @@ func (o Compact) CopyIDs() []string {
 		ids[i] = o.ID + "_k" + strconv.Itoa(i+1)
 	}
 	return ids
+}
+
+// Drop removes an attach pointer from the store, its file deleted, as
+// process_merge_turn retires the pointers it wrote once its turn has run
+// (R's drop_message): the seq counter goes on.
+type Drop struct {
+	ID string `op:"id" ref:"node"`
 }
 
 // Rewind hides a node from reads (metadata.rewound).
@@ -128,6 +139,7 @@ func (LegacyReply) Kind() string { return "legacy-reply" }
 func (Orphan) Kind() string      { return "orphan" }
 func (Message) Kind() string     { return "message" }
 func (Compact) Kind() string     { return "compact" }
+func (Drop) Kind() string        { return "drop" }
 func (Rewind) Kind() string      { return "rewind" }
 func (Flag) Kind() string        { return "flag" }
 func (Writer) Kind() string      { return "writer" }
@@ -139,6 +151,7 @@ func (o LegacyReply) Apply(in Interpreter) error { return in.LegacyReply(o) }
 func (o Orphan) Apply(in Interpreter) error      { return in.Orphan(o) }
 func (o Message) Apply(in Interpreter) error     { return in.Message(o) }
 func (o Compact) Apply(in Interpreter) error     { return in.Compact(o) }
+func (o Drop) Apply(in Interpreter) error        { return in.Drop(o) }
 func (o Rewind) Apply(in Interpreter) error      { return in.Rewind(o) }
 func (o Flag) Apply(in Interpreter) error        { return in.Flag(o) }
 func (o Writer) Apply(in Interpreter) error      { return in.Writer(o) }
@@ -150,6 +163,7 @@ func (LegacyReply) Span() Span { return Flat }
 func (Orphan) Span() Span      { return Flat }
 func (Message) Span() Span     { return Flat }
 func (Compact) Span() Span     { return Flat }
+func (Drop) Span() Span        { return Flat }
 func (Rewind) Span() Span      { return Flat }
 func (Flag) Span() Span        { return Flat }
 func (Writer) Span() Span      { return Flat }
@@ -161,6 +175,7 @@ func (LegacyReply) sealed() {}
 func (Orphan) sealed()      {}
 func (Message) sealed()     {}
 func (Compact) sealed()     {}
+func (Drop) sealed()        {}
 func (Rewind) sealed()      {}
 func (Flag) sealed()        {}
 func (Writer) sealed()      {}
@@ -210,6 +225,24 @@ func (o Message) Edges() (parent string, set bool, call string) {
 		call = caller
 	}
 	return parent, set, call
+}
+
+// AttachOn reports whether a message is an attach pointer (a message whose
+// function key is "attach", as a merge writes its pointers and a test
+// hands one: the key stays in its metadata, which the load splices by,
+// but on a tool's, whose function is its name) and the row the load
+// splices it after: its called_by key, else its parent_id.
+func (o Message) AttachOn() (on string, ok bool) {
+	var keys map[string]any
+	_ = json.Unmarshal([]byte(o.Keys), &keys)
+	if o.Role == "tool" || keys["function"] != "attach" {
+		return "", false
+	}
+	parent, _, call := o.Edges()
+	if call != "" {
+		return call, true
+	}
+	return parent, true
 }
 
 // Headless reports whether a message's row continues where the head is: a

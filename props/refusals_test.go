@@ -34,7 +34,22 @@ var refusals = []struct {
 		"fn id=f6 name=gui_step args=\"{}\""},
 	// A question rejected has no answer.
 	{"declined-ask-with-an-answer", "manual id=r1 name=word_count args=\"{}\"", "ask id=q1 answer=yes declined"},
+	// drop removes what process_merge_turn retires: an attach pointer no
+	// row names, no head rests on and no spawn turn still finishes,
+	// before a row written after it.
+	{"drop-of-no-attach-pointer", "user id=u1 text=hi\nreply\ndone", "drop id=u1"},
+	{"drop-of-the-last-row", pointer, "drop id=at1"},
+	{"drop-of-a-named-pointer", pointer + "\norphan id=o1 name=bash caller=at1", "drop id=at1"},
+	{"drop-of-the-head", "legacy-user id=u1 text=a\nlegacy-reply id=a1 text=b parent=u1\n" +
+		"message id=at1 role=assistant text=p parent=a1 keys=\"{\\\"function\\\": \\\"attach\\\"}\"\norphan id=o1 name=bash caller=gone", "drop id=at1"},
+	{"drop-while-a-spawn-turn-finishes-it", "user id=u1 text=hi\nreply\ndone\n" +
+		"spawn mode=async cmd=c1 id=s1 attach=a1 text=go label=L turn followup=f1\nwriter name=w2 set=off\nlegacy-user id=x1 text=hey parent=null", "drop id=a1"},
 }
+
+// pointer is a session whose last row is an attach pointer a merge wrote
+// (called by the head).
+const pointer = "legacy-user id=u1 text=a\nlegacy-reply id=a1 text=b parent=u1\n" +
+	"message id=at1 role=assistant text=p caller=a1 keys=\"{\\\"function\\\": \\\"attach\\\"}\""
 
 // nested is n function runs of name, each called by the one before.
 func nested(id, name string, n int) string {

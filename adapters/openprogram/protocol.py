@@ -42,6 +42,7 @@ REF_FIELDS = {
     "edit": ("of",),
     "checkout": ("id",),
     "rewind": ("id",),
+    "drop": ("id",),
     "legacy-user": ("parent",),
     "legacy-reply": ("parent",),
     "orphan": ("caller",),

@@ -50,7 +50,7 @@ DECLARATION = {
     "claims": "legacy",
     "ops": ["session", "user", "dispatch", "fork-root", "reply", "think", "say", "tool", "task", "done",
             "cancel", "error-folded", "crash", "fn", "manual", "exec", "ask", "end", "retry", "edit",
-            "checkout", "reload", "spawn", "script", "legacy-user", "legacy-reply", "orphan", "message", "clock"],
+            "checkout", "reload", "spawn", "script", "legacy-user", "legacy-reply", "orphan", "message", "drop", "clock"],
     # tool-legacy: no writer of R writes a tool edge only in metadata; fn-via-exec: R writes an
     # exec row running and fills it after its tool loop, so the function it calls comes first;
     # end-duration: R measures a run's duration as the difference of two clock readings.
@@ -1123,10 +1123,12 @@ class Driver:
         # user's, and the views show what it lost.
         return {id: got[0].id} if got else {}
 
-    def _append(self, msg):
+    def _append(self, msg, save=True):
+        """append_message, then (save) the commit that persists meta.json."""
         db = self.m.session_store.default_store()
         db.append_message(self.sid, msg)
-        db.commit_turn(self.sid, "append")
+        if save:
+            db.commit_turn(self.sid, "append")
 
     def op_legacy_user(self, id, text="", parent=""):
         msg = {"role": "user", "content": text}
@@ -1151,9 +1153,10 @@ class Driver:
                       "extra": json.dumps({"tool_use": {"name": name, "arguments": {}, "called_by": caller}})})
         return {id: oid}
 
-    def op_message(self, id, role="", text="", parent="", caller="", keys=""):
+    def op_message(self, id, role="", text="", parent="", caller="", keys="", unsaved=False):
         """append_message of the dict the op spells (ops/README.md: message):
-        id, role, content, parent_id, called_by, then keys' keys in order."""
+        id, role, content, parent_id, called_by, then keys' keys in order;
+        unsaved, the append alone (no commit persists meta.json)."""
         # What the op language refuses (the models refuse it too): a role
         # it does not name, keys that are no object or repeat a field's key,
         # names that are no strings. What R's adapter raises on (an extra of
@@ -1198,10 +1201,30 @@ class Driver:
         if caller:
             msg["called_by"] = caller
         msg.update(extra)
-        self._append(msg)
+        self._append(msg, save=not unsaved)
         got = self._appended(lambda n: n.id == id)
         self._need(len(got) == 1, f"the original wrote no row {id}")
         return {id: id}
+
+    def op_drop(self, id):
+        """R's drop_message of an attach pointer, as process_merge_turn
+        retires the pointers it wrote (ops/README.md: drop): what the op
+        language refuses is refused here before R is asked."""
+        self._need(self.pending is None and not self.frames, "a turn is in progress")
+        db = self.m.session_store.default_store()
+        git, idx = db._open(self.sid)
+        meta_file = git.path / "meta.json"
+        persisted = json.loads(meta_file.read_text()).get("head_id") if meta_file.exists() else None
+        node = idx.nodes_by_id.get(id)
+        self._need(node is not None, f"drop: no row {id}")
+        meta = node.metadata or {}
+        self._need(meta.get("function") == "attach", f"drop {id}: no attach pointer")
+        self._need(id not in (idx.head_id, persisted), f"drop {id}: a head rests on it")
+        self._need(idx.nodes_by_seq[-1].id != id, f"drop {id}: the last row stored")
+        for n in idx.nodes_by_seq:
+            m = n.metadata or {}
+            self._need(id not in (n.called_by, m.get("parent_id"), m.get("called_by")), f"drop {id}: row {n.id} names it")
+        self._need(db.drop_message(self.sid, id), f"drop {id}: the original dropped nothing")
 
     # stand-ins the original calls ------------------------------------------------
     def _deferred_target(self, thread):
@@ -1370,7 +1393,10 @@ class Driver:
             "all": m.persistence.aggregate_tool_messages(db.get_messages(sid)),  # it folds in place
         }
         if "branch" in self.VIEWS:
-            view["branch"] = db.get_branch(sid)
+            # get_branch at the stored head, as a process that opens the
+            # session reads it (docs/views.md): this process's in-memory
+            # head is ahead of it after an append nothing saved.
+            view["branch"] = db.get_branch(sid, stored) if stored else []
         text = json.dumps(view, default=str)
         if "NaN" not in text and "Infinity" not in text:
             return json.loads(text)  # nothing JSON cannot hold: no walk over every value

@@ -46,8 +46,15 @@ type builder struct {
 	// record their predecessor); flagged: some op set a flag.
 	flagsOn, flagged bool
 	intent           ops.Intent
-	rewinds          []*Row  // rewound rows not rewound yet, by rewound_at
-	points           []point // where another script explains the same rows
+	// noHead: meta.json holds no head (null, "" or no key), so nothing
+	// persisted one after the session was made (unsavedStep).
+	noHead bool
+	// toDrop: the pointers written for seqs no row holds, dropped once the
+	// row after them is written; dropped: those seqs (dropped.go).
+	toDrop  []string
+	dropped []int
+	rewinds []*Row  // rewound rows not rewound yet, by rewound_at
+	points  []point // where another script explains the same rows
 	// For the other readings (ambiguity.go): per row, whether its op needed
 	// nothing in progress and whether the ops for it moved the browser's
 	// head; per op of the script, the row it was applied for; the op that
@@ -131,6 +138,10 @@ func newBuilder(d *Dir) *builder {
 	b := &builder{d: d, byID: make(map[string]*Row, len(d.Rows)), byTime: make(map[string]int, len(d.Rows)), called: make(map[string]bool), attachOf: make(map[string]int), followupOf: make(map[string]string), t: model.NewTarget(d.ID), clock: 1782000000.0,
 		wroteAt: make(map[string]int, len(d.Rows)), rowIdle: make([]bool, len(d.Rows)), rowCH: make([]bool, len(d.Rows))}
 	b.leg = b.t.Legacy()
+	if d.Meta != nil {
+		h := d.Meta.Val("head_id")
+		b.noHead = h == nil || h == ""
+	}
 	for k, r := range d.Rows {
 		if r.Err == nil && b.byID[r.ID] == nil {
 			b.byID[r.ID] = r
@@ -174,7 +185,7 @@ func (b *builder) run() {
 			return
 		}
 		b.rewindBefore(r)
-		s := b.infer(r)
+		s := b.unsavedStep(r, b.infer(r))
 		if b.first != nil {
 			return
 		}
@@ -188,6 +199,7 @@ func (b *builder) run() {
 			return
 		}
 		b.confirm(s, before)
+		b.dropAfter()
 		b.notePoint(s)
 		// A conversation the op made moves no browser a checkout before it
 		// would have put elsewhere: that checkout makes it (window).

@@ -21,8 +21,8 @@ func TestCorpora(t *testing.T) {
 		glob      string
 		explained int // reconstructed or ambiguous, at least
 	}{
-		{"../../corpus/sessions/*", 70},
-		{"../../corpus/realwriter/sessions/*", 99},
+		{"../../corpus/sessions/*", 74},
+		{"../../corpus/realwriter/sessions/*", 108},
 		// corpus/conformance was written the way the project's writers wrote
 		// before they were made the original at R: 7 of its sessions hold a
 		// rerun with source "web", which R's rerun does not write (R5), and 2
@@ -69,5 +69,32 @@ func TestMessageRows(t *testing.T) {
 		if c.kept != "" {
 			require.Contains(t, script, c.kept, c.folder)
 		}
+	}
+}
+
+// TestTestWrites: what R's own tests wrote through the store directly, read
+// as the ops that write it (each as the test's code does, R's tests/):
+// append_message with no commit after it (meta.json keeps the null head
+// create_session wrote) as message unsaved; a dispatcher-shaped row with
+// no ROOT before it and an attach pointer with no sub-agent as the dicts
+// they were; a function left running as a run; the seqs a merge's dropped
+// pointers held as pointers written and dropped.
+func TestTestWrites(t *testing.T) {
+	for _, c := range []struct{ folder, line string }{
+		{"rw_test_ask_user_call_has_input_n0__s1", "message id=682476480dc3 role=user text=hi unsaved"},
+		{"rw_test_revert_restores_file_and_0__s_revert_basic", "message id=u1 role=user text=\"edit foo.py please\" unsaved"},
+		{"rw_test_dag_prompt_inside_io_func0__s1", "run id=2395b3ff57ca name=plan"},
+		{"rw_test_cli_first_turn_truncates_0__s1", "message id=5d4df8b52c4a_reply role=assistant text=ack parent=5d4df8b52c4a"},
+		{"rw_test_task_inherit_default0__p1", "message id=243d60fe81d0 role=assistant"},
+		{"f4_attach_embed", "message id=at1 role=assistant"},
+		// process_merge_turn's two pointers, dropped once its turn had run
+		{"rw_test_base_peer_marks_one_branc0__p1", "legacy-reply id=merge_a text=\"(merged)\" parent=a1\ndrop id=dropped_2\ndrop id=dropped_3"},
+		{"rw_test_same_session_two_branches0__p1", "drop id=dropped_3"},
+		{"rw_test_legacy_sub_sessions_field0__p1", "drop id=dropped_3"},
+	} {
+		res, err := Path(filepath.Join("../../corpus/realwriter/sessions", c.folder))
+		require.NoError(t, err)
+		require.Equal(t, Reconstructed, res.Verdict, c.folder)
+		require.Contains(t, ops.String(res.Script), c.line, c.folder)
 	}
 }

@@ -97,6 +97,8 @@ func (b *builder) inferUserAt(k int, r *Row) step {
 		return b.inferDispatch(r, true)
 	case r.CalledBy == "" && has(m, "forked_from"):
 		return b.inferRerun(r)
+	case r.CalledBy == "" && str(m, "function") == "attach":
+		return b.llmMessage(r) // an attach pointer handed to the adapter with a user's role
 	case r.CalledBy == "" && question(r) != "":
 		return step{op: ops.Script{What: "ask", ID: r.ID}, rows: 1, need: needIdle, clock: r}
 	case r.CalledBy == "" && has(m, "source") && !has(m, "parent_id") && !has(m, "agent_id") && !has(m, "peer_id"):
@@ -107,6 +109,14 @@ func (b *builder) inferUserAt(k int, r *Row) step {
 		}
 		return b.inferDispatch(r, false)
 	case r.CalledBy == "" && (has(m, "source") || has(m, "agent_id") || has(m, "peer_id")):
+		if k == b.i && b.leg.Node("ROOT") == nil {
+			// a dispatcher writes ROOT before its first turn: a row with
+			// none before it (not the row after a ROOT) was handed to the
+			// adapter (a test's, an importer's)
+			if s, ok := b.messageRow(r); ok {
+				return s
+			}
+		}
 		return b.inferDispatch(r, false)
 	case r.CalledBy == "":
 		return b.inferLegacyUser(r)
@@ -205,7 +215,10 @@ func (b *builder) inferLLM(r *Row) step {
 	case has(m, "attach") && b.spawn != "" && b.attachOf[b.spawn+"_reply"] == b.i+1:
 		return b.inferSpawnEnd(r)
 	case has(m, "attach"):
-		b.unexplained(r, "", "", "an attach pointer is written by /spawn or a reply's task call, after its sub-agent's reply; none precedes it here")
+		if s, ok := b.messageRow(r); ok {
+			return s // an attach pointer handed to the adapter as a dict (a test's, a merge's)
+		}
+		b.unexplained(r, "", "", "an attach pointer is written by /spawn or a reply's task call, after its sub-agent's reply, or handed to the message adapter; none precedes it here, and no dict becomes it")
 		return step{}
 	case r.CalledBy == "" && has(m, "parent_id") && !keysAre(r, []string{"parent_id"}, []string{"parent_id", "tool_calls", "blocks"}):
 		return b.llmMessage(r)
@@ -282,6 +295,8 @@ func (b *builder) inferCode(r *Row) step {
 		return b.inferFunction(r, in)
 	case call != "" && caller != "" && r.ID == caller+"_t_"+call:
 		return b.inferTool(r, caller, call)
+	case r.CalledBy == "" && has(m, "expose") && str(m, "status") == "running" && in != nil:
+		return b.inferFunction(r, in) // a run the session stopped in: a script's function completes
 	case r.CalledBy == "" && has(m, "expose"):
 		return step{op: ops.Script{What: "fn", ID: r.ID, Name: r.Name}, rows: 1, need: needIdle, clock: r}
 	case has(m, "tool_call_id") && keysAre(r, []string{"tool_call_id", "is_error"}) && call == r.ID && isEmptyObject(in):

@@ -23,6 +23,29 @@ func (b *builder) messageRow(r *Row) (step, bool) {
 	return step{op: op, rows: 1, need: needIdle, clock: r}, true
 }
 
+// unsavedStep reads a row append_message wrote (a legacy-user's,
+// legacy-reply's or message's) as the message op unsaved when meta.json
+// holds no head: every one of those ops but an unsaved message persists the
+// head its append moved, so in a folder whose head nothing persisted they
+// were appended and not saved (a test or a tool that appends and stops; the
+// store persists meta.json only on a set_head, a commit_turn or a turn's
+// save). The intent is the same: a message means what its siblings mean.
+func (b *builder) unsavedStep(r *Row, s step) step {
+	if !b.noHead || b.first != nil {
+		return s
+	}
+	switch s.op.(type) {
+	case ops.LegacyUser, ops.LegacyReply, ops.Message:
+	default:
+		return s
+	}
+	if m, ok := messageFor(r); ok {
+		m.Unsaved = true
+		s.op = m
+	}
+	return s
+}
+
 // metaKeys are r's metadata keys in order, flag A's predecessor aside (the
 // builder turns the flags on for a row that records one).
 func metaKeys(r *Row) []string {

@@ -58,6 +58,9 @@ func (b *builder) prepare(s *step) {
 	if s.call != "" {
 		b.blocksUntil(s.call)
 	}
+	if s.need == needIdle && b.first == nil {
+		b.dropBefore(b.current()) // before the clock: the row's created_at is its op's first
+	}
 	if s.clock != nil && b.first == nil {
 		b.setClock(s.clock)
 	}

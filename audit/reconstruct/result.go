@@ -37,6 +37,10 @@ type Result struct {
 	// values the op language does not carry, by class.
 	Exact bool
 	Gaps  []Gap
+	// Dropped are the seqs no row holds: rows written and dropped (drop),
+	// which the script writes as attach pointers it drops (what they held
+	// went with their files; nothing stored says).
+	Dropped []int
 	// View is the script's intended view (model.Target).
 	View model.TargetView
 	// First is the first row no script explains (Verdict Unexplained).

@@ -95,6 +95,7 @@ func (b *builder) judgeWrites(res *Result, w *writes) {
 		res.Gaps[i].Count = byClass[res.Gaps[i].Class]
 	}
 	res.Exact = len(diffs) == 0
+	res.Dropped = b.dropped
 }
 
 // opOf is the script line of the op that wrote row id ("" if none did).

@@ -105,6 +105,17 @@ func (r *Run) Checkout(o ops.Checkout) error { return r.W.Checkout(o.ID) }
 func (r *Run) Reload(ops.Reload) error       { return r.W.Reload() }
 func (r *Run) Rewind(o ops.Rewind) error     { return r.W.Rewind(o.ID) }
 
+// Drop: the writer performing it drops the pointer, unless a parked
+// writer's spawn turn still finishes it.
+func (r *Run) Drop(o ops.Drop) error {
+	for _, p := range r.parked {
+		if p.w.Finishes(o.ID) {
+			return fmt.Errorf("%w: drop %s: writer %s's spawn turn in progress finishes it", writer.ErrState, o.ID, p.name)
+		}
+	}
+	return r.W.Drop(o.ID)
+}
+
 func (r *Run) Tool(o ops.Tool) error {
 	return r.W.Tool(o.CallID, o.Name, o.Args, o.Result, o.Error, o.Legacy, o.Object)
 }
@@ -165,7 +176,7 @@ func (r *Run) LegacyReply(o ops.LegacyReply) error {
 func (r *Run) Orphan(o ops.Orphan) error { return r.W.Orphan(o.ID, o.Name, o.Caller) }
 
 func (r *Run) Message(o ops.Message) error {
-	return r.W.Message(o.ID, o.Role, o.Text, o.Parent, o.Caller, o.Keys)
+	return r.W.Message(o.ID, o.Role, o.Text, o.Parent, o.Caller, o.Keys, o.Unsaved)
 }
 
 func (r *Run) Flag(o ops.Flag) error {

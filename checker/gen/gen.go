@@ -361,6 +361,9 @@ func (g *Gen) idle() []choice {
 			add(kMessage, written.message)
 			add(kRewind, w.rewind)
 		}
+		if len(s.droppable()) > 0 {
+			add(kDrop, written.drop)
+		}
 		add(kOrphan, w.orphan)
 		add(kOrphanLater, w.orphanLater)
 		if cw == 1 {
@@ -591,6 +594,9 @@ func (g *Gen) drawOther(src Source, kind Kind) ops.Op {
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: caller}
 	case kMessage:
 		return g.drawMessage(src)
+	case kDrop:
+		d := s.droppable()
+		return ops.Drop{ID: d[src.IntN(len(d), "drop")]}
 	case kOrphanLater:
 		return ops.Orphan{ID: s.id12(), Name: pickStr(src, "tool", toolNames), Caller: s.laterID(src)}
 	case kRewind:

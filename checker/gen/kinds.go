@@ -50,6 +50,7 @@ const (
 	kSpawnTurn
 	kTaskTurn
 	kMessage
+	kDrop
 	numKinds
 )
 
@@ -77,6 +78,7 @@ var kinds = [numKinds]struct {
 	kMerge: {"merge", "merge", false}, kFollowup: {"followup", "dispatch", false}, kRun: {"run", "run", false},
 	kCompact: {"compact", "compact", false}, kSpawnTurn: {"spawn-turn", "spawn", false},
 	kTaskTurn: {"task-turn", "task", false}, kMessage: {"message", "message", false},
+	kDrop: {"drop", "drop", false},
 }
 
 // String is the kind's name.
@@ -146,13 +148,15 @@ var weights = struct {
 // web turn in twelve, formIn: one in six is either); 5 of the 17 with
 // a /task ran it --async; 8 of the 25 with a script run hold a top-level
 // answer; adapter and importer replies carry their own blocks in 5, and
-// 5 hold a message dict of a shape only the adapter writes (message).
+// 5 hold a message dict of a shape only the adapter writes (message); 3
+// show the attach pointers a merge dropped (drop), which it drops as soon
+// as its turn has run (drawn, once one can be, as often as a follow-up).
 var written = struct {
-	merge, followup, run, compact, message                          int
+	merge, followup, run, compact, message, drop                    int
 	rootedIn, objectIn, formIn, blocksIn                            int
 	spawnInherit, spawnClean, spawnAsync, scriptFn, scriptExec, ask int
 }{
-	merge: 1, followup: 6, run: 1, compact: 1, message: 1,
+	merge: 1, followup: 6, run: 1, compact: 1, message: 1, drop: 6,
 	rootedIn: 8, objectIn: 8, formIn: 6, blocksIn: 3,
 	spawnInherit: 2, spawnClean: 1, spawnAsync: 1, scriptFn: 2, scriptExec: 1, ask: 1,
 }

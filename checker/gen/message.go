@@ -14,29 +14,48 @@ import (
 // tool_call_id and arguments of its own, and one whose caller is a plain
 // called_by key (stored in its metadata: an older writer's tool edge, the
 // row caller-less, so the head moves to it) and whose tool_call_id is its
-// id (no id is written into keys: a reducer's renaming leaves keys alone).
-var messageForms = []string{"system", "blocks", "tool-edge", "tool-key"}
+// id (no id is written into keys: a reducer's renaming leaves keys alone),
+// and an attach pointer handed over as a dict (as process_merge_turn writes
+// its pointers, called by the head, and R's tests one under its parent).
+var messageForms = []string{"system", "blocks", "tool-edge", "tool-key", "attach"}
 
-// drawMessage draws a message op of one of messageForms. A tool's edge
-// names a row not written yet or never (an orphan's caller): the target of
-// a call written after its reply is not a shape the models tell.
+// drawMessage draws a message op of one of messageForms, saved (as every
+// importer and channel saves the turn it appends) or, one in three, not
+// (a test or tool that appends and stops: meta.json keeps its head). A
+// tool's edge names a row not written yet or never (an orphan's caller):
+// the target of a call written after its reply is not a shape the models
+// tell.
 func (g *Gen) drawMessage(src Source) ops.Op {
 	s := &g.st
 	id := s.id12()
+	var op ops.Message
 	switch pickStr(src, "message form", messageForms) {
 	case "system":
-		return ops.Message{ID: id, Role: "system", Text: "[error] boom", Parent: g.messageParent(src)}
+		op = ops.Message{ID: id, Role: "system", Text: "[error] boom", Parent: g.messageParent(src)}
 	case "blocks":
-		return ops.Message{ID: id, Role: "assistant", Text: "legacy answer", Parent: g.messageParent(src),
+		op = ops.Message{ID: id, Role: "assistant", Text: "legacy answer", Parent: g.messageParent(src),
 			Keys: `{"extra": {"blocks": [{"type": "text", "text": "legacy answer"}]}}`}
 	case "tool-edge":
-		return ops.Message{ID: id, Role: "tool", Text: "tool out", Parent: g.messageCaller(src),
+		op = ops.Message{ID: id, Role: "tool", Text: "tool out", Parent: g.messageCaller(src),
 			Keys: fmt.Sprintf(`{"extra": {"tool_use": {"name": %q, "arguments": {"cmd": "ls"}, "tool_call_id": "tc_%s"}}}`,
 				pickStr(src, "tool", toolNames), s.id8())}
+	case "attach":
+		op = ops.Message{ID: id, Role: "assistant", Text: "peer answer",
+			Keys: `{"display": "runtime", "function": "attach", "agent_id": "main", "attach": {"session_id": "peer", "head_id": "peer_reply", "label": "peer"}}`}
+		// Three in four as a merge writes them, called by the head (whose
+		// pointers it drops once its turn has run), else under a parent.
+		on := s.nodes[src.IntN(len(s.nodes), "attach on")]
+		if src.IntN(4, "attach edge") > 0 {
+			op.Caller = on
+		} else {
+			op.Parent = on
+		}
 	default:
-		return ops.Message{ID: id, Role: "tool", Text: "tool out", Caller: g.messageCaller(src),
+		op = ops.Message{ID: id, Role: "tool", Text: "tool out", Caller: g.messageCaller(src),
 			Keys: fmt.Sprintf(`{"extra": {"tool_use": {"name": %q}}}`, pickStr(src, "tool", toolNames))}
 	}
+	op.Unsaved = src.IntN(3, "message unsaved") == 0
+	return op
 }
 
 // messageParent is a reply's parent as legacy-reply draws it: a row
@@ -82,7 +101,15 @@ func (s *shadow) Message(o ops.Message) error {
 		s.answered(parent, ShapeForkAnsweredByChild)
 	}
 	s.write(o.ID, moves)
-	s.writeMeta()
+	if _, ok := o.AttachOn(); ok {
+		s.addAttach(o.ID)
+		s.msgAttaches = append(s.msgAttaches, o.ID)
+	}
+	if o.Unsaved {
+		s.tally.Shape(ShapeMessageUnsaved)
+	} else {
+		s.writeMeta()
+	}
 	if o.Role == "assistant" && parent != "" && o.Caller == "" {
 		s.asst[parent] = append(s.asst[parent], o.ID)
 	}

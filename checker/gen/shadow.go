@@ -52,6 +52,8 @@ type shadow struct {
 	kids                           map[string]int // function run → its internals
 	calls, callers, attaches, runs []string
 	rewoundKind                    [cachedKinds]bool // a row of the kind was rewound
+	pinned                         map[string]bool   // ids a drop must leave (drop.go)
+	msgAttaches                    []string          // attach pointers handed over as message dicts
 }
 
 // swriter is what one writer keeps beside the store: its browser's head, its
@@ -214,7 +216,7 @@ func newShadow(step int, t *Tally) shadow {
 	return shadow{tally: t, swriter: swriter{name: ops.FirstWriter, step: step},
 		userOf: map[string]string{}, isUser: map[string]bool{}, isAsk: map[string]bool{}, asst: map[string][]string{},
 		rewound: map[string]bool{}, manuals: map[string]bool{}, written: map[string]bool{},
-		parentOf: map[string]string{}, awaited: map[string][]string{}, orphanCaller: map[string]string{},
+		parentOf: map[string]string{}, awaited: map[string][]string{}, orphanCaller: map[string]string{}, pinned: map[string]bool{},
 		toolsOf: map[string]int{}, callOf: map[string]bool{}, foldOf: map[string]string{}, attach: map[string]bool{}, kids: map[string]int{},
 		finished: map[string]bool{},
 	}
@@ -272,6 +274,7 @@ func (g *Gen) apply(op ops.Op) ops.Op {
 		panic(fmt.Sprintf("gen: the shadow refuses %s: %v", ops.Format(op), err))
 	}
 	g.intent.Track(op, kept, &g.st)
+	g.st.pin(op)
 	g.next = ""
 	for _, p := range g.opt.Together {
 		if p[0] == op.Kind() {

@@ -145,3 +145,34 @@ func TestShadowRootAtReply(t *testing.T) {
 		}
 	}
 }
+
+// TestShadowDropsAsTheModel: a dropped attach pointer is no assistant
+// message of its anchor any more, so a retry of the /spawn's command row
+// writes no row once it is gone (the model's retry finds no answer), and
+// the shadow knows it (TestGeneratedLegacyDataIsSynced, seed 185, drew a
+// checkout of the row the shadow thought the retry wrote).
+func TestShadowDropsAsTheModel(t *testing.T) {
+	script, err := ops.ParseString(`spawn mode=inherit cmd=c1 id=s1 attach=a1 text="sub task" label=helper
+user id=u1 text=hi
+reply
+done
+drop id=a1
+retry of=c1 id=r1
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, m := New(Options{Legacy: true}), model.NewLegacy(ops.DefaultSession)
+	for _, op := range script {
+		g.apply(op)
+		if err := m.Apply(op); err != nil {
+			t.Fatalf("%s: the model refuses it: %v", ops.Format(op), err)
+		}
+	}
+	if m.Node("r1") != nil || g.st.written["r1"] {
+		t.Errorf("the retry wrote r1: model %v, shadow %v; want neither", m.Node("r1") != nil, g.st.written["r1"])
+	}
+	if g.st.written["a1"] {
+		t.Errorf("a1 still written in the shadow after its drop")
+	}
+}

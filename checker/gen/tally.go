@@ -69,6 +69,8 @@ const (
 	ShapeCompaction         = "compaction: summary and kept tail"
 	ShapeOwnCalls           = "assistant with tool_calls and blocks of its own"
 	ShapeMessage            = "message dict of a shape only the message adapter writes"
+	ShapeMessageUnsaved     = "message appended and not saved (meta.json keeps the head it held)"
+	ShapeDrop               = "attach pointer dropped once a row followed it (a merge's retirement)"
 	ShapeAsyncTask          = "async /task attach with its extra copy"
 	ShapeSpawnTurn          = "/spawn's sub-agent turn written by the ops after it (R's /task)"
 	ShapeTaskTurn           = "task call's sub-agent turn written by the ops after it (R's task tool)"
@@ -125,7 +127,7 @@ var Required = []string{
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
-	ShapeOwnCalls, ShapeMessage, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeTaskRunner, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
+	ShapeOwnCalls, ShapeMessage, ShapeMessageUnsaved, ShapeDrop, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeTaskRunner, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
 	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextShortEscape, ShapeTextLineSep,
 }
 

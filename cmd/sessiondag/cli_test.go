@@ -35,7 +35,7 @@ var cliCases = []cliCase{
 	{"reconstruct-ambiguous", "reconstruct $ROOT/corpus/sessions/27-ambiguous-stale-browser"},
 	{"reconstruct-gaps-json", "reconstruct $ROOT/corpus/realwriter/sessions/rw_test_store_save_load0__p1 --json"},
 	{"reconstruct-no-meta", "reconstruct $ROOT/corpus/realwriter/sessions/f3_no_meta"},
-	{"reconstruct-unexplained", "reconstruct $ROOT/corpus/realwriter/sessions/f4_attach_embed"},
+	{"reconstruct-unexplained", "reconstruct $ROOT/corpus/realwriter/sessions/rw_test_set_active_head_to_none_c0__c1"},
 	{"reconstruct-out", "reconstruct $ROOT/corpus/sessions/02-dispatcher-chat-on --out $TMP/s.ops"},
 	{"reconstruct-out-inside", "reconstruct $ROOT/corpus/sessions/01-plain-web-chat --out $ROOT/corpus/sessions/01-plain-web-chat/no-such-dir/s.ops"},
 	{"reconstruct-missing", "reconstruct $TMP/nothing-here"},

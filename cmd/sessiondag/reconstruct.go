@@ -96,6 +96,9 @@ func summaryLine(res *reconstruct.Result) string {
 		if !res.Exact {
 			how = "up to gaps: " + gapList(res.Gaps)
 		}
+		if len(res.Dropped) > 0 {
+			how += fmt.Sprintf(", %s dropped", plural(len(res.Dropped), "row"))
+		}
 		return fmt.Sprintf("reconstructed, %s (%d rows, %d ops)", how, res.Rows, len(res.Script))
 	case reconstruct.Ambiguous:
 		return fmt.Sprintf("ambiguous: %s of the data %s another conversation (%d rows, %d ops)",
@@ -187,7 +190,7 @@ func reconstructDoc(res *reconstruct.Result) any {
 	}
 	doc := map[string]any{"dir": res.Dir, "session_id": res.ID, "rows": res.Rows, "verdict": res.Verdict,
 		"exact": res.Exact, "gaps": gaps, "ops": len(res.Script), "script": scriptText(res),
-		"alternatives": alts, "open": append([]string{}, res.Open...)}
+		"alternatives": alts, "open": append([]string{}, res.Open...), "dropped": append([]int{}, res.Dropped...)}
 	if res.First != nil {
 		doc["first"] = res.First
 	} else {

@@ -90,7 +90,7 @@ func (r Rules) attachParent(m *adapter.Message) string {
 	if cb := m.TopCalledBy; cb.Truthy() {
 		return cb.Str()
 	}
-	return m.ParentID()
+	return m.LegacyParentID() // R's, not the predecessor flag A shows in its place
 }
 
 // runtimeRowParent is where a legacy runtime status row is spliced.

@@ -116,3 +116,42 @@ func (w *Writer) Rewind(id string) error {
 	}
 	return w.S.Update(id, func(n *node.Node) { n.Metadata.Set("rewound", node.BoolV(true)) })
 }
+
+// Drop removes an attach pointer (process_merge_turn's retirement of the
+// pointers it wrote, R's drop_message): refused for anything else, for a
+// pointer a row names, a head rests on or a spawn turn in progress
+// finishes, and for the last row stored (the seq a later process would
+// count from).
+func (w *Writer) Drop(id string) error {
+	if err := w.needIdle("drop"); err != nil {
+		return err
+	}
+	n, ok := w.S.Get(id)
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: drop of unknown node %q", ErrState, id)
+	case n.Metadata.Get("function").Str() != "attach":
+		return fmt.Errorf("%w: drop %s: no attach pointer", ErrState, id)
+	case id == w.S.Head() || id == w.S.Meta.Get("head_id").Str():
+		return fmt.Errorf("%w: drop %s: a head rests on it", ErrState, id)
+	case w.Finishes(id):
+		return fmt.Errorf("%w: drop %s: the spawn turn in progress finishes it", ErrState, id)
+	}
+	nodes := w.S.Nodes()
+	if nodes[len(nodes)-1] == n {
+		return fmt.Errorf("%w: drop %s: the last row stored", ErrState, id)
+	}
+	for _, m := range nodes {
+		if m.CalledBy == id || m.Metadata.Get("parent_id").Str() == id || m.Metadata.Get("called_by").Str() == id {
+			return fmt.Errorf("%w: drop %s: row %s names it", ErrState, id, m.ID)
+		}
+	}
+	return w.S.Drop(id)
+}
+
+// Finishes reports whether the spawn turn this writer has in progress
+// finishes the attach pointer id once its sub-agent's turn is done (an
+// async spawn's card, written running).
+func (w *Writer) Finishes(id string) bool {
+	return w.pending != nil && w.pending.spawn != nil && w.pending.spawn.attach == id
+}

@@ -19,8 +19,9 @@ import (
 // do: a row with a call edge none (an orphan's with a caller, an older
 // writer's tool row with its edge in metadata.called_by), a caller-less
 // tool row and a row without parent_id the store's head (a caller-less
-// orphan's, a legacy user's without parent), a null parent a root.
-func (w *Writer) Message(id, role, text, parent, caller, keys string) error {
+// orphan's, a legacy user's without parent), a null parent a root. The
+// store then persists meta, unless unsaved: the append alone.
+func (w *Writer) Message(id, role, text, parent, caller, keys string, unsaved bool) error {
 	if err := w.needIdle("message"); err != nil {
 		return err
 	}
@@ -42,7 +43,7 @@ func (w *Writer) Message(id, role, text, parent, caller, keys string) error {
 	default:
 		w.predecessor(n.Metadata, lane.Anchor(p.Str(), w.S.Get))
 	}
-	if err := w.add(n); err != nil {
+	if err := w.add(n); err != nil || unsaved {
 		return err
 	}
 	return w.S.WriteMeta()

@@ -272,7 +272,7 @@ func (s *server) op(req protocol.Request) (any, error) {
 	if s.ids != nil {
 		ids := map[string]string{}
 		add := func(script, own string) { ids[script] = own }
-		for _, n := range s.run.W.S.Nodes()[before:] {
+		for _, n := range s.run.W.S.Nodes()[min(before, s.run.W.S.Len()):] { // a drop writes none
 			if back := s.ids.back(n.ID); back != n.ID {
 				add(back, n.ID)
 			}
