@@ -152,7 +152,7 @@ func (r *TargetRun) addCall(reply, id string) {
 // it).
 func (r *TargetRun) Apply(op ops.Op) error {
 	in := &targetOps{r: r, h: r.leg.InMemoryHead(), pending: r.leg.pendingTurn(),
-		reply: r.leg.openReply(), framed: len(r.leg.frames) > 0, written: len(r.leg.nodes)}
+		reply: r.leg.openReply(), callReply: r.leg.callReply(), framed: len(r.leg.frames) > 0, written: len(r.leg.nodes)}
 	if in.framed {
 		in.outer = r.leg.frames[0].id
 		in.exec = r.leg.frames[len(r.leg.frames)-1].lastExec

@@ -15,11 +15,14 @@ type targetOps struct {
 	aH      string // anchor(h)
 	pending string // the pending turn before the op
 	reply   string // the open reply before the op
-	framed  bool   // a function was open before the op
-	outer   string // the outermost open function before the op
-	top     string // anchor(outermost open frame): where function internals belong
-	exec    string // the innermost open frame's last exec (what `fn via-exec` calls)
-	written int    // nodes the store held before the op
+	// callReply: the reply a tool op calls, the open one or the one waiting
+	// on its task turn
+	callReply string
+	framed    bool   // a function was open before the op
+	outer     string // the outermost open function before the op
+	top       string // anchor(outermost open frame): where function internals belong
+	exec      string // the innermost open frame's last exec (what `fn via-exec` calls)
+	written   int    // nodes the store held before the op
 }
 
 var _ ops.Interpreter = (*targetOps)(nil)
@@ -71,6 +74,7 @@ func (t *targetOps) Reply(ops.Reply) error {
 }
 
 func (t *targetOps) Tool(op ops.Tool) error {
+	t.reply = t.callReply // the open reply, or the one waiting on its task turn
 	t.folds(t.reply + "_t_" + op.CallID)
 	t.r.recorded[t.reply] = append(t.r.recorded[t.reply], op.CallID)
 	return nil

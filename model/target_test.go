@@ -634,3 +634,26 @@ message id=mt role=assistant text=merged caller=a1 keys="{\"function\":\"attach\
 	assert.Equal(t, TargetView{HeadID: "a_4", Chain: chain(tr("u1"), tr("a1"), tr("at"), tr("mt"), tr("u_4"), tr("a_4"))}, views[6],
 		"a pointer called by a row follows it and moves no head")
 }
+
+// A call the reply waiting on its task turn ran alongside it is one of
+// that reply's calls, before the task's own.
+func TestTargetParallelCall(t *testing.T) {
+	_, views := tRun(t, `
+user id=u1 text=hi
+reply
+task call=t1 id=s1 attach=a1 text=go label=L turn
+tool call=c2 name=bash args="{}" result=ok
+reply
+done
+done
+`)
+	last := views[len(views)-1]
+	require.NotEmpty(t, last.Chain)
+	var calls []string
+	for _, row := range last.Chain {
+		if row.ID == "u1_reply" {
+			calls = row.Calls
+		}
+	}
+	assert.Equal(t, []string{"u1_reply_t_c2", "u1_reply_t_t1"}, calls, "%+v", last)
+}

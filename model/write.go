@@ -258,6 +258,25 @@ func (r *LegacyRun) pendingTurn() string { return r.pending }
 // openReply is the open reply's id ("" = none).
 func (r *LegacyRun) openReply() string { return r.reply }
 
+// waiting is the turn whose reply waits on a task turn whose sub-agent's
+// reply is not open yet: a tool op then is a call of that reply (nil for
+// none).
+func (r *LegacyRun) waiting() *taskOuter {
+	if r.reply != "" || r.spawn == nil || r.spawn.task == nil || len(r.frames) > 0 {
+		return nil
+	}
+	return r.spawn.task
+}
+
+// callReply is the reply a tool op calls from now: the open one, else the
+// one waiting on its task turn ("" for none).
+func (r *LegacyRun) callReply() string {
+	if w := r.waiting(); w != nil {
+		return w.reply
+	}
+	return r.reply
+}
+
 // frameHasExec: the innermost frame has an exec (so `fn via-exec` applies).
 func (r *LegacyRun) frameHasExec() bool {
 	return len(r.frames) > 0 && r.frames[len(r.frames)-1].lastExec != ""

@@ -169,6 +169,17 @@ func (r *LegacyRun) needReplyNoFrame() error {
 
 func (o *legacyOps) Tool(op ops.Tool) error {
 	r := o.run()
+	if w := r.waiting(); w != nil {
+		// A call the reply waiting on its task turn ran alongside it (R
+		// runs a reply's tool calls in parallel): written for that reply,
+		// recorded in it before the task's call, which its end records.
+		reply, blocks, calls, aborted := r.reply, r.blocks, r.toolCalls, r.aborted
+		r.reply, r.blocks, r.toolCalls, r.aborted = w.reply, w.blocks, w.toolCalls, w.aborted
+		defer func() {
+			w.blocks, w.toolCalls = r.blocks, r.toolCalls
+			r.reply, r.blocks, r.toolCalls, r.aborted = reply, blocks, calls, aborted
+		}()
+	}
 	if err := firstErr(r.needReplyNoFrame(), r.needLiveStream()); err != nil {
 		return err
 	}

@@ -1100,3 +1100,26 @@ message id=m2 role=assistant text=yo parent=m1 unsaved
 	require.NoError(t, r.Apply(ops.Message{ID: "m3", Role: "user", Text: "again", Parent: "m2"}))
 	assert.Equal(t, "m3", r.Session().HeadID, "a saved append persists the head its append moved")
 }
+
+// A call the reply waiting on its task turn ran alongside it (R runs a
+// reply's tool calls in parallel), ended while the sub-agent's user is
+// pending with no reply: its row is that reply's, and its call and block
+// come before the task's in the reply's extra, as R recorded them
+// (corpus/realwriter local_fef26bad89: call_toolu_4 before the task
+// call_x_5).
+func TestWriteParallelCall(t *testing.T) {
+	r, _ := wRun(t, `
+user id=u1 text=hi
+reply
+task call=t1 id=s1 attach=a1 text=go label=L turn clean
+tool call=c2 name=bash args="{}" result=ok
+reply
+done
+done
+`)
+	row := wNode(t, r, "u1_reply_t_c2")
+	assert.Equal(t, "u1_reply", row.CalledBy)
+	extra := wNode(t, r, "u1_reply").Metadata.Str("extra")
+	assert.Less(t, strings.Index(extra, `"tool_call_id": "c2"`), strings.Index(extra, `"tool_call_id": "t1"`), extra)
+	require.Error(t, r.Apply(ops.Tool{CallID: "c3", Name: "bash", Args: "{}"}), "no reply open, none waiting")
+}

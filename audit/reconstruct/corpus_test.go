@@ -21,8 +21,8 @@ func TestCorpora(t *testing.T) {
 		glob      string
 		explained int // reconstructed or ambiguous, at least
 	}{
-		{"../../corpus/sessions/*", 74},
-		{"../../corpus/realwriter/sessions/*", 108},
+		{"../../corpus/sessions/*", 76},
+		{"../../corpus/realwriter/sessions/*", 110},
 		// corpus/conformance was written the way the project's writers wrote
 		// before they were made the original at R: 7 of its sessions hold a
 		// rerun with source "web", which R's rerun does not write (R5), and 2
@@ -96,5 +96,20 @@ func TestTestWrites(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, Reconstructed, res.Verdict, c.folder)
 		require.Contains(t, ops.String(res.Script), c.line, c.folder)
+	}
+}
+
+// TestParallelCalls: a call R ran alongside a task turn (its reply's calls
+// run in parallel), written between the sub-agent's user and its reply, is
+// read as a tool op of the reply waiting on the task.
+func TestParallelCalls(t *testing.T) {
+	for _, c := range []struct{ folder, lines string }{
+		{"local_fef26bad89", "tool call=call_toolu_4 name=probe_bash"},
+		{"local_61af95f0dd", "tool call=call_x_28 name=probe_bash"},
+	} {
+		res, err := Path(filepath.Join("../../corpus/realwriter/sessions", c.folder))
+		require.NoError(t, err)
+		require.Equal(t, Reconstructed, res.Verdict, c.folder)
+		require.Contains(t, ops.String(res.Script), c.lines, c.folder)
 	}
 }

@@ -12,6 +12,7 @@ import (
 // row the op records, a dispatcher turn's parent decided, the reply's
 // streamed blocks up to the op's call, the clock on the op's first row.
 func (b *builder) prepare(s *step) {
+	par := false
 	switch s.need {
 	case needIdle:
 		b.closeAll()
@@ -28,6 +29,9 @@ func (b *builder) prepare(s *step) {
 		}
 	case needReply:
 		b.closeFrames(0)
+		if par = b.parallel(s); par {
+			break // a call of the reply waiting on its task turn
+		}
 		if b.first == nil && (b.reply == nil || b.reply.id != s.caller) {
 			b.unexplained(b.current(), ops.Format(s.op), "called_by", b.notOpen(s.caller))
 		}
@@ -55,7 +59,11 @@ func (b *builder) prepare(s *step) {
 	if s.parent != nil {
 		b.dispatchParent(s, h.given)
 	}
-	if s.call != "" {
+	if s.call != "" && par {
+		b.reply = b.outer.reply // its blocks before the call are the waiting reply's
+		b.blocksUntil(s.call)
+		b.reply = nil
+	} else if s.call != "" {
 		b.blocksUntil(s.call)
 	}
 	if s.need == needIdle && b.first == nil {
@@ -326,6 +334,15 @@ func (b *builder) spawnEnd(s *step) {
 		return
 	}
 	b.flushBlocks()
+}
+
+// parallel reports whether the step is a tool call of the reply waiting on
+// its task turn while the sub-agent's user is pending with no reply of its
+// own (R runs a reply's calls in parallel: this one ended first).
+func (b *builder) parallel(s *step) bool {
+	_, ok := s.op.(ops.Tool)
+	return ok && b.first == nil && b.reply == nil && b.outer != nil && b.outer.reply != nil &&
+		b.outer.reply.id == s.caller && b.pending == b.spawn && len(b.frames) == 0
 }
 
 // notOpen says why a row of reply cannot be written now: the reply waits

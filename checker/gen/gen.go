@@ -195,6 +195,11 @@ func (g *Gen) candidates() []choice {
 		if s.sub != nil { // a sub-agent's turn ends with done (ops/README.md: spawn, task turn)
 			c = c[1:]
 		}
+		if s.sub != nil && s.sub.call != "" && !s.sub.outer.aborted {
+			// the reply waiting on its task turn ends another call first (R
+			// runs a reply's tool calls in parallel)
+			c = append(c, choice{kTool, w.parallelTool})
+		}
 		// Another writer may have run the same turn (a retry of it there)
 		// and written its reply.
 		if !s.written[s.pending+"_reply"] {

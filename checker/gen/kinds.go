@@ -114,7 +114,7 @@ func KindNamed(name string) (Kind, error) {
 // writer while another one writes (busy.writer), and idle writers take turns
 // more often (idle.writer).
 var weights = struct {
-	pending struct{ reply, errorStandalone, crash int }
+	pending struct{ reply, errorStandalone, crash, parallelTool int }
 	frame   struct{ end, fn, fnDeep, exec, fnViaExec, ask, crash int }
 	reply   struct{ crashAfterLegacyTool, done, tool, say, think, fn, task, cancel, errorFolded, toolLegacy, crash int }
 	busy    struct{ writer int }
@@ -124,7 +124,7 @@ var weights = struct {
 		writer, clock int
 	}
 }{
-	pending: struct{ reply, errorStandalone, crash int }{12, 1, 1},
+	pending: struct{ reply, errorStandalone, crash, parallelTool int }{12, 1, 1, 2},
 	frame:   struct{ end, fn, fnDeep, exec, fnViaExec, ask, crash int }{6, 6, 1, 6, 2, 1, 1},
 	reply: struct{ crashAfterLegacyTool, done, tool, say, think, fn, task, cancel, errorFolded, toolLegacy, crash int }{
 		12, 6, 8, 3, 2, 2, 2, 1, 1, 4, 1},

@@ -119,6 +119,11 @@ func (s *shadow) Think(ops.Think) error { return nil }
 func (s *shadow) Say(o ops.Say) error   { s.text(o.Text); return nil }
 
 func (s *shadow) Tool(o ops.Tool) error {
+	if s.reply == "" && s.sub != nil && s.sub.call != "" { // a call the waiting reply ran alongside its task
+		s.reply = s.sub.outer.reply
+		defer func() { s.reply = "" }()
+		s.tally.Shape(ShapeParallelCall)
+	}
 	id := s.reply + "_t_" + o.CallID
 	s.write(id, o.Legacy)
 	if o.Object {

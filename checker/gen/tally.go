@@ -71,6 +71,7 @@ const (
 	ShapeMessage            = "message dict of a shape only the message adapter writes"
 	ShapeMessageUnsaved     = "message appended and not saved (meta.json keeps the head it held)"
 	ShapeDrop               = "attach pointer dropped once a row followed it (a merge's retirement)"
+	ShapeParallelCall       = "call a reply ran alongside its task turn, ended before the sub-agent's reply (R's parallel calls)"
 	ShapeAsyncTask          = "async /task attach with its extra copy"
 	ShapeSpawnTurn          = "/spawn's sub-agent turn written by the ops after it (R's /task)"
 	ShapeTaskTurn           = "task call's sub-agent turn written by the ops after it (R's task tool)"
@@ -127,7 +128,7 @@ var Required = []string{
 	ShapeRealDuration, ShapeClock, ShapeBigInt, ShapeExpFloat, ShapeFloatEdge,
 	ShapeCallerlessDispatch, ShapeNullFork, ShapeRootedDispatch, ShapeToolText, ShapeToolObject,
 	ShapeCallerlessSub, ShapeScriptRun, ShapeTopAsk, ShapeFollowup, ShapeMerge, ShapeCompaction,
-	ShapeOwnCalls, ShapeMessage, ShapeMessageUnsaved, ShapeDrop, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeTaskRunner, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
+	ShapeOwnCalls, ShapeMessage, ShapeMessageUnsaved, ShapeDrop, ShapeParallelCall, ShapeAsyncTask, ShapeSpawnTurn, ShapeTaskTurn, ShapeAsyncTurn, ShapeTaskRunner, ShapeFunctionForm, ShapeImage, ShapeAskRerun, ShapeRunAskRerun,
 	ShapeTextStripped, ShapeTextKept, ShapeTextControl, ShapeTextShortEscape, ShapeTextLineSep,
 }
 

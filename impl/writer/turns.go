@@ -300,6 +300,14 @@ func (w *Writer) block(kind, text string) error {
 // arguments as an object, as older writers stored them). legacy writes the
 // call edge only into metadata.called_by.
 func (w *Writer) Tool(callID, name, args, result string, isErr, legacy, object bool) error {
+	if t := w.waitingTask(); t != nil {
+		// R runs a reply's tool calls in parallel: a call of the reply
+		// waiting on its task turn can end while the sub-agent's turn runs,
+		// before its reply opens. Its row and its call are that reply's.
+		aborted := w.aborted
+		w.reply, w.aborted = t.reply, t.aborted
+		defer func() { w.reply, w.aborted = nil, aborted }()
+	}
 	if err := w.needReply("tool"); err != nil {
 		return err
 	}
@@ -530,4 +538,13 @@ func (w *Writer) Crash() error {
 // pyStrip is Python's str.strip(): Unicode whitespace and U+001C..U+001F.
 func pyStrip(s string) string {
 	return strings.TrimFunc(s, func(c rune) bool { return unicode.IsSpace(c) || c >= 0x1c && c <= 0x1f })
+}
+
+// waitingTask is the task turn whose sub-agent user is pending with no
+// reply open, its reply waiting on it (nil for none).
+func (w *Writer) waitingTask() *taskWait {
+	if w.reply != nil || w.pending == nil || w.pending.spawn == nil || len(w.frames) > 0 {
+		return nil
+	}
+	return w.pending.spawn.task
 }
