@@ -1393,10 +1393,7 @@ class Driver:
             "all": m.persistence.aggregate_tool_messages(db.get_messages(sid)),  # it folds in place
         }
         if "branch" in self.VIEWS:
-            # get_branch at the stored head, as a process that opens the
-            # session reads it (docs/views.md): this process's in-memory
-            # head is ahead of it after an append nothing saved.
-            view["branch"] = db.get_branch(sid, stored) if stored else []
+            view["branch"] = db.get_branch(sid)
         text = json.dumps(view, default=str)
         if "NaN" not in text and "Infinity" not in text:
             return json.loads(text)  # nothing JSON cannot hold: no walk over every value
