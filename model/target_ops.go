@@ -306,9 +306,10 @@ func (t *targetOps) Orphan(op ops.Orphan) error {
 func (t *targetOps) Message(op ops.Message) error {
 	parent, set, call := op.Edges()
 	if _, ok := op.AttachOn(); ok {
-		ip := call // after its caller, as the load splices it
+		var ip string
 		switch {
 		case call != "":
+			ip = t.r.Anchor(call) // after the row its caller stands for (a tool row's reply)
 		case set:
 			ip = t.r.Anchor(parent) // under its parent: after the row that stands for it
 		default:
