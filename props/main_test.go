@@ -20,7 +20,7 @@ import (
 // 64 cases of a property that catches it (docs/properties.md).
 // -rapid.checks or RAPID_CHECKS overrides it; -short divides it by five,
 // as rapid does.
-const DefaultChecks = 450
+const DefaultChecks = 300
 
 func TestMain(m *testing.M) {
 	start := time.Now()
