@@ -130,7 +130,7 @@ func (b *builder) blocksUntil(call string) {
 		bl := b.reply.blocks[0]
 		if str(bl, "type") == "tool" {
 			c := str(bl, "tool_call_id")
-			if c != call && b.ownsBlock(c) {
+			if c != call && b.ownsBlock(c) && b.leg.Node(b.reply.id+"_t_"+c) == nil {
 				return // its own op writes it later
 			}
 			b.reply.blocks = b.reply.blocks[1:] // this call's, or one no op records

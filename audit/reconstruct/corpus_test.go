@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"sessiondag/impl/flags"
 	"sessiondag/ops"
 )
 
@@ -112,4 +113,25 @@ func TestParallelCalls(t *testing.T) {
 		require.Equal(t, Reconstructed, res.Verdict, c.folder)
 		require.Contains(t, ops.String(res.Script), c.lines, c.folder)
 	}
+}
+
+// TestParallelCallThenBlocks: once a task turn is done, its call's block
+// stands among the reply's blocks before the ones streamed after it; the
+// blocks after it are given as their ops (a thinking block before a later
+// call), not left behind the task's block (seed 75 of TestGeneratedSessions
+// at 300 seeds: the reply's extra lost its thinking block).
+func TestParallelCallThenBlocks(t *testing.T) {
+	script, err := ops.ParseString(`user id=u1 text=hi
+reply
+task call=t1 id=s1 attach=a1 text="look around" label=scout turn
+tool call=c1 name=read_file args="{}" result=ok
+reply
+done
+tool call=c2 name=grep args="{}" result=ok
+think text="thinking about it"
+tool call=c3 name=bash args="{}" result=ok
+done
+`)
+	require.NoError(t, err)
+	checkRoundTrip(t, "parallel-then-blocks", script, flags.Off)
 }
