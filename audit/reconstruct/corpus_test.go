@@ -93,26 +93,26 @@ func TestTestWrites(t *testing.T) {
 		{"rw_test_same_session_two_branches0__p1", "drop id=dropped_3"},
 		{"rw_test_legacy_sub_sessions_field0__p1", "drop id=dropped_3"},
 	} {
-		res, err := Path(filepath.Join("../../corpus/realwriter/sessions", c.folder))
-		require.NoError(t, err)
-		require.Equal(t, Reconstructed, res.Verdict, c.folder)
-		require.Contains(t, ops.String(res.Script), c.line, c.folder)
+		requireReading(t, c.folder, c.line)
 	}
+}
+
+// requireReading: the folder of corpus/realwriter is reconstructed, its
+// script holding line.
+func requireReading(t *testing.T, folder, line string) {
+	t.Helper()
+	res, err := Path(filepath.Join("../../corpus/realwriter/sessions", folder))
+	require.NoError(t, err)
+	require.Equal(t, Reconstructed, res.Verdict, folder)
+	require.Contains(t, ops.String(res.Script), line, folder)
 }
 
 // TestParallelCalls: a call R ran alongside a task turn (its reply's calls
 // run in parallel), written between the sub-agent's user and its reply, is
 // read as a tool op of the reply waiting on the task.
 func TestParallelCalls(t *testing.T) {
-	for _, c := range []struct{ folder, lines string }{
-		{"local_fef26bad89", "tool call=call_toolu_4 name=probe_bash"},
-		{"local_61af95f0dd", "tool call=call_x_28 name=probe_bash"},
-	} {
-		res, err := Path(filepath.Join("../../corpus/realwriter/sessions", c.folder))
-		require.NoError(t, err)
-		require.Equal(t, Reconstructed, res.Verdict, c.folder)
-		require.Contains(t, ops.String(res.Script), c.lines, c.folder)
-	}
+	requireReading(t, "local_fef26bad89", "tool call=call_toolu_4 name=probe_bash")
+	requireReading(t, "local_61af95f0dd", "tool call=call_x_28 name=probe_bash")
 }
 
 // TestParallelCallThenBlocks: once a task turn is done, its call's block

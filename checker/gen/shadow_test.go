@@ -80,13 +80,7 @@ func TestShadowReloadsAsTheModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, m := New(Options{Legacy: true}), model.NewLegacy(ops.DefaultSession)
-		for _, op := range script {
-			g.apply(op)
-			if err := m.Apply(op); err != nil {
-				t.Fatalf("%s: the model refuses it: %v", ops.Format(op), err)
-			}
-		}
+		g, m := applyBoth(t, script)
 		if want, _ := m.ClientHead(); g.st.client != want {
 			t.Errorf("after %q the shadow's browser is on %s, the model's on %s", tail, g.st.client, want)
 		}
@@ -162,6 +156,19 @@ retry of=c1 id=r1
 	if err != nil {
 		t.Fatal(err)
 	}
+	g, m := applyBoth(t, script)
+	if m.Node("r1") != nil || g.st.written["r1"] {
+		t.Errorf("the retry wrote r1: model %v, shadow %v; want neither", m.Node("r1") != nil, g.st.written["r1"])
+	}
+	if g.st.written["a1"] {
+		t.Errorf("a1 still written in the shadow after its drop")
+	}
+}
+
+// applyBoth follows script with a generator's shadow and model.Legacy,
+// failing where the model refuses an op.
+func applyBoth(t *testing.T, script []ops.Op) (*Gen, *model.LegacyRun) {
+	t.Helper()
 	g, m := New(Options{Legacy: true}), model.NewLegacy(ops.DefaultSession)
 	for _, op := range script {
 		g.apply(op)
@@ -169,10 +176,5 @@ retry of=c1 id=r1
 			t.Fatalf("%s: the model refuses it: %v", ops.Format(op), err)
 		}
 	}
-	if m.Node("r1") != nil || g.st.written["r1"] {
-		t.Errorf("the retry wrote r1: model %v, shadow %v; want neither", m.Node("r1") != nil, g.st.written["r1"])
-	}
-	if g.st.written["a1"] {
-		t.Errorf("a1 still written in the shadow after its drop")
-	}
+	return g, m
 }
