@@ -305,7 +305,7 @@ func (t *targetOps) Orphan(op ops.Orphan) error {
 // when it has no parent_id (a legacy-user's).
 func (t *targetOps) Message(op ops.Message) error {
 	parent, set, call := op.Edges()
-	if _, ok := op.AttachOn(); ok {
+	if op.IsAttach() {
 		var ip string
 		switch {
 		case call != "":

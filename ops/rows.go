@@ -227,22 +227,14 @@ func (o Message) Edges() (parent string, set bool, call string) {
 	return parent, set, call
 }
 
-// AttachOn reports whether a message is an attach pointer (a message whose
-// function key is "attach", as a merge writes its pointers and a test
-// hands one: the key stays in its metadata, which the load splices by,
-// but on a tool's, whose function is its name) and the row the load
-// splices it after: its called_by key, else its parent_id.
-func (o Message) AttachOn() (on string, ok bool) {
+// IsAttach reports whether a message is an attach pointer: a message whose
+// function key is "attach", as a merge writes its pointers and a test hands
+// one (the key stays in its metadata, which the load splices by, but on a
+// tool's, whose function is its name).
+func (o Message) IsAttach() bool {
 	var keys map[string]any
 	_ = json.Unmarshal([]byte(o.Keys), &keys)
-	if o.Role == "tool" || keys["function"] != "attach" {
-		return "", false
-	}
-	parent, _, call := o.Edges()
-	if call != "" {
-		return call, true
-	}
-	return parent, true
+	return o.Role != "tool" && keys["function"] == "attach"
 }
 
 // Headless reports whether a message's row continues where the head is: a

@@ -101,7 +101,7 @@ func (s *shadow) Message(o ops.Message) error {
 		s.answered(parent, ShapeForkAnsweredByChild)
 	}
 	s.write(o.ID, moves)
-	if _, ok := o.AttachOn(); ok {
+	if o.IsAttach() {
 		s.addAttach(o.ID)
 		s.msgAttaches = append(s.msgAttaches, o.ID)
 	}
