@@ -149,25 +149,31 @@ func redirect(c Case, fails func(Case) bool) (Case, bool) {
 	return out, true
 }
 
-// simplifyValues sets each field of each op that is not an id (a text, a
-// tool's arguments, a switch such as `error`) to the simplest value it can
+// simplifyValues sets the value fields of each op (not its ids: a text, a
+// tool's arguments, a switch such as `error`) to the simplest values they
 // take wherever the case still fails: what is left are the values that
-// matter, and reductions that differed only in the others become one.
+// matter, and reductions that differed only in the others become one. It
+// moves one field, or two at once: what one field may hold can hang on
+// another (the web chat sends an empty text only with an image), and a
+// reduction that moved one field at a time would keep whichever of the two
+// its start happened to hold.
 func simplifyValues(c Case, fails func(Case) bool) (Case, bool) {
 	kept := false
 	for j := range c.Script {
 		if _, ok := c.Script[j].(ops.Session); ok {
 			continue
 		}
-		for i := 0; i < reflect.TypeOf(c.Script[j]).NumField(); i++ {
-			for _, alt := range simpler(c.Script[j], i) {
+	tries:
+		for {
+			for _, alt := range simpler(c.Script[j]) {
 				s := slices.Clone(c.Script)
 				s[j] = alt
 				if cand := c.With(s, c.Damage); fails(cand) {
 					c, kept = cand, true
-					break
+					continue tries
 				}
 			}
+			break
 		}
 	}
 	return c, kept
@@ -177,43 +183,96 @@ func simplifyValues(c Case, fails func(Case) bool) (Case, bool) {
 // none, then the empty JSON object (a field that must hold one).
 var simplest = []string{"", "{}"}
 
-// simpler lists op with field i set to each simpler value, if the field is
-// a value (not an id): false for a bool, the simplest strings for a string.
-func simpler(op ops.Op, i int) []ops.Op {
-	f := reflect.TypeOf(op).Field(i)
-	if ops.IDField(f) {
-		return nil
+// valueField is a field of an op a reduction may set: the values it is
+// tried with, simplest first, and the rank of the one it holds (its index
+// there; past the end for any other value).
+type valueField struct {
+	index   int
+	options []reflect.Value
+	rank    int
+}
+
+// valueFields are op's fields that hold a value, not an id or a name.
+func valueFields(op ops.Op) []valueField {
+	var out []valueField
+	t, v := reflect.TypeOf(op), reflect.ValueOf(op)
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if ops.IDField(f) {
+			continue
+		}
+		if _, w := op.(ops.Writer); w && f.Name == "Name" {
+			continue // who writes, not what: another name is another writer
+		}
+		if calls(op) && f.Name == "Name" {
+			// which tool or function is called, not a value: an original's
+			// registries hold none without a name (each is a named Python
+			// function), so a reduction that empties it makes an op the
+			// original refuses, a validity finding of the reduction's own
+			continue
+		}
+		var opts []reflect.Value
+		switch f.Type.Kind() {
+		case reflect.Bool:
+			opts = []reflect.Value{reflect.ValueOf(false), reflect.ValueOf(true)}
+		case reflect.String:
+			for _, s := range simplest {
+				opts = append(opts, reflect.ValueOf(s).Convert(f.Type))
+			}
+		default:
+			continue
+		}
+		rank := len(opts)
+		for k, o := range opts {
+			if v.Field(i).Equal(o) {
+				rank = k
+			}
+		}
+		out = append(out, valueField{index: i, options: opts, rank: rank})
 	}
-	if _, w := op.(ops.Writer); w && f.Name == "Name" {
-		return nil // who writes, not what: another name is another writer
+	return out
+}
+
+// simpler lists the ops that differ from op in one or two value fields, each
+// set to one of its options, and are simpler in all (their ranks' sum is
+// lower): the simplest first, then in field and option order. One of two
+// fields may move to a less simple option if the other gains more.
+func simpler(op ops.Op) []ops.Op {
+	type set struct {
+		index int
+		value reflect.Value
 	}
-	if calls(op) && f.Name == "Name" {
-		// which tool or function is called, not a value: an original's
-		// registries hold none without a name (each is a named Python
-		// function), so a reduction that empties it makes an op the
-		// original refuses, a validity finding of the reduction's own
-		return nil
+	type move struct {
+		sets []set
+		gain int
 	}
-	var out []ops.Op
-	set := func(x any) {
+	fields := valueFields(op)
+	var moves []move
+	for a, f := range fields {
+		for k, o := range f.options {
+			if k < f.rank {
+				moves = append(moves, move{[]set{{f.index, o}}, f.rank - k})
+			}
+		}
+		for _, g := range fields[a+1:] {
+			for k, o := range f.options {
+				for l, p := range g.options {
+					if gain := f.rank - k + g.rank - l; k != f.rank && l != g.rank && gain > 0 {
+						moves = append(moves, move{[]set{{f.index, o}, {g.index, p}}, gain})
+					}
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(moves, func(x, y move) int { return y.gain - x.gain })
+	out := make([]ops.Op, 0, len(moves))
+	for _, m := range moves {
 		v := reflect.New(reflect.TypeOf(op)).Elem()
 		v.Set(reflect.ValueOf(op))
-		if !v.Field(i).Equal(reflect.ValueOf(x)) {
-			v.Field(i).Set(reflect.ValueOf(x))
-			out = append(out, v.Interface().(ops.Op))
+		for _, s := range m.sets {
+			v.Field(s.index).Set(s.value)
 		}
-	}
-	switch f.Type.Kind() {
-	case reflect.Bool:
-		set(false)
-	case reflect.String:
-		cur := reflect.ValueOf(op).Field(i).String()
-		for _, s := range simplest {
-			if s == cur {
-				break // what it holds is as simple as it gets
-			}
-			set(s)
-		}
+		out = append(out, v.Interface().(ops.Op))
 	}
 	return out
 }

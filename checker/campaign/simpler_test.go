@@ -19,13 +19,11 @@ func TestSimplerKeepsCalledNames(t *testing.T) {
 		ops.Manual{ID: "f2", Name: "summarize", Args: `{"a": 1}`},
 	} {
 		simplified := 0
-		for i := 0; i < reflect.TypeOf(op).NumField(); i++ {
-			for _, alt := range simpler(op, i) {
-				simplified++
-				name := reflect.ValueOf(alt).FieldByName("Name").String()
-				assert.NotEqual(t, "", name, "%s simplified to %s", ops.Format(op), ops.Format(alt))
-				assert.NotEqual(t, "{}", name, "%s simplified to %s", ops.Format(op), ops.Format(alt))
-			}
+		for _, alt := range simpler(op) {
+			simplified++
+			name := reflect.ValueOf(alt).FieldByName("Name").String()
+			assert.NotEqual(t, "", name, "%s simplified to %s", ops.Format(op), ops.Format(alt))
+			assert.NotEqual(t, "{}", name, "%s simplified to %s", ops.Format(op), ops.Format(alt))
 		}
 		assert.Positive(t, simplified, "%s: its arguments are simplified", ops.Format(op))
 	}
