@@ -30,8 +30,15 @@ LONGEST   := ./props ./cmd/sessiondag ./checker/exhaust
 TEST_PKGS  = $(LONGEST) $(shell $(GO) list $(PKGS) | grep -v '^sessiondag/impl/')
 
 test: vet race
-	$(GO) test -count=1 -run '^($(SEQUENTIAL))$$' ./impl/node ./impl/store
-	$(GO) test -count=1 -timeout 20m $(TEST_PKGS)
+	$(TEST_ENV) $(GO) test -count=1 -run '^($(SEQUENTIAL))$$' ./impl/node ./impl/store
+	$(TEST_ENV) $(GO) test -count=1 -timeout 20m $(TEST_PKGS)
+
+# The tests write, read and remove some hundred thousand small files
+# (session directories, scripts, built binaries): on a disk that is a
+# tenth of the run in system time. They go to /dev/shm where the machine
+# has it as a tmpfs with 4 GiB free, else to the usual TMPDIR.
+TEST_TMPDIR := $(shell d=/dev/shm; [ -d $$d ] && [ -w $$d ] && [ "$$(df -Pk $$d 2>/dev/null | awk 'NR==2 {print $$4}')" -gt 4194304 ] 2>/dev/null && echo $$d)
+TEST_ENV    := $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR))
 
 # Tests of impl/ that only parse and refuse large values, with no goroutine
 # of their own to race: ten times slower under the race detector, they run
@@ -39,7 +46,7 @@ test: vet race
 SEQUENTIAL := TestFileMemoryBound|TestCostBoundsTheParse
 
 race:
-	$(GO) test -race -count=1 -skip '^($(SEQUENTIAL))$$' ./impl/...
+	$(TEST_ENV) $(GO) test -race -count=1 -skip '^($(SEQUENTIAL))$$' ./impl/...
 
 # The property suite alone (what CI of a rollout runs).
 props:
