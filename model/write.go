@@ -746,7 +746,7 @@ func (r *LegacyRun) attachInfo(sub, label, prompt string, running bool) *Object 
 }
 
 // retry is `retry` and `edit` (README). text is the edit's new text.
-func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
+func (r *LegacyRun) retry(of, newID string, text any, edit, web bool) error {
 	if err := firstErr(r.needIdle(), r.existing(of)); err != nil {
 		return err
 	}
@@ -784,8 +784,11 @@ func (r *LegacyRun) retry(of, newID string, text any, edit bool) error {
 	}
 	// R's _fork_user_turn_and_run (webui/_chat_routes.py) builds the new
 	// message from the one it reruns: no source, its display copied (R5).
+	// The older writers wrote the web source first and no display.
 	meta := newObject("parent_id", deepCopy(u.Val("parent_id")), "forked_from", uid)
-	if d := u.Val("display"); Truthy(d) {
+	if web {
+		meta = newObject("source", "web", "parent_id", deepCopy(u.Val("parent_id")), "forked_from", uid)
+	} else if d := u.Val("display"); Truthy(d) {
 		meta.Set("display", deepCopy(d))
 	}
 	if edit {

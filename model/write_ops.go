@@ -663,9 +663,11 @@ func fnResult(out any, errMsg string) string {
 	return pyDumps(out)
 }
 
-func (o *legacyOps) Retry(op ops.Retry) error { return o.run().retry(op.Of, op.ID, nil, false) }
+func (o *legacyOps) Retry(op ops.Retry) error { return o.run().retry(op.Of, op.ID, nil, false, op.Web) }
 
-func (o *legacyOps) Edit(op ops.Edit) error { return o.run().retry(op.Of, op.ID, op.Text, true) }
+func (o *legacyOps) Edit(op ops.Edit) error {
+	return o.run().retry(op.Of, op.ID, op.Text, true, op.Web)
+}
 
 func (o *legacyOps) Checkout(op ops.Checkout) error {
 	r := o.run()

@@ -524,6 +524,22 @@ edit of=n1 id=e1 text=again
 	assert.Equal(t, `{"parent_id": "ROOT", "forked_from": "n1", "display": "runtime", "edit_of": "n1"}`, pyDumps(wNode(t, r, "e1").Metadata))
 }
 
+// The older writers' rerun (`web`): the web source first, no display
+// copied, as the reruns of corpus/conformance hold.
+func TestWriteRerunOfTheOlderWriters(t *testing.T) {
+	r, _ := wRun(t, `
+user id=u1 text=run form=function
+reply
+done
+retry of=u1 id=n1 web
+reply
+done
+edit of=n1 id=e1 text=again web
+`)
+	assert.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "u1"}`, pyDumps(wNode(t, r, "n1").Metadata))
+	assert.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "n1", "edit_of": "n1"}`, pyDumps(wNode(t, r, "e1").Metadata))
+}
+
 func TestWriteRetryAndEdit(t *testing.T) {
 	r, _ := wRun(t, `
 user id=u1 text=hi

@@ -45,10 +45,13 @@ type Merge struct {
 	Text string `op:"text"`
 }
 
-// Retry reruns the turn of a message (climbing to its user).
+// Retry reruns the turn of a message (climbing to its user). Web writes
+// the new row as the older writers did: source web first, no display
+// copied (R writes no source).
 type Retry struct {
-	Of string `op:"of" ref:"node"`
-	ID string `op:"id" ref:"new"` // the new user row, when one is written
+	Of  string `op:"of" ref:"node"`
+	ID  string `op:"id" ref:"new"` // the new user row, when one is written
+	Web bool   `op:"web"`
 }
 
 // Edit is a retry with new text.
@@ -56,6 +59,7 @@ type Edit struct {
 	Of   string `op:"of" ref:"node"`
 	ID   string `op:"id" ref:"new"`
 	Text string `op:"text"`
+	Web  bool   `op:"web"`
 }
 
 // Checkout makes any node the head (the WebSocket checkout).

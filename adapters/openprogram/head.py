@@ -49,9 +49,9 @@ DECLARATION.update({
     # outside comes between the two, and the head moves once, to the
     # placeholder (docs/protocol.md, "together").
     "together": [["user", "reply"], ["dispatch", "reply"], ["fork-root", "reply"]],
-    # rooted and object are how the legacy stored a row, which model.Target
-    # does not read: HEAD writes its own form for each.
-    "without": [w for w in r.DECLARATION["without"] if w not in ("rooted", "object")],
+    # rooted, object and rerun-web are how the legacy stored a row, which
+    # model.Target does not read: HEAD writes its own form for each.
+    "without": [w for w in r.DECLARATION["without"] if w not in ("rooted", "object", "rerun-web")],
 })
 
 
@@ -82,7 +82,7 @@ class Driver(r.Driver):
 
 
     TASK_TOOL = "agent"
-    ROOTED = OBJECT_INPUT = None
+    ROOTED = OBJECT_INPUT = RERUN_WEB = None
 
     def _task_args(self, text, label, run_async):
         args = {"prompt": text, "description": label, "start_from": "inherit"}

@@ -54,8 +54,8 @@ DECLARATION = {
     # tool-legacy: no writer of R writes a tool edge only in metadata; fn-via-exec: R writes an
     # exec row running and fills it after its tool loop, so the function it calls comes first;
     # end-duration: R measures a run's duration as the difference of two clock readings.
-    # rooted, object: the older writers' forms of a dispatcher or sub-agent user row and of a tool
-    # input (Driver.ROOTED, Driver.OBJECT_INPUT).
+    # rooted, object, rerun-web: the older writers' forms of a dispatcher or sub-agent user row, of a
+    # tool input and of a rerun's row (Driver.ROOTED, Driver.OBJECT_INPUT, Driver.RERUN_WEB).
     # orphan-later, later: a row naming an id a later op writes (an orphan's caller, a legacy row's
     # parent): the original mints its own ids, so an id it has not minted yet has no name here.
     # spawn-turn, task-turn: a sub-agent's turn spread over the ops that follow (ops/README.md, `turn`);
@@ -64,7 +64,7 @@ DECLARATION = {
     # writes it as the task ends, which `spawn mode=async … followup=F` and `task … async` drive.
     # user-function: a web turn in function form (ws_actions/chat.py, handle_retry_overwrite, which
     # also drops the function's earlier turns from the conversation): not driven yet; it refuses it.
-    "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "followup", "user-function",
+    "without": ["tool-legacy", "fn-via-exec", "end-duration", "rooted", "object", "rerun-web", "followup", "user-function",
                 "orphan-later", "later", "spawn-turn", "task-turn"],
     "configs": ["off"],
     "views": ["load", "stored_head", "messages", "all", "branch", "before_cards"],
@@ -866,10 +866,16 @@ class Driver:
         self.pending = (id, mid, "web")
         return {id: mid}
 
-    def op_retry(self, of, id=""):
+    # The older writers stored a rerun's row with the web source; R's
+    # _fork_user_turn_and_run (webui/_chat_routes.py) stores none.
+    RERUN_WEB = "web: R stores a retry's or an edit's row with no source"
+
+    def op_retry(self, of, id="", web=False):
+        self._need(not web or self.RERUN_WEB is None, self.RERUN_WEB or "")
         return self._fork(of, id, None)
 
-    def op_edit(self, of, id, text=""):
+    def op_edit(self, of, id, text="", web=False):
+        self._need(not web or self.RERUN_WEB is None, self.RERUN_WEB or "")
         return self._fork(of, id, text)
 
     def op_checkout(self, id):

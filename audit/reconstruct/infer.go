@@ -165,13 +165,14 @@ func (b *builder) inferDispatch(r *Row, rooted bool) step {
 	return step{op: op, rows: 1, need: needIdle, clock: r, parent: p}
 }
 
-// inferRerun: a retry (the turn's text copied) or an edit (edit_of).
+// inferRerun: a retry (the turn's text copied) or an edit (edit_of); with
+// the web source, the older writers' rerun.
 func (b *builder) inferRerun(r *Row) step {
-	u := str(r.Meta, "forked_from")
+	u, web := str(r.Meta, "forked_from"), has(r.Meta, "source")
 	if has(r.Meta, "edit_of") {
-		return step{op: ops.Edit{Of: u, ID: r.ID, Text: outputText(r)}, rows: 1, need: needIdle, clock: r}
+		return step{op: ops.Edit{Of: u, ID: r.ID, Text: outputText(r), Web: web}, rows: 1, need: needIdle, clock: r}
 	}
-	return step{op: ops.Retry{Of: u, ID: r.ID}, rows: 1, need: needIdle, clock: r}
+	return step{op: ops.Retry{Of: u, ID: r.ID, Web: web}, rows: 1, need: needIdle, clock: r}
 }
 
 // inferLegacyUser: a user row written through append_message: by a

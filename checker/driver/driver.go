@@ -99,8 +99,8 @@ func (r *Run) Say(o ops.Say) error           { return r.W.Say(o.Text) }
 func (r *Run) Done(ops.Done) error           { return r.W.Done() }
 func (r *Run) Cancel(ops.Cancel) error       { return r.W.Cancel() }
 func (r *Run) Crash(ops.Crash) error         { return r.W.Crash() }
-func (r *Run) Retry(o ops.Retry) error       { return r.W.Retry(o.Of, o.ID) }
-func (r *Run) Edit(o ops.Edit) error         { return r.W.Edit(o.Of, o.ID, o.Text) }
+func (r *Run) Retry(o ops.Retry) error       { return r.W.Retry(o.Of, o.ID, o.Web) }
+func (r *Run) Edit(o ops.Edit) error         { return r.W.Edit(o.Of, o.ID, o.Text, o.Web) }
 func (r *Run) Checkout(o ops.Checkout) error { return r.W.Checkout(o.ID) }
 func (r *Run) Reload(ops.Reload) error       { return r.W.Reload() }
 func (r *Run) Rewind(o ops.Rewind) error     { return r.W.Rewind(o.ID) }

@@ -457,13 +457,13 @@ func (g *Gen) drawTurn(src Source, kind Kind) ops.Op {
 		if !ok {
 			return ops.Reload{}
 		}
-		return ops.Retry{Of: of, ID: s.id8()}
+		return ops.Retry{Of: of, ID: s.id8(), Web: oneIn(src, written.rootedIn, "retry web")}
 	case kEdit:
 		of, ok := s.retryTarget(src)
 		if !ok {
 			return ops.Reload{}
 		}
-		return ops.Edit{Of: of, ID: s.userID(), Text: pickStr(src, "text", texts)}
+		return ops.Edit{Of: of, ID: s.userID(), Text: pickStr(src, "text", texts), Web: oneIn(src, written.rootedIn, "edit web")}
 	case kCheckout:
 		return ops.Checkout{ID: s.nodes[src.IntN(len(s.nodes), "checkout")]}
 	case kReload:

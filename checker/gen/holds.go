@@ -142,46 +142,33 @@ func shadowApply(s *shadow, op ops.Op, seq int) (err error) {
 // variants it carries.
 func nameOf(op ops.Op) (string, []string) {
 	var variants []string
-	add := func(on bool, name string) {
-		if on {
-			variants = append(variants, name)
+	for _, v := range Variants {
+		if Plain(op, []string{v}) != op { // Plain is where each variant's field is named
+			variants = append(variants, v)
 		}
 	}
 	kind := op.Kind()
 	switch o := op.(type) {
-	case ops.UserWeb:
-		add(o.Form != "", "user-form")
-		add(o.Form != "", "user-"+o.Form)
 	case ops.UserDispatch:
 		if o.Source == "task_followup" {
 			kind = "followup"
 		}
-		add(o.Rooted, "rooted")
-	case ops.ForkRoot:
-		add(o.Rooted, "rooted")
 	case ops.Spawn:
 		if o.Turn {
 			kind = "spawn-turn"
 		}
-		add(o.Rooted, "rooted")
 	case ops.Task:
 		if o.Turn {
 			kind = "task-turn"
 		}
-		add(o.Rooted, "rooted")
 	case ops.Tool:
 		if o.Legacy {
 			kind = "tool-legacy"
 		}
-		add(o.Object, "object")
 	case ops.Fn:
 		if o.ViaExec {
 			kind = "fn-via-exec"
 		}
-	case ops.End:
-		add(o.Duration != "", "end-duration")
-	case ops.LegacyReply:
-		add(o.Blocks, "reply-blocks")
 	}
 	return kind, variants
 }

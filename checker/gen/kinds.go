@@ -142,8 +142,9 @@ var weights = struct {
 // compaction (each a follow-up the shadow knows is possible); every
 // finished async /task writes its follow-up turn. The variants are drawn
 // one in N of their op: R stores every dispatcher and sub-agent user
-// caller-less and every tool input as text (rooted and object are the
-// older writers' forms, which the conformance corpus holds); 14 folders
+// caller-less, every tool input as text and every rerun with no source
+// (rooted, object and a rerun's web source are the older writers' forms,
+// which the conformance corpus holds); 14 folders
 // hold a web turn with an image, 13 a function-form one (each about one
 // web turn in twelve, formIn: one in six is either); 5 of the 17 with
 // a /task ran it --async; 8 of the 25 with a script run hold a top-level

@@ -14,6 +14,7 @@ import (
 var Variants = []string{
 	"end-duration",  // an end with a duration
 	"rooted",        // a dispatcher or sub-agent user row called by ROOT (dispatch, fork-root, spawn, task)
+	"rerun-web",     // a retry or edit row with the web source (the older writers' rerun)
 	"object",        // a tool's input stored as an object
 	"user-form",     // a web turn with an image or in function form (both of the two below)
 	"user-image",    // a web turn with an image attached
@@ -94,6 +95,12 @@ func Plain(op ops.Op, without []string) ops.Op {
 		return o
 	case ops.Tool:
 		o.Object = o.Object && !no("object")
+		return o
+	case ops.Retry:
+		o.Web = o.Web && !no("rerun-web")
+		return o
+	case ops.Edit:
+		o.Web = o.Web && !no("rerun-web")
 		return o
 	case ops.UserWeb:
 		if no("user-form") || no("user-"+o.Form) {

@@ -39,6 +39,10 @@ func variantsOf(op ops.Op) []string {
 		add(o.Form == "function", "user-function")
 	case ops.LegacyReply:
 		add(o.Blocks, "reply-blocks")
+	case ops.Retry:
+		add(o.Web, "rerun-web")
+	case ops.Edit:
+		add(o.Web, "rerun-web")
 	case ops.Fn:
 		add(o.ViaExec, "fn-via-exec")
 	}

@@ -26,12 +26,18 @@ func branchIDs(s *store.Store) []string {
 // Retry reruns the turn of message of (legacy §3.8): climb to its user; if
 // that user has no assistant reply yet, just move the head back to it;
 // otherwise write a new user row with the same parent. newID names that row.
-func (w *Writer) Retry(of, newID string) error { return w.rerun("retry", of, newID, "", false) }
+// web writes the row as the older writers did: source web first, no
+// display copied.
+func (w *Writer) Retry(of, newID string, web bool) error {
+	return w.rerun("retry", of, newID, "", false, web)
+}
 
 // Edit is a retry with new text; it always writes a new user row.
-func (w *Writer) Edit(of, newID, text string) error { return w.rerun("edit", of, newID, text, true) }
+func (w *Writer) Edit(of, newID, text string, web bool) error {
+	return w.rerun("edit", of, newID, text, true, web)
+}
 
-func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
+func (w *Writer) rerun(what, of, newID, text string, edit, web bool) error {
 	if err := w.needIdle(what); err != nil {
 		return err
 	}
@@ -54,9 +60,12 @@ func (w *Writer) rerun(what, of, newID, text string, edit bool) error {
 		text = u.Get("content").Str()
 	}
 	// R builds the new message from the one it reruns: no source, its
-	// display copied when it has one.
+	// display copied when it has one; the older writers wrote the web
+	// source first and no display.
 	md := meta("parent_id", u.Get("parent_id"), "forked_from", node.Str(u.ID))
-	if d := u.Get("display"); d.Truthy() {
+	if web {
+		md = meta("source", node.Str("web"), "parent_id", u.Get("parent_id"), "forked_from", node.Str(u.ID))
+	} else if d := u.Get("display"); d.Truthy() {
 		md.Set("display", d)
 	}
 	if edit {

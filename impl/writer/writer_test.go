@@ -218,7 +218,7 @@ func TestRetryOfFirstTurn(t *testing.T) {
 	require.NoError(t, w.WebUser("u1", "hi", ""))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.NoError(t, w.Retry("u1_reply", "u1b"))
+	require.NoError(t, w.Retry("u1_reply", "u1b", false))
 	n := get(t, w.S, "u1b")
 	require.Equal(t, node.RoleUser, n.Role)
 	require.Equal(t, "", n.CalledBy, "written via append_message")
@@ -280,8 +280,22 @@ func TestRetryCopiesDisplay(t *testing.T) {
 	require.NoError(t, w.WebUser("u1", "run", "function"))
 	require.NoError(t, w.Reply())
 	require.NoError(t, w.Done())
-	require.NoError(t, w.Edit("u1", "e1", "again"))
+	require.NoError(t, w.Edit("u1", "e1", "again", false))
 	require.Equal(t, `{"parent_id": "ROOT", "forked_from": "u1", "display": "runtime", "edit_of": "u1"}`, node.Dumps(node.ObjV(get(t, w.S, "e1").Metadata)))
+}
+
+// The older writers' rerun: the web source first, no display copied.
+func TestRerunOfTheOlderWriters(t *testing.T) {
+	w := newW(t)
+	require.NoError(t, w.WebUser("u1", "run", "function"))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.Retry("u1", "n1", true))
+	require.NoError(t, w.Reply())
+	require.NoError(t, w.Done())
+	require.NoError(t, w.Edit("n1", "e1", "again", true))
+	require.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "u1"}`, node.Dumps(node.ObjV(get(t, w.S, "n1").Metadata)))
+	require.Equal(t, `{"source": "web", "parent_id": "ROOT", "forked_from": "n1", "edit_of": "n1"}`, node.Dumps(node.ObjV(get(t, w.S, "e1").Metadata)))
 }
 
 func TestRetryWithoutAssistantChildMovesHeadOnly(t *testing.T) {
@@ -290,7 +304,7 @@ func TestRetryWithoutAssistantChildMovesHeadOnly(t *testing.T) {
 	require.NoError(t, w.ErrorStandalone("E1", "RuntimeError", "boom"))
 	before := w.S.Len()
 	// E1 is a system row: u1 has no assistant child.
-	require.NoError(t, w.Retry("E1", "unused"))
+	require.NoError(t, w.Retry("E1", "unused", false))
 	require.Equal(t, before, w.S.Len(), "no new node")
 	require.Equal(t, "u1", w.S.PersistedHead())
 }

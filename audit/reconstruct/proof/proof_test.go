@@ -55,6 +55,11 @@ func TestWalkBounds(t *testing.T) {
 	p = Place(parse(t, "session id=s\nuser id=u1 text=a form=image\nreply\ndone\n"))
 	require.False(t, p.Walked)
 	require.Contains(t, p.Why, "form")
+	rerun := "session id=s\nuser id=u1 text=a\nreply\ndone\nretry of=u1 id=u2\n"
+	require.True(t, Place(parse(t, rerun)).Walked)
+	p = Place(parse(t, strings.Replace(rerun, "id=u2", "id=u2 web", 1)))
+	require.False(t, p.Walked)
+	require.Contains(t, p.Why, "older writers' rerun")
 }
 
 // TestShapesAgainstTheSuite: a script's shapes are the generator's tally of

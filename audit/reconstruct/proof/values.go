@@ -11,8 +11,9 @@ import (
 // unwalkedValue names the first op of a skeleton whose arguments the walk
 // never draws where they decide what the op does ("" if none): an explicit
 // parent other than the latest row written (or a dangling one), a web
-// turn's form (an image, a function-form run), an internal turn's source
-// and a message dict, which the walk leaves to the generator
+// turn's form (an image, a function-form run), an internal turn's source,
+// a message dict and the older writers' rerun, which the walk leaves to the
+// generator
 // (checker/exhaust's candidates).
 func unwalkedValue(skel []ops.Op) string {
 	run := model.NewLegacy(ops.DefaultSession)
@@ -65,6 +66,14 @@ func drawn(op ops.Op, latest string, run *model.LegacyRun) string {
 		return parent(op.Parent)
 	case ops.Message:
 		return "a message dict, which the walk leaves to the generator"
+	case ops.Retry:
+		if op.Web {
+			return "the older writers' rerun, which the walk leaves to the generator"
+		}
+	case ops.Edit:
+		if op.Web {
+			return "the older writers' rerun, which the walk leaves to the generator"
+		}
 	}
 	return ""
 }
