@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"sessiondag/checker/gen"
 	"sessiondag/model"
 	"sessiondag/ops"
 )
@@ -66,12 +67,8 @@ func drawn(op ops.Op, latest string, run *model.LegacyRun) string {
 		return parent(op.Parent)
 	case ops.Message:
 		return "a message dict, which the walk leaves to the generator"
-	case ops.Retry:
-		if op.Web {
-			return "the older writers' rerun, which the walk leaves to the generator"
-		}
-	case ops.Edit:
-		if op.Web {
+	case ops.Retry, ops.Edit:
+		if gen.Held(op, []string{"rerun-web"}) != "" {
 			return "the older writers' rerun, which the walk leaves to the generator"
 		}
 	}
