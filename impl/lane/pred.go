@@ -99,7 +99,9 @@ type spawnOpen struct {
 //     sets the head back on the reply, or on its user for a failed one
 //     (noteTaskEnd). A reply still running (a crash cut its turn off)
 //     never did, but an older writer's tool row of it (legacyTool), a
-//     caller-less append, put the head back on it;
+//     caller-less append, put the head back on it; a pointer with no
+//     caller whose parent is a row but no reply is a dict the message
+//     adapter appended, which moved the head to it;
 //   - attach pointers hang off their caller (the fork anchor), a /spawn's
 //     whose caller is ROOT off its command row, one whose caller is its
 //     command's recorded parent_id off the command's predecessor
@@ -489,13 +491,19 @@ func (p *Preds) noteSpawn(n *node.Node) {
 // web or sub-agent turn: set_head on the reply) sets the head back from
 // the sub-agent's rows onto the reply, or onto its user for a failed one
 // (headAfter). A reply still running has not ended, and the cache derives
-// again from the pointer once it does (ending).
+// again from the pointer once it does (ending). A pointer whose parent is a
+// row but no reply is no task's: a dict handed to the message adapter, whose
+// caller-less append moved the head to it.
 func (p *Preds) noteTaskEnd(i int, n *node.Node, before turn) {
 	if n.CalledBy != "" || n.Metadata.Get("function").Str() != "attach" {
 		return
 	}
 	r, ok := p.earlier(i)(n.Metadata.Get("parent_id").Str())
-	if !ok || r.Role != node.RoleLLM {
+	if ok && r.Role != node.RoleLLM {
+		p.prev = n.ID
+		return
+	}
+	if !ok {
 		return
 	}
 	if running(r) {
