@@ -82,10 +82,11 @@ func (g *Gen) messageCaller(src Source) string {
 
 // Message follows a message op as the adapter writes it: a row whose node
 // has no caller (a tool's edge in tool_use or parent_id, a reply's
-// called_by key) moves the head; a reply recorded under its parent counts
-// for a retry; a tool's edge is an orphan's caller.
+// called_by key) moves the head; a reply counts for a retry of the row its
+// message names as parent, its parent_id or else its caller's copy; a tool's
+// edge is an orphan's caller.
 func (s *shadow) Message(o ops.Message) error {
-	parent, _, call := o.Edges()
+	parent, set, call := o.Edges()
 	for _, id := range []string{o.Parent, o.Caller} {
 		if id != "null" {
 			s.await(id, ShapeAdapterLater)
@@ -110,8 +111,13 @@ func (s *shadow) Message(o ops.Message) error {
 	} else {
 		s.writeMeta()
 	}
-	if o.Role == "assistant" && parent != "" && o.Caller == "" {
-		s.asst[parent] = append(s.asst[parent], o.ID)
+	if under := parent; o.Role == "assistant" {
+		if !set {
+			under = call // no parent_id key: the message's is its caller's copy (legacy §2)
+		}
+		if under != "" {
+			s.asst[under] = append(s.asst[under], o.ID)
+		}
 	}
 	s.tally.Shape(ShapeMessage)
 	return nil

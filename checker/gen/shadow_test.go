@@ -29,6 +29,46 @@ func TestNoCompactionOnACycle(t *testing.T) {
 	}
 }
 
+// TestShadowCountsACallersReply: an assistant message dict with a caller
+// and no parent_id key is, to get_messages, an answer of its caller (the
+// parent_id the legacy copies from called_by): a retry of that caller writes
+// a new row, and the next reply is that row's. A shadow that counted only
+// a recorded parent drew a rewind of the reply a rerun of the same row
+// would have written (the hunt, seed 20261206, iteration 58305).
+func TestShadowCountsACallersReply(t *testing.T) {
+	for _, tc := range []struct {
+		message string
+		fork    bool
+	}{
+		{"message id=m1 role=assistant text=x caller=u1", true},
+		{`message id=m1 role=assistant text=x keys="{\"called_by\": \"u1\"}"`, true},
+		{"message id=m1 role=assistant text=x parent=u1", true},
+		{"message id=m1 role=assistant text=x caller=u1 parent=null", false},
+		{"message id=m1 role=user text=x caller=u1", false},
+	} {
+		script, err := ops.ParseString("user id=u1 text=hi\ncrash\n" + tc.message + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := New(Options{Legacy: true})
+		run := model.NewLegacy(ops.DefaultSession)
+		for _, op := range script {
+			g.apply(op)
+			if err := run.Apply(op); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := run.Apply(ops.Retry{Of: "u1", ID: "u2"}); err != nil {
+			t.Fatal(err)
+		}
+		wrote := run.Node("u2") != nil
+		if wrote != tc.fork || g.st.hasAssistant("u1") != tc.fork {
+			t.Errorf("%s: model.Legacy's retry writes a row: %v, the shadow counts an answer: %v, want %v",
+				tc.message, wrote, g.st.hasAssistant("u1"), tc.fork)
+		}
+	}
+}
+
 // TestShadowSpawnHeadOnCommand: a /spawn answered at once leaves the stored
 // head on its command row (R's _run_spawn), so a reload puts the browser
 // there and the next /spawn's pointer answers that command: a retry of it

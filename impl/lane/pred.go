@@ -100,12 +100,13 @@ type spawnOpen struct {
 //     (noteTaskEnd). A reply still running (a crash cut its turn off)
 //     never did, but an older writer's tool row of it (legacyTool), a
 //     caller-less append, put the head back on it; a pointer with no
-//     caller whose parent is a row but no reply is a dict the message
-//     adapter appended, which moved the head to it;
-//   - attach pointers hang off their caller (the fork anchor), a /spawn's
-//     whose caller is ROOT off its command row, one whose caller is its
-//     command's recorded parent_id off the command's predecessor
-//     (commandParent).
+//     caller whose parent is no reply is a dict the message adapter
+//     appended, which moved the head to it;
+//   - attach pointers hang off their caller (the fork anchor; a dict the
+//     message adapter appended, off the edge its metadata.called_by holds,
+//     and with neither, where the head was), a /spawn's whose caller is
+//     ROOT off its command row, one whose caller is its command's recorded
+//     parent_id off the command's predecessor (commandParent).
 //
 // All but the answer rule read only the nodes before a node; that one reads
 // the store's indexes (see answered), and the cache derives again from a
@@ -405,13 +406,17 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		return Anchor(par.S, p.earlier(i))
 	}
 	if n.Metadata.Get("function").Str() == "attach" {
-		if n.CalledBy == node.RootID {
+		caller := attachCaller(n)
+		switch caller {
+		case node.RootID:
 			return p.spawnCommand()
+		case "":
+			return prev // a dict handed over with no edge: where the head was
 		}
-		if pred, ok := p.commandParent(n.CalledBy); ok {
+		if pred, ok := p.commandParent(caller); ok {
 			return pred
 		}
-		return Anchor(n.CalledBy, p.earlier(i))
+		return Anchor(caller, p.earlier(i))
 	}
 	if n.Role == node.RoleUser {
 		switch n.Metadata.Get("source").Str() {
@@ -491,19 +496,16 @@ func (p *Preds) noteSpawn(n *node.Node) {
 // web or sub-agent turn: set_head on the reply) sets the head back from
 // the sub-agent's rows onto the reply, or onto its user for a failed one
 // (headAfter). A reply still running has not ended, and the cache derives
-// again from the pointer once it does (ending). A pointer whose parent is a
-// row but no reply is no task's: a dict handed to the message adapter, whose
-// caller-less append moved the head to it.
+// again from the pointer once it does (ending). A caller-less pointer whose
+// parent is no reply is no task's: a dict handed to the message adapter,
+// whose caller-less append moved the head to it.
 func (p *Preds) noteTaskEnd(i int, n *node.Node, before turn) {
 	if n.CalledBy != "" || n.Metadata.Get("function").Str() != "attach" {
 		return
 	}
 	r, ok := p.earlier(i)(n.Metadata.Get("parent_id").Str())
-	if ok && r.Role != node.RoleLLM {
+	if !ok || r.Role != node.RoleLLM {
 		p.prev = n.ID
-		return
-	}
-	if !ok {
 		return
 	}
 	if running(r) {
@@ -513,6 +515,15 @@ func (p *Preds) noteTaskEnd(i int, n *node.Node, before turn) {
 		return
 	}
 	p.prev = Anchor(headAfter(r), p.earlier(i))
+}
+
+// attachCaller is the row an attach pointer hangs off: its caller, or the
+// edge a dict handed to the message adapter holds in metadata.called_by.
+func attachCaller(n *node.Node) string {
+	if n.CalledBy != "" {
+		return n.CalledBy
+	}
+	return n.Metadata.Get("called_by").Str()
 }
 
 // running reports whether a reply's turn has not ended.
