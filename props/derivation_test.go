@@ -46,13 +46,14 @@ func TestDerivationRules(t *testing.T) {
 			[]string{"u1", "u1_reply", "u2", "u2_reply", "a1", "m1"}}, // a1 spliced after its parent u2_reply
 		{"5: a task's pointer under a reply cut off leaves the head in the sub-agent's turn", turn + "user id=u2 text=b\nreply\ntask call=t1 id=s1 attach=a1 text=x label=l turn clean\nreply\ndone\ncrash\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
 			[]string{"s1", "s1_reply", "m1"}},
-		// A dict handed to the message adapter with a caller keeps it as
-		// metadata.called_by (a user-role row's node has none); R's
-		// caller-less append moves the head to it, so the run follows it.
-		{"5: a dict the message adapter appended hangs off the edge its metadata holds", turn + "user id=u2 text=b\nreply\ndone\n" +
+		// A role-less dict handed to the message adapter has no call edge
+		// (a user's row: a called_by key stays in its metadata), and no
+		// parent: where the head was. R's caller-less append moves the head
+		// to it, so the run follows it.
+		{"5: a dict the message adapter appended with no edge continues where the head was", turn + "user id=u2 text=b\nreply\ndone\n" +
 			`message id=a1 caller=u1 keys="{\"display\": \"runtime\", \"function\": \"attach\", \"attach\": {\"session_id\": \"peer\", \"head_id\": \"peer_reply\", \"label\": \"peer\"}}"` +
 			"\nmanual id=m1 name=word_count args=\"{}\"\nend\n",
-			[]string{"u1", "a1", "m1"}},
+			[]string{"u1", "u1_reply", "u2", "u2_reply", "a1", "m1"}},
 		{"4: an adapter user with an explicit null parent is a fork", turn + "legacy-user id=x1 text=a parent=null\n",
 			[]string{"x1"}},
 		{"4: an answered dispatcher user without a parent is a fork", turn + "dispatch id=d1 text=a parent=none rooted\nreply\ndone\n",

@@ -103,10 +103,10 @@ type spawnOpen struct {
 //     caller whose parent is no reply is a dict the message adapter
 //     appended, which moved the head to it;
 //   - attach pointers hang off their caller (the fork anchor; a dict the
-//     message adapter appended, off the edge its metadata.called_by holds,
-//     and with neither, where the head was), a /spawn's whose caller is
-//     ROOT off its command row, one whose caller is its command's recorded
-//     parent_id off the command's predecessor (commandParent).
+//     message adapter appended with neither caller nor parent, where the
+//     head was), a /spawn's whose caller is ROOT off its command row, one
+//     whose caller is its command's recorded parent_id off the command's
+//     predecessor (commandParent).
 //
 // All but the answer rule read only the nodes before a node; that one reads
 // the store's indexes (see answered), and the cache derives again from a
@@ -406,17 +406,20 @@ func (p *Preds) derive(i int, n *node.Node, prev string, waits bool) string {
 		return Anchor(par.S, p.earlier(i))
 	}
 	if n.Metadata.Get("function").Str() == "attach" {
-		caller := attachCaller(n)
-		switch caller {
+		switch caller := n.CalledBy; caller {
 		case node.RootID:
 			return p.spawnCommand()
 		case "":
-			return prev // a dict handed over with no edge: where the head was
+			// a dict handed to the message adapter with no edge (a user's
+			// row has none, whatever called_by key its metadata keeps):
+			// where the head was
+			return prev
+		default:
+			if pred, ok := p.commandParent(caller); ok {
+				return pred
+			}
+			return Anchor(caller, p.earlier(i))
 		}
-		if pred, ok := p.commandParent(caller); ok {
-			return pred
-		}
-		return Anchor(caller, p.earlier(i))
 	}
 	if n.Role == node.RoleUser {
 		switch n.Metadata.Get("source").Str() {
@@ -515,15 +518,6 @@ func (p *Preds) noteTaskEnd(i int, n *node.Node, before turn) {
 		return
 	}
 	p.prev = Anchor(headAfter(r), p.earlier(i))
-}
-
-// attachCaller is the row an attach pointer hangs off: its caller, or the
-// edge a dict handed to the message adapter holds in metadata.called_by.
-func attachCaller(n *node.Node) string {
-	if n.CalledBy != "" {
-		return n.CalledBy
-	}
-	return n.Metadata.Get("called_by").Str()
 }
 
 // running reports whether a reply's turn has not ended.
