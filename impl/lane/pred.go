@@ -92,9 +92,8 @@ type spawnOpen struct {
 //   - a /spawn's sub-agent rows move the head as any turn's do, and its
 //     attach pointer, as R writes it, sets the head back on the command
 //     row (R's _run_spawn; a spawn turn's end): the pointer is the first
-//     attach with a caller after the command row that names the sub-agent's
-//     reply as its head (or none yet), however many rows the sub-agent's
-//     turn wrote (spawnOpen);
+//     attach with a caller after the command row that names this session,
+//     however many rows the sub-agent's turn wrote (spawnOpen);
 //   - a task's attach pointer (no caller; its parent the reply whose tool
 //     call ran the task) leaves the head where the sub-agent's rows put it
 //     until that reply's turn ends: its end (done, cancel, a folded error)
@@ -487,7 +486,7 @@ func (p *Preds) noteSpawn(n *node.Node) {
 	case n.Role == node.RoleUser && md.Get("source").Str() == "agent_spawn" && p.spawn.sub == "":
 		p.spawn.sub = n.ID
 		p.spawn.rooted = n.CalledBy == node.RootID
-	case md.Get("function").Str() == "attach" && n.CalledBy != "" && p.spawn.pointer(md):
+	case md.Get("function").Str() == "attach" && n.CalledBy != "" && p.spawn.pointer(md, p.s.ID):
 		if !p.spawn.rooted {
 			p.prev = p.spawn.cmd
 		}
@@ -496,21 +495,19 @@ func (p *Preds) noteSpawn(n *node.Node) {
 }
 
 // pointer reports whether an attach with a caller, whose metadata is md,
-// is the open /spawn's pointer: it names the sub-agent's reply as its head
-// (or none yet: an async task's, written running before the sub-agent).
-// A dict handed to the message adapter that names another head is not,
-// though its caller be the command row: a crash may have cut the
-// sub-agent's turn off before its pointer.
-func (o spawnOpen) pointer(md *node.Obj) bool {
-	if o.sub == "" {
-		return true
-	}
+// is the open /spawn's pointer: it names this session (sid), whose
+// sub-agent it ran. A dict handed to the message adapter that names
+// another is not, though its caller be the command row: a crash may have
+// cut the sub-agent's turn off before its pointer. Only what no update
+// changes is read (an async task's pointer gets its head later), so a
+// derivation extended row by row gives what one from scratch gives.
+func (o spawnOpen) pointer(md *node.Obj, sid string) bool {
 	at := md.Get("attach")
-	if at.K != node.Object {
+	if o.sub == "" || at.K != node.Object {
 		return true
 	}
-	head := at.O.Get("head_id")
-	return !head.Truthy() || head.Str() == o.sub+"_reply"
+	s := at.O.Get("session_id")
+	return s.K != node.String || s.S == sid
 }
 
 // noteTaskEnd follows a task's attach pointer, the node at position i just
