@@ -61,7 +61,6 @@ type turn struct {
 type spawnOpen struct {
 	cmd    string
 	rooted bool
-	sub    string // its sub-agent's user, once written
 }
 
 // Derivation rules for legacy nodes (no stored predecessor), settled by the
@@ -483,10 +482,9 @@ func (p *Preds) noteSpawn(n *node.Node) {
 	case n.Role == node.RoleUser && n.CalledBy == node.RootID && md.Get("function").Str() == "task":
 		p.spawn = spawnOpen{cmd: n.ID}
 	case p.spawn.cmd == "":
-	case n.Role == node.RoleUser && md.Get("source").Str() == "agent_spawn" && p.spawn.sub == "":
-		p.spawn.sub = n.ID
-		p.spawn.rooted = n.CalledBy == node.RootID
-	case md.Get("function").Str() == "attach" && n.CalledBy != "" && p.spawn.pointer(md, p.s.ID):
+	case n.Role == node.RoleUser && n.CalledBy == node.RootID && md.Get("source").Str() == "agent_spawn":
+		p.spawn.rooted = true
+	case md.Get("function").Str() == "attach" && n.CalledBy != "" && spawnPointer(md, p.s.ID):
 		if !p.spawn.rooted {
 			p.prev = p.spawn.cmd
 		}
@@ -494,16 +492,16 @@ func (p *Preds) noteSpawn(n *node.Node) {
 	}
 }
 
-// pointer reports whether an attach with a caller, whose metadata is md,
-// is the open /spawn's pointer: it names this session (sid), whose
+// spawnPointer reports whether an attach with a caller, whose metadata is
+// md, can be the open /spawn's pointer: it names this session (sid), whose
 // sub-agent it ran. A dict handed to the message adapter that names
 // another is not, though its caller be the command row: a crash may have
 // cut the sub-agent's turn off before its pointer. Only what no update
 // changes is read (an async task's pointer gets its head later), so a
 // derivation extended row by row gives what one from scratch gives.
-func (o spawnOpen) pointer(md *node.Obj, sid string) bool {
+func spawnPointer(md *node.Obj, sid string) bool {
 	at := md.Get("attach")
-	if o.sub == "" || at.K != node.Object {
+	if at.K != node.Object {
 		return true
 	}
 	s := at.O.Get("session_id")
